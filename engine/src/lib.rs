@@ -1,0 +1,9 @@
+//! `sidl-engine`: the pure core of sidl. Parsing, the logic engine, the game manager and the analyses.
+//! No I/O, no clock, no OS randomness: adapters (CLI, LSP, WASM) do that.
+
+pub mod atom;
+pub mod diag;
+pub mod rng;
+pub mod solve;
+pub mod syntax;
+pub mod term;

@@ -1,0 +1,2 @@
+pub mod builtins;
+pub mod store;

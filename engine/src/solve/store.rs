@@ -1,0 +1,532 @@
+//! The term store of a running query: a heap of cells, the trail, unification and conversion from and
+//! to owned [`Term`]s.
+//!
+//! Invariants:
+//! - An unbound variable is a `Ref` cell that points to itself; binding overwrites it.
+//! - A binding of a cell older than the newest choicepoint (`addr < mark`) is recorded on the trail, so
+//!   that backtracking can undo it; the heap above a choicepoint's mark is simply truncated.
+//! - `Cell::Var` (a clause variable slot) never occurs on the heap: it exists only in clause templates.
+//! - No operation here recurses in Rust over the depth of a term: deep lists (a million elements) are
+//!   handled with explicit stacks.
+
+use crate::atom::{self, Atom};
+use crate::term::Term;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// One word of the store.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cell {
+    /// A variable: unbound iff the cell at `addr` is `Ref(addr)`, else a reference to follow.
+    Ref(u32),
+    Atom(Atom),
+    Int(i64),
+    Float(f64),
+    /// A string (contents interned).
+    Str(Atom),
+    /// A compound term: the address of its `Functor` header; the arguments follow the header.
+    Struct(u32),
+    /// Header of a compound term (never a value by itself).
+    Functor(Atom, u32),
+    /// A list cell `[H|T]`: head at `addr`, tail at `addr + 1`.
+    List(u32),
+    /// A clause variable slot (templates only, never on the heap).
+    Var(u32),
+}
+
+impl Cell {
+    pub fn is_atomic(self) -> bool {
+        matches!(self, Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_))
+    }
+}
+
+/// What the trail records: a bound variable to reset, or a value to restore in a side table.
+#[derive(Clone, Copy, Debug)]
+pub enum TrailEntry {
+    Bind(u32),
+    /// Restore a heap cell to an older value (used by destructive built-ins such as `nb_` state).
+    Value(u32, Cell),
+    /// An undoable host effect (e.g. a scheduled `create/1`): the host undoes entry `n` of its own log.
+    Host(u32),
+}
+
+#[derive(Default, Clone)]
+pub struct Store {
+    pub heap: Vec<Cell>,
+    pub trail: Vec<TrailEntry>,
+    /// Heap length when the newest choicepoint was made: bindings below it are trailed.
+    pub mark: u32,
+    unify_stack: Vec<(Cell, Cell)>,
+}
+
+impl Store {
+    pub fn new() -> Store {
+        Store::default()
+    }
+
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.heap.len() as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    /// A fresh unbound variable.
+    #[inline]
+    pub fn new_var(&mut self) -> Cell {
+        let a = self.heap.len() as u32;
+        self.heap.push(Cell::Ref(a));
+        Cell::Ref(a)
+    }
+
+    /// Follows variable references.
+    #[inline]
+    pub fn deref(&self, mut c: Cell) -> Cell {
+        while let Cell::Ref(a) = c {
+            let v = self.heap[a as usize];
+            if v == Cell::Ref(a) {
+                return c;
+            }
+            c = v;
+        }
+        c
+    }
+
+    /// Is `c` (after deref) an unbound variable?
+    #[inline]
+    pub fn is_var(&self, c: Cell) -> bool {
+        matches!(self.deref(c), Cell::Ref(_))
+    }
+
+    /// Binds the unbound variable at `addr` to `value`.
+    #[inline]
+    pub fn bind(&mut self, addr: u32, value: Cell) {
+        self.heap[addr as usize] = value;
+        if addr < self.mark {
+            self.trail.push(TrailEntry::Bind(addr));
+        }
+    }
+
+    /// Undoes trail entries down to `len`; host entries are returned to the caller in undo order.
+    pub fn undo_to(&mut self, len: usize, mut host: impl FnMut(u32)) {
+        while self.trail.len() > len {
+            match self.trail.pop() {
+                Some(TrailEntry::Bind(a)) => self.heap[a as usize] = Cell::Ref(a),
+                Some(TrailEntry::Value(a, v)) => self.heap[a as usize] = v,
+                Some(TrailEntry::Host(n)) => host(n),
+                None => break,
+            }
+        }
+    }
+
+    /// Name and arity of a callable term (after deref), `None` for variables and numbers.
+    #[inline]
+    pub fn functor(&self, c: Cell) -> Option<(Atom, u32)> {
+        match self.deref(c) {
+            Cell::Atom(a) => Some((a, 0)),
+            Cell::Struct(p) => match self.heap[p as usize] {
+                Cell::Functor(f, n) => Some((f, n)),
+                _ => None,
+            },
+            Cell::List(_) => Some((atom::DOT, 2)),
+            _ => None,
+        }
+    }
+
+    /// Argument `i` (0-based) of a compound term (after deref). Panics if `c` is not compound.
+    #[inline]
+    pub fn arg(&self, c: Cell, i: u32) -> Cell {
+        match self.deref(c) {
+            Cell::Struct(p) => self.heap[(p + 1 + i) as usize],
+            Cell::List(p) => self.heap[(p + i) as usize],
+            other => panic!("arg of non-compound {other:?}"),
+        }
+    }
+
+    /// Builds `name(args)` (or the atom when `args` is empty).
+    pub fn make_compound(&mut self, name: Atom, args: &[Cell]) -> Cell {
+        if args.is_empty() {
+            return Cell::Atom(name);
+        }
+        if name == atom::DOT && args.len() == 2 {
+            return self.make_list_cell(args[0], args[1]);
+        }
+        let p = self.heap.len() as u32;
+        self.heap.push(Cell::Functor(name, args.len() as u32));
+        self.heap.extend_from_slice(args);
+        Cell::Struct(p)
+    }
+
+    #[inline]
+    pub fn make_list_cell(&mut self, head: Cell, tail: Cell) -> Cell {
+        let p = self.heap.len() as u32;
+        self.heap.push(head);
+        self.heap.push(tail);
+        Cell::List(p)
+    }
+
+    /// A proper list of `items`.
+    pub fn make_list(&mut self, items: &[Cell], tail: Cell) -> Cell {
+        let mut t = tail;
+        for &h in items.iter().rev() {
+            t = self.make_list_cell(h, t);
+        }
+        t
+    }
+
+    /// The elements of a proper list, `Err(tail)` with the deref'ed non-list tail otherwise.
+    pub fn list_items(&self, c: Cell) -> Result<Vec<Cell>, Cell> {
+        let mut out = Vec::new();
+        let mut t = self.deref(c);
+        loop {
+            match t {
+                Cell::Atom(a) if a == atom::NIL => return Ok(out),
+                Cell::List(p) => {
+                    out.push(self.heap[p as usize]);
+                    t = self.deref(self.heap[p as usize + 1]);
+                }
+                other => return Err(other),
+            }
+        }
+    }
+
+    /// Unifies two cells (no occurs check, as in ISO Prolog's `=/2`).
+    pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
+        let mut stack = std::mem::take(&mut self.unify_stack);
+        stack.clear();
+        stack.push((a, b));
+        let mut ok = true;
+        while let Some((x, y)) = stack.pop() {
+            let x = self.deref(x);
+            let y = self.deref(y);
+            match (x, y) {
+                (Cell::Ref(i), Cell::Ref(j)) => {
+                    if i != j {
+                        // bind the younger variable to the older one
+                        if i < j {
+                            self.bind(j, x)
+                        } else {
+                            self.bind(i, y)
+                        }
+                    }
+                }
+                (Cell::Ref(i), _) => self.bind(i, y),
+                (_, Cell::Ref(j)) => self.bind(j, x),
+                (Cell::Atom(p), Cell::Atom(q)) | (Cell::Str(p), Cell::Str(q)) => {
+                    if p != q {
+                        ok = false;
+                        break;
+                    }
+                }
+                (Cell::Int(p), Cell::Int(q)) => {
+                    if p != q {
+                        ok = false;
+                        break;
+                    }
+                }
+                (Cell::Float(p), Cell::Float(q)) => {
+                    if p.to_bits() != q.to_bits() && p != q {
+                        ok = false;
+                        break;
+                    }
+                }
+                (Cell::List(p), Cell::List(q)) => {
+                    if p != q {
+                        stack.push((self.heap[p as usize + 1], self.heap[q as usize + 1]));
+                        stack.push((self.heap[p as usize], self.heap[q as usize]));
+                    }
+                }
+                (Cell::Struct(p), Cell::Struct(q)) => {
+                    if p != q {
+                        let (fp, fq) = (self.heap[p as usize], self.heap[q as usize]);
+                        if fp != fq {
+                            ok = false;
+                            break;
+                        }
+                        let Cell::Functor(_, n) = fp else { unreachable!("struct without header") };
+                        for i in (1..=n).rev() {
+                            stack.push((self.heap[(p + i) as usize], self.heap[(q + i) as usize]));
+                        }
+                    }
+                }
+                _ => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        stack.clear();
+        self.unify_stack = stack;
+        ok
+    }
+
+    /// Copies an owned term onto the heap. `vars[i]` holds the cell of `Term::Var(i)` once made.
+    pub fn build(&mut self, t: &Term, vars: &mut Vec<Option<Cell>>) -> Cell {
+        // Iterative: each pending item fills heap slot `dst` with term `t` (or returns it as root).
+        let mut root = Cell::Atom(atom::NIL);
+        let mut work: Vec<(&Term, Option<u32>)> = vec![(t, None)];
+        while let Some((t, dst)) = work.pop() {
+            let cell = match t {
+                Term::Var(n) => {
+                    let n = *n as usize;
+                    if vars.len() <= n {
+                        vars.resize(n + 1, None);
+                    }
+                    match vars[n] {
+                        Some(c) => c,
+                        None => {
+                            let c = match dst {
+                                // the slot itself becomes the variable
+                                Some(d) => Cell::Ref(d),
+                                None => self.new_var(),
+                            };
+                            vars[n] = Some(c);
+                            c
+                        }
+                    }
+                }
+                Term::Atom(a) => Cell::Atom(*a),
+                Term::Int(i) => Cell::Int(*i),
+                Term::Float(f) => Cell::Float(*f),
+                Term::Str(s) => Cell::Str(*s),
+                Term::Compound(f, args) => {
+                    let p = self.heap.len() as u32;
+                    if *f == atom::DOT && args.len() == 2 {
+                        self.heap.push(Cell::Atom(atom::NIL));
+                        self.heap.push(Cell::Atom(atom::NIL));
+                        work.push((&args[1], Some(p + 1)));
+                        work.push((&args[0], Some(p)));
+                        Cell::List(p)
+                    } else {
+                        self.heap.push(Cell::Functor(*f, args.len() as u32));
+                        for _ in 0..args.len() {
+                            self.heap.push(Cell::Atom(atom::NIL));
+                        }
+                        for (i, a) in args.iter().enumerate().rev() {
+                            work.push((a, Some(p + 1 + i as u32)));
+                        }
+                        Cell::Struct(p)
+                    }
+                }
+            };
+            match dst {
+                Some(d) => self.heap[d as usize] = cell,
+                None => root = cell,
+            }
+        }
+        root
+    }
+
+    /// Copies a heap term out as an owned term; unbound variables are numbered in order of first
+    /// occurrence through `names` (shared across calls, so several terms can be extracted consistently).
+    pub fn extract(&self, c: Cell, names: &mut HashMap<u32, u32>) -> Term {
+        enum Job {
+            Visit(Cell),
+            Build(Atom, usize),
+        }
+        let mut jobs = vec![Job::Visit(c)];
+        let mut out: Vec<Term> = Vec::new();
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::Visit(c) => match self.deref(c) {
+                    Cell::Ref(a) => {
+                        let next = names.len() as u32;
+                        let n = *names.entry(a).or_insert(next);
+                        out.push(Term::Var(n));
+                    }
+                    Cell::Atom(a) => out.push(Term::Atom(a)),
+                    Cell::Int(i) => out.push(Term::Int(i)),
+                    Cell::Float(f) => out.push(Term::Float(f)),
+                    Cell::Str(s) => out.push(Term::Str(s)),
+                    Cell::List(p) => {
+                        jobs.push(Job::Build(atom::DOT, 2));
+                        // visit in reverse so that results come out in order
+                        jobs.push(Job::Visit(self.heap[p as usize + 1]));
+                        jobs.push(Job::Visit(self.heap[p as usize]));
+                    }
+                    Cell::Struct(p) => {
+                        let Cell::Functor(f, n) = self.heap[p as usize] else { unreachable!() };
+                        jobs.push(Job::Build(f, n as usize));
+                        for i in (1..=n).rev() {
+                            jobs.push(Job::Visit(self.heap[(p + i) as usize]));
+                        }
+                    }
+                    Cell::Functor(..) | Cell::Var(_) => unreachable!("header or slot as value"),
+                },
+                Job::Build(f, n) => {
+                    let args: Vec<Term> = out.split_off(out.len() - n);
+                    out.push(Term::Compound(f, Arc::from(args)));
+                }
+            }
+        }
+        out.pop().expect("extract produced a term")
+    }
+
+    /// Convenience: extract with fresh variable numbering.
+    pub fn to_term(&self, c: Cell) -> Term {
+        self.extract(c, &mut HashMap::new())
+    }
+
+    /// Is the term ground?
+    pub fn is_ground(&self, c: Cell) -> bool {
+        let mut stack = vec![c];
+        while let Some(c) = stack.pop() {
+            match self.deref(c) {
+                Cell::Ref(_) => return false,
+                Cell::List(p) => {
+                    stack.push(self.heap[p as usize + 1]);
+                    stack.push(self.heap[p as usize]);
+                }
+                Cell::Struct(p) => {
+                    let Cell::Functor(_, n) = self.heap[p as usize] else { unreachable!() };
+                    for i in 1..=n {
+                        stack.push(self.heap[(p + i) as usize]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// Standard order of terms: Var < Number < Atom < String < Compound. Numbers compare by value,
+    /// a float before an integer of equal value; compounds by arity, then name, then arguments.
+    pub fn compare(&self, a: Cell, b: Cell) -> Ordering {
+        let mut stack = vec![(a, b)];
+        while let Some((a, b)) = stack.pop() {
+            let a = self.deref(a);
+            let b = self.deref(b);
+            let ord = match (a, b) {
+                (Cell::Ref(x), Cell::Ref(y)) => x.cmp(&y),
+                (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
+                (Cell::Float(x), Cell::Float(y)) => x.total_cmp(&y),
+                (Cell::Int(x), Cell::Float(y)) => compare_int_float(x, y),
+                (Cell::Float(x), Cell::Int(y)) => compare_int_float(y, x).reverse(),
+                (Cell::Atom(x), Cell::Atom(y)) | (Cell::Str(x), Cell::Str(y)) => {
+                    if x == y {
+                        Ordering::Equal
+                    } else {
+                        x.name().cmp(y.name())
+                    }
+                }
+                _ => {
+                    let (ra, rb) = (rank(a), rank(b));
+                    if ra != rb {
+                        ra.cmp(&rb)
+                    } else {
+                        // both compound
+                        let (fa, na) = self.functor(a).expect("compound");
+                        let (fb, nb) = self.functor(b).expect("compound");
+                        let o = na.cmp(&nb).then_with(|| {
+                            if fa == fb {
+                                Ordering::Equal
+                            } else {
+                                fa.name().cmp(fb.name())
+                            }
+                        });
+                        if o == Ordering::Equal {
+                            for i in (0..na).rev() {
+                                stack.push((self.arg(a, i), self.arg(b, i)));
+                            }
+                        }
+                        o
+                    }
+                }
+            };
+            if ord != Ordering::Equal {
+                return ord;
+            }
+        }
+        Ordering::Equal
+    }
+
+    /// Structural identity (`==/2`).
+    pub fn identical(&self, a: Cell, b: Cell) -> bool {
+        self.compare(a, b) == Ordering::Equal
+    }
+}
+
+fn rank(c: Cell) -> u8 {
+    match c {
+        Cell::Ref(_) => 0,
+        Cell::Int(_) | Cell::Float(_) => 1,
+        Cell::Atom(_) => 3,
+        Cell::Str(_) => 4,
+        Cell::Struct(_) | Cell::List(_) => 5,
+        Cell::Functor(..) | Cell::Var(_) => 6,
+    }
+}
+
+/// Compares an integer with a float by value; equal values order the float first (SWI-Prolog).
+fn compare_int_float(i: i64, f: f64) -> Ordering {
+    if f.is_nan() {
+        return Ordering::Greater;
+    }
+    let fi = i as f64;
+    match fi.partial_cmp(&f) {
+        Some(Ordering::Equal) => {
+            // exact comparison when the conversion was lossy
+            if f >= 9.223372036854776e18 {
+                Ordering::Less
+            } else if f < -9.223372036854776e18 {
+                Ordering::Greater
+            } else {
+                match i.cmp(&(f as i64)) {
+                    Ordering::Equal => Ordering::Greater, // float first
+                    o => o,
+                }
+            }
+        }
+        Some(o) => o,
+        None => Ordering::Greater,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(n: i64) -> Term {
+        Term::list((0..n).map(Term::Int).collect())
+    }
+
+    #[test]
+    fn build_extract_roundtrip_deep_list() {
+        let mut s = Store::new();
+        let t = list(200_000);
+        let c = s.build(&t, &mut Vec::new());
+        assert_eq!(s.to_term(c), t);
+        assert!(s.is_ground(c));
+    }
+
+    #[test]
+    fn unify_binds_and_undo_restores() {
+        let mut s = Store::new();
+        let x = s.new_var();
+        let t = Term::compound("f", vec![Term::Var(0), Term::atom("b")]);
+        let c = s.build(&t, &mut Vec::new());
+        let d = s.build(&Term::compound("f", vec![Term::atom("a"), Term::Var(0)]), &mut Vec::new());
+        s.mark = s.len();
+        assert!(s.unify(c, d));
+        assert_eq!(s.to_term(c), Term::compound("f", vec![Term::atom("a"), Term::atom("b")]));
+        s.undo_to(0, |_| {});
+        assert!(s.is_var(s.arg(c, 0)));
+        assert!(s.is_var(x));
+    }
+
+    #[test]
+    fn standard_order() {
+        let mut s = Store::new();
+        let v = s.new_var();
+        let items = [v, Cell::Float(1.0), Cell::Int(1), Cell::Int(2), Cell::Atom(Atom::new("a")), Cell::Str(Atom::new("a"))];
+        for w in items.windows(2) {
+            assert_eq!(s.compare(w[0], w[1]), Ordering::Less, "{w:?}");
+        }
+        let f = s.build(&Term::compound("f", vec![Term::Int(1)]), &mut Vec::new());
+        let g = s.build(&Term::compound("a", vec![Term::Int(1), Term::Int(2)]), &mut Vec::new());
+        assert_eq!(s.compare(f, g), Ordering::Less);
+    }
+}

@@ -228,7 +228,7 @@ impl Store {
                     }
                 }
                 (Cell::Float(p), Cell::Float(q)) => {
-                    if p.to_bits() != q.to_bits() && p != q {
+                    if p.to_bits() != q.to_bits() {
                         ok = false;
                         break;
                     }
@@ -370,6 +370,76 @@ impl Store {
         self.extract(c, &mut HashMap::new())
     }
 
+    /// Copies a heap term into `dst` as a relocatable segment: addresses in the copy are indices of
+    /// `dst`, unbound variables become fresh variables of the copy. Returns the copy's root cell.
+    /// Appending the segment to a heap at offset `b` (adding `b` to every address) yields the term.
+    pub fn copy_out(&self, root: Cell, dst: &mut Vec<Cell>) -> Cell {
+        let mut vars: HashMap<u32, u32> = HashMap::new();
+        let mut out_root = Cell::Atom(atom::NIL);
+        let mut work: Vec<(Cell, Option<u32>)> = vec![(root, None)];
+        while let Some((c, slot)) = work.pop() {
+            let v = match self.deref(c) {
+                Cell::Ref(a) => match vars.get(&a) {
+                    Some(&r) => Cell::Ref(r),
+                    None => {
+                        let r = match slot {
+                            Some(s) => s,
+                            None => {
+                                dst.push(Cell::Atom(atom::NIL));
+                                (dst.len() - 1) as u32
+                            }
+                        };
+                        vars.insert(a, r);
+                        if slot.is_none() {
+                            dst[r as usize] = Cell::Ref(r);
+                        }
+                        Cell::Ref(r)
+                    }
+                },
+                Cell::List(p) => {
+                    let q = dst.len() as u32;
+                    dst.push(Cell::Atom(atom::NIL));
+                    dst.push(Cell::Atom(atom::NIL));
+                    work.push((self.heap[p as usize + 1], Some(q + 1)));
+                    work.push((self.heap[p as usize], Some(q)));
+                    Cell::List(q)
+                }
+                Cell::Struct(p) => {
+                    let Cell::Functor(f, n) = self.heap[p as usize] else { unreachable!() };
+                    let q = dst.len() as u32;
+                    dst.push(Cell::Functor(f, n));
+                    for _ in 0..n {
+                        dst.push(Cell::Atom(atom::NIL));
+                    }
+                    for i in (1..=n).rev() {
+                        work.push((self.heap[(p + i) as usize], Some(q + i)));
+                    }
+                    Cell::Struct(q)
+                }
+                other => other,
+            };
+            match slot {
+                Some(s) => dst[s as usize] = v,
+                None => out_root = v,
+            }
+        }
+        out_root
+    }
+
+    /// Appends a segment made by [`Store::copy_out`] to the heap and returns its root.
+    pub fn copy_in(&mut self, seg: &[Cell], root: Cell) -> Cell {
+        let base = self.len();
+        self.heap.extend(seg.iter().map(|&c| relocate(c, base)));
+        relocate(root, base)
+    }
+
+    /// A copy of the term with fresh variables (`copy_term/2`).
+    pub fn copy_term(&mut self, c: Cell) -> Cell {
+        let mut seg = Vec::new();
+        let root = self.copy_out(c, &mut seg);
+        self.copy_in(&seg, root)
+    }
+
     /// Is the term ground?
     pub fn is_ground(&self, c: Cell) -> bool {
         let mut stack = vec![c];
@@ -446,6 +516,17 @@ impl Store {
     /// Structural identity (`==/2`).
     pub fn identical(&self, a: Cell, b: Cell) -> bool {
         self.compare(a, b) == Ordering::Equal
+    }
+}
+
+/// Moves a cell of a relocatable segment by `off`.
+#[inline]
+pub fn relocate(c: Cell, off: u32) -> Cell {
+    match c {
+        Cell::Ref(a) => Cell::Ref(a + off),
+        Cell::Struct(p) => Cell::Struct(p + off),
+        Cell::List(p) => Cell::List(p + off),
+        other => other,
     }
 }
 

@@ -47,3 +47,6 @@ pub fn describe_error(ball: &Term) -> String {
     };
     format!("{msg}{at}")
 }
+
+#[cfg(test)]
+mod tests;

@@ -16,6 +16,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::solve::builtins::{self, Builtin};
 use crate::solve::store::Cell;
 use crate::term::Term;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -141,8 +142,13 @@ pub struct PredIndex {
     /// `lists[0]`: every clause; `lists[1]`: clauses whose first argument is a variable; others: the
     /// clauses that can match one key (that key's clauses and the variable ones, in source order).
     pub lists: Vec<Box<[u32]>>,
-    pub by_key: HashMap<Key, u32>,
+    /// Key → list, for predicates with many distinct first-argument keys.
+    pub by_key: FxHashMap<Key, u32>,
+    /// Key → list, scanned linearly when there are few keys (cheaper than hashing).
+    pub few: Vec<(Key, u32)>,
 }
+
+const FEW_KEYS: usize = 8;
 
 #[derive(Clone, Debug)]
 pub struct Pred {
@@ -181,12 +187,18 @@ impl Pred {
             }
         }
         let mut lists = vec![all.into_boxed_slice(), var_first.into_boxed_slice()];
-        let mut by_key = HashMap::new();
+        let mut by_key = FxHashMap::default();
+        let mut few = Vec::new();
+        let many = per_key.len() > FEW_KEYS;
         for (k, v) in per_key {
-            by_key.insert(k, lists.len() as u32);
+            if many {
+                by_key.insert(k, lists.len() as u32);
+            } else {
+                few.push((k, lists.len() as u32));
+            }
             lists.push(v.into_boxed_slice());
         }
-        self.index = PredIndex { lists, by_key };
+        self.index = PredIndex { lists, by_key, few };
     }
 
     /// The candidate list for a call whose first argument (dereferenced) is `first`.
@@ -194,7 +206,18 @@ impl Pred {
     pub fn candidates(&self, first: Option<Key>) -> u32 {
         match first {
             None => 0,
-            Some(k) => self.index.by_key.get(&k).copied().unwrap_or(1),
+            Some(k) => {
+                if self.index.by_key.is_empty() {
+                    for &(key, list) in &self.index.few {
+                        if key == k {
+                            return list;
+                        }
+                    }
+                    1
+                } else {
+                    self.index.by_key.get(&k).copied().unwrap_or(1)
+                }
+            }
         }
     }
 }
@@ -202,9 +225,9 @@ impl Pred {
 #[derive(Debug, Default)]
 pub struct ProgramData {
     pub preds: Vec<Pred>,
-    pub by_key: HashMap<(Atom, u32), u32>,
+    pub by_key: FxHashMap<(Atom, u32), u32>,
     /// Host predicates (name, arity) → host id.
-    pub host: HashMap<(Atom, u32), u32>,
+    pub host: FxHashMap<(Atom, u32), u32>,
 }
 
 /// An immutable, shareable program.

@@ -3,6 +3,7 @@
 
 pub mod atom;
 pub mod diag;
+pub mod game;
 pub mod rng;
 pub mod solve;
 pub mod syntax;

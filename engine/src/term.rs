@@ -139,7 +139,7 @@ impl Term {
 }
 
 impl PartialEq for Term {
-    /// Structural equality (floats by value, so `0.0 == -0.0`); iterative.
+    /// Structural identity (floats by bit pattern, as unification: `0.0` and `-0.0` differ); iterative.
     fn eq(&self, other: &Term) -> bool {
         let mut stack = vec![(self, other)];
         while let Some((a, b)) = stack.pop() {
@@ -147,7 +147,7 @@ impl PartialEq for Term {
                 (Term::Var(x), Term::Var(y)) => x == y,
                 (Term::Atom(x), Term::Atom(y)) | (Term::Str(x), Term::Str(y)) => x == y,
                 (Term::Int(x), Term::Int(y)) => x == y,
-                (Term::Float(x), Term::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+                (Term::Float(x), Term::Float(y)) => x.to_bits() == y.to_bits(),
                 (Term::Compound(f, xs), Term::Compound(g, ys)) => {
                     if f != g || xs.len() != ys.len() {
                         false
@@ -165,6 +165,21 @@ impl PartialEq for Term {
             }
         }
         true
+    }
+}
+
+impl Eq for Term {}
+
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.walk(|t| match t {
+            Term::Var(v) => (0u8, *v).hash(state),
+            Term::Atom(a) => (1u8, a.0).hash(state),
+            Term::Int(i) => (2u8, *i).hash(state),
+            Term::Float(f) => (3u8, f.to_bits()).hash(state),
+            Term::Str(s) => (4u8, s.0).hash(state),
+            Term::Compound(f, args) => (5u8, f.0, args.len()).hash(state),
+        });
     }
 }
 

@@ -462,6 +462,62 @@ impl Store {
         true
     }
 
+    /// Unifies a ground template (cells laid out by `program::compile_term`: compounds at `p..ends[p]`)
+    /// with heap cell `h`, copying template subterms onto the heap only where `h` has a variable.
+    /// Bindings are trailed as usual; on failure the caller undoes them.
+    pub fn unify_ground(&mut self, cells: &[Cell], ends: &[u32], t: Cell, h: Cell) -> bool {
+        let mut stack = std::mem::take(&mut self.unify_stack);
+        stack.clear();
+        stack.push((t, h));
+        let mut ok = true;
+        while let Some((t, h)) = stack.pop() {
+            let hd = self.deref(h);
+            match (t, hd) {
+                (Cell::Struct(p) | Cell::List(p), Cell::Ref(x)) => {
+                    let end = ends[p as usize];
+                    let base = self.len();
+                    self.heap.extend(cells[p as usize..end as usize].iter().map(|&c| relocate(c, base.wrapping_sub(p))));
+                    let v = if matches!(t, Cell::Struct(_)) { Cell::Struct(base) } else { Cell::List(base) };
+                    self.bind(x, v);
+                }
+                (Cell::Struct(p), Cell::Struct(q)) => {
+                    if cells[p as usize] != self.heap[q as usize] {
+                        ok = false;
+                        break;
+                    }
+                    let Cell::Functor(_, n) = cells[p as usize] else { unreachable!() };
+                    for i in (1..=n).rev() {
+                        stack.push((cells[(p + i) as usize], self.heap[(q + i) as usize]));
+                    }
+                }
+                (Cell::List(p), Cell::List(q)) => {
+                    stack.push((cells[p as usize + 1], self.heap[q as usize + 1]));
+                    stack.push((cells[p as usize], self.heap[q as usize]));
+                }
+                (Cell::Struct(_) | Cell::List(_), _) => {
+                    ok = false;
+                    break;
+                }
+                (c, Cell::Ref(x)) => self.bind(x, c),
+                (Cell::Float(a), Cell::Float(b)) => {
+                    if a.to_bits() != b.to_bits() {
+                        ok = false;
+                        break;
+                    }
+                }
+                (c, d) => {
+                    if c != d {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+        }
+        stack.clear();
+        self.unify_stack = stack;
+        ok
+    }
+
     /// Standard order of terms: Var < Number < Atom < String < Compound. Numbers compare by value,
     /// a float before an integer of equal value; compounds by arity, then name, then arguments.
     pub fn compare(&self, a: Cell, b: Cell) -> Ordering {
@@ -523,9 +579,9 @@ impl Store {
 #[inline]
 pub fn relocate(c: Cell, off: u32) -> Cell {
     match c {
-        Cell::Ref(a) => Cell::Ref(a + off),
-        Cell::Struct(p) => Cell::Struct(p + off),
-        Cell::List(p) => Cell::List(p + off),
+        Cell::Ref(a) => Cell::Ref(a.wrapping_add(off)),
+        Cell::Struct(p) => Cell::Struct(p.wrapping_add(off)),
+        Cell::List(p) => Cell::List(p.wrapping_add(off)),
         other => other,
     }
 }

@@ -7,3 +7,4 @@ pub mod rng;
 pub mod solve;
 pub mod syntax;
 pub mod term;
+pub mod write;

@@ -332,10 +332,6 @@ impl Session {
         &self.pending
     }
 
-    fn host_for_state(&self) -> KeywordHost<'_> {
-        KeywordHost::new(&self.state.facts, &self.state.players, &[])
-    }
-
     /// The legal switches of the current state with owners and actions (computed once per state).
     pub fn switches(&mut self) -> Result<Arc<Vec<SwitchInfo>>, RuntimeError> {
         if let Some(s) = &self.switches {

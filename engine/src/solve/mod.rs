@@ -1,5 +1,6 @@
 //! The logic engine: term store, compiled programs, the resolution machine, built-ins and queries.
 
+pub mod arith;
 pub mod builtins;
 pub mod host;
 pub mod machine;

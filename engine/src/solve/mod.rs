@@ -34,7 +34,7 @@ pub fn describe_error(ball: &Term) -> String {
         (Some(("type_error", 2)), [kind, culprit]) => format!("Type error: expected {}, found {}", show(kind), show(culprit)),
         (Some(("domain_error", 2)), [dom, culprit]) => format!("Domain error: expected {}, found {}", show(dom), show(culprit)),
         (Some(("existence_error", 2)), [kind, culprit]) if matches!(kind, Term::Atom(k) if *k == atom::PROCEDURE) => {
-            format!("Unknown procedure: {}", show(culprit))
+            return format!("Unknown procedure: {}", show(culprit));
         }
         (Some(("existence_error", 2)), [kind, culprit]) => format!("Existence error: {} {} does not exist", show(kind), show(culprit)),
         (Some(("evaluation_error", 1)), [what]) => format!("Arithmetic: evaluation error: {}", show(what)),

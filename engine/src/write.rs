@@ -129,7 +129,7 @@ fn is_alnum(c: char) -> bool {
     c == '_' || c.is_alphanumeric()
 }
 
-/// Does the atom need quotes? `ascii` selects `write_canonical`'s rule (only ASCII letter-digit atoms
+/// Does the atom need quotes? `ascii` selects `write_canonical`'s rule (only Latin-1 letter-digit atoms
 /// are unquoted) instead of `writeq`'s Unicode-aware one.
 pub fn atom_needs_quotes(name: &str, ascii: bool) -> bool {
     match name {
@@ -141,8 +141,10 @@ pub fn atom_needs_quotes(name: &str, ascii: bool) -> bool {
     let mut chars = name.chars();
     let first = chars.next().unwrap_or(' ');
     if ascii {
-        if first.is_ascii_lowercase() {
-            return !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        // write_canonical: letters beyond Latin-1 are quoted
+        let latin1 = |c: char| (c as u32) < 0x100;
+        if latin1(first) && first.is_lowercase() {
+            return !name.chars().all(|c| latin1(c) && is_alnum(c));
         }
     } else if first.is_lowercase() {
         return !name.chars().all(is_alnum);
@@ -383,7 +385,10 @@ impl<'a> Writer<'a> {
                     self.token(&s);
                     return true;
                 }
-                Term::Atom(a) => {
+                Term::Atom(a)
+                    if a.name().starts_with(|c: char| c == '_' || c.is_uppercase())
+                        && a.name().chars().all(is_alnum) =>
+                {
                     self.token(a.name());
                     return true;
                 }

@@ -44,19 +44,21 @@ impl Num {
     }
 }
 
-/// Compares two numbers by value (`=:=`, `<`, ...): an integer and a float are compared exactly,
-/// `None` when a NaN is involved.
+/// Compares two numbers by value (`=:=`, `<`, ...): an integer is converted to a float to compare
+/// it with a float (as SWI-Prolog 9); `None` when a NaN is involved.
 #[inline]
 pub fn compare_num(a: Num, b: Num) -> Option<Ordering> {
     match (a, b) {
         (Num::Int(x), Num::Int(y)) => Some(x.cmp(&y)),
         (Num::Float(x), Num::Float(y)) => x.partial_cmp(&y),
-        (Num::Int(x), Num::Float(y)) => cmp_int_float(x, y),
-        (Num::Float(x), Num::Int(y)) => cmp_int_float(y, x).map(Ordering::reverse),
+        // SWI-Prolog 9 converts the integer to a float (so 2^53+1 =:= 2.0^53)
+        (Num::Int(x), Num::Float(y)) => (x as f64).partial_cmp(&y),
+        (Num::Float(x), Num::Int(y)) => x.partial_cmp(&(y as f64)),
     }
 }
 
-/// Exact comparison of an integer with a float.
+/// Exact comparison of an integer with a float (kept for the standard order of terms).
+#[allow(dead_code)]
 fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
@@ -302,7 +304,10 @@ fn eval_rec(store: &Store, c: Cell, rng: &mut Rng, depth: u32) -> Result<Num, Te
                 return eval_iter(store, c, rng);
             }
             let Cell::Functor(name, n) = store.heap[p as usize] else { return Err(bad_cell()) };
-            let f = lookup(name, n)?;
+            let f = match lookup(name, n) {
+                Ok(f) => f,
+                Err(e) => return Err(unknown_function(store, p, n, rng, e)),
+            };
             match n {
                 1 => {
                     let x = eval_rec(store, store.heap[p as usize + 1], rng, depth + 1)?;
@@ -332,6 +337,17 @@ enum Leaf {
     Num(Num),
     /// `[X]` evaluates `X`.
     Eval(Cell),
+}
+
+/// The error for an unknown function: SWI-Prolog evaluates the arguments first, so their errors
+/// (an unbound argument, ...) win over `type_error(evaluable, F/N)`.
+fn unknown_function(store: &Store, p: u32, n: u32, rng: &mut Rng, e: Term) -> Term {
+    for i in 1..=n {
+        if let Err(inner) = eval(store, store.heap[(p + i) as usize], rng) {
+            return inner;
+        }
+    }
+    e
 }
 
 fn bad_cell() -> Term {
@@ -383,7 +399,10 @@ fn eval_iter(store: &Store, c: Cell, rng: &mut Rng) -> Result<Num, Term> {
             Job::Eval(c) => match store.deref(c) {
                 Cell::Struct(p) => {
                     let Cell::Functor(name, n) = store.heap[p as usize] else { return Err(bad_cell()) };
-                    let f = lookup(name, n)?;
+                    let f = match lookup(name, n) {
+                        Ok(f) => f,
+                        Err(e) => return Err(unknown_function(store, p, n, rng, e)),
+                    };
                     jobs.push(Job::Apply(f, n));
                     for i in (1..=n).rev() {
                         jobs.push(Job::Eval(store.heap[(p + i) as usize]));
@@ -737,12 +756,13 @@ fn apply2(f: F, x: Num, y: Num) -> Result<Num, Term> {
             }
             Int(if b >= 63 { 0 } else { (a >> b) & 1 })
         }
-        F::Copysign => match (x, y) {
-            (Int(a), Int(b)) => {
+        // the result has the type of the first argument (SWI-Prolog)
+        F::Copysign => match x {
+            Int(a) => {
                 let m = a.checked_abs().ok_or_else(int_overflow)?;
-                Int(if b < 0 { -m } else { m })
+                Int(if y.as_f64().is_sign_negative() { -m } else { m })
             }
-            _ => Fl(x.as_f64().copysign(y.as_f64())),
+            Fl(a) => Fl(a.copysign(y.as_f64())),
         },
         F::Nexttoward => Fl(next_toward(x.as_f64(), y.as_f64())),
         _ => return Err(bad_cell()),
@@ -796,10 +816,11 @@ mod tests {
     }
 
     #[test]
-    fn int_float_comparison_is_exact() {
-        assert_eq!(compare_num(Num::Int(9007199254740993), Num::Float(9007199254740992.0)), Some(Ordering::Greater));
+    fn int_float_comparison() {
+        assert_eq!(compare_num(Num::Int(9007199254740993), Num::Float(9007199254740992.0)), Some(Ordering::Equal));
         assert_eq!(compare_num(Num::Int(1), Num::Float(1.0)), Some(Ordering::Equal));
-        assert_eq!(compare_num(Num::Int(i64::MAX), Num::Float(9.223372036854775807e18)), Some(Ordering::Less));
+        assert_eq!(cmp_int_float(9007199254740993, 9007199254740992.0), Some(Ordering::Greater));
+        assert_eq!(cmp_int_float(i64::MAX, 9.223372036854775807e18), Some(Ordering::Less));
         assert_eq!(compare_num(Num::Int(-2), Num::Float(-1.5)), Some(Ordering::Less));
         assert_eq!(compare_num(Num::Int(1), Num::Float(f64::NAN)), None);
     }

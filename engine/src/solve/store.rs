@@ -518,7 +518,7 @@ impl Store {
         ok
     }
 
-    /// Standard order of terms: Var < Number < Atom < String < Compound. Numbers compare by value,
+    /// Standard order of terms: Var < Number < String < Atom < Compound (as SWI-Prolog 9 does). Numbers compare by value,
     /// a float before an integer of equal value; compounds by arity, then name, then arguments.
     pub fn compare(&self, a: Cell, b: Cell) -> Ordering {
         let mut stack = vec![(a, b)];
@@ -590,8 +590,9 @@ fn rank(c: Cell) -> u8 {
     match c {
         Cell::Ref(_) => 0,
         Cell::Int(_) | Cell::Float(_) => 1,
+        // SWI-Prolog 9 orders strings before atoms (its manual says otherwise; the system decides)
+        Cell::Str(_) => 2,
         Cell::Atom(_) => 3,
-        Cell::Str(_) => 4,
         Cell::Struct(_) | Cell::List(_) => 5,
         Cell::Functor(..) | Cell::Var(_) => 6,
     }
@@ -658,7 +659,7 @@ mod tests {
     fn standard_order() {
         let mut s = Store::new();
         let v = s.new_var();
-        let items = [v, Cell::Float(1.0), Cell::Int(1), Cell::Int(2), Cell::Atom(Atom::new("a")), Cell::Str(Atom::new("a"))];
+        let items = [v, Cell::Float(1.0), Cell::Int(1), Cell::Int(2), Cell::Str(Atom::new("a")), Cell::Atom(Atom::new("a"))];
         for w in items.windows(2) {
             assert_eq!(s.compare(w[0], w[1]), Ordering::Less, "{w:?}");
         }

@@ -201,7 +201,8 @@ load_warning(File, Line, Fmt, Args) :-
 read_clauses(S, File, Clauses) :-
     catch(read_term(S, T, [module(sidl_game), term_position(P)]), E, true),
     (   nonvar(E)
-    ->  (   E = error(syntax_error(What), stream(_, Line, LinePos, _))
+    ->  (   E = error(syntax_error(What), Where),
+            ( Where = stream(_, Line, LinePos, _) ; Where = file(_, Line, LinePos, _) )
         ->  Col is LinePos + 1,
             syntax_hint(What, Hint),
             load_error(File, Line, "syntax error (column ~w): ~w~w", [Col, What, Hint])
@@ -230,8 +231,11 @@ add_clause(File, C-Line) :-
     ->  load_error(File, Line, "a clause head must not be a variable", [])
     ;   \+ callable(H)
     ->  load_error(File, Line, "~q cannot be a clause head", [H])
-    ;   H = (_:_)
-    ->  load_error(File, Line, "a clause head must not be ~q (did you mean ':-'?)", [H])
+    ;   sub_term(S, H), compound(S), S = (_:_)
+    ->  load_error(File, Line, "the clause head ~q contains ':' (did you mean ':-'? write it without a space)", [H])
+    ;   predicate_property(system:H, iso)
+    ->  functor(H, N, A),
+        load_error(File, Line, "~q is an ISO built-in predicate and cannot be redefined", [N/A])
     ;   functor(H, N, A), body_keyword(N/A)
     ->  load_error(File, Line, "~w is a body keyword and cannot be defined by a game", [N/A])
     ;   functor(H, N, A),
@@ -258,8 +262,7 @@ note_override(File, Line, PI) :-
                  *******************************/
 
 reset_state :-
-    retractall(sidl_state:fw(_)),
-    forall(between(0, 64, N), (functor(H, f, N), retractall(sidl_state:H))),
+    forall(sidl_state:fw(W), del_fact(W)),
     retractall(sidl_state:dz(_, _)),
     retractall(sidl_state:pl(_)),
     retractall(sidl_state:acc(_, _)).
@@ -277,7 +280,9 @@ init_game :-
            ->  true
            ;   ground(N) -> true
            ;   rt_error("init/2 gave the non-ground player ~k", [N]) )),
-    add_players(NMs).
+    add_players(NMs),
+    findall(P, sidl_state:pl(P), Ps),
+    nb_setval(gm_players, Ps).
 
 add_players([]).
 add_players([N-M|T]) :-
@@ -304,7 +309,7 @@ del_fact(W) :-
     ).
 del_fact(_).
 
-players(Ps) :- findall(P, sidl_state:pl(P), Ps).
+players(Ps) :- nb_getval(gm_players, Ps).
 
 rt_error(Fmt, Args) :-
     format(string(S), Fmt, Args),
@@ -452,10 +457,12 @@ slot_value(atom, V) :- atom(V).
 % Nats I-A pairs of nature actions (every distribution switch must have one).
 % On success the new state is in place; a runtime error leaves the state untouched.
 run_chronon(K, Legal, Subs, Nats) :-
-    retractall(sidl_state:dz(_, _)),
     catch(( chronon_(K, Legal, Subs, Nats) -> true ; rt_error("the chronon failed", []) ),
-          E, ( retractall(sidl_state:dz(_, _)), throw(E) )),
-    retractall(sidl_state:dz(_, _)).
+          E, ( clear_does, throw(E) )),
+    clear_does.
+
+clear_does :-
+    (   sidl_state:dz(_, _) -> retractall(sidl_state:dz(_, _)) ; true ).
 
 chronon_(K, Legal, Subs, Nats) :-
     % 1. nature (distributions are checked even when the script fixes the action)
@@ -476,8 +483,11 @@ chronon_(K, Legal, Subs, Nats) :-
     b_getval(gm_cr, CrR), reverse(CrR, Cr),
     b_getval(gm_de, DeR), reverse(DeR, De),
     % 6. apply: accounts, deletions, creations
-    maplist(new_account, Ps, Pays, PMs),
-    set_accounts(PMs),
+    (   maplist(==([]), Pays)
+    ->  true
+    ;   maplist(new_account, Ps, Pays, PMs),
+        set_accounts(PMs)
+    ),
     maplist(del_fact, De),
     maplist(add_fact, Cr).
 
@@ -724,11 +734,15 @@ script_loop([Item-Line|Items], K, Max, Legal, Subs, Nats) :-
             script_loop(Items, K, Max, Legal, Subs, Nats)
         )
     ;   % chronon.
-        forall(( member(sw(I, dist(_), Kind, Acts), Legal), \+ ( Kind == finite, Acts == [] ),
+        forall(( member(sw(I, dist(_), Kind, Acts), Legal),
+                 \+ ( Kind == finite, ( Acts == [] ; Acts = [_] ) ),
                  \+ ( member(I0-_, Nats), I0 == I ) ),
-               ( format(user_error, "gm: line ~w: chronon ~d: the nature switch ~k has no nature/2 line (the reference manager needs one for every nature switch)~n", [Line, K1, I]),
+               ( format(user_error, "gm: line ~w: chronon ~d: the nature switch ~k has no nature/2 line (the reference manager needs one for every nature switch with more than one action)~n", [Line, K1, I]),
                  finish(3) )),
-        catch(guarded(run_chronon(K1, Legal, Subs, Nats)), E, ( print_error(K1, E), finish(2) )),
+        findall(I-A, ( member(sw(I, dist(_), finite, [A]), Legal),
+                       \+ ( member(I0-_, Nats), I0 == I ) ), Forced),
+        append(Nats, Forced, Nats1),
+        catch(guarded(run_chronon(K1, Legal, Subs, Nats1)), E, ( print_error(K1, E), finish(2) )),
         next_legal(K1, Legal1),
         print_state(K1, Legal1),
         (   Legal1 == [] -> true
@@ -749,10 +763,13 @@ random_decisions(Legal, Subs, Nats, Out) :-
     foldl(random_decision, Legal, [], RevOut),
     reverse(RevOut, Out),
     findall(I-A, member(submit(_, I, A), Out), Subs),
-    findall(I-A, member(nature(I, A), Out), Nats).
+    findall(I-A, ( member(N, Out), ( N = nature(I, A) ; N = forced(I, A) ) ), Nats).
 
 random_decision(sw(I, Owner, Kind, Acts), O0, O) :-
-    (   Owner = dist(D), Kind == finite, Acts \== []
+    (   Owner = dist(D), Kind == finite, Acts = [A]
+    ->  check_dist(I, D, Acts),
+        O = [forced(I, A)|O0]          % a single action: no draw, no script line
+    ;   Owner = dist(D), Kind == finite, Acts \== []
     ->  check_dist(I, D, Acts),
         draw(D, Acts, A),
         O = [nature(I, A)|O0]
@@ -786,7 +803,7 @@ random_loop(K, Max, Legal, Mode) :-
               E, ( Mode == trace -> print_error(K1, E), finish(2)
                  ; message_text(E, M), format(user_error, "gm: chronon ~d: runtime error: ~w~n", [K1, M]), finish(2) )),
         (   Mode == script
-        ->  forall(member(T, Out), ( write_canonical(T), write('.'), nl )),
+        ->  forall(( member(T, Out), T \= forced(_, _) ), ( write_canonical(T), write('.'), nl )),
             write('chronon.'), nl
         ;   true
         ),

@@ -15,11 +15,11 @@ check() { # game script expected [options]
     swipl "$gm" "$game" "$script" "$@" > "$tmp/out" 2> "$tmp/err"
     rc=$?
     if [ $rc -ne 0 ] && [ $rc -ne 2 ]; then
-        echo "FAIL $(basename "$script"): exit status $rc"; cat "$tmp/err"; status=1
+        echo "FAIL ${script#$root/}: exit status $rc"; cat "$tmp/err"; status=1
     elif cmp -s "$tmp/out" "$expected"; then
-        echo "ok   $(basename "$script")"
+        echo "ok   ${script#$root/}"
     else
-        echo "FAIL $(basename "$script") differs from $expected:"; diff "$tmp/out" "$expected" | head -20; status=1
+        echo "FAIL ${script#$root/} differs from $expected:"; diff "$tmp/out" "$expected" | head -20; status=1
     fi
 }
 if [ -d "$examples" ]; then
@@ -29,17 +29,14 @@ if [ -d "$examples" ]; then
 else
     echo "FAIL: $examples not found (clone the repository beside shared/)"; status=1
 fi
-# tests/trajectories/NAME.script plays games/NAME.sidl, or games/paper/GAME.sidl for
-# NAME = paper_GAME; a first line '% options: ...' gives extra command-line options.
-for script in "$root"/tests/trajectories/*.script; do
-    [ -e "$script" ] || continue
-    name=$(basename "$script" .script)
-    case "$name" in
-        paper_*) game="$root/games/paper/${name#paper_}.sidl" ;;
-        *) game="$root/games/$name.sidl" ;;
-    esac
-    opts=$(sed -n '1s/^% options: *//p' "$script")
+# tests/trajectories/**/NAME.script: its first lines name the game ('% game: PATH', relative
+# to the repository root) and optionally extra options ('% options: --max-chronons 5');
+# the expected output is NAME.trace.jsonl beside it.
+for script in $(find "$root/tests/trajectories" -name '*.script' | sort); do
+    game=$(sed -n 's/^% game: *//p' "$script" | head -n 1)
+    opts=$(sed -n 's/^% options: *//p' "$script" | head -n 1)
+    if [ -z "$game" ]; then echo "FAIL $script: no '% game:' line"; status=1; continue; fi
     # shellcheck disable=SC2086
-    check "$game" "$script" "$root/tests/trajectories/$name.trace.jsonl" $opts
+    check "$root/$game" "$script" "${script%.script}.trace.jsonl" $opts
 done
 exit $status

@@ -82,7 +82,7 @@ library_pred(getsubset/2).
 
 % fact/1: proper lists go to the per-length table, anything else scans fw/1.
 gm_fact(W) :-
-    is_list(W), length(W, N), max_indexed_len(Max), N =< Max, !,
+    '$skip_list'(N, W, T), T == [], N =< 64, !,     % a proper list of at most 64 words
     G =.. [f|W],
     sidl_state:G.
 gm_fact(W) :-
@@ -457,7 +457,9 @@ slot_value(atom, V) :- atom(V).
 % Nats I-A pairs of nature actions (every distribution switch must have one).
 % On success the new state is in place; a runtime error leaves the state untouched.
 run_chronon(K, Legal, Subs, Nats) :-
-    catch(( chronon_(K, Legal, Subs, Nats) -> true ; rt_error("the chronon failed", []) ),
+    % \+ \+: the new state is in the database; the bindings and the backtrackable
+    % schedules of the chronon are dropped at once (keeps long runs flat)
+    catch(( \+ \+ chronon_(K, Legal, Subs, Nats) -> true ; rt_error("the chronon failed", []) ),
           E, ( clear_does, throw(E) )),
     clear_does.
 
@@ -665,7 +667,9 @@ message_text(E, S) :-
           format(string(S0), "~q", [E])),
     split_string(S0, "\n", " \t", Parts0),
     exclude(==(""), Parts0, Parts),
-    atomic_list_concat(Parts, ' ', A),
+    atomic_list_concat(Parts, ' ', A0),
+    atomic_list_concat(Pieces, 'sidl_game:', A0),      % the game's module is an artefact
+    atomic_list_concat(Pieces, '', A),
     atom_string(A, S).
 
                  /*******************************
@@ -700,10 +704,10 @@ script_item(chronon).
 
 % the state after initialisation, or print the error line and exit 2
 start_game(Legal) :-
-    catch(guarded(( init_game, legal_info(Legal) )), E, ( print_error(0, E), finish(2) )).
+    catch(once(guarded(( init_game, legal_info(Legal) ))), E, ( print_error(0, E), finish(2) )).
 
 next_legal(K, Legal) :-
-    catch(guarded(legal_info(Legal)), E, ( print_error(K, E), finish(2) )).
+    catch(once(guarded(legal_info(Legal))), E, ( print_error(K, E), finish(2) )).
 
 % ---- script-driven trace
 run_script(Items, Max) :-
@@ -742,7 +746,7 @@ script_loop([Item-Line|Items], K, Max, Legal, Subs, Nats) :-
         findall(I-A, ( member(sw(I, dist(_), finite, [A]), Legal),
                        \+ ( member(I0-_, Nats), I0 == I ) ), Forced),
         append(Nats, Forced, Nats1),
-        catch(guarded(run_chronon(K1, Legal, Subs, Nats1)), E, ( print_error(K1, E), finish(2) )),
+        catch(once(guarded(run_chronon(K1, Legal, Subs, Nats1))), E, ( print_error(K1, E), finish(2) )),
         next_legal(K1, Legal1),
         print_state(K1, Legal1),
         (   Legal1 == [] -> true
@@ -798,8 +802,8 @@ random_loop(K, Max, Legal, Mode) :-
     (   Legal == [] -> true
     ;   K >= Max -> true
     ;   K1 is K + 1,
-        catch(guarded(( random_decisions(Legal, Subs, Nats, Out),
-                        run_chronon(K1, Legal, Subs, Nats) )),
+        catch(once(guarded(( random_decisions(Legal, Subs, Nats, Out),
+                             run_chronon(K1, Legal, Subs, Nats) ))),
               E, ( Mode == trace -> print_error(K1, E), finish(2)
                  ; message_text(E, M), format(user_error, "gm: chronon ~d: runtime error: ~w~n", [K1, M]), finish(2) )),
         (   Mode == script
@@ -831,9 +835,9 @@ bench_loop(N, Legal) :-
     ->  guarded(( init_game, legal_info(Legal1) )),
         (   Legal1 == [] -> rt_error("the initial state is terminal", []) ; true ),
         bench_loop(N, Legal1)
-    ;   guarded(( random_decisions(Legal, Subs, Nats, _),
-                  run_chronon(N, Legal, Subs, Nats),
-                  legal_info(Legal1) )),
+    ;   once(guarded(( random_decisions(Legal, Subs, Nats, _),
+                       run_chronon(N, Legal, Subs, Nats),
+                       legal_info(Legal1) ))),
         N1 is N - 1,
         bench_loop(N1, Legal1)
     ).

@@ -40,7 +40,10 @@ pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -
         render::diagnostics(&name, &src, &diags);
         return 1;
     }
-    let limits = Limits { max_inferences, ..Limits::default() };
+    let limits = Limits {
+        max_inferences,
+        ..Limits::default()
+    };
     let mut q = match program.query(goal, limits) {
         Ok(q) => q,
         Err(d) => {
@@ -71,12 +74,18 @@ pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -
 
 /// `X = v, Y = w.`; unbound variables print as `_G0`, `_G1`, ... shared across the answer.
 pub fn answer_text(names: &[String], values: &[Term]) -> String {
-    let shown: Vec<(&String, &Term)> =
-        names.iter().zip(values).filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_')).collect();
+    let shown: Vec<(&String, &Term)> = names
+        .iter()
+        .zip(values)
+        .filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_'))
+        .collect();
     if shown.is_empty() {
         return "true.".to_string();
     }
-    let parts: Vec<String> = shown.iter().map(|(n, v)| format!("{} = {}", n, write::canonical_shared(v))).collect();
+    let parts: Vec<String> = shown
+        .iter()
+        .map(|(n, v)| format!("{} = {}", n, write::canonical_shared(v)))
+        .collect();
     format!("{}.", parts.join(", "))
 }
 
@@ -119,7 +128,13 @@ pub fn trace(game: &Path, seed: u64, script: Option<&Path>, max_chronons: u64) -
         }
         None => None,
     };
-    let out = run_trace(game, seed, items.as_deref(), max_chronons, Settings::default());
+    let out = run_trace(
+        game,
+        seed,
+        items.as_deref(),
+        max_chronons,
+        Settings::default(),
+    );
     for m in &out.messages {
         eprintln!("{m}");
     }
@@ -174,9 +189,14 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64) -> u8 {
         for e in &rec.events {
             use sidl_engine::game::Event;
             match e {
-                Event::Switch { switch, action, ok, .. } => {
-                    parts.push(format!("{}: {}{}", show(switch), show(action), if *ok { "" } else { " (failed)" }))
-                }
+                Event::Switch {
+                    switch, action, ok, ..
+                } => parts.push(format!(
+                    "{}: {}{}",
+                    show(switch),
+                    show(action),
+                    if *ok { "" } else { " (failed)" }
+                )),
                 Event::Created(w) => parts.push(format!("+{}", show(w))),
                 Event::Deleted(w) => parts.push(format!("-{}", show(w))),
                 Event::Account { .. } => {}
@@ -184,7 +204,11 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64) -> u8 {
         }
         println!("chronon {}: {}", s.chronon(), parts.join("  "));
     }
-    let accounts: Vec<String> = s.accounts().iter().map(|(p, a)| format!("{} {}", show(p), show(a))).collect();
+    let accounts: Vec<String> = s
+        .accounts()
+        .iter()
+        .map(|(p, a)| format!("{} {}", show(p), show(a)))
+        .collect();
     println!("final accounts: {}", accounts.join(", "));
     0
 }

@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "sidl", version, about = "Run, trace, play, query, check and benchmark SIDL3.0 games")]
+#[command(
+    name = "sidl",
+    version,
+    about = "Run, trace, play, query, check and benchmark SIDL3.0 games"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -53,13 +57,23 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
-        Command::Query { file, goal, max_answers, max_inferences } => {
-            commands::query(&file, &goal, max_answers, max_inferences)
-        }
-        Command::Trace { game, seed, script, max_chronons } => {
-            commands::trace(&game, seed, script.as_deref(), max_chronons)
-        }
-        Command::Run { game, seed, max_chronons } => commands::run(&game, seed, max_chronons),
+        Command::Query {
+            file,
+            goal,
+            max_answers,
+            max_inferences,
+        } => commands::query(&file, &goal, max_answers, max_inferences),
+        Command::Trace {
+            game,
+            seed,
+            script,
+            max_chronons,
+        } => commands::trace(&game, seed, script.as_deref(), max_chronons),
+        Command::Run {
+            game,
+            seed,
+            max_chronons,
+        } => commands::run(&game, seed, max_chronons),
     };
     ExitCode::from(code)
 }

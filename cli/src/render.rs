@@ -2,12 +2,19 @@
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, termcolor::{ColorChoice, StandardStream}};
+use codespan_reporting::term::{
+    self,
+    termcolor::{ColorChoice, StandardStream},
+};
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Severity};
 
 pub fn diagnostics(name: &str, src: &str, diags: &[Diagnostic]) {
     let file = SimpleFile::new(name, src);
-    let color = if std::env::var_os("NO_COLOR").is_some() { ColorChoice::Never } else { ColorChoice::Auto };
+    let color = if std::env::var_os("NO_COLOR").is_some() {
+        ColorChoice::Never
+    } else {
+        ColorChoice::Auto
+    };
     let writer = StandardStream::stderr(color);
     let config = term::Config::default();
     for d in diags {
@@ -19,9 +26,14 @@ pub fn diagnostics(name: &str, src: &str, diags: &[Diagnostic]) {
         };
         let mut labels = vec![Label::primary((), clamp(src, d.span.range()))];
         for l in &d.labels {
-            labels.push(Label::secondary((), clamp(src, l.span.range())).with_message(l.message.clone()));
+            labels.push(
+                Label::secondary((), clamp(src, l.span.range())).with_message(l.message.clone()),
+            );
         }
-        let mut cs = CsDiagnostic::new(severity).with_code(d.code).with_message(&d.message).with_labels(labels);
+        let mut cs = CsDiagnostic::new(severity)
+            .with_code(d.code)
+            .with_message(&d.message)
+            .with_labels(labels);
         if let Some(h) = &d.help {
             cs = cs.with_notes(vec![format!("help: {h}")]);
         }

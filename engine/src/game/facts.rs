@@ -22,7 +22,12 @@ impl Ground {
         let mut cells = Vec::new();
         let mut ends = Vec::new();
         let root = compile_term(&term, &mut cells, &mut ends);
-        Ground { term, cells: cells.into(), ends: ends.into(), root }
+        Ground {
+            term,
+            cells: cells.into(),
+            ends: ends.into(),
+            root,
+        }
     }
 
     /// Unifies with heap cell `h` (bindings trailed; undone by the caller on failure).
@@ -33,7 +38,9 @@ impl Ground {
 
     /// The index keys of a word `[E1, E2, ...]`: the first element, and the first two.
     fn keys(&self) -> (Option<Key>, Option<(Key, Key)>) {
-        let Cell::List(p) = self.root else { return (None, None) };
+        let Cell::List(p) = self.root else {
+            return (None, None);
+        };
         let at = |q: u32| self.cells[q as usize];
         let k1 = Key::of_cell(at(p), at);
         let k2 = match (k1, at(p + 1)) {
@@ -119,13 +126,20 @@ impl FactSet {
             Cell::List(p) => {
                 let at = |q: u32| store.heap[q as usize];
                 let e1 = store.deref(at(p));
-                let Some(k1) = Key::of_cell(e1, at) else { return Candidates(self.all.clone()) };
+                let Some(k1) = Key::of_cell(e1, at) else {
+                    return Candidates(self.all.clone());
+                };
                 if let Cell::List(q) = store.deref(at(p + 1)) {
                     if let Some(k2) = Key::of_cell(store.deref(at(q)), at) {
-                        return self.idx2.get(&(k1, k2)).map_or_else(empty, |v| Candidates(v.clone()));
+                        return self
+                            .idx2
+                            .get(&(k1, k2))
+                            .map_or_else(empty, |v| Candidates(v.clone()));
                     }
                 }
-                self.idx1.get(&k1).map_or_else(empty, |v| Candidates(v.clone()))
+                self.idx1
+                    .get(&k1)
+                    .map_or_else(empty, |v| Candidates(v.clone()))
             }
             // a non-list pattern can only match a non-list fact
             _ => Candidates(self.all.clone()),
@@ -138,8 +152,13 @@ impl FactSet {
         for &d in deleted {
             gone[d as usize] = true;
         }
-        let mut next: Vec<Arc<Ground>> =
-            self.facts.iter().zip(&gone).filter(|(_, &g)| !g).map(|(f, _)| f.clone()).collect();
+        let mut next: Vec<Arc<Ground>> = self
+            .facts
+            .iter()
+            .zip(&gone)
+            .filter(|(_, &g)| !g)
+            .map(|(f, _)| f.clone())
+            .collect();
         next.extend(created.iter().cloned());
         FactSet::from_grounds(next)
     }

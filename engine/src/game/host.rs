@@ -52,7 +52,11 @@ pub struct KeywordHost<'a> {
 }
 
 impl<'a> KeywordHost<'a> {
-    pub fn new(facts: &'a FactSet, players: &'a [Arc<Ground>], does: &'a [(Arc<Ground>, Arc<Ground>)]) -> KeywordHost<'a> {
+    pub fn new(
+        facts: &'a FactSet,
+        players: &'a [Arc<Ground>],
+        does: &'a [(Arc<Ground>, Arc<Ground>)],
+    ) -> KeywordHost<'a> {
         KeywordHost {
             facts,
             players,
@@ -74,14 +78,24 @@ impl<'a> KeywordHost<'a> {
 }
 
 /// Tries `items[start..]` against `h` in order; succeeds with a retry point after the first match.
-fn enumerate<'g>(store: &mut Store, h: Cell, start: usize, items: impl Iterator<Item = (usize, &'g Ground)>, count: usize) -> Det {
+fn enumerate<'g>(
+    store: &mut Store,
+    h: Cell,
+    start: usize,
+    items: impl Iterator<Item = (usize, &'g Ground)>,
+    count: usize,
+) -> Det {
     for (i, g) in items {
         if i < start {
             continue;
         }
         let t = store.trail.len();
         if g.unify(store, h) {
-            return if i + 1 < count { Det::Retry(i as u64 + 1) } else { Det::True };
+            return if i + 1 < count {
+                Det::Retry(i as u64 + 1)
+            } else {
+                Det::True
+            };
         }
         store.undo_to(t, |_| {});
     }
@@ -89,28 +103,63 @@ fn enumerate<'g>(store: &mut Store, h: Cell, start: usize, items: impl Iterator<
 }
 
 impl Host for KeywordHost<'_> {
-    fn call(&mut self, id: u32, store: &mut Store, _rng: &mut Rng, args: &[Cell], redo: Option<u64>) -> Result<Det, Term> {
+    fn call(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        _rng: &mut Rng,
+        args: &[Cell],
+        redo: Option<u64>,
+    ) -> Result<Det, Term> {
         let start = redo.unwrap_or(0) as usize;
         Ok(match id {
-            PLAYER => enumerate(store, args[0], start, self.players.iter().map(|g| &**g).enumerate(), self.players.len()),
+            PLAYER => enumerate(
+                store,
+                args[0],
+                start,
+                self.players.iter().map(|g| &**g).enumerate(),
+                self.players.len(),
+            ),
             FACT => {
                 let cands = self.facts.candidates(store, args[0]);
                 let ids = cands.ids();
                 let n = ids.len();
-                enumerate(store, args[0], start, ids.iter().map(|&i| &**self.facts.get(i)).enumerate(), n)
+                enumerate(
+                    store,
+                    args[0],
+                    start,
+                    ids.iter().map(|&i| &**self.facts.get(i)).enumerate(),
+                    n,
+                )
             }
-            TOCREATE => enumerate(store, args[0], start, self.creates.iter().map(|g| &**g).enumerate(), self.creates.len()),
+            TOCREATE => enumerate(
+                store,
+                args[0],
+                start,
+                self.creates.iter().map(|g| &**g).enumerate(),
+                self.creates.len(),
+            ),
             TODELETE => {
                 let n = self.deletes.len();
                 let facts = self.facts;
-                enumerate(store, args[0], start, self.deletes.iter().map(|&i| &**facts.get(i)).enumerate(), n)
+                enumerate(
+                    store,
+                    args[0],
+                    start,
+                    self.deletes.iter().map(|&i| &**facts.get(i)).enumerate(),
+                    n,
+                )
             }
             DOES => {
                 let n = self.does.len();
                 for (i, (s, a)) in self.does.iter().enumerate().skip(start) {
                     let t = store.trail.len();
                     if s.unify(store, args[0]) && a.unify(store, args[1]) {
-                        return Ok(if i + 1 < n { Det::Retry(i as u64 + 1) } else { Det::True });
+                        return Ok(if i + 1 < n {
+                            Det::Retry(i as u64 + 1)
+                        } else {
+                            Det::True
+                        });
                     }
                     store.undo_to(t, |_| {});
                 }
@@ -141,7 +190,11 @@ impl Host for KeywordHost<'_> {
                         self.deleted[fid as usize] = true;
                         self.deletes.push(fid);
                         store.trail.push(TrailEntry::Host(UNDO_DELETE));
-                        return Ok(if pos + 1 < ids.len() { Det::Retry(pos as u64 + 1) } else { Det::True });
+                        return Ok(if pos + 1 < ids.len() {
+                            Det::Retry(pos as u64 + 1)
+                        } else {
+                            Det::True
+                        });
                     }
                     store.undo_to(t, |_| {});
                 }

@@ -10,7 +10,8 @@ pub mod session;
 pub mod trace;
 
 pub use session::{
-    Actions, ChrononRecord, Event, Owner, RuntimeError, Session, Settings, State, Submission, SwitchInfo,
+    Actions, ChrononRecord, Event, Owner, RuntimeError, Session, Settings, State, Submission,
+    SwitchInfo,
 };
 
 use crate::diag::Diagnostic;
@@ -30,14 +31,26 @@ impl Game {
     pub fn load(src: &str) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
         let parsed = crate::syntax::parse_file(src);
         let mut diags = parsed.diagnostics;
-        let clauses =
-            parsed.clauses.into_iter().map(|c| SourceClause { term: c.term, span: c.span, var_names: c.var_names.into() });
-        let (program, mut d) = ProgramBuilder::new().host_predicates(&host::keyword_predicates()).clauses(clauses).build();
+        let clauses = parsed.clauses.into_iter().map(|c| SourceClause {
+            term: c.term,
+            span: c.span,
+            var_names: c.var_names.into(),
+        });
+        let (program, mut d) = ProgramBuilder::new()
+            .host_predicates(&host::keyword_predicates())
+            .clauses(clauses)
+            .build();
         diags.append(&mut d);
         diags.sort_by_key(|d| d.span.start);
         if diags.iter().any(|d| d.is_error()) {
             return Err(diags);
         }
-        Ok((Game { program, source: src.into() }, diags))
+        Ok((
+            Game {
+                program,
+                source: src.into(),
+            },
+            diags,
+        ))
     }
 }

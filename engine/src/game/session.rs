@@ -22,7 +22,14 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { limits: Limits { max_inferences: 5_000_000, max_heap_cells: 8 << 20, ..Limits::default() }, interrupt: false }
+        Settings {
+            limits: Limits {
+                max_inferences: 5_000_000,
+                max_heap_cells: 8 << 20,
+                ..Limits::default()
+            },
+            interrupt: false,
+        }
     }
 }
 
@@ -104,9 +111,17 @@ pub struct Submission {
 pub enum Event {
     Created(Term),
     Deleted(Term),
-    Account { player: Term, amount: Term },
+    Account {
+        player: Term,
+        amount: Term,
+    },
     /// A switch ran `action` (`submitted`: by its owner; else drawn or default); `ok`: `do/1` succeeded.
-    Switch { switch: Term, action: Term, how: ActionSource, ok: bool },
+    Switch {
+        switch: Term,
+        action: Term,
+        how: ActionSource,
+        ok: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,7 +162,11 @@ impl std::fmt::Display for RuntimeError {
 
 impl RuntimeError {
     fn plain(during: &str, message: impl Into<String>) -> RuntimeError {
-        RuntimeError { message: message.into(), during: during.to_string(), solve: None }
+        RuntimeError {
+            message: message.into(),
+            during: during.to_string(),
+            solve: None,
+        }
     }
     fn from_solve(during: &str, e: SolveError) -> RuntimeError {
         let mut msg = format!("{} while evaluating {during}", e.message);
@@ -155,7 +174,11 @@ impl RuntimeError {
             let path: Vec<String> = e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect();
             msg.push_str(&format!(" (call path: {})", path.join(" → ")));
         }
-        RuntimeError { message: msg, during: during.to_string(), solve: Some(e) }
+        RuntimeError {
+            message: msg,
+            during: during.to_string(),
+            solve: Some(e),
+        }
     }
 }
 
@@ -238,7 +261,9 @@ fn push_distinct(v: &mut Vec<Term>, t: Term) {
 /// Adds a payoff to an account: integers stay integers (overflow is an error), otherwise floats.
 pub fn add_amount(a: &Term, b: &Term) -> Result<Term, String> {
     Ok(match (a, b) {
-        (Term::Int(x), Term::Int(y)) => Term::Int(x.checked_add(*y).ok_or("integer overflow in an account")?),
+        (Term::Int(x), Term::Int(y)) => {
+            Term::Int(x.checked_add(*y).ok_or("integer overflow in an account")?)
+        }
         (Term::Int(x), Term::Float(y)) => Term::Float(*x as f64 + y),
         (Term::Float(x), Term::Int(y)) => Term::Float(x + *y as f64),
         (Term::Float(x), Term::Float(y)) => Term::Float(x + y),
@@ -256,9 +281,19 @@ impl Session {
         let w = Term::Var(0);
         let mut facts: Vec<Term> = Vec::new();
         if game.program.pred(atom::INIT, 1).is_some() {
-            for f in solutions(&mut machine, &mut host, &call("init", vec![w.clone()]), &w, usize::MAX, "init/1")? {
+            for f in solutions(
+                &mut machine,
+                &mut host,
+                &call("init", vec![w.clone()]),
+                &w,
+                usize::MAX,
+                "init/1",
+            )? {
                 if !f.is_ground() {
-                    return Err(RuntimeError::plain("init/1", format!("init/1 produced the non-ground word {}", show(&f))));
+                    return Err(RuntimeError::plain(
+                        "init/1",
+                        format!("init/1 produced the non-ground word {}", show(&f)),
+                    ));
                 }
                 push_distinct(&mut facts, f);
             }
@@ -271,10 +306,16 @@ impl Session {
             for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
                 let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
                 if !n.is_ground() {
-                    return Err(RuntimeError::plain("init/2", format!("init/2 produced the non-ground player {}", show(&n))));
+                    return Err(RuntimeError::plain(
+                        "init/2",
+                        format!("init/2 produced the non-ground player {}", show(&n)),
+                    ));
                 }
                 if !matches!(m, Term::Int(_) | Term::Float(_)) {
-                    return Err(RuntimeError::plain("init/2", format!("the account of {} is not a number: {}", show(&n), show(&m))));
+                    return Err(RuntimeError::plain(
+                        "init/2",
+                        format!("the account of {} is not a number: {}", show(&n), show(&m)),
+                    ));
                 }
                 if !players.contains(&n) {
                     players.push(n);
@@ -284,8 +325,16 @@ impl Session {
         }
         let state = State {
             chronon: 0,
-            facts: Arc::new(FactSet::from_grounds(facts.into_iter().map(|f| Arc::new(Ground::new(f))).collect())),
-            players: players.into_iter().map(|p| Arc::new(Ground::new(p))).collect(),
+            facts: Arc::new(FactSet::from_grounds(
+                facts
+                    .into_iter()
+                    .map(|f| Arc::new(Ground::new(f)))
+                    .collect(),
+            )),
+            players: players
+                .into_iter()
+                .map(|p| Arc::new(Ground::new(p)))
+                .collect(),
             accounts,
         };
         Ok(Session {
@@ -323,7 +372,11 @@ impl Session {
         self.state.player_terms().cloned().collect()
     }
     pub fn accounts(&self) -> Vec<(Term, Term)> {
-        self.state.player_terms().cloned().zip(self.state.accounts.iter().cloned()).collect()
+        self.state
+            .player_terms()
+            .cloned()
+            .zip(self.state.accounts.iter().cloned())
+            .collect()
     }
     pub fn history(&self) -> &[ChrononRecord] {
         &self.history
@@ -344,7 +397,14 @@ impl Session {
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
             let v = Term::Var(0);
-            for i in solutions(m, &mut host, &call("legal", vec![v.clone()]), &v, usize::MAX, "legal/1")? {
+            for i in solutions(
+                m,
+                &mut host,
+                &call("legal", vec![v.clone()]),
+                &v,
+                usize::MAX,
+                "legal/1",
+            )? {
                 push_distinct(&mut ids, i);
             }
         }
@@ -352,13 +412,28 @@ impl Session {
         for id in ids {
             let v = Term::Var(0);
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
-                solutions(m, &mut host, &call("owned", vec![id.clone(), v.clone()]), &v, 1, "owned/2")?.pop()
+                solutions(
+                    m,
+                    &mut host,
+                    &call("owned", vec![id.clone(), v.clone()]),
+                    &v,
+                    1,
+                    "owned/2",
+                )?
+                .pop()
             } else {
                 None
             };
             let mut templates = Vec::new();
             if prog.pred(atom::UNLIMITED, 2).is_some() {
-                for t in solutions(m, &mut host, &call("unlimited", vec![id.clone(), v.clone()]), &v, usize::MAX, "unlimited/2")? {
+                for t in solutions(
+                    m,
+                    &mut host,
+                    &call("unlimited", vec![id.clone(), v.clone()]),
+                    &v,
+                    usize::MAX,
+                    "unlimited/2",
+                )? {
                     push_distinct(&mut templates, t);
                 }
             }
@@ -367,14 +442,26 @@ impl Session {
             } else {
                 let mut acts = Vec::new();
                 if prog.pred(atom::SWITCH, 2).is_some() {
-                    for a in solutions(m, &mut host, &call("switch", vec![id.clone(), v.clone()]), &v, usize::MAX, "switch/2")? {
+                    for a in solutions(
+                        m,
+                        &mut host,
+                        &call("switch", vec![id.clone(), v.clone()]),
+                        &v,
+                        usize::MAX,
+                        "switch/2",
+                    )? {
                         push_distinct(&mut acts, a);
                     }
                 }
                 Actions::Finite(acts)
             };
             let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id)?;
-            out.push(SwitchInfo { id, owner_term, owner, actions });
+            out.push(SwitchInfo {
+                id,
+                owner_term,
+                owner,
+                actions,
+            });
         }
         let out = Arc::new(out);
         self.switches = Some(out.clone());
@@ -411,7 +498,14 @@ impl Session {
             let mut row = Vec::with_capacity(words.len());
             for w in words {
                 let g = call("hidden", vec![w.clone(), p.clone()]);
-                let r = solutions(&mut self.machine, &mut host, &g, &Term::Atom(atom::TRUE), 1, "hidden/2")?;
+                let r = solutions(
+                    &mut self.machine,
+                    &mut host,
+                    &g,
+                    &Term::Atom(atom::TRUE),
+                    1,
+                    "hidden/2",
+                )?;
                 row.push(!r.is_empty());
             }
             out.push(row);
@@ -424,36 +518,82 @@ impl Session {
         let facts: Vec<Term> = self.state.facts.terms().cloned().collect();
         let Some(p) = player else { return Ok(facts) };
         let Some(pi) = self.state.player_index(p) else {
-            return Err(RuntimeError::plain("view", format!("{} is not a player", show(p))));
+            return Err(RuntimeError::plain(
+                "view",
+                format!("{} is not a player", show(p)),
+            ));
         };
         let hidden = self.hidden_matrix()?;
-        Ok(facts.into_iter().zip(hidden[pi].iter()).filter(|(_, &h)| !h).map(|(f, _)| f).collect())
+        Ok(facts
+            .into_iter()
+            .zip(hidden[pi].iter())
+            .filter(|(_, &h)| !h)
+            .map(|(f, _)| f)
+            .collect())
     }
 
     /// The legal switches `player` owns, as that player sees them.
     pub fn switches_of(&mut self, player: &Term) -> Result<Vec<SwitchInfo>, RuntimeError> {
-        Ok(self.switches()?.iter().filter(|s| s.owner == Owner::Player(player.clone())).cloned().collect())
+        Ok(self
+            .switches()?
+            .iter()
+            .filter(|s| s.owner == Owner::Player(player.clone()))
+            .cloned()
+            .collect())
     }
 
     /// Submits `action` for `player` at `switch` (sidl-semantics §4). A later submission to the same
     /// switch replaces the earlier one. In interrupt mode an accepted submission runs a transition.
-    pub fn submit(&mut self, player: &Term, switch: &Term, action: &Term) -> Result<Result<(), Rejection>, RuntimeError> {
+    pub fn submit(
+        &mut self,
+        player: &Term,
+        switch: &Term,
+        action: &Term,
+    ) -> Result<Result<(), Rejection>, RuntimeError> {
+        if !action.is_ground() || !switch.is_ground() || !player.is_ground() {
+            return Ok(Err(Rejection(format!(
+                "submit({}, {}, {}) is not ground: a submission names one action",
+                show(player),
+                show(switch),
+                show(action)
+            ))));
+        }
         let switches = self.switches()?;
         let Some(sw) = switches.iter().find(|s| &s.id == switch) else {
-            return Ok(Err(Rejection(format!("switch {} is not legal now", show(switch)))));
+            return Ok(Err(Rejection(format!(
+                "switch {} is not legal now",
+                show(switch)
+            ))));
         };
         match &sw.owner {
             Owner::Player(o) if o == player => {}
             Owner::Player(o) => {
-                return Ok(Err(Rejection(format!("switch {} is owned by {}, not by {}", show(switch), show(o), show(player)))));
+                return Ok(Err(Rejection(format!(
+                    "switch {} is owned by {}, not by {}",
+                    show(switch),
+                    show(o),
+                    show(player)
+                ))));
             }
             Owner::Equal(_) | Owner::Probs(_) => {
-                return Ok(Err(Rejection(format!("switch {} is a chance switch: no player can submit to it", show(switch)))));
+                return Ok(Err(Rejection(format!(
+                    "switch {} is a chance switch: no player can submit to it",
+                    show(switch)
+                ))));
             }
             Owner::Other(o) => {
-                return Ok(Err(Rejection(format!("switch {} is owned by {}, which is not a player", show(switch), show(o)))));
+                return Ok(Err(Rejection(format!(
+                    "switch {} is owned by {}, which is not a player",
+                    show(switch),
+                    show(o)
+                ))));
             }
-            Owner::Nobody => return Ok(Err(Rejection(format!("switch {} has no owner", show(switch))))),
+            Owner::Nobody => {
+                return Ok(Err(Rejection(format!(
+                    "switch {} has no owner",
+                    show(switch)
+                ))))
+            }
         }
         let action = match &sw.actions {
             Actions::Finite(acts) => {
@@ -469,7 +609,10 @@ impl Session {
                 action.clone()
             }
             Actions::Unlimited(templates) => {
-                let Some(a) = templates.iter().find_map(|t| instantiate_template(t, action)) else {
+                let Some(a) = templates
+                    .iter()
+                    .find_map(|t| instantiate_template(t, action))
+                else {
                     let list: Vec<String> = templates.iter().map(show).collect();
                     return Ok(Err(Rejection(format!(
                         "{} does not fit a template of switch {} (templates: {})",
@@ -481,15 +624,31 @@ impl Session {
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
                 let g = call("switch", vec![switch.clone(), a.clone()]);
-                let ok = !solutions(&mut self.machine, &mut host, &g, &Term::Atom(atom::TRUE), 1, "switch/2")?.is_empty();
+                let ok = !solutions(
+                    &mut self.machine,
+                    &mut host,
+                    &g,
+                    &Term::Atom(atom::TRUE),
+                    1,
+                    "switch/2",
+                )?
+                .is_empty();
                 if !ok {
-                    return Ok(Err(Rejection(format!("{} is not a valid action of switch {} now", show(&a), show(switch)))));
+                    return Ok(Err(Rejection(format!(
+                        "{} is not a valid action of switch {} now",
+                        show(&a),
+                        show(switch)
+                    ))));
                 }
                 a
             }
         };
         self.pending.retain(|s| &s.switch != switch);
-        self.pending.push(Submission { player: player.clone(), switch: switch.clone(), action });
+        self.pending.push(Submission {
+            player: player.clone(),
+            switch: switch.clone(),
+            action,
+        });
         if self.settings.interrupt {
             self.run_chronon()?;
         }
@@ -497,17 +656,33 @@ impl Session {
     }
 
     /// Fixes the action a chance switch takes in the next chronon (it must be one of its actions).
-    pub fn set_nature(&mut self, switch: &Term, action: &Term) -> Result<Result<(), Rejection>, RuntimeError> {
+    pub fn set_nature(
+        &mut self,
+        switch: &Term,
+        action: &Term,
+    ) -> Result<Result<(), Rejection>, RuntimeError> {
         let switches = self.switches()?;
         let Some(sw) = switches.iter().find(|s| &s.id == switch) else {
-            return Ok(Err(Rejection(format!("switch {} is not legal now", show(switch)))));
+            return Ok(Err(Rejection(format!(
+                "switch {} is not legal now",
+                show(switch)
+            ))));
         };
         if !sw.owner.is_nature() {
-            return Ok(Err(Rejection(format!("switch {} is not a chance switch", show(switch)))));
+            return Ok(Err(Rejection(format!(
+                "switch {} is not a chance switch",
+                show(switch)
+            ))));
         }
         match &sw.actions {
             Actions::Finite(a) if a.contains(action) => {}
-            _ => return Ok(Err(Rejection(format!("{} is not an action of switch {}", show(action), show(switch))))),
+            _ => {
+                return Ok(Err(Rejection(format!(
+                    "{} is not an action of switch {}",
+                    show(action),
+                    show(switch)
+                ))))
+            }
         }
         self.overrides.retain(|(s, _)| s != switch);
         self.overrides.push((switch.clone(), action.clone()));
@@ -522,7 +697,11 @@ impl Session {
         let rng_before = self.rng.clone();
         match self.transition(&switches, &state) {
             Ok((next, record)) => {
-                self.undo.push(Snapshot { state: state.clone(), switches: Some(switches), rng: rng_before });
+                self.undo.push(Snapshot {
+                    state: state.clone(),
+                    switches: Some(switches),
+                    rng: rng_before,
+                });
                 self.state = Arc::new(next);
                 self.switches = None;
                 self.hidden = None;
@@ -538,7 +717,11 @@ impl Session {
         }
     }
 
-    fn transition(&mut self, switches: &[SwitchInfo], state: &State) -> Result<(State, ChrononRecord), RuntimeError> {
+    fn transition(
+        &mut self,
+        switches: &[SwitchInfo],
+        state: &State,
+    ) -> Result<(State, ChrononRecord), RuntimeError> {
         let interrupt = self.settings.interrupt;
         // 1. nature draws; choose each switch's action
         let mut chosen: Vec<Option<(Term, ActionSource)>> = vec![None; switches.len()];
@@ -549,7 +732,10 @@ impl Session {
                     continue;
                 }
                 let Actions::Finite(acts) = &sw.actions else {
-                    return Err(RuntimeError::plain("owned/2", format!("chance switch {} has unlimited actions", show(&sw.id))));
+                    return Err(RuntimeError::plain(
+                        "owned/2",
+                        format!("chance switch {} has unlimited actions", show(&sw.id)),
+                    ));
                 };
                 let a = match self.overrides.iter().find(|(s, _)| s == &sw.id) {
                     Some((_, a)) => a.clone(),
@@ -564,7 +750,14 @@ impl Session {
         let does: Vec<(Arc<Ground>, Arc<Ground>)> = switches
             .iter()
             .zip(&chosen)
-            .filter_map(|(sw, c)| c.as_ref().map(|(a, _)| (Arc::new(Ground::new(sw.id.clone())), Arc::new(Ground::new(a.clone())))))
+            .filter_map(|(sw, c)| {
+                c.as_ref().map(|(a, _)| {
+                    (
+                        Arc::new(Ground::new(sw.id.clone())),
+                        Arc::new(Ground::new(a.clone())),
+                    )
+                })
+            })
             .collect();
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
         let prog = self.game.program.clone();
@@ -597,11 +790,24 @@ impl Session {
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
                 let g = call("do", vec![action.clone()]);
-                !solutions(&mut self.machine, &mut host, &g, &Term::Atom(atom::TRUE), 1, "do/1")?.is_empty()
+                !solutions(
+                    &mut self.machine,
+                    &mut host,
+                    &g,
+                    &Term::Atom(atom::TRUE),
+                    1,
+                    "do/1",
+                )?
+                .is_empty()
             } else {
                 false
             };
-            events.push(Event::Switch { switch: sw.id.clone(), action, how, ok });
+            events.push(Event::Switch {
+                switch: sw.id.clone(),
+                action,
+                how,
+                ok,
+            });
         }
         // 3. payoffs: every solution of payoff(N, X) for each player N in order
         let mut accounts = state.accounts.clone();
@@ -609,8 +815,11 @@ impl Session {
             for (pi, p) in state.players.iter().enumerate() {
                 let x = Term::Var(0);
                 let g = call("payoff", vec![p.term.clone(), x.clone()]);
-                for amount in solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")? {
-                    accounts[pi] = add_amount(&accounts[pi], &amount).map_err(|m| RuntimeError::plain("payoff/2", m))?;
+                for amount in
+                    solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")?
+                {
+                    accounts[pi] = add_amount(&accounts[pi], &amount)
+                        .map_err(|m| RuntimeError::plain("payoff/2", m))?;
                 }
             }
         }
@@ -619,7 +828,10 @@ impl Session {
         drop(host);
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
         let created: Vec<Term> = creates.iter().map(|g| g.term.clone()).collect();
-        let deleted: Vec<Term> = deletes.iter().map(|&i| state.facts.get(i).term.clone()).collect();
+        let deleted: Vec<Term> = deletes
+            .iter()
+            .map(|&i| state.facts.get(i).term.clone())
+            .collect();
         for w in &deleted {
             events.push(Event::Deleted(w.clone()));
         }
@@ -627,7 +839,10 @@ impl Session {
             events.push(Event::Created(w.clone()));
         }
         for (p, a) in state.player_terms().zip(&accounts) {
-            events.push(Event::Account { player: p.clone(), amount: a.clone() });
+            events.push(Event::Account {
+                player: p.clone(),
+                amount: a.clone(),
+            });
         }
         let words: Vec<Term> = deleted.iter().chain(created.iter()).cloned().collect();
         let hidden = self.hidden_of(state, &words)?;
@@ -636,11 +851,18 @@ impl Session {
             let mut evs = Vec::new();
             for e in &events {
                 let keep = match e {
-                    Event::Deleted(w) => !hidden[pi][deleted.iter().position(|d| d == w).unwrap_or(0)],
-                    Event::Created(w) => !hidden[pi][deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)],
+                    Event::Deleted(w) => {
+                        !hidden[pi][deleted.iter().position(|d| d == w).unwrap_or(0)]
+                    }
+                    Event::Created(w) => {
+                        !hidden[pi]
+                            [deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
+                    }
                     Event::Account { .. } => true,
                     // a player sees what its own switches did, not other players' or nature's choices
-                    Event::Switch { switch, .. } => switches.iter().any(|s| &s.id == switch && s.owner == Owner::Player(p.clone())),
+                    Event::Switch { switch, .. } => switches
+                        .iter()
+                        .any(|s| &s.id == switch && s.owner == Owner::Player(p.clone())),
                 };
                 if keep {
                     evs.push(e.clone());
@@ -650,7 +872,12 @@ impl Session {
         }
         // 5. apply: deletions, then creations in scheduling order
         let facts = state.facts.apply(&deletes, &creates);
-        let next = State { chronon: state.chronon + 1, facts: Arc::new(facts), players: state.players.clone(), accounts };
+        let next = State {
+            chronon: state.chronon + 1,
+            facts: Arc::new(facts),
+            players: state.players.clone(),
+            accounts,
+        };
         let record = ChrononRecord {
             submissions: self.pending.clone(),
             overrides: self.overrides.clone(),
@@ -663,30 +890,53 @@ impl Session {
 
     /// Restores the state before the last chronon (its submissions become pending again).
     pub fn undo(&mut self) -> bool {
-        let Some(snap) = self.undo.pop() else { return false };
+        let Some(snap) = self.undo.pop() else {
+            return false;
+        };
         let rec = self.history.pop();
         self.state = snap.state;
         self.switches = snap.switches;
         self.hidden = None;
         self.rng = snap.rng;
-        self.pending = rec.as_ref().map(|r| r.submissions.clone()).unwrap_or_default();
+        self.pending = rec
+            .as_ref()
+            .map(|r| r.submissions.clone())
+            .unwrap_or_default();
         self.overrides = rec.map(|r| r.overrides).unwrap_or_default();
         true
     }
 
     /// Replays a history from the same game and seed: the same submissions and fixed nature actions
     /// give the same states (the RNG draws the same numbers).
-    pub fn replay(game: Arc<Game>, seed: u64, settings: Settings, history: &[ChrononRecord]) -> Result<Session, RuntimeError> {
-        let mut s = Session::new(game, seed, Settings { interrupt: false, ..settings })?;
+    pub fn replay(
+        game: Arc<Game>,
+        seed: u64,
+        settings: Settings,
+        history: &[ChrononRecord],
+    ) -> Result<Session, RuntimeError> {
+        let mut s = Session::new(
+            game,
+            seed,
+            Settings {
+                interrupt: false,
+                ..settings
+            },
+        )?;
         for rec in history {
             for sub in &rec.submissions {
                 if let Err(r) = s.submit(&sub.player, &sub.switch, &sub.action)? {
-                    return Err(RuntimeError::plain("replay", format!("replay diverged: {r}")));
+                    return Err(RuntimeError::plain(
+                        "replay",
+                        format!("replay diverged: {r}"),
+                    ));
                 }
             }
             for (sw, a) in &rec.overrides {
                 if let Err(r) = s.set_nature(sw, a)? {
-                    return Err(RuntimeError::plain("replay", format!("replay diverged: {r}")));
+                    return Err(RuntimeError::plain(
+                        "replay",
+                        format!("replay diverged: {r}"),
+                    ));
                 }
             }
             s.run_chronon()?;
@@ -701,7 +951,12 @@ impl Session {
 }
 
 /// Interprets the first `owned/2` answer.
-fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term) -> Result<Owner, RuntimeError> {
+fn classify_owner(
+    o: Option<&Term>,
+    state: &State,
+    actions: &Actions,
+    id: &Term,
+) -> Result<Owner, RuntimeError> {
     let Some(o) = o else { return Ok(Owner::Nobody) };
     if state.player_index(o).is_some() {
         return Ok(Owner::Player(o.clone()));
@@ -713,19 +968,31 @@ fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term)
     if let Term::Compound(f, args) = o {
         if *f == atom::EQUAL && args.len() == 1 {
             let Term::Int(n) = args[0] else {
-                return Err(RuntimeError::plain("owned/2", format!("{}: equal/1 needs an integer", show(o))));
+                return Err(RuntimeError::plain(
+                    "owned/2",
+                    format!("{}: equal/1 needs an integer", show(o)),
+                ));
             };
             if n < 0 || n as usize != n_actions {
                 return Err(RuntimeError::plain(
                     "owned/2",
-                    format!("switch {} is owned by {} but has {} actions", show(id), show(o), n_actions),
+                    format!(
+                        "switch {} is owned by {} but has {} actions",
+                        show(id),
+                        show(o),
+                        n_actions
+                    ),
                 ));
             }
             return Ok(Owner::Equal(n as u64));
         }
     }
     if let Some(items) = o.as_list() {
-        if !items.is_empty() && items.iter().all(|t| matches!(t, Term::Int(_) | Term::Float(_))) {
+        if !items.is_empty()
+            && items
+                .iter()
+                .all(|t| matches!(t, Term::Int(_) | Term::Float(_)))
+        {
             let ps: Vec<f64> = items
                 .iter()
                 .map(|t| match t {
@@ -756,7 +1023,10 @@ fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term)
 /// a probability list by one `next_f64()` against the cumulative sums.
 fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, RuntimeError> {
     if acts.is_empty() {
-        return Err(RuntimeError::plain("switch/2", format!("chance switch {} has no actions", show(id))));
+        return Err(RuntimeError::plain(
+            "switch/2",
+            format!("chance switch {} has no actions", show(id)),
+        ));
     }
     let i = match owner {
         Owner::Equal(n) => rng.below(*n) as usize,
@@ -778,15 +1048,20 @@ fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, 
     Ok(acts[i.min(acts.len() - 1)].clone())
 }
 
-/// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type), the action
-/// with slot values normalised (an integer in a `double` slot becomes a float).
+/// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type), the action.
 pub fn instantiate_template(template: &Term, action: &Term) -> Option<Term> {
     if let Some((_, ty)) = slot(template) {
         return slot_value(ty, action);
     }
     match (template, action) {
-        (Term::Compound(f, targs), Term::Compound(g, aargs)) if f == g && targs.len() == aargs.len() => {
-            let args: Option<Vec<Term>> = targs.iter().zip(aargs.iter()).map(|(t, a)| instantiate_template(t, a)).collect();
+        (Term::Compound(f, targs), Term::Compound(g, aargs))
+            if f == g && targs.len() == aargs.len() =>
+        {
+            let args: Option<Vec<Term>> = targs
+                .iter()
+                .zip(aargs.iter())
+                .map(|(t, a)| instantiate_template(t, a))
+                .collect();
             Some(Term::Compound(*f, args?.into()))
         }
         (Term::Var(_), a) if a.is_ground() => Some(a.clone()),
@@ -806,14 +1081,12 @@ pub fn slot(t: &Term) -> Option<(&Term, Atom)> {
     }
 }
 
-/// Slot types: `double` (a float; an integer is accepted and converted), `integer`, `number`, `atom`,
-/// `term` (any ground term).
+/// Slot types: `double` (a float), `integer`, `number` (either), `atom`, `term` (any ground term).
 pub const SLOT_TYPES: &[&str] = &["double", "integer", "number", "atom", "term"];
 
 fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
     match (ty.name(), v) {
         ("double", Term::Float(_)) => Some(v.clone()),
-        ("double", Term::Int(i)) => Some(Term::Float(*i as f64)),
         ("integer", Term::Int(_)) => Some(v.clone()),
         ("number", Term::Int(_) | Term::Float(_)) => Some(v.clone()),
         ("atom", Term::Atom(_)) => Some(v.clone()),

@@ -11,8 +11,15 @@ use std::sync::Arc;
 /// One line of a trace script.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ScriptItem {
-    Submit { player: Term, switch: Term, action: Term },
-    Nature { switch: Term, action: Term },
+    Submit {
+        player: Term,
+        switch: Term,
+        action: Term,
+    },
+    Nature {
+        switch: Term,
+        action: Term,
+    },
     Chronon,
 }
 
@@ -24,8 +31,15 @@ pub fn parse_script(src: &str) -> Result<Vec<(ScriptItem, Span)>, Vec<Diagnostic
     for c in parsed.clauses {
         let t = &c.term;
         let item = match (t.functor().map(|(n, a)| (n.name(), a)), t.args()) {
-            (Some(("submit", 3)), [p, s, a]) => ScriptItem::Submit { player: p.clone(), switch: s.clone(), action: a.clone() },
-            (Some(("nature", 2)), [s, a]) => ScriptItem::Nature { switch: s.clone(), action: a.clone() },
+            (Some(("submit", 3)), [p, s, a]) => ScriptItem::Submit {
+                player: p.clone(),
+                switch: s.clone(),
+                action: a.clone(),
+            },
+            (Some(("nature", 2)), [s, a]) => ScriptItem::Nature {
+                switch: s.clone(),
+                action: a.clone(),
+            },
             (Some(("chronon", 0)), _) => ScriptItem::Chronon,
             _ => {
                 diags.push(
@@ -35,10 +49,6 @@ pub fn parse_script(src: &str) -> Result<Vec<(ScriptItem, Span)>, Vec<Diagnostic
                 continue;
             }
         };
-        if !matches!(item, ScriptItem::Chronon) && !t.is_ground() {
-            diags.push(Diagnostic::error("E0902", "script commands must be ground (no variables)", c.span));
-            continue;
-        }
         items.push((item, c.span));
     }
     if diags.iter().any(|d| d.is_error()) {
@@ -88,8 +98,11 @@ fn json_list(items: &[String]) -> String {
 pub fn state_line(s: &mut Session) -> Result<String, RuntimeError> {
     let st = s.state().clone();
     let facts = sorted(st.facts.terms().map(canonical).collect());
-    let mut accounts: Vec<(String, String)> =
-        st.player_terms().zip(&st.accounts).map(|(p, a)| (canonical(p), canonical(a))).collect();
+    let mut accounts: Vec<(String, String)> = st
+        .player_terms()
+        .zip(&st.accounts)
+        .map(|(p, a)| (canonical(p), canonical(a)))
+        .collect();
     accounts.sort();
     let switches = s.switches()?;
     let mut legal: Vec<(String, String)> = switches
@@ -100,11 +113,25 @@ pub fn state_line(s: &mut Session) -> Result<String, RuntimeError> {
                 None => "null".to_string(),
             };
             let body = match &sw.actions {
-                Actions::Finite(a) => format!("\"actions\":{}", json_list(&sorted(a.iter().map(canonical).collect()))),
-                Actions::Unlimited(t) => format!("\"unlimited\":{}", json_list(&sorted(t.iter().map(canonical).collect()))),
+                Actions::Finite(a) => format!(
+                    "\"actions\":{}",
+                    json_list(&sorted(a.iter().map(canonical).collect()))
+                ),
+                Actions::Unlimited(t) => format!(
+                    "\"unlimited\":{}",
+                    json_list(&sorted(t.iter().map(canonical).collect()))
+                ),
             };
             let id = canonical(&sw.id);
-            (id.clone(), format!("{{\"switch\":{},\"owner\":{},{}}}", json_string(&id), owner, body))
+            (
+                id.clone(),
+                format!(
+                    "{{\"switch\":{},\"owner\":{},{}}}",
+                    json_string(&id),
+                    owner,
+                    body
+                ),
+            )
         })
         .collect();
     legal.sort();
@@ -115,9 +142,15 @@ pub fn state_line(s: &mut Session) -> Result<String, RuntimeError> {
         visible.push((canonical(p), sorted(v.iter().map(canonical).collect())));
     }
     visible.sort();
-    let accounts_json: Vec<String> = accounts.iter().map(|(k, v)| format!("{}:{}", json_string(k), v)).collect();
+    let accounts_json: Vec<String> = accounts
+        .iter()
+        .map(|(k, v)| format!("{}:{}", json_string(k), v))
+        .collect();
     let legal_json: Vec<String> = legal.into_iter().map(|(_, j)| j).collect();
-    let visible_json: Vec<String> = visible.iter().map(|(k, v)| format!("{}:{}", json_string(k), json_list(v))).collect();
+    let visible_json: Vec<String> = visible
+        .iter()
+        .map(|(k, v)| format!("{}:{}", json_string(k), json_list(v)))
+        .collect();
     Ok(format!(
         "{{\"chronon\":{},\"facts\":{},\"accounts\":{{{}}},\"legal\":[{}],\"visible\":{{{}}},\"terminal\":{}}}",
         st.chronon,
@@ -130,11 +163,21 @@ pub fn state_line(s: &mut Session) -> Result<String, RuntimeError> {
 }
 
 fn error_line(chronon: u64, e: &RuntimeError) -> String {
-    format!("{{\"chronon\":{},\"error\":{}}}", chronon, json_string(&e.message))
+    format!(
+        "{{\"chronon\":{},\"error\":{}}}",
+        chronon,
+        json_string(&e.message)
+    )
 }
 
 /// Plays `game` as `sidl trace` does: scripted if `script` is given, else random play.
-pub fn run_trace(game: Arc<Game>, seed: u64, script: Option<&[ScriptItem]>, max_chronons: u64, settings: Settings) -> TraceOutput {
+pub fn run_trace(
+    game: Arc<Game>,
+    seed: u64,
+    script: Option<&[ScriptItem]>,
+    max_chronons: u64,
+    settings: Settings,
+) -> TraceOutput {
     let mut out = TraceOutput::default();
     let mut s = match Session::new(game, seed, settings) {
         Ok(s) => s,
@@ -175,7 +218,11 @@ pub fn run_trace(game: Arc<Game>, seed: u64, script: Option<&[ScriptItem]>, max_
                     break;
                 }
                 let r = match item {
-                    ScriptItem::Submit { player, switch, action } => s.submit(player, switch, action),
+                    ScriptItem::Submit {
+                        player,
+                        switch,
+                        action,
+                    } => s.submit(player, switch, action),
                     ScriptItem::Nature { switch, action } => s.set_nature(switch, action),
                     ScriptItem::Chronon => {
                         chronon!();
@@ -184,7 +231,10 @@ pub fn run_trace(game: Arc<Game>, seed: u64, script: Option<&[ScriptItem]>, max_
                 };
                 match r {
                     Ok(Ok(())) => {}
-                    Ok(Err(rej)) => out.messages.push(format!("chronon {}: rejected: {}", s.chronon(), rej)),
+                    Ok(Err(rej)) => {
+                        out.messages
+                            .push(format!("chronon {}: rejected: {}", s.chronon(), rej))
+                    }
                     Err(e) => {
                         out.lines.push(error_line(s.chronon(), &e));
                         out.exit_code = 2;
@@ -212,7 +262,9 @@ pub fn run_trace(game: Arc<Game>, seed: u64, script: Option<&[ScriptItem]>, max_
 pub fn random_submissions(s: &mut Session) -> Result<(), RuntimeError> {
     let switches = s.switches()?;
     for sw in switches.iter() {
-        let (Owner::Player(p), Actions::Finite(acts)) = (&sw.owner, &sw.actions) else { continue };
+        let (Owner::Player(p), Actions::Finite(acts)) = (&sw.owner, &sw.actions) else {
+            continue;
+        };
         if acts.is_empty() {
             continue;
         }

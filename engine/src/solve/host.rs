@@ -11,7 +11,14 @@ use crate::solve::store::{Cell, Store};
 use crate::term::Term;
 
 pub trait Host {
-    fn call(&mut self, id: u32, store: &mut Store, rng: &mut Rng, args: &[Cell], redo: Option<u64>) -> Result<Det, Term>;
+    fn call(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        rng: &mut Rng,
+        args: &[Cell],
+        redo: Option<u64>,
+    ) -> Result<Det, Term>;
     fn undo(&mut self, entry: u32);
 }
 
@@ -19,7 +26,14 @@ pub trait Host {
 pub struct NoHost;
 
 impl Host for NoHost {
-    fn call(&mut self, _id: u32, _store: &mut Store, _rng: &mut Rng, _args: &[Cell], _redo: Option<u64>) -> Result<Det, Term> {
+    fn call(
+        &mut self,
+        _id: u32,
+        _store: &mut Store,
+        _rng: &mut Rng,
+        _args: &[Cell],
+        _redo: Option<u64>,
+    ) -> Result<Det, Term> {
         Ok(Det::Fail)
     }
     fn undo(&mut self, _entry: u32) {}

@@ -39,14 +39,24 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_inferences: 10_000_000, max_heap_cells: 32 << 20, max_choicepoints: 4 << 20, max_frames: 8 << 20 }
+        Limits {
+            max_inferences: 10_000_000,
+            max_heap_cells: 32 << 20,
+            max_choicepoints: 4 << 20,
+            max_frames: 8 << 20,
+        }
     }
 }
 
 impl Limits {
     /// No practical limit (benchmarks).
     pub fn unlimited() -> Limits {
-        Limits { max_inferences: u64::MAX, max_heap_cells: usize::MAX, max_choicepoints: usize::MAX, max_frames: usize::MAX }
+        Limits {
+            max_inferences: u64::MAX,
+            max_heap_cells: usize::MAX,
+            max_choicepoints: usize::MAX,
+            max_frames: usize::MAX,
+        }
     }
 }
 
@@ -87,17 +97,33 @@ const CATCH_FLAG: u32 = 1 << 31;
 #[derive(Clone, Copy, Debug)]
 enum FrameKind {
     /// Run goal `pc` of a clause body with environment `env`.
-    Body { pred: u32, clause: u32, pc: u32, env: u32 },
+    Body {
+        pred: u32,
+        clause: u32,
+        pc: u32,
+        env: u32,
+    },
     /// Call a term (meta-call).
-    Goal { goal: Cell },
+    Goal {
+        goal: Cell,
+    },
     /// Commit an if-then-else: cut back to `height`.
-    CutTo { height: u32 },
+    CutTo {
+        height: u32,
+    },
     /// `*->`: disable the else-branch choicepoint.
-    SoftCut { cp: u32 },
+    SoftCut {
+        cp: u32,
+    },
     /// The goal of a `catch/3` exited.
-    PopCatch { cp: u32 },
+    PopCatch {
+        cp: u32,
+    },
     /// Copy a findall template into collector `id`, then fail.
-    Collect { id: u32, template: Cell },
+    Collect {
+        id: u32,
+        template: Cell,
+    },
     Fail,
     /// The query succeeded.
     Stop,
@@ -112,12 +138,39 @@ struct Frame {
 
 #[derive(Clone, Copy, Debug)]
 enum CpKind {
-    Clauses { pred: u32, list: u32, pos: u32, args: u32 },
-    Alt { goal: Cell },
-    Native { f: Builtin, args: u32, arity: u32, state: u64, name: Atom },
-    Host { id: u32, args: u32, arity: u32, state: u64, name: Atom },
-    Catch { catcher: Cell, recovery: Cell, active: bool },
-    Findall { id: u32, result: Cell, tail: Option<Cell> },
+    Clauses {
+        pred: u32,
+        list: u32,
+        pos: u32,
+        args: u32,
+    },
+    Alt {
+        goal: Cell,
+    },
+    Native {
+        f: Builtin,
+        args: u32,
+        arity: u32,
+        state: u64,
+        name: Atom,
+    },
+    Host {
+        id: u32,
+        args: u32,
+        arity: u32,
+        state: u64,
+        name: Atom,
+    },
+    Catch {
+        catcher: Cell,
+        recovery: Cell,
+        active: bool,
+    },
+    Findall {
+        id: u32,
+        result: Cell,
+        tail: Option<Cell>,
+    },
     Dead,
 }
 
@@ -171,7 +224,11 @@ impl Machine {
             prog,
             store: Store::new(),
             rng: Rng::new(0),
-            frames: vec![Frame { kind: FrameKind::Stop, cutb: 0, next: NO_FRAME }],
+            frames: vec![Frame {
+                kind: FrameKind::Stop,
+                cutb: 0,
+                next: NO_FRAME,
+            }],
             cps: Vec::new(),
             collectors: Vec::new(),
             collected_cells: 0,
@@ -217,7 +274,11 @@ impl Machine {
         self.collectors.clear();
         self.collected_cells = 0;
         self.store.mark = 0;
-        self.frames.push(Frame { kind: FrameKind::Goal { goal }, cutb: 0, next: 0 });
+        self.frames.push(Frame {
+            kind: FrameKind::Goal { goal },
+            cutb: 0,
+            next: 0,
+        });
         self.cur = 1;
     }
 
@@ -329,7 +390,11 @@ impl Machine {
             }
         });
         for c in reactivate {
-            if let Some(ChoicePoint { kind: CpKind::Catch { active, .. }, .. }) = self.cps.get_mut(c as usize) {
+            if let Some(ChoicePoint {
+                kind: CpKind::Catch { active, .. },
+                ..
+            }) = self.cps.get_mut(c as usize)
+            {
                 *active = true;
             }
         }
@@ -348,7 +413,10 @@ impl Machine {
             "error",
             vec![
                 Term::compound("resource_error", vec![Term::atom(what)]),
-                Term::compound("context", vec![Term::indicator(name, arity as usize), Term::Var(0)]),
+                Term::compound(
+                    "context",
+                    vec![Term::indicator(name, arity as usize), Term::Var(0)],
+                ),
             ],
         );
         let limit = match what {
@@ -379,7 +447,9 @@ impl Machine {
     /// being run.
     fn call_path(&self) -> (Option<crate::diag::Span>, Vec<(Atom, u32)>) {
         let data = &self.prog.0;
-        let span = self.last_clause.map(|(p, c)| data.preds[p as usize].clauses[c as usize].span);
+        let span = self
+            .last_clause
+            .map(|(p, c)| data.preds[p as usize].clauses[c as usize].span);
         let mut path = Vec::new();
         if let Some((p, _)) = self.last_clause {
             let pr = &data.preds[p as usize];
@@ -414,17 +484,33 @@ impl Machine {
                 self.cur = 0;
                 Ok(Step::Go)
             }
-            FrameKind::Body { pred, clause, pc, env } => {
+            FrameKind::Body {
+                pred,
+                clause,
+                pc,
+                env,
+            } => {
                 let c: &ClauseT = &data.preds[pred as usize].clauses[clause as usize];
                 let g = &c.body[pc as usize];
                 let next = if (pc as usize) + 1 < c.body.len() {
-                    self.push_frame(FrameKind::Body { pred, clause, pc: pc + 1, env }, f.cutb, f.next)?
+                    self.push_frame(
+                        FrameKind::Body {
+                            pred,
+                            clause,
+                            pc: pc + 1,
+                            env,
+                        },
+                        f.cutb,
+                        f.next,
+                    )?
                 } else {
                     f.next
                 };
                 let args = self.store.len();
                 let n = g.args.len();
-                self.store.heap.extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
+                self.store
+                    .heap
+                    .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
                 for (i, &a) in g.args.iter().enumerate() {
                     let v = self.instantiate(c, a, env);
                     self.store.heap[args as usize + i] = v;
@@ -464,7 +550,11 @@ impl Machine {
             FrameKind::PopCatch { cp } => {
                 if self.cps.len() == cp as usize + 1 {
                     self.pop_cp();
-                } else if let Some(ChoicePoint { kind: CpKind::Catch { active, .. }, .. }) = self.cps.get_mut(cp as usize) {
+                } else if let Some(ChoicePoint {
+                    kind: CpKind::Catch { active, .. },
+                    ..
+                }) = self.cps.get_mut(cp as usize)
+                {
                     *active = false;
                     self.store.trail.push(TrailEntry::Host(cp | CATCH_FLAG));
                 }
@@ -557,13 +647,18 @@ impl Machine {
                         self.store.bind(x, v);
                     }
                     Cell::Struct(q) => {
-                        let Cell::Functor(fname, n) = c.cells[p as usize] else { unreachable!() };
+                        let Cell::Functor(fname, n) = c.cells[p as usize] else {
+                            unreachable!()
+                        };
                         if self.store.heap[q as usize] != Cell::Functor(fname, n) {
                             ok = false;
                             break;
                         }
                         for i in (1..=n).rev() {
-                            stack.push((c.cells[(p + i) as usize], self.store.heap[(q + i) as usize]));
+                            stack.push((
+                                c.cells[(p + i) as usize],
+                                self.store.heap[(q + i) as usize],
+                            ));
                         }
                     }
                     _ => {
@@ -641,13 +736,20 @@ impl Machine {
                 }
                 let height = self.cps.len() as u32;
                 if cands.len() > 1 {
-                    self.push_cp(CpKind::Clauses { pred: p, list, pos: 1, args }, next, height)?;
+                    self.push_cp(
+                        CpKind::Clauses {
+                            pred: p,
+                            list,
+                            pos: 1,
+                            args,
+                        },
+                        next,
+                        height,
+                    )?;
                 }
                 self.try_clause(data, p, cands[0], args, height, next)
             }
-            Dispatch::Native(f) => {
-                self.call_native(f, name, arity, args, next, None, None)
-            }
+            Dispatch::Native(f) => self.call_native(f, name, arity, args, next, None, None),
             Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
             Dispatch::Control(c) => self.control(c, args, cutb, next),
             Dispatch::Unknown => Ok(Step::Throw(Term::existence_error(
@@ -657,7 +759,15 @@ impl Machine {
         }
     }
 
-    fn try_clause(&mut self, data: &ProgramData, p: u32, ci: u32, args: u32, cutb: u32, next: u32) -> Result<Step, SolveError> {
+    fn try_clause(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        ci: u32,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
         let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
         let env = self.store.len();
         for i in 0..c.nvars {
@@ -672,7 +782,16 @@ impl Machine {
         if c.body.is_empty() {
             self.cur = next;
         } else {
-            self.cur = self.push_frame(FrameKind::Body { pred: p, clause: ci, pc: 0, env }, cutb, next)?;
+            self.cur = self.push_frame(
+                FrameKind::Body {
+                    pred: p,
+                    clause: ci,
+                    pc: 0,
+                    env,
+                },
+                cutb,
+                next,
+            )?;
         }
         Ok(Step::Go)
     }
@@ -697,10 +816,20 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let buf = self.load_args(args, arity);
         let saved_mark = self.store.mark;
-        let (heap, trail, frames) =
-            marks.unwrap_or((self.store.len(), self.store.trail.len() as u32, self.frames.len() as u32));
+        let (heap, trail, frames) = marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ));
         self.store.mark = heap;
-        let r = f(&mut Ctx { store: &mut self.store, rng: &mut self.rng }, &buf, redo);
+        let r = f(
+            &mut Ctx {
+                store: &mut self.store,
+                rng: &mut self.rng,
+            },
+            &buf,
+            redo,
+        );
         self.args_buf = buf;
         match r {
             Ok(Det::True) => {
@@ -717,7 +846,13 @@ impl Machine {
                     return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
                 }
                 self.cps.push(ChoicePoint {
-                    kind: CpKind::Native { f, args, arity, state, name },
+                    kind: CpKind::Native {
+                        f,
+                        args,
+                        arity,
+                        state,
+                        name,
+                    },
                     heap,
                     trail,
                     frames,
@@ -749,8 +884,11 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let buf = self.load_args(args, arity);
         let saved_mark = self.store.mark;
-        let (heap, trail, frames) =
-            marks.unwrap_or((self.store.len(), self.store.trail.len() as u32, self.frames.len() as u32));
+        let (heap, trail, frames) = marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ));
         self.store.mark = heap;
         let r = host.call(id, &mut self.store, &mut self.rng, &buf, redo);
         self.args_buf = buf;
@@ -768,7 +906,20 @@ impl Machine {
                 if self.cps.len() >= self.limits.max_choicepoints {
                     return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
                 }
-                self.cps.push(ChoicePoint { kind: CpKind::Host { id, args, arity, state, name }, heap, trail, frames, next, cutb: 0 });
+                self.cps.push(ChoicePoint {
+                    kind: CpKind::Host {
+                        id,
+                        args,
+                        arity,
+                        state,
+                        name,
+                    },
+                    heap,
+                    trail,
+                    frames,
+                    next,
+                    cutb: 0,
+                });
                 self.store.mark = heap;
                 self.cur = next;
                 Ok(Step::Go)
@@ -805,7 +956,11 @@ impl Machine {
                         let h = self.cps.len() as u32;
                         self.push_cp(CpKind::Alt { goal: right }, next, cutb)?;
                         let t = self.push_frame(FrameKind::Goal { goal: then }, cutb, next)?;
-                        let commit = if f == atom::ARROW { FrameKind::CutTo { height: h } } else { FrameKind::SoftCut { cp: h } };
+                        let commit = if f == atom::ARROW {
+                            FrameKind::CutTo { height: h }
+                        } else {
+                            FrameKind::SoftCut { cp: h }
+                        };
                         let k = self.push_frame(commit, cutb, t)?;
                         self.cur = self.push_frame(FrameKind::Goal { goal: cond }, h + 1, k)?;
                     }
@@ -828,7 +983,13 @@ impl Machine {
             }
             Control::Not => {
                 let h = self.cps.len() as u32;
-                self.push_cp(CpKind::Alt { goal: Cell::Atom(atom::TRUE) }, next, cutb)?;
+                self.push_cp(
+                    CpKind::Alt {
+                        goal: Cell::Atom(atom::TRUE),
+                    },
+                    next,
+                    cutb,
+                )?;
                 let fail = self.push_frame(FrameKind::Fail, cutb, next)?;
                 let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, fail)?;
                 self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, k)?;
@@ -863,7 +1024,15 @@ impl Machine {
             }
             Control::Catch => {
                 let h = self.cps.len() as u32;
-                self.push_cp(CpKind::Catch { catcher: arg(self, 1), recovery: arg(self, 2), active: true }, next, cutb)?;
+                self.push_cp(
+                    CpKind::Catch {
+                        catcher: arg(self, 1),
+                        recovery: arg(self, 2),
+                        active: true,
+                    },
+                    next,
+                    cutb,
+                )?;
                 let pop = self.push_frame(FrameKind::PopCatch { cp: h }, cutb, next)?;
                 self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, pop)?;
             }
@@ -878,7 +1047,11 @@ impl Machine {
                 let template = arg(self, 0);
                 let goal = arg(self, 1);
                 let result = arg(self, 2);
-                let tail = if c == Control::Findall4 { Some(arg(self, 3)) } else { None };
+                let tail = if c == Control::Findall4 {
+                    Some(arg(self, 3))
+                } else {
+                    None
+                };
                 // ISO: the result must be a (partial) list
                 if let Err(t) = self.store.list_items(result) {
                     if !matches!(t, Cell::Ref(_)) {
@@ -906,7 +1079,12 @@ impl Machine {
             let idx = self.cps.len() - 1;
             self.restore(idx, host);
             match cp.kind {
-                CpKind::Clauses { pred, list, pos, args } => {
+                CpKind::Clauses {
+                    pred,
+                    list,
+                    pos,
+                    args,
+                } => {
                     let cands = &data.preds[pred as usize].index.lists[list as usize];
                     let ci = cands[pos as usize];
                     if pos as usize + 1 < cands.len() {
@@ -934,7 +1112,13 @@ impl Machine {
                     self.cur = self.push_frame(FrameKind::Goal { goal }, cp.cutb, cp.next)?;
                     return Ok(true);
                 }
-                CpKind::Native { f, args, arity, state, name } => {
+                CpKind::Native {
+                    f,
+                    args,
+                    arity,
+                    state,
+                    name,
+                } => {
                     self.pop_cp();
                     self.inferences += 1;
                     self.last_call = (name, arity);
@@ -951,7 +1135,13 @@ impl Machine {
                         }
                     }
                 }
-                CpKind::Host { id, args, arity, state, name } => {
+                CpKind::Host {
+                    id,
+                    args,
+                    arity,
+                    state,
+                    name,
+                } => {
                     self.pop_cp();
                     self.inferences += 1;
                     self.last_call = (name, arity);
@@ -959,7 +1149,16 @@ impl Machine {
                         return Err(self.budget("inferences", self.limits.max_inferences));
                     }
                     let marks = Some((cp.heap, cp.trail, cp.frames));
-                    match self.call_host(host, id, name, arity, args, cp.next, Some(state), marks)? {
+                    match self.call_host(
+                        host,
+                        id,
+                        name,
+                        arity,
+                        args,
+                        cp.next,
+                        Some(state),
+                        marks,
+                    )? {
                         Step::Go => return Ok(true),
                         Step::Fail => continue,
                         Step::Throw(b) => {
@@ -977,7 +1176,9 @@ impl Machine {
                     debug_assert_eq!(self.collectors.len(), id as usize);
                     self.collected_cells -= col.cells.len() + col.roots.len();
                     let base = self.store.len();
-                    self.store.heap.extend(col.cells.iter().map(|&c| relocate(c, base)));
+                    self.store
+                        .heap
+                        .extend(col.cells.iter().map(|&c| relocate(c, base)));
                     let roots: Vec<Cell> = col.roots.iter().map(|&c| relocate(c, base)).collect();
                     let tail = tail.unwrap_or(Cell::Atom(atom::NIL));
                     let list = self.store.make_list(&roots, tail);
@@ -991,7 +1192,12 @@ impl Machine {
     }
 
     /// Unwinds to the newest active catcher that unifies with `ball`.
-    fn throw(&mut self, _data: &ProgramData, host: &mut dyn Host, ball: Term) -> Result<(), SolveError> {
+    fn throw(
+        &mut self,
+        _data: &ProgramData,
+        host: &mut dyn Host,
+        ball: Term,
+    ) -> Result<(), SolveError> {
         let ball = self.add_context(ball);
         let info = self.error_info(ball.clone());
         while let Some(&cp) = self.cps.last() {
@@ -1000,7 +1206,11 @@ impl Machine {
             self.pop_cp();
             match cp.kind {
                 CpKind::Findall { id, .. } => self.drop_collectors(id),
-                CpKind::Catch { catcher, recovery, active: true } => {
+                CpKind::Catch {
+                    catcher,
+                    recovery,
+                    active: true,
+                } => {
                     let trail = self.store.trail.len();
                     let saved = self.store.mark;
                     self.store.mark = self.store.len();
@@ -1008,7 +1218,8 @@ impl Machine {
                     if self.store.unify(catcher, b) {
                         self.store.mark = saved;
                         let h = self.cps.len() as u32;
-                        self.cur = self.push_frame(FrameKind::Goal { goal: recovery }, h, cp.next)?;
+                        self.cur =
+                            self.push_frame(FrameKind::Goal { goal: recovery }, h, cp.next)?;
                         return Ok(());
                     }
                     self.store.undo_to(trail, |_| {});
@@ -1026,11 +1237,13 @@ impl Machine {
             if *f == atom::ERROR && args.len() == 2 && matches!(args[1], Term::Var(_)) {
                 let (name, arity) = self.last_call;
                 let fresh = Term::Var(args[0].var_count());
-                let ctx = Term::compound("context", vec![Term::indicator(name, arity as usize), fresh]);
+                let ctx = Term::compound(
+                    "context",
+                    vec![Term::indicator(name, arity as usize), fresh],
+                );
                 return Term::Compound(atom::ERROR, Arc::from(vec![args[0].clone(), ctx]));
             }
         }
         ball
     }
 }
-

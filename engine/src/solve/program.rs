@@ -248,11 +248,19 @@ fn prelude_clauses() -> &'static [SourceClause] {
     static CLAUSES: OnceLock<Vec<SourceClause>> = OnceLock::new();
     CLAUSES.get_or_init(|| {
         let parsed = crate::syntax::parse_file(PRELUDE);
-        debug_assert!(parsed.diagnostics.is_empty(), "prelude has syntax errors: {:?}", parsed.diagnostics);
+        debug_assert!(
+            parsed.diagnostics.is_empty(),
+            "prelude has syntax errors: {:?}",
+            parsed.diagnostics
+        );
         parsed
             .clauses
             .into_iter()
-            .map(|c| SourceClause { term: c.term, span: c.span, var_names: c.var_names.into() })
+            .map(|c| SourceClause {
+                term: c.term,
+                span: c.span,
+                var_names: c.var_names.into(),
+            })
             .collect()
     })
 }
@@ -267,7 +275,11 @@ pub struct ProgramBuilder {
 
 impl ProgramBuilder {
     pub fn new() -> ProgramBuilder {
-        ProgramBuilder { clauses: Vec::new(), host: Vec::new(), with_prelude: true }
+        ProgramBuilder {
+            clauses: Vec::new(),
+            host: Vec::new(),
+            with_prelude: true,
+        }
     }
     /// Leaves the Prolog prelude out (for tests of the machine itself).
     pub fn without_prelude(mut self) -> ProgramBuilder {
@@ -299,7 +311,9 @@ impl ProgramBuilder {
         // game clauses first: they decide which library predicates are replaced
         let mut user_keys: HashMap<(Atom, u32), Span> = HashMap::new();
         for c in &self.clauses {
-            let Some((head, _)) = split_clause(&c.term) else { continue };
+            let Some((head, _)) = split_clause(&c.term) else {
+                continue;
+            };
             if let Some((n, a)) = head.functor() {
                 user_keys.entry((n, a as u32)).or_insert(c.span);
             }
@@ -310,8 +324,12 @@ impl ProgramBuilder {
         if self.with_prelude {
             let mut replaced: Vec<(Atom, u32)> = Vec::new();
             for c in prelude_clauses() {
-                let Some((head, _)) = split_clause(&c.term) else { continue };
-                let Some((n, a)) = head.functor() else { continue };
+                let Some((head, _)) = split_clause(&c.term) else {
+                    continue;
+                };
+                let Some((n, a)) = head.functor() else {
+                    continue;
+                };
                 let key = (n, a as u32);
                 if let Some(&span) = user_keys.get(&key) {
                     if !replaced.contains(&key) {
@@ -332,7 +350,17 @@ impl ProgramBuilder {
         let resolved: Vec<Vec<Vec<Dispatch>>> = data
             .preds
             .iter()
-            .map(|p| p.clauses.iter().map(|c| c.body.iter().map(|g| resolve(&data, g.name, g.arity)).collect()).collect())
+            .map(|p| {
+                p.clauses
+                    .iter()
+                    .map(|c| {
+                        c.body
+                            .iter()
+                            .map(|g| resolve(&data, g.name, g.arity))
+                            .collect()
+                    })
+                    .collect()
+            })
             .collect();
         for (p, per_clause) in data.preds.iter_mut().zip(resolved) {
             for (c, disps) in p.clauses.iter_mut().zip(per_clause) {
@@ -378,7 +406,9 @@ pub fn resolve(data: &ProgramData, name: Atom, arity: u32) -> Dispatch {
 /// `(Head, Body)` of a clause term; `None` for a directive.
 pub fn split_clause(t: &Term) -> Option<(&Term, Option<&Term>)> {
     match t {
-        Term::Compound(f, args) if *f == atom::NECK && args.len() == 2 => Some((&args[0], Some(&args[1]))),
+        Term::Compound(f, args) if *f == atom::NECK && args.len() == 2 => {
+            Some((&args[0], Some(&args[1])))
+        }
         Term::Compound(f, args) if *f == atom::NECK && args.len() == 1 => None,
         _ => Some((t, None)),
     }
@@ -393,18 +423,28 @@ fn add_clause(data: &mut ProgramData, c: SourceClause, library: bool, diags: &mu
         return;
     };
     let Some((name, arity)) = head.functor().filter(|_| head.is_callable()) else {
-        diags.push(Diagnostic::error("E0102", "a clause head must be an atom or a compound term", c.span));
+        diags.push(Diagnostic::error(
+            "E0102",
+            "a clause head must be an atom or a compound term",
+            c.span,
+        ));
         return;
     };
     let arity = arity as u32;
     if control(name, arity).is_some() {
-        diags.push(Diagnostic::error("E0103", format!("{name}/{arity} is a control construct and cannot be redefined"), c.span));
+        diags.push(Diagnostic::error(
+            "E0103",
+            format!("{name}/{arity} is a control construct and cannot be redefined"),
+            c.span,
+        ));
         return;
     }
     if data.host.contains_key(&(name, arity)) {
         diags.push(Diagnostic::error(
             "E0105",
-            format!("{name}/{arity} is provided by the game manager and cannot be defined by the game"),
+            format!(
+                "{name}/{arity} is provided by the game manager and cannot be defined by the game"
+            ),
             c.span,
         ));
         return;
@@ -418,7 +458,13 @@ fn add_clause(data: &mut ProgramData, c: SourceClause, library: bool, diags: &mu
     }
     let clause = compile_clause(head, &goals, &c);
     let idx = *data.by_key.entry((name, arity)).or_insert_with(|| {
-        data.preds.push(Pred { name, arity, clauses: Vec::new(), library, index: PredIndex::default() });
+        data.preds.push(Pred {
+            name,
+            arity,
+            clauses: Vec::new(),
+            library,
+            index: PredIndex::default(),
+        });
         (data.preds.len() - 1) as u32
     });
     data.preds[idx as usize].clauses.push(clause);
@@ -433,10 +479,21 @@ fn flatten_body<'a>(b: &'a Term, out: &mut Vec<GoalSrc<'a>>) -> Result<(), Strin
                 stack.push(&args[1]);
                 stack.push(&args[0]);
             }
-            Term::Var(_) => out.push(GoalSrc { name: atom::CALL, args: std::slice::from_ref(t) }),
-            Term::Atom(a) => out.push(GoalSrc { name: *a, args: &[] }),
+            Term::Var(_) => out.push(GoalSrc {
+                name: atom::CALL,
+                args: std::slice::from_ref(t),
+            }),
+            Term::Atom(a) => out.push(GoalSrc {
+                name: *a,
+                args: &[],
+            }),
             Term::Compound(f, args) => out.push(GoalSrc { name: *f, args }),
-            other => return Err(format!("{} is not a callable goal", crate::write::canonical(other))),
+            other => {
+                return Err(format!(
+                    "{} is not a callable goal",
+                    crate::write::canonical(other)
+                ))
+            }
         }
     }
     Ok(())
@@ -450,14 +507,22 @@ struct GoalSrc<'a> {
 fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> ClauseT {
     let mut cells = Vec::new();
     let mut ends = Vec::new();
-    let head_args: Box<[Cell]> = head.args().iter().map(|a| compile_term(a, &mut cells, &mut ends)).collect();
+    let head_args: Box<[Cell]> = head
+        .args()
+        .iter()
+        .map(|a| compile_term(a, &mut cells, &mut ends))
+        .collect();
     let body: Box<[GoalT]> = goals
         .iter()
         .map(|g| GoalT {
             disp: Dispatch::Unknown,
             name: g.name,
             arity: g.args.len() as u32,
-            args: g.args.iter().map(|a| compile_term(a, &mut cells, &mut ends)).collect(),
+            args: g
+                .args
+                .iter()
+                .map(|a| compile_term(a, &mut cells, &mut ends))
+                .collect(),
         })
         .collect();
     ClauseT {
@@ -527,10 +592,11 @@ impl Program {
     pub fn from_source(src: &str) -> (Program, Vec<Diagnostic>) {
         let parsed = crate::syntax::parse_file(src);
         let mut diags = parsed.diagnostics;
-        let clauses = parsed
-            .clauses
-            .into_iter()
-            .map(|c| SourceClause { term: c.term, span: c.span, var_names: c.var_names.into() });
+        let clauses = parsed.clauses.into_iter().map(|c| SourceClause {
+            term: c.term,
+            span: c.span,
+            var_names: c.var_names.into(),
+        });
         let (p, mut d) = ProgramBuilder::new().clauses(clauses).build();
         diags.append(&mut d);
         diags.sort_by_key(|d| d.span.start);
@@ -542,7 +608,10 @@ impl Program {
     }
 
     pub fn pred(&self, name: Atom, arity: u32) -> Option<&Pred> {
-        self.0.by_key.get(&(name, arity)).map(|&i| &self.0.preds[i as usize])
+        self.0
+            .by_key
+            .get(&(name, arity))
+            .map(|&i| &self.0.preds[i as usize])
     }
 
     /// How a call of `name/arity` is dispatched.

@@ -38,7 +38,13 @@ impl Query {
             cells.push(c);
         }
         machine.start(g);
-        Query { machine, var_names: names, var_cells: cells, started: false, done: false }
+        Query {
+            machine,
+            var_names: names,
+            var_cells: cells,
+            started: false,
+            done: false,
+        }
     }
 
     /// The reported variables, in order of first occurrence.
@@ -53,7 +59,10 @@ impl Query {
     }
 
     /// As [`Query::next_answer`], with host predicates served by `host`.
-    pub fn next_answer_with(&mut self, host: &mut dyn Host) -> Option<Result<Vec<Term>, SolveError>> {
+    pub fn next_answer_with(
+        &mut self,
+        host: &mut dyn Host,
+    ) -> Option<Result<Vec<Term>, SolveError>> {
         if self.done {
             return None;
         }
@@ -66,7 +75,11 @@ impl Query {
         match self.machine.solve(redo, host) {
             Ok(true) => {
                 let mut names = HashMap::new();
-                let out = self.var_cells.iter().map(|&c| self.machine.store.extract(c, &mut names)).collect();
+                let out = self
+                    .var_cells
+                    .iter()
+                    .map(|&c| self.machine.store.extract(c, &mut names))
+                    .collect();
                 Some(Ok(out))
             }
             Ok(false) => {
@@ -103,7 +116,12 @@ impl Program {
     }
 
     /// Every answer of a query given as text (for tests and tools), up to `max` answers.
-    pub fn solve_all(&self, goal: &str, limits: Limits, max: usize) -> Result<Vec<Result<Vec<Term>, SolveError>>, Vec<Diagnostic>> {
+    pub fn solve_all(
+        &self,
+        goal: &str,
+        limits: Limits,
+        max: usize,
+    ) -> Result<Vec<Result<Vec<Term>, SolveError>>, Vec<Diagnostic>> {
         let mut q = self.query(goal, limits)?;
         let mut out = Vec::new();
         while out.len() < max {

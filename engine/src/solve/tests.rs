@@ -14,10 +14,18 @@ fn c(f: &str, args: Vec<Term>) -> Term {
     Term::compound(f, args)
 }
 fn rule(h: Term, b: Term) -> SourceClause {
-    SourceClause { term: c(":-", vec![h, b]), span: Span::default(), var_names: vec![].into() }
+    SourceClause {
+        term: c(":-", vec![h, b]),
+        span: Span::default(),
+        var_names: vec![].into(),
+    }
 }
 fn fact(h: Term) -> SourceClause {
-    SourceClause { term: h, span: Span::default(), var_names: vec![].into() }
+    SourceClause {
+        term: h,
+        span: Span::default(),
+        var_names: vec![].into(),
+    }
 }
 fn conj(goals: Vec<Term>) -> Term {
     let mut it = goals.into_iter().rev();
@@ -29,21 +37,34 @@ fn app_prog(extra: Vec<SourceClause>) -> Program {
     let clauses = vec![
         fact(c("app", vec![a("[]"), v(0), v(0)])),
         rule(
-            c("app", vec![Term::cons(v(0), v(1)), v(2), Term::cons(v(0), v(3))]),
+            c(
+                "app",
+                vec![Term::cons(v(0), v(1)), v(2), Term::cons(v(0), v(3))],
+            ),
             c("app", vec![v(1), v(2), v(3)]),
         ),
         fact(c("nrev", vec![a("[]"), a("[]")])),
         rule(
             c("nrev", vec![Term::cons(v(0), v(1)), v(2)]),
-            conj(vec![c("nrev", vec![v(1), v(3)]), c("app", vec![v(3), Term::list(vec![v(0)]), v(2)])]),
+            conj(vec![
+                c("nrev", vec![v(1), v(3)]),
+                c("app", vec![v(3), Term::list(vec![v(0)]), v(2)]),
+            ]),
         ),
         // len([], 0). len([_|T], N) :- len(T, N0), N is N0 + 1  -- without is/2: count with s/1
         fact(c("len", vec![a("[]"), a("z")])),
-        rule(c("len", vec![Term::cons(v(0), v(1)), c("s", vec![v(2)])]), c("len", vec![v(1), v(2)])),
+        rule(
+            c("len", vec![Term::cons(v(0), v(1)), c("s", vec![v(2)])]),
+            c("len", vec![v(1), v(2)]),
+        ),
         rule(a("loop"), a("loop")),
         rule(a("deep"), conj(vec![a("deep"), a("true")])),
     ];
-    let (p, d) = ProgramBuilder::new().without_prelude().clauses(clauses).clauses(extra).build();
+    let (p, d) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(clauses)
+        .clauses(extra)
+        .build();
     assert!(d.is_empty(), "{d:?}");
     p
 }
@@ -83,11 +104,19 @@ fn append_enumerates_splits_in_order() {
 #[test]
 fn naive_reverse_is_deterministic() {
     let p = app_prog(vec![]);
-    let mut q = Query::new(&p, &c("nrev", vec![ints(30), v(0)]), &["R".into()], Limits::default());
+    let mut q = Query::new(
+        &p,
+        &c("nrev", vec![ints(30), v(0)]),
+        &["R".into()],
+        Limits::default(),
+    );
     let ans = q.next_answer().unwrap().unwrap();
     let expect = Term::list((1..=30).rev().map(Term::Int).collect());
     assert_eq!(ans[0], expect);
-    assert!(!q.may_have_more(), "first-argument indexing leaves no choicepoint");
+    assert!(
+        !q.may_have_more(),
+        "first-argument indexing leaves no choicepoint"
+    );
     assert!(q.next_answer().is_none());
 }
 
@@ -108,12 +137,22 @@ fn deep_non_tail_recursion_does_not_overflow() {
 #[test]
 fn infinite_recursion_hits_the_inference_budget() {
     let p = app_prog(vec![]);
-    let limits = Limits { max_inferences: 200_000, ..Limits::default() };
+    let limits = Limits {
+        max_inferences: 200_000,
+        ..Limits::default()
+    };
     let r = answers(&p, a("loop"), limits);
     let e = r[0].as_ref().unwrap_err();
     assert_eq!(e.kind, ErrorKind::Budget("inferences"));
     assert!(e.message.contains("loop/0"), "{}", e.message);
-    let r = answers(&p, a("deep"), Limits { max_frames: 10_000, ..Limits::default() });
+    let r = answers(
+        &p,
+        a("deep"),
+        Limits {
+            max_frames: 10_000,
+            ..Limits::default()
+        },
+    );
     assert_eq!(r[0].as_ref().unwrap_err().kind, ErrorKind::Budget("frames"));
 }
 
@@ -124,12 +163,27 @@ fn cut_if_then_else_negation_and_disjunction() {
         fact(c("p", vec![Term::Int(1)])),
         fact(c("p", vec![Term::Int(2)])),
         fact(c("p", vec![Term::Int(3)])),
-        rule(c("first", vec![v(0)]), conj(vec![c("p", vec![v(0)]), a("!")])),
-        rule(c("ite", vec![v(0), v(1)]), c(";", vec![c("->", vec![c("p", vec![v(0)]), c("=", vec![v(1), a("yes")])]), c("=", vec![v(1), a("no")])])),
+        rule(
+            c("first", vec![v(0)]),
+            conj(vec![c("p", vec![v(0)]), a("!")]),
+        ),
+        rule(
+            c("ite", vec![v(0), v(1)]),
+            c(
+                ";",
+                vec![
+                    c("->", vec![c("p", vec![v(0)]), c("=", vec![v(1), a("yes")])]),
+                    c("=", vec![v(1), a("no")]),
+                ],
+            ),
+        ),
         rule(c("notp", vec![v(0)]), c("\\+", vec![c("p", vec![v(0)])])),
         rule(c("=", vec![v(0), v(0)]), a("true")),
     ];
-    let (p, _d) = ProgramBuilder::new().without_prelude().clauses(extra).build();
+    let (p, _d) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(extra)
+        .build();
     let r = answers(&p, c("first", vec![v(0)]), Limits::default());
     assert_eq!(r.len(), 1);
     assert_eq!(r[0].as_ref().unwrap()[0], Term::Int(1));
@@ -140,15 +194,40 @@ fn cut_if_then_else_negation_and_disjunction() {
     assert_eq!(r[0].as_ref().unwrap()[0], a("yes"));
     let r = answers(&p, c("ite", vec![Term::Int(7), v(0)]), Limits::default());
     assert_eq!(r[0].as_ref().unwrap()[0], a("no"));
-    assert_eq!(answers(&p, c("notp", vec![Term::Int(7)]), Limits::default()).len(), 1);
-    assert_eq!(answers(&p, c("notp", vec![Term::Int(1)]), Limits::default()).len(), 0);
+    assert_eq!(
+        answers(&p, c("notp", vec![Term::Int(7)]), Limits::default()).len(),
+        1
+    );
+    assert_eq!(
+        answers(&p, c("notp", vec![Term::Int(1)]), Limits::default()).len(),
+        0
+    );
     // (p(X) ; X = 9) gives 1, 2, 3, 9
-    let r = answers(&p, c(";", vec![c("p", vec![v(0)]), c("=", vec![v(0), Term::Int(9)])]), Limits::default());
+    let r = answers(
+        &p,
+        c(
+            ";",
+            vec![c("p", vec![v(0)]), c("=", vec![v(0), Term::Int(9)])],
+        ),
+        Limits::default(),
+    );
     let xs: Vec<Term> = r.into_iter().map(|x| x.unwrap()[0].clone()).collect();
-    assert_eq!(xs, vec![Term::Int(1), Term::Int(2), Term::Int(3), Term::Int(9)]);
+    assert_eq!(
+        xs,
+        vec![Term::Int(1), Term::Int(2), Term::Int(3), Term::Int(9)]
+    );
     // call/1 is opaque to cut: call((p(X), !)) ; X = 9  gives 1, 9
-    let g = c(";", vec![c("call", vec![conj(vec![c("p", vec![v(0)]), a("!")])]), c("=", vec![v(0), Term::Int(9)])]);
-    let xs: Vec<Term> = answers(&p, g, Limits::default()).into_iter().map(|x| x.unwrap()[0].clone()).collect();
+    let g = c(
+        ";",
+        vec![
+            c("call", vec![conj(vec![c("p", vec![v(0)]), a("!")])]),
+            c("=", vec![v(0), Term::Int(9)]),
+        ],
+    );
+    let xs: Vec<Term> = answers(&p, g, Limits::default())
+        .into_iter()
+        .map(|x| x.unwrap()[0].clone())
+        .collect();
     assert_eq!(xs, vec![Term::Int(1), Term::Int(9)]);
 }
 
@@ -157,24 +236,51 @@ fn findall_catch_and_throw() {
     let extra = vec![
         fact(c("p", vec![Term::Int(1)])),
         fact(c("p", vec![Term::Int(2)])),
-        rule(c("thrower", vec![v(0)]), c("throw", vec![c("oops", vec![v(0)])])),
+        rule(
+            c("thrower", vec![v(0)]),
+            c("throw", vec![c("oops", vec![v(0)])]),
+        ),
     ];
-    let (p, _) = ProgramBuilder::new().without_prelude().clauses(extra).build();
-    let r = answers(&p, c("findall", vec![c("f", vec![v(0), v(1)]), c("p", vec![v(0)]), v(2)]), Limits::default());
+    let (p, _) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(extra)
+        .build();
+    let r = answers(
+        &p,
+        c(
+            "findall",
+            vec![c("f", vec![v(0), v(1)]), c("p", vec![v(0)]), v(2)],
+        ),
+        Limits::default(),
+    );
     let l = &r[0].as_ref().unwrap()[2];
     let items = l.as_list().unwrap();
     assert_eq!(items.len(), 2);
     // fresh variables per solution
     assert_ne!(items[0].args()[1], items[1].args()[1]);
     // catch(thrower(7), oops(X), true) binds X = 7
-    let r = answers(&p, c("catch", vec![c("thrower", vec![Term::Int(7)]), c("oops", vec![v(0)]), a("true")]), Limits::default());
+    let r = answers(
+        &p,
+        c(
+            "catch",
+            vec![
+                c("thrower", vec![Term::Int(7)]),
+                c("oops", vec![v(0)]),
+                a("true"),
+            ],
+        ),
+        Limits::default(),
+    );
     assert_eq!(r[0].as_ref().unwrap()[0], Term::Int(7));
     // uncaught
     let r = answers(&p, c("thrower", vec![Term::Int(1)]), Limits::default());
     let e = r[0].as_ref().unwrap_err();
     assert_eq!(e.ball, c("oops", vec![Term::Int(1)]));
     // catch is not active after its goal exited: catch(p(X), _, true), throw(x) is uncaught
-    let g = conj(vec![c("catch", vec![c("p", vec![v(0)]), v(1), a("true")]), c("throw", vec![a("x")])]);
+    let g = conj(vec![
+        c("catch", vec![c("p", vec![v(0)]), v(1), a("true")]),
+        c("throw", vec![a("x")]),
+    ]);
     let r = answers(&p, g, Limits::default());
     assert_eq!(r[0].as_ref().unwrap_err().ball, a("x"));
     // unknown procedure
@@ -190,9 +296,19 @@ fn exploding_findall_hits_a_budget() {
         fact(c("nat", vec![a("z")])),
         rule(c("nat", vec![c("s", vec![v(0)])]), c("nat", vec![v(0)])),
     ];
-    let (p, _) = ProgramBuilder::new().without_prelude().clauses(extra).build();
-    let limits = Limits { max_heap_cells: 1 << 20, ..Limits::default() };
-    let r = answers(&p, c("findall", vec![v(0), c("nat", vec![v(0)]), v(1)]), limits);
+    let (p, _) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(extra)
+        .build();
+    let limits = Limits {
+        max_heap_cells: 1 << 20,
+        ..Limits::default()
+    };
+    let r = answers(
+        &p,
+        c("findall", vec![v(0), c("nat", vec![v(0)]), v(1)]),
+        limits,
+    );
     let e = r[0].as_ref().unwrap_err();
     assert!(matches!(e.kind, ErrorKind::Budget(_)), "{e:?}");
 }
@@ -208,7 +324,9 @@ fn nrev_runs_repeatedly_in_one_machine() {
     for _ in 0..iterations {
         m.reset();
         let mut vars = Vec::new();
-        let g = m.store.build(&c("nrev", vec![list.clone(), v(0)]), &mut vars);
+        let g = m
+            .store
+            .build(&c("nrev", vec![list.clone(), v(0)]), &mut vars);
         m.start(g);
         assert!(m.solve(false, &mut host).unwrap());
     }

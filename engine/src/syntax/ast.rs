@@ -25,7 +25,10 @@ pub struct Node {
 pub enum NodeKind {
     /// A variable: its number in the clause (`Term::Var(number)`) and its source name (`_` for the
     /// anonymous variable, which is a fresh variable at each occurrence).
-    Var { number: u32, name: String },
+    Var {
+        number: u32,
+        name: String,
+    },
     /// An atom, including `[]` (also written `'[]'`) and `{}`.
     Atom(Atom),
     Int(i64),
@@ -34,10 +37,17 @@ pub enum NodeKind {
     Str(Atom),
     /// `name(args...)` (arity >= 1), also when written with operators; `name_span` is the span of the
     /// functor name or of the operator token.
-    Compound { name: Atom, name_span: Span, args: Vec<Node> },
+    Compound {
+        name: Atom,
+        name_span: Span,
+        args: Vec<Node>,
+    },
     /// A list literal `[a, b | T]` (at least one item); `tail` is `None` for a proper list. A
     /// back-quoted string is a list of character codes.
-    List { items: Vec<Node>, tail: Option<Box<Node>> },
+    List {
+        items: Vec<Node>,
+        tail: Option<Box<Node>>,
+    },
     /// `{ T }`: the term `'{}'(T)`.
     Curly(Box<Node>),
 }
@@ -87,9 +97,15 @@ impl Node {
                         out.push(Term::new_compound(*name, args));
                     }
                     NodeKind::List { items, tail } => {
-                        let at = out.len().saturating_sub(items.len() + usize::from(tail.is_some()));
+                        let at = out
+                            .len()
+                            .saturating_sub(items.len() + usize::from(tail.is_some()));
                         let mut items = out.split_off(at);
-                        let tail = if tail.is_some() { items.pop().unwrap_or_else(Term::nil) } else { Term::nil() };
+                        let tail = if tail.is_some() {
+                            items.pop().unwrap_or_else(Term::nil)
+                        } else {
+                            Term::nil()
+                        };
                         out.push(Term::list_with_tail(items, tail));
                     }
                     NodeKind::Curly(_) => {
@@ -136,8 +152,13 @@ impl Node {
         let mut n = self;
         loop {
             path.push(n);
-            let inside = n.children().find(|c| c.span.start <= offset && offset < c.span.end);
-            let next = inside.or_else(|| n.children().find(|c| c.span.end == offset && c.span.start < offset));
+            let inside = n
+                .children()
+                .find(|c| c.span.start <= offset && offset < c.span.end);
+            let next = inside.or_else(|| {
+                n.children()
+                    .find(|c| c.span.end == offset && c.span.start < offset)
+            });
             match next {
                 Some(c) => n = c,
                 None => return path,
@@ -210,7 +231,9 @@ impl Clause {
     /// directive (check [`Clause::is_directive`] first).
     pub fn head(&self) -> &Node {
         match &self.node.kind {
-            NodeKind::Compound { name, args, .. } if *name == atom::NECK && args.len() == 2 => &args[0],
+            NodeKind::Compound { name, args, .. } if *name == atom::NECK && args.len() == 2 => {
+                &args[0]
+            }
             _ => &self.node,
         }
     }
@@ -218,7 +241,11 @@ impl Clause {
     /// The body of a rule or the goal of a directive; `None` for a fact.
     pub fn body(&self) -> Option<&Node> {
         match &self.node.kind {
-            NodeKind::Compound { name, args, .. } if *name == atom::NECK && (args.len() == 2 || args.len() == 1) => args.last(),
+            NodeKind::Compound { name, args, .. }
+                if *name == atom::NECK && (args.len() == 2 || args.len() == 1) =>
+            {
+                args.last()
+            }
             _ => None,
         }
     }
@@ -226,7 +253,9 @@ impl Clause {
     /// `:- Goal.` (also `?- Goal.`).
     pub fn is_directive(&self) -> bool {
         match &self.node.kind {
-            NodeKind::Compound { name, args, .. } => args.len() == 1 && (*name == atom::NECK || name.name() == "?-"),
+            NodeKind::Compound { name, args, .. } => {
+                args.len() == 1 && (*name == atom::NECK || name.name() == "?-")
+            }
             _ => false,
         }
     }

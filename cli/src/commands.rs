@@ -212,3 +212,30 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64) -> u8 {
     println!("final accounts: {}", accounts.join(", "));
     0
 }
+
+/// `sidl bench`: times random play.
+pub fn bench(game: &Path, chronons: u64, seed: u64) -> u8 {
+    let (game, _src) = match load_game(game) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let start = std::time::Instant::now();
+    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default()) {
+        Ok(st) => {
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "chronons={} games={} seconds={:.3} chronons_per_sec={:.0} legal_computations_per_sec={:.0}",
+                st.chronons,
+                st.games,
+                secs,
+                st.chronons as f64 / secs,
+                st.legal_computations as f64 / secs
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

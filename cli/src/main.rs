@@ -52,6 +52,15 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         max_chronons: u64,
     },
+    /// Random games back to back until N chronons have run (single thread): chronons per second and
+    /// legal-action computations per second.
+    Bench {
+        game: PathBuf,
+        #[arg(long, default_value_t = 10_000)]
+        chronons: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -74,6 +83,11 @@ fn main() -> ExitCode {
             seed,
             max_chronons,
         } => commands::run(&game, seed, max_chronons),
+        Command::Bench {
+            game,
+            chronons,
+            seed,
+        } => commands::bench(&game, chronons, seed),
     };
     ExitCode::from(code)
 }

@@ -275,3 +275,37 @@ pub fn random_submissions(s: &mut Session) -> Result<(), RuntimeError> {
     }
     Ok(())
 }
+
+/// Counts of a random-play benchmark run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayStats {
+    pub chronons: u64,
+    pub games: u64,
+    /// Evaluations of a state's legal switches with their owners and actions.
+    pub legal_computations: u64,
+}
+
+/// Plays random games back to back (a new game at each terminal state, seeds `seed`, `seed + 1`, ...)
+/// until `chronons` chronons have run: what `sidl bench` times. Each chronon includes the random
+/// decisions, the chronon and the legal switches of the new state.
+pub fn random_play(game: Arc<Game>, seed: u64, chronons: u64, settings: Settings) -> Result<PlayStats, RuntimeError> {
+    let mut stats = PlayStats::default();
+    let mut game_seed = seed;
+    while stats.chronons < chronons {
+        let mut s = Session::new(game.clone(), game_seed, settings.clone())?;
+        stats.games += 1;
+        game_seed += 1;
+        stats.legal_computations += 1;
+        while stats.chronons < chronons && !s.switches()?.is_empty() {
+            random_submissions(&mut s)?;
+            s.run_chronon()?;
+            stats.chronons += 1;
+            stats.legal_computations += 1;
+        }
+        if s.chronon() == 0 {
+            // a game that is terminal at once would loop forever
+            return Err(RuntimeError { message: "the game is terminal in its initial state".into(), during: "bench".into(), solve: None });
+        }
+    }
+    Ok(stats)
+}

@@ -36,7 +36,12 @@ impl Rng {
     /// A generator seeded from `seed` through SplitMix64.
     pub fn new(seed: u64) -> Rng {
         let mut x = seed;
-        let state = [splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x), splitmix64(&mut x)];
+        let state = [
+            splitmix64(&mut x),
+            splitmix64(&mut x),
+            splitmix64(&mut x),
+            splitmix64(&mut x),
+        ];
         Rng { state }
     }
 
@@ -124,9 +129,33 @@ mod tests {
     #[test]
     fn xoshiro_reference_values() {
         let cases: [(u64, [u64; 4]); 3] = [
-            (0, [0x99ec5f36cb75f2b4, 0xbf6e1f784956452a, 0x1a5f849d4933e6e0, 0x6aa594f1262d2d2c]),
-            (42, [0x15780b2e0c2ec716, 0x6104d9866d113a7e, 0xae17533239e499a1, 0xecb8ad4703b360a1]),
-            (u64::MAX, [0x8f5520d52a7ead08, 0xc476a018caa1802d, 0x81de31c0d260469e, 0xbf658d7e065f3c2f]),
+            (
+                0,
+                [
+                    0x99ec5f36cb75f2b4,
+                    0xbf6e1f784956452a,
+                    0x1a5f849d4933e6e0,
+                    0x6aa594f1262d2d2c,
+                ],
+            ),
+            (
+                42,
+                [
+                    0x15780b2e0c2ec716,
+                    0x6104d9866d113a7e,
+                    0xae17533239e499a1,
+                    0xecb8ad4703b360a1,
+                ],
+            ),
+            (
+                u64::MAX,
+                [
+                    0x8f5520d52a7ead08,
+                    0xc476a018caa1802d,
+                    0x81de31c0d260469e,
+                    0xbf658d7e065f3c2f,
+                ],
+            ),
         ];
         for (seed, expected) in cases {
             let mut r = Rng::new(seed);
@@ -153,7 +182,10 @@ mod tests {
     fn f64_reference_values() {
         let mut r = Rng::new(7);
         let got: Vec<f64> = (0..3).map(|_| r.next_f64()).collect();
-        assert_eq!(got, [0.7005764821796896, 0.2787512294737843, 0.8396274618764198]);
+        assert_eq!(
+            got,
+            [0.7005764821796896, 0.2787512294737843, 0.8396274618764198]
+        );
         for _ in 0..1000 {
             let f = r.next_f64_open();
             assert!(f > 0.0 && f < 1.0);

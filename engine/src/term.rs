@@ -108,7 +108,10 @@ impl Term {
 
     /// `Name/Arity` as a term.
     pub fn indicator(name: Atom, arity: usize) -> Term {
-        Term::Compound(atom::SLASH, Arc::from(vec![Term::Atom(name), Term::Int(arity as i64)]))
+        Term::Compound(
+            atom::SLASH,
+            Arc::from(vec![Term::Atom(name), Term::Int(arity as i64)]),
+        )
     }
 
     // ISO error terms: error(Formal, Context). The context is filled in by the machine.
@@ -119,22 +122,40 @@ impl Term {
         Term::error(Term::Atom(atom::INSTANTIATION_ERROR))
     }
     pub fn type_error(kind: Atom, culprit: Term) -> Term {
-        Term::error(Term::Compound(atom::TYPE_ERROR, Arc::from(vec![Term::Atom(kind), culprit])))
+        Term::error(Term::Compound(
+            atom::TYPE_ERROR,
+            Arc::from(vec![Term::Atom(kind), culprit]),
+        ))
     }
     pub fn domain_error(kind: Atom, culprit: Term) -> Term {
-        Term::error(Term::Compound(atom::DOMAIN_ERROR, Arc::from(vec![Term::Atom(kind), culprit])))
+        Term::error(Term::Compound(
+            atom::DOMAIN_ERROR,
+            Arc::from(vec![Term::Atom(kind), culprit]),
+        ))
     }
     pub fn existence_error(kind: Atom, culprit: Term) -> Term {
-        Term::error(Term::Compound(atom::EXISTENCE_ERROR, Arc::from(vec![Term::Atom(kind), culprit])))
+        Term::error(Term::Compound(
+            atom::EXISTENCE_ERROR,
+            Arc::from(vec![Term::Atom(kind), culprit]),
+        ))
     }
     pub fn evaluation_error(what: Atom) -> Term {
-        Term::error(Term::Compound(atom::EVALUATION_ERROR, Arc::from(vec![Term::Atom(what)])))
+        Term::error(Term::Compound(
+            atom::EVALUATION_ERROR,
+            Arc::from(vec![Term::Atom(what)]),
+        ))
     }
     pub fn representation_error(what: Atom) -> Term {
-        Term::error(Term::Compound(atom::REPRESENTATION_ERROR, Arc::from(vec![Term::Atom(what)])))
+        Term::error(Term::Compound(
+            atom::REPRESENTATION_ERROR,
+            Arc::from(vec![Term::Atom(what)]),
+        ))
     }
     pub fn resource_error(what: Atom) -> Term {
-        Term::error(Term::Compound(atom::RESOURCE_ERROR, Arc::from(vec![Term::Atom(what)])))
+        Term::error(Term::Compound(
+            atom::RESOURCE_ERROR,
+            Arc::from(vec![Term::Atom(what)]),
+        ))
     }
 }
 
@@ -172,8 +193,12 @@ impl Drop for Term {
     /// Dropping a million-element list must not recurse a million times: children of uniquely owned
     /// compounds are moved to an explicit stack first.
     fn drop(&mut self) {
-        let Term::Compound(_, args) = self else { return };
-        let Some(args) = Arc::get_mut(args) else { return };
+        let Term::Compound(_, args) = self else {
+            return;
+        };
+        let Some(args) = Arc::get_mut(args) else {
+            return;
+        };
         let mut stack: Vec<Term> = Vec::new();
         for a in args.iter_mut() {
             if matches!(a, Term::Compound(..)) {

@@ -225,7 +225,13 @@ struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     fn new(canonical: bool, vars: VarNaming<'a>) -> Writer<'a> {
-        Writer { out: String::new(), canonical, vars, after_prefix: false, after_sign: false }
+        Writer {
+            out: String::new(),
+            canonical,
+            vars,
+            after_prefix: false,
+            after_sign: false,
+        }
     }
 
     /// Appends a token, with a space first when it would glue to the previous one.
@@ -365,7 +371,13 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes `f(args)` with operator syntax (or `{}`/`'$VAR'`) if it applies; false otherwise.
-    fn operator_term(&mut self, f: Atom, args: &'a [Term], prec: u16, jobs: &mut Vec<Job<'a>>) -> bool {
+    fn operator_term(
+        &mut self,
+        f: Atom,
+        args: &'a [Term],
+        prec: u16,
+        jobs: &mut Vec<Job<'a>>,
+    ) -> bool {
         let name = f.name();
         if f == atom::CURLY && args.len() == 1 {
             self.open("{");
@@ -511,11 +523,17 @@ mod tests {
             r#"f('A',A,_,A,"str\n",'don\'t',[a|_],'hello world',[],{},!,;,',','|',+,=..,"a\"b",'a\nb','\t','')"#
         );
         assert_eq!(canonical(&c("-", vec![Term::Int(1)])), "-(1)");
-        assert_eq!(canonical(&c("-", vec![Term::Int(1), Term::Int(-1)])), "-(1,-1)");
+        assert_eq!(
+            canonical(&c("-", vec![Term::Int(1), Term::Int(-1)])),
+            "-(1,-1)"
+        );
         assert_eq!(canonical(&c("{}", vec![a("a")])), "{}(a)");
         assert_eq!(canonical(&a("α")), "'α'");
         assert_eq!(canonical(&a("a_B9")), "a_B9");
-        assert_eq!(canonical(&a("\u{1}\u{7f}\u{80}\u{1b}\0")), "'\\x1\\\\x7F\\\\x80\\\\x1B\\\\x0\\'");
+        assert_eq!(
+            canonical(&a("\u{1}\u{7f}\u{80}\u{1b}\0")),
+            "'\\x1\\\\x7F\\\\x80\\\\x1B\\\\x0\\'"
+        );
         let vars: Vec<Term> = (0..28).flat_map(|i| [Term::Var(i), Term::Var(i)]).collect();
         let s = canonical(&c("f", vars));
         assert!(s.ends_with("Z,Z,A1,A1,B1,B1)"), "{s}");
@@ -528,8 +546,14 @@ mod tests {
             (c("-", vec![n(1)]), "- 1"),
             (c("-", vec![c("-", vec![n(1)])]), "- - 1"),
             (c("-", vec![a("a"), n(-1)]), "a- -1"),
-            (c("f", vec![a(","), a("|"), c(":-", vec![a("a"), a("b")])]), "f(',','|',(a:-b))"),
-            (c(":-", vec![a("a"), c(",", vec![a("b"), a("c")])]), "a:-b,c"),
+            (
+                c("f", vec![a(","), a("|"), c(":-", vec![a("a"), a("b")])]),
+                "f(',','|',(a:-b))",
+            ),
+            (
+                c(":-", vec![a("a"), c(",", vec![a("b"), a("c")])]),
+                "a:-b,c",
+            ),
             (c("+", vec![n(1), c("*", vec![n(2), n(3)])]), "1+2*3"),
             (c("*", vec![c("+", vec![n(1), n(2)]), n(3)]), "(1+2)*3"),
             (c("{}", vec![c(",", vec![a("a"), a("b")])]), "{a,b}"),
@@ -549,7 +573,10 @@ mod tests {
             (c("-", vec![Term::list(vec![n(1)])]), "-[1]"),
             (c("rem", vec![Term::list(vec![n(1)]), a("a")]), "[1]rem a"),
             (c("rem", vec![a("a"), a("-")]), "a rem (-)"),
-            (c("rem", vec![a("a"), c(":-", vec![a("b"), a("c")])]), "a rem (b:-c)"),
+            (
+                c("rem", vec![a("a"), c(":-", vec![a("b"), a("c")])]),
+                "a rem (b:-c)",
+            ),
             (c("mod", vec![a("a"), n(-1)]), "a mod -1"),
             (c(":-", vec![a("a"), c("\\+", vec![a("b")])]), "a:- \\+b"),
             (c("dynamic", vec![a("a")]), "dynamic a"),
@@ -557,10 +584,16 @@ mod tests {
             (c("$VAR", vec![n(27)]), "B1"),
             (c("$VAR", vec![a("Foo")]), "Foo"),
             (c("$VAR", vec![n(-1)]), "S_1"),
-            (Term::list_with_tail(vec![a("a"), a("B")], a("C")), "[a,'B'|'C']"),
+            (
+                Term::list_with_tail(vec![a("a"), a("B")], a("C")),
+                "[a,'B'|'C']",
+            ),
             (c("|", vec![a("a"), a("b")]), "a|b"),
             (c(",", vec![a("a"), a("b"), a("c")]), "','(a,b,c)"),
-            (c("f", vec![c(";", vec![a("a"), a("b")]), a("c")]), "f((a;b),c)"),
+            (
+                c("f", vec![c(";", vec![a("a"), a("b")]), a("c")]),
+                "f((a;b),c)",
+            ),
             (a(":-"), ":-"),
             (c("=", vec![a("a"), a(":-")]), "a=(:-)"),
             (Term::list(vec![a(":-"), a("-")]), "[:-,-]"),
@@ -572,7 +605,10 @@ mod tests {
             assert_eq!(writeq(&t, None), s);
         }
         let names = vec!["X".to_string(), "Y".to_string()];
-        assert_eq!(writeq(&c("f", vec![Term::Var(0), Term::Var(1)]), Some(&names)), "f(X,Y)");
+        assert_eq!(
+            writeq(&c("f", vec![Term::Var(0), Term::Var(1)]), Some(&names)),
+            "f(X,Y)"
+        );
     }
 
     #[test]

@@ -45,18 +45,32 @@ fn is_symbol(c: u8) -> bool {
 
 impl<'a> Reader<'a> {
     fn new(src: &'a str) -> Reader<'a> {
-        Reader { s: src.as_bytes(), src, i: 0, vars: HashMap::new(), nvars: 0 }
+        Reader {
+            s: src.as_bytes(),
+            src,
+            i: 0,
+            vars: HashMap::new(),
+            nvars: 0,
+        }
     }
     fn peek(&self) -> u8 {
         *self.s.get(self.i).unwrap_or(&0)
     }
     fn expect(&mut self, c: u8) {
-        assert_eq!(self.peek() as char, c as char, "at {} in {}", self.i, self.src);
+        assert_eq!(
+            self.peek() as char,
+            c as char,
+            "at {} in {}",
+            self.i,
+            self.src
+        );
         self.i += 1;
     }
     fn term(&mut self) -> Term {
         let c = self.peek();
-        if c.is_ascii_digit() || (c == b'-' && self.s.get(self.i + 1).is_some_and(|d| d.is_ascii_digit())) {
+        if c.is_ascii_digit()
+            || (c == b'-' && self.s.get(self.i + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
             return self.number();
         }
         if c == b'_' || c.is_ascii_uppercase() {
@@ -108,7 +122,11 @@ impl<'a> Reader<'a> {
             "{}".into()
         } else if c.is_ascii_lowercase() || c >= 0x80 {
             let st = self.i;
-            while let Some(ch) = self.src[self.i..].chars().next().filter(|ch| ch.is_alphanumeric() || *ch == '_') {
+            while let Some(ch) = self.src[self.i..]
+                .chars()
+                .next()
+                .filter(|ch| ch.is_alphanumeric() || *ch == '_')
+            {
                 self.i += ch.len_utf8();
             }
             self.src[st..self.i].to_string()
@@ -231,7 +249,13 @@ struct Run {
 fn renumber(t: &Term, offset: u32) -> Term {
     match t {
         Term::Var(v) => Term::Var(v + offset),
-        Term::Compound(f, args) => Term::Compound(*f, args.iter().map(|a| renumber(a, offset)).collect::<Vec<_>>().into()),
+        Term::Compound(f, args) => Term::Compound(
+            *f,
+            args.iter()
+                .map(|a| renumber(a, offset))
+                .collect::<Vec<_>>()
+                .into(),
+        ),
         other => other.clone(),
     }
 }
@@ -249,20 +273,32 @@ fn conjuncts(store: &Store, c: Cell, out: &mut Vec<Cell>) {
 }
 
 fn call_goal(ctx: &mut Ctx<'_>, goal: Cell, redo: Option<u64>) -> Result<Det, Term> {
-    let (name, arity) = ctx.store.functor(goal).unwrap_or_else(|| panic!("goal is not callable"));
+    let (name, arity) = ctx
+        .store
+        .functor(goal)
+        .unwrap_or_else(|| panic!("goal is not callable"));
     let args: Vec<Cell> = (0..arity).map(|i| ctx.store.arg(goal, i)).collect();
     match (name.name(), arity) {
         ("true", 0) => return Ok(Det::True),
         ("fail", 0) | ("false", 0) => return Ok(Det::Fail),
         ("wq", 2) | ("wc", 2) => {
             let t = ctx.store.to_term(args[0]);
-            let s = if name.name() == "wq" { write::writeq(&t, None) } else { write::canonical(&t) };
+            let s = if name.name() == "wq" {
+                write::writeq(&t, None)
+            } else {
+                write::canonical(&t)
+            };
             let a = Cell::Atom(Atom::new(&s));
-            return Ok(if ctx.store.unify(args[1], a) { Det::True } else { Det::Fail });
+            return Ok(if ctx.store.unify(args[1], a) {
+                Det::True
+            } else {
+                Det::Fail
+            });
         }
         _ => {}
     }
-    let f = lookup(name, arity).unwrap_or_else(|| panic!("no native built-in {}/{}", name.name(), arity));
+    let f = lookup(name, arity)
+        .unwrap_or_else(|| panic!("no native built-in {}/{}", name.name(), arity));
     f(ctx, &args, redo)
 }
 
@@ -271,7 +307,11 @@ fn solve(ctx: &mut Ctx<'_>, goals: &[Cell], i: usize, run: &mut Run) -> Result<F
         let t = ctx.store.to_term(run.vars);
         let offset = 1000 * run.sols.len() as u32;
         run.sols.push(renumber(&t, offset));
-        return Ok(if run.sols.len() >= MAX_SOLUTIONS { Flow::Stop } else { Flow::Continue });
+        return Ok(if run.sols.len() >= MAX_SOLUTIONS {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        });
     }
     let mut redo = None;
     loop {
@@ -308,8 +348,14 @@ fn run_native(goal_and_vars: &Term) -> Term {
     let vars = store.arg(c, 1);
     let mut goals = Vec::new();
     conjuncts(&store, goal, &mut goals);
-    let mut run = Run { sols: Vec::new(), vars };
-    let mut ctx = Ctx { store: &mut store, rng: &mut rng };
+    let mut run = Run {
+        sols: Vec::new(),
+        vars,
+    };
+    let mut ctx = Ctx {
+        store: &mut store,
+        rng: &mut rng,
+    };
     let out = match solve(&mut ctx, &goals, 0, &mut run) {
         Ok(Flow::Continue) => Term::atom("ok"),
         Ok(Flow::Stop) => Term::atom("more"),
@@ -339,14 +385,29 @@ fn swipl_results() -> Vec<Case> {
         .unwrap_or_else(|e| {
             panic!("this test needs SWI-Prolog 9 (`swipl`) on the PATH to compute the reference results: {e}")
         });
-    assert!(out.status.success(), "swipl failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "swipl failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let mut cases = Vec::new();
     let mut lines = text.lines();
     while let Some(l) = lines.next() {
-        let line = l.strip_prefix("CASE ").unwrap_or_else(|| panic!("bad driver line {l}")).to_string();
-        let goal = lines.next().and_then(|g| g.strip_prefix("GOAL ")).expect("GOAL line").to_string();
-        let res = lines.next().and_then(|g| g.strip_prefix("RES ")).expect("RES line").to_string();
+        let line = l
+            .strip_prefix("CASE ")
+            .unwrap_or_else(|| panic!("bad driver line {l}"))
+            .to_string();
+        let goal = lines
+            .next()
+            .and_then(|g| g.strip_prefix("GOAL "))
+            .expect("GOAL line")
+            .to_string();
+        let res = lines
+            .next()
+            .and_then(|g| g.strip_prefix("RES "))
+            .expect("RES line")
+            .to_string();
         cases.push(Case { line, goal, res });
     }
     cases
@@ -376,7 +437,11 @@ fn builtins_agree_with_swipl() {
     let mut failures = Vec::new();
     let mut used = 0;
     for case in &cases {
-        assert_ne!(case.goal, "syntax_error", "SWI-Prolog cannot read case {:?}", case.line);
+        assert_ne!(
+            case.goal, "syntax_error",
+            "SWI-Prolog cannot read case {:?}",
+            case.line
+        );
         if std::env::var_os("SIDL_TRACE_CASES").is_some() {
             eprintln!("case: {}", case.line);
         }
@@ -386,20 +451,43 @@ fn builtins_agree_with_swipl() {
             Some(expected) => {
                 used += 1;
                 if &ours != expected {
-                    failures.push(format!("{}\n   ours:     {ours}\n   expected: {expected} (differences.txt)", case.line));
+                    failures.push(format!(
+                        "{}\n   ours:     {ours}\n   expected: {expected} (differences.txt)",
+                        case.line
+                    ));
                 }
                 if &case.res == expected {
-                    failures.push(format!("{}\n   listed as a difference but SWI-Prolog agrees: {expected}", case.line));
+                    failures.push(format!(
+                        "{}\n   listed as a difference but SWI-Prolog agrees: {expected}",
+                        case.line
+                    ));
                 }
             }
             None => {
                 if ours != case.res {
-                    failures.push(format!("{}\n   ours: {ours}\n   swi:  {}", case.line, case.res));
+                    failures.push(format!(
+                        "{}\n   ours: {ours}\n   swi:  {}",
+                        case.line, case.res
+                    ));
                 }
             }
         }
     }
-    assert_eq!(used, diffs.len(), "differences.txt lists goals that are not in cases.txt");
-    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
-    println!("{} cases agree with SWI-Prolog ({} deliberate differences)", cases.len(), diffs.len());
+    assert_eq!(
+        used,
+        diffs.len(),
+        "differences.txt lists goals that are not in cases.txt"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    println!(
+        "{} cases agree with SWI-Prolog ({} deliberate differences)",
+        cases.len(),
+        diffs.len()
+    );
 }

@@ -202,7 +202,9 @@ fn functions() -> &'static HashMap<(Atom, u32), F> {
             ("copysign", 2, Copysign),
             ("nexttoward", 2, Nexttoward),
         ];
-        list.iter().map(|&(n, a, f)| ((Atom::new(n), a), f)).collect()
+        list.iter()
+            .map(|&(n, a, f)| ((Atom::new(n), a), f))
+            .collect()
     })
 }
 
@@ -219,7 +221,10 @@ fn lookup(name: Atom, arity: u32) -> Result<F, Term> {
         (atom::MINUS, 2) => Ok(F::Sub),
         (atom::STAR, 2) => Ok(F::Mul),
         (atom::MINUS, 1) => Ok(F::Neg),
-        _ => functions().get(&(name, arity)).copied().ok_or_else(|| not_evaluable(name, arity)),
+        _ => functions()
+            .get(&(name, arity))
+            .copied()
+            .ok_or_else(|| not_evaluable(name, arity)),
     }
 }
 
@@ -276,7 +281,9 @@ fn eval_rec(store: &Store, c: Cell, rng: &mut Rng, depth: u32) -> Result<Num, Te
             if depth >= NATIVE_DEPTH {
                 return eval_iter(store, c, rng);
             }
-            let Cell::Functor(name, n) = store.heap[p as usize] else { return Err(bad_cell()) };
+            let Cell::Functor(name, n) = store.heap[p as usize] else {
+                return Err(bad_cell());
+            };
             let f = match lookup(name, n) {
                 Ok(f) => f,
                 Err(e) => return Err(unknown_function(store, p, n, e)),
@@ -370,7 +377,9 @@ fn eval_iter(store: &Store, c: Cell, rng: &mut Rng) -> Result<Num, Term> {
         match job {
             Job::Eval(c) => match store.deref(c) {
                 Cell::Struct(p) => {
-                    let Cell::Functor(name, n) = store.heap[p as usize] else { return Err(bad_cell()) };
+                    let Cell::Functor(name, n) = store.heap[p as usize] else {
+                        return Err(bad_cell());
+                    };
                     let f = match lookup(name, n) {
                         Ok(f) => f,
                         Err(e) => return Err(unknown_function(store, p, n, e)),
@@ -492,7 +501,7 @@ fn apply1(f: F, x: Num, rng: &mut Rng) -> Result<Num, Term> {
                         F::Truncate => f64::trunc,
                         _ => f64::round, // half away from zero, as SWI-Prolog
                     },
-                )
+                );
             }
         },
         F::Float => Fl(x.as_f64()),
@@ -511,7 +520,11 @@ fn apply1(f: F, x: Num, rng: &mut Rng) -> Result<Num, Term> {
             if i <= 0 {
                 return Err(not_less_than("not_less_than_one", i));
             }
-            Int(if f == F::Msb { 63 - i.leading_zeros() as i64 } else { i.trailing_zeros() as i64 })
+            Int(if f == F::Msb {
+                63 - i.leading_zeros() as i64
+            } else {
+                i.trailing_zeros() as i64
+            })
         }
         F::Popcount => {
             let i = int_of(x)?;
@@ -585,7 +598,11 @@ fn power(x: Num, y: Num) -> Result<Num, Term> {
 
 fn shift(x: i64, y: i64, left: bool) -> Result<i64, Term> {
     // a negative amount shifts the other way
-    let (left, amount) = if y < 0 { (!left, y.unsigned_abs()) } else { (left, y as u64) };
+    let (left, amount) = if y < 0 {
+        (!left, y.unsigned_abs())
+    } else {
+        (left, y as u64)
+    };
     if left {
         if x == 0 {
             return Ok(0);
@@ -715,7 +732,10 @@ fn apply2(f: F, x: Num, y: Num) -> Result<Num, Term> {
                 Int(0)
             } else {
                 let g = gcd(a, b)?;
-                Int((a / g).checked_mul(b).and_then(i64::checked_abs).ok_or_else(int_overflow)?)
+                Int((a / g)
+                    .checked_mul(b)
+                    .and_then(i64::checked_abs)
+                    .ok_or_else(int_overflow)?)
             }
         }
         F::Getbit => {
@@ -789,9 +809,18 @@ mod tests {
 
     #[test]
     fn int_float_comparison() {
-        assert_eq!(compare_num(Num::Int(9007199254740993), Num::Float(9007199254740992.0)), Some(Ordering::Equal));
-        assert_eq!(compare_num(Num::Int(1), Num::Float(1.0)), Some(Ordering::Equal));
-        assert_eq!(compare_num(Num::Int(-2), Num::Float(-1.5)), Some(Ordering::Less));
+        assert_eq!(
+            compare_num(Num::Int(9007199254740993), Num::Float(9007199254740992.0)),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            compare_num(Num::Int(1), Num::Float(1.0)),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            compare_num(Num::Int(-2), Num::Float(-1.5)),
+            Some(Ordering::Less)
+        );
         assert_eq!(compare_num(Num::Int(1), Num::Float(f64::NAN)), None);
     }
 }

@@ -37,7 +37,10 @@ pub enum Cell {
 
 impl Cell {
     pub fn is_atomic(self) -> bool {
-        matches!(self, Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_))
+        matches!(
+            self,
+            Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
+        )
     }
 }
 
@@ -246,7 +249,9 @@ impl Store {
                             ok = false;
                             break;
                         }
-                        let Cell::Functor(_, n) = fp else { unreachable!("struct without header") };
+                        let Cell::Functor(_, n) = fp else {
+                            unreachable!("struct without header")
+                        };
                         for i in (1..=n).rev() {
                             stack.push((self.heap[(p + i) as usize], self.heap[(q + i) as usize]));
                         }
@@ -348,7 +353,9 @@ impl Store {
                         jobs.push(Job::Visit(self.heap[p as usize]));
                     }
                     Cell::Struct(p) => {
-                        let Cell::Functor(f, n) = self.heap[p as usize] else { unreachable!() };
+                        let Cell::Functor(f, n) = self.heap[p as usize] else {
+                            unreachable!()
+                        };
                         jobs.push(Job::Build(f, n as usize));
                         for i in (1..=n).rev() {
                             jobs.push(Job::Visit(self.heap[(p + i) as usize]));
@@ -381,7 +388,9 @@ impl Store {
                     stack.push(self.heap[p as usize]);
                 }
                 Cell::Struct(p) => {
-                    let Cell::Functor(_, n) = self.heap[p as usize] else { unreachable!() };
+                    let Cell::Functor(_, n) = self.heap[p as usize] else {
+                        unreachable!()
+                    };
                     for i in 1..=n {
                         stack.push(self.heap[(p + i) as usize]);
                     }
@@ -509,10 +518,16 @@ mod tests {
         let x = s.new_var();
         let t = Term::compound("f", vec![Term::Var(0), Term::atom("b")]);
         let c = s.build(&t, &mut Vec::new());
-        let d = s.build(&Term::compound("f", vec![Term::atom("a"), Term::Var(0)]), &mut Vec::new());
+        let d = s.build(
+            &Term::compound("f", vec![Term::atom("a"), Term::Var(0)]),
+            &mut Vec::new(),
+        );
         s.mark = s.len();
         assert!(s.unify(c, d));
-        assert_eq!(s.to_term(c), Term::compound("f", vec![Term::atom("a"), Term::atom("b")]));
+        assert_eq!(
+            s.to_term(c),
+            Term::compound("f", vec![Term::atom("a"), Term::atom("b")])
+        );
         s.undo_to(0, |_| {});
         assert!(s.is_var(s.arg(c, 0)));
         assert!(s.is_var(x));
@@ -522,12 +537,22 @@ mod tests {
     fn standard_order() {
         let mut s = Store::new();
         let v = s.new_var();
-        let items = [v, Cell::Float(1.0), Cell::Int(1), Cell::Int(2), Cell::Str(Atom::new("a")), Cell::Atom(Atom::new("a"))];
+        let items = [
+            v,
+            Cell::Float(1.0),
+            Cell::Int(1),
+            Cell::Int(2),
+            Cell::Str(Atom::new("a")),
+            Cell::Atom(Atom::new("a")),
+        ];
         for w in items.windows(2) {
             assert_eq!(s.compare(w[0], w[1]), Ordering::Less, "{w:?}");
         }
         let f = s.build(&Term::compound("f", vec![Term::Int(1)]), &mut Vec::new());
-        let g = s.build(&Term::compound("a", vec![Term::Int(1), Term::Int(2)]), &mut Vec::new());
+        let g = s.build(
+            &Term::compound("a", vec![Term::Int(1), Term::Int(2)]),
+            &mut Vec::new(),
+        );
         assert_eq!(s.compare(f, g), Ordering::Less);
     }
 }

@@ -20,7 +20,11 @@ pub struct OpDef {
 use OpType::*;
 
 const fn op(name: &'static str, priority: u16, typ: OpType) -> OpDef {
-    OpDef { name, priority, typ }
+    OpDef {
+        name,
+        priority,
+        typ,
+    }
 }
 
 /// Infix operators.

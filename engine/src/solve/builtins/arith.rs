@@ -10,12 +10,26 @@ use std::cmp::Ordering;
 
 pub fn register(add: &mut dyn FnMut(&str, u32, super::Builtin)) {
     add("is", 2, is);
-    add("=:=", 2, |c, a, _| cmp(c, a, |o| o == Some(Ordering::Equal)));
-    add("=\\=", 2, |c, a, _| cmp(c, a, |o| o != Some(Ordering::Equal)));
+    add("=:=", 2, |c, a, _| {
+        cmp(c, a, |o| o == Some(Ordering::Equal))
+    });
+    add("=\\=", 2, |c, a, _| {
+        cmp(c, a, |o| o != Some(Ordering::Equal))
+    });
     add("<", 2, |c, a, _| cmp(c, a, |o| o == Some(Ordering::Less)));
-    add(">", 2, |c, a, _| cmp(c, a, |o| o == Some(Ordering::Greater)));
-    add("=<", 2, |c, a, _| cmp(c, a, |o| matches!(o, Some(Ordering::Less | Ordering::Equal))));
-    add(">=", 2, |c, a, _| cmp(c, a, |o| matches!(o, Some(Ordering::Greater | Ordering::Equal))));
+    add(">", 2, |c, a, _| {
+        cmp(c, a, |o| o == Some(Ordering::Greater))
+    });
+    add("=<", 2, |c, a, _| {
+        cmp(c, a, |o| {
+            matches!(o, Some(Ordering::Less | Ordering::Equal))
+        })
+    });
+    add(">=", 2, |c, a, _| {
+        cmp(c, a, |o| {
+            matches!(o, Some(Ordering::Greater | Ordering::Equal))
+        })
+    });
     add("succ", 2, succ);
     add("plus", 3, plus);
     add("between", 3, between);
@@ -30,7 +44,9 @@ fn is(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
             Det::True
         }
         (Cell::Int(x), crate::solve::arith::Num::Int(y)) => det(x == y),
-        (Cell::Float(x), crate::solve::arith::Num::Float(y)) => det(x == y || x.is_nan() && y.is_nan()),
+        (Cell::Float(x), crate::solve::arith::Num::Float(y)) => {
+            det(x == y || x.is_nan() && y.is_nan())
+        }
         _ => Det::Fail,
     })
 }
@@ -59,7 +75,9 @@ fn succ(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
                     return Err(not_less_than_zero_type(y));
                 }
             }
-            let s = x.checked_add(1).ok_or_else(|| Term::evaluation_error(crate::atom::INT_OVERFLOW))?;
+            let s = x
+                .checked_add(1)
+                .ok_or_else(|| Term::evaluation_error(crate::atom::INT_OVERFLOW))?;
             Ok(unify(ctx, args[1], Cell::Int(s)))
         }
         (None, Some(y)) => {
@@ -81,9 +99,21 @@ fn plus(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
     let z = opt_int(ctx.store, args[2])?;
     let ovf = || Term::evaluation_error(crate::atom::INT_OVERFLOW);
     match (x, y, z) {
-        (Some(x), Some(y), _) => Ok(unify(ctx, args[2], Cell::Int(x.checked_add(y).ok_or_else(ovf)?))),
-        (Some(x), None, Some(z)) => Ok(unify(ctx, args[1], Cell::Int(z.checked_sub(x).ok_or_else(ovf)?))),
-        (None, Some(y), Some(z)) => Ok(unify(ctx, args[0], Cell::Int(z.checked_sub(y).ok_or_else(ovf)?))),
+        (Some(x), Some(y), _) => Ok(unify(
+            ctx,
+            args[2],
+            Cell::Int(x.checked_add(y).ok_or_else(ovf)?),
+        )),
+        (Some(x), None, Some(z)) => Ok(unify(
+            ctx,
+            args[1],
+            Cell::Int(z.checked_sub(x).ok_or_else(ovf)?),
+        )),
+        (None, Some(y), Some(z)) => Ok(unify(
+            ctx,
+            args[0],
+            Cell::Int(z.checked_sub(y).ok_or_else(ovf)?),
+        )),
         _ => Err(Term::instantiation_error()),
     }
 }
@@ -108,7 +138,13 @@ fn between(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det, T
     if from > high {
         return Ok(Det::Fail);
     }
-    let Cell::Ref(a) = ctx.store.deref(args[2]) else { return Ok(Det::Fail) };
+    let Cell::Ref(a) = ctx.store.deref(args[2]) else {
+        return Ok(Det::Fail);
+    };
     ctx.store.bind(a, Cell::Int(from));
-    Ok(if from == high { Det::True } else { Det::Retry((from + 1) as u64) })
+    Ok(if from == high {
+        Det::True
+    } else {
+        Det::Retry((from + 1) as u64)
+    })
 }

@@ -3,7 +3,9 @@
 //! `atom_string/2`, `upcase_atom/2`, `downcase_atom/2`, `term_to_atom/2`, `string_concat/3`,
 //! `string_chars/2`, `string_codes/2`, `string_to_atom/2`, `string_length/2`, `number_string/2`.
 
-use super::util::{list_shape, need_text, opt_int, parse_number, text_of, type_error, unify, ListShape};
+use super::util::{
+    list_shape, need_text, opt_int, parse_number, text_of, type_error, unify, ListShape,
+};
 use super::{Ctx, Det};
 use crate::atom::{self, Atom};
 use crate::solve::arith::Num;
@@ -11,10 +13,18 @@ use crate::solve::store::{Cell, Store};
 use crate::term::Term;
 
 pub fn register(add: &mut dyn FnMut(&str, u32, super::Builtin)) {
-    add("atom_codes", 2, |c, a, _| text_list(c, a, Kind::Atom, Elem::Code));
-    add("atom_chars", 2, |c, a, _| text_list(c, a, Kind::Atom, Elem::Char));
-    add("string_codes", 2, |c, a, _| text_list(c, a, Kind::Str, Elem::Code));
-    add("string_chars", 2, |c, a, _| text_list(c, a, Kind::Str, Elem::Char));
+    add("atom_codes", 2, |c, a, _| {
+        text_list(c, a, Kind::Atom, Elem::Code)
+    });
+    add("atom_chars", 2, |c, a, _| {
+        text_list(c, a, Kind::Atom, Elem::Char)
+    });
+    add("string_codes", 2, |c, a, _| {
+        text_list(c, a, Kind::Str, Elem::Code)
+    });
+    add("string_chars", 2, |c, a, _| {
+        text_list(c, a, Kind::Str, Elem::Char)
+    });
     add("number_codes", 2, |c, a, _| number_list(c, a, Elem::Code));
     add("number_chars", 2, |c, a, _| number_list(c, a, Elem::Char));
     add("char_code", 2, char_code);
@@ -22,8 +32,12 @@ pub fn register(add: &mut dyn FnMut(&str, u32, super::Builtin)) {
     add("string_length", 2, |c, a, _| text_length(c, a));
     add("atom_number", 2, atom_number);
     add("number_string", 2, number_string);
-    add("atom_string", 2, |c, a, _| convert(c, a, Kind::Atom, Kind::Str, "atom"));
-    add("string_to_atom", 2, |c, a, _| convert(c, a, Kind::Str, Kind::Atom, "string"));
+    add("atom_string", 2, |c, a, _| {
+        convert(c, a, Kind::Atom, Kind::Str, "atom")
+    });
+    add("string_to_atom", 2, |c, a, _| {
+        convert(c, a, Kind::Str, Kind::Atom, "string")
+    });
     add("upcase_atom", 2, |c, a, _| change_case(c, a, true));
     add("downcase_atom", 2, |c, a, _| change_case(c, a, false));
     add("atom_concat", 3, |c, a, r| concat(c, a, r, Kind::Atom));
@@ -116,7 +130,9 @@ fn text_list(ctx: &mut Ctx<'_>, args: &[Cell], kind: Kind, elem: Elem) -> Result
             None => Err(Term::instantiation_error()),
         },
         d => {
-            let t = text_of(s, d).ok_or_else(|| type_error(if kind == Kind::Atom { "atom" } else { "string" }, s, d))?;
+            let t = text_of(s, d).ok_or_else(|| {
+                type_error(if kind == Kind::Atom { "atom" } else { "string" }, s, d)
+            })?;
             let l = text_to_list(ctx.store, &t, elem);
             Ok(unify(ctx, args[1], l))
         }
@@ -124,7 +140,10 @@ fn text_list(ctx: &mut Ctx<'_>, args: &[Cell], kind: Kind, elem: Elem) -> Result
 }
 
 fn syntax_error(what: &str) -> Term {
-    Term::error(Term::Compound(atom::SYNTAX_ERROR, std::sync::Arc::from(vec![Term::atom(what)])))
+    Term::error(Term::Compound(
+        atom::SYNTAX_ERROR,
+        std::sync::Arc::from(vec![Term::atom(what)]),
+    ))
 }
 
 fn number_list(ctx: &mut Ctx<'_>, args: &[Cell], elem: Elem) -> Result<Det, Term> {
@@ -175,7 +194,7 @@ fn char_code(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Te
     }
 }
 
-fn text_length(ctx: &mut Ctx<'_>, args: &[Cell], ) -> Result<Det, Term> {
+fn text_length(ctx: &mut Ctx<'_>, args: &[Cell]) -> Result<Det, Term> {
     let s = &*ctx.store;
     let t = need_text(s, args[0], "text")?;
     opt_int(s, args[1])?;
@@ -232,7 +251,13 @@ fn number_string(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det
     }
 }
 
-fn convert(ctx: &mut Ctx<'_>, args: &[Cell], first: Kind, second: Kind, what: &str) -> Result<Det, Term> {
+fn convert(
+    ctx: &mut Ctx<'_>,
+    args: &[Cell],
+    first: Kind,
+    second: Kind,
+    what: &str,
+) -> Result<Det, Term> {
     let s = &*ctx.store;
     match s.deref(args[0]) {
         Cell::Ref(_) => {
@@ -249,7 +274,11 @@ fn convert(ctx: &mut Ctx<'_>, args: &[Cell], first: Kind, second: Kind, what: &s
 fn change_case(ctx: &mut Ctx<'_>, args: &[Cell], upper: bool) -> Result<Det, Term> {
     let s = &*ctx.store;
     let t = need_text(s, args[0], "atomic")?;
-    let u = if upper { t.to_uppercase() } else { t.to_lowercase() };
+    let u = if upper {
+        t.to_uppercase()
+    } else {
+        t.to_lowercase()
+    };
     Ok(unify(ctx, args[1], Cell::Atom(Atom::new(&u))))
 }
 
@@ -263,7 +292,9 @@ fn boundaries(s: &str) -> Vec<usize> {
 fn opt_text(store: &Store, c: Cell) -> Result<Option<String>, Term> {
     match store.deref(c) {
         Cell::Ref(_) => Ok(None),
-        d => text_of(store, d).map(Some).ok_or_else(|| type_error("atomic", store, d)),
+        d => text_of(store, d)
+            .map(Some)
+            .ok_or_else(|| type_error("atomic", store, d)),
     }
 }
 
@@ -275,7 +306,9 @@ fn concat(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, kind: Kind) -> Re
         let t = format!("{a}{b}");
         return Ok(unify(ctx, args[2], make_text(kind, &t)));
     }
-    let Some(whole) = opt_text(s, args[2])? else { return Err(Term::instantiation_error()) };
+    let Some(whole) = opt_text(s, args[2])? else {
+        return Err(Term::instantiation_error());
+    };
     if let Some(a) = &a {
         return Ok(match whole.strip_prefix(a.as_str()) {
             Some(rest) => unify(ctx, args[1], make_text(kind, rest)),
@@ -291,19 +324,29 @@ fn concat(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, kind: Kind) -> Re
     // both unbound: enumerate the split points
     let bs = boundaries(&whole);
     let k = redo.unwrap_or(0) as usize;
-    let Some(&at) = bs.get(k) else { return Ok(Det::Fail) };
+    let Some(&at) = bs.get(k) else {
+        return Ok(Det::Fail);
+    };
     let (x, y) = (make_text(kind, &whole[..at]), make_text(kind, &whole[at..]));
     if !(ctx.store.unify(args[0], x) && ctx.store.unify(args[1], y)) {
         return Ok(Det::Fail);
     }
-    Ok(if k + 1 < bs.len() { Det::Retry(k as u64 + 1) } else { Det::True })
+    Ok(if k + 1 < bs.len() {
+        Det::Retry(k as u64 + 1)
+    } else {
+        Det::True
+    })
 }
 
 /// `sub_atom(+Atom, ?B, ?L, ?A, ?Sub)`: enumerates (B, L) in increasing B, then L; the state packs the
 /// next candidate as `B << 32 | L` (atoms are shorter than 2^32 characters).
 fn sub_text(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, kind: Kind) -> Result<Det, Term> {
     let s = &*ctx.store;
-    let whole = need_text(s, args[0], if kind == Kind::Atom { "atom" } else { "string" })?;
+    let whole = need_text(
+        s,
+        args[0],
+        if kind == Kind::Atom { "atom" } else { "string" },
+    )?;
     let bb = opt_int(s, args[1])?;
     let ll = opt_int(s, args[2])?;
     let aa = opt_int(s, args[3])?;
@@ -353,7 +396,9 @@ fn sub_text(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, kind: Kind) -> 
         Some(st) => ((st >> 32) as i64, (st & 0xffff_ffff) as i64),
         None => (0, 0),
     };
-    let Some((b, l)) = next(b0, l0) else { return Ok(Det::Fail) };
+    let Some((b, l)) = next(b0, l0) else {
+        return Ok(Det::Fail);
+    };
     let later = next(b, l + 1);
     let piece = make_text(kind, text(b, l));
     let ok = ctx.store.unify(args[1], Cell::Int(b))
@@ -396,4 +441,3 @@ fn term_to_atom(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det,
         }
     }
 }
-

@@ -2,7 +2,10 @@
 //! `max_list/2`, `min_list/2`, `numlist/3`, `list_to_set/2`, `nth0/3`, `nth1/3`, `memberchk/2`,
 //! `maxmember/2`, `minmember/2` (SIDL: list first), `getsubset/2` (SIDL).
 
-use super::util::{det, domain_error, list_shape, need_int, need_list, opt_int, type_error, unify, unify_or_undo, ListShape};
+use super::util::{
+    det, domain_error, list_shape, need_int, need_list, opt_int, type_error, unify, unify_or_undo,
+    ListShape,
+};
 use super::{Ctx, Det};
 use crate::atom::{self, Atom};
 use crate::solve::arith::{compare_num, eval, Num};
@@ -11,8 +14,12 @@ use crate::term::Term;
 use std::cmp::Ordering;
 
 pub fn register(add: &mut dyn FnMut(&str, u32, super::Builtin)) {
-    add("msort", 2, |c, a, _| sort_impl(c, a[0], a[1], 0, SortOrder::Le));
-    add("sort", 2, |c, a, _| sort_impl(c, a[0], a[1], 0, SortOrder::Lt));
+    add("msort", 2, |c, a, _| {
+        sort_impl(c, a[0], a[1], 0, SortOrder::Le)
+    });
+    add("sort", 2, |c, a, _| {
+        sort_impl(c, a[0], a[1], 0, SortOrder::Lt)
+    });
     add("sort", 4, sort4);
     add("keysort", 2, keysort);
     add("length", 2, length);
@@ -73,7 +80,11 @@ fn sort_key(store: &Store, item: Cell, key: i64) -> Result<Cell, Term> {
             if key > n as i64 {
                 return Err(Term::error(Term::compound(
                     "existence_error",
-                    vec![Term::atom("argument"), Term::Int(key), super::util::culprit(store, d)],
+                    vec![
+                        Term::atom("argument"),
+                        Term::Int(key),
+                        super::util::culprit(store, d),
+                    ],
                 )));
             }
             Ok(store.arg(d, (key - 1) as u32))
@@ -83,7 +94,13 @@ fn sort_key(store: &Store, item: Cell, key: i64) -> Result<Cell, Term> {
     }
 }
 
-fn sort_impl(ctx: &mut Ctx<'_>, list: Cell, out: Cell, key: i64, order: SortOrder) -> Result<Det, Term> {
+fn sort_impl(
+    ctx: &mut Ctx<'_>,
+    list: Cell,
+    out: Cell,
+    key: i64,
+    order: SortOrder,
+) -> Result<Det, Term> {
     let s = &*ctx.store;
     let items = need_list(s, list)?;
     let mut keyed: Vec<(Cell, Cell)> = Vec::with_capacity(items.len());
@@ -109,9 +126,16 @@ fn keysort(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term
     for it in items {
         let d = s.deref(it);
         match s.functor(d) {
-            Some((f, 2)) if f == atom::MINUS && !matches!(d, Cell::List(_)) => keyed.push((s.arg(d, 0), it)),
+            Some((f, 2)) if f == atom::MINUS && !matches!(d, Cell::List(_)) => {
+                keyed.push((s.arg(d, 0), it))
+            }
             _ if matches!(d, Cell::Ref(_)) => return Err(Term::instantiation_error()),
-            _ => return Err(Term::type_error(Atom::new("pair"), super::util::culprit(s, d))),
+            _ => {
+                return Err(Term::type_error(
+                    Atom::new("pair"),
+                    super::util::culprit(s, d),
+                ))
+            }
         }
     }
     keyed.sort_by(|a, b| s.compare(a.0, b.0));
@@ -179,9 +203,10 @@ fn sum_list(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Ter
 
 fn add(a: Num, b: Num) -> Result<Num, Term> {
     match (a, b) {
-        (Num::Int(x), Num::Int(y)) => {
-            x.checked_add(y).map(Num::Int).ok_or_else(|| Term::evaluation_error(atom::INT_OVERFLOW))
-        }
+        (Num::Int(x), Num::Int(y)) => x
+            .checked_add(y)
+            .map(Num::Int)
+            .ok_or_else(|| Term::evaluation_error(atom::INT_OVERFLOW)),
         _ => {
             let f = a.as_f64() + b.as_f64();
             if f.is_nan() {
@@ -199,7 +224,9 @@ fn add(a: Num, b: Num) -> Result<Num, Term> {
 /// `M is max(M0, X)` for every further element; fails on `[]`.
 fn fold_list(ctx: &mut Ctx<'_>, args: &[Cell], want_max: bool) -> Result<Det, Term> {
     let items = need_list(ctx.store, args[0])?;
-    let Some((&first, rest)) = items.split_first() else { return Ok(Det::Fail) };
+    let Some((&first, rest)) = items.split_first() else {
+        return Ok(Det::Fail);
+    };
     if rest.is_empty() {
         return Ok(unify(ctx, args[1], first));
     }
@@ -239,7 +266,12 @@ fn list_to_set(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, 
             keep[w[1]] = false;
         }
     }
-    let set: Vec<Cell> = items.iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| *c).collect();
+    let set: Vec<Cell> = items
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(c, _)| *c)
+        .collect();
     let l = ctx.store.make_list(&set, Cell::Atom(atom::NIL));
     Ok(unify(ctx, args[1], l))
 }
@@ -270,7 +302,8 @@ fn nth(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, base: i64) -> Result
                     }
                     Cell::Ref(_) => {
                         let store = &mut *ctx.store;
-                        let mut vars: Vec<Cell> = (0..(k - steps)).map(|_| store.new_var()).collect();
+                        let mut vars: Vec<Cell> =
+                            (0..(k - steps)).map(|_| store.new_var()).collect();
                         vars.push(args[2]);
                         let rest = store.new_var();
                         let l = store.make_list(&vars, rest);
@@ -291,7 +324,11 @@ fn nth(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, base: i64) -> Result
                     if !ctx.store.unify(args[0], Cell::Int(k as i64 + base)) {
                         return Ok(Det::Fail);
                     }
-                    return Ok(if k + 1 < items.len() { Det::Retry(k as u64 + 1) } else { Det::True });
+                    return Ok(if k + 1 < items.len() {
+                        Det::Retry(k as u64 + 1)
+                    } else {
+                        Det::True
+                    });
                 }
                 k += 1;
             }
@@ -386,7 +423,10 @@ fn getsubset(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det,
         if mask >= limit {
             return Ok(Det::Fail);
         }
-        let chosen: Vec<Cell> = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| items[i as usize]).collect();
+        let chosen: Vec<Cell> = (0..n)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| items[i as usize])
+            .collect();
         let k = mask.count_ones();
         let next = if mask == 0 {
             1
@@ -404,7 +444,11 @@ fn getsubset(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det,
         };
         let l = ctx.store.make_list(&chosen, Cell::Atom(atom::NIL));
         if unify_or_undo(ctx.store, args[0], l) {
-            return Ok(if next < limit { Det::Retry(next) } else { Det::True });
+            return Ok(if next < limit {
+                Det::Retry(next)
+            } else {
+                Det::True
+            });
         }
         mask = next;
     }

@@ -16,13 +16,27 @@ pub const MAX_ARITY: i64 = 1 << 24;
 
 pub fn register(add: &mut dyn FnMut(&str, u32, super::Builtin)) {
     add("=", 2, |c, a, _| Ok(unify(c, a[0], a[1])));
-    add("\\=", 2, |c, a, _| Ok(det(!probe(c.store, |s| s.unify(a[0], a[1])))));
-    add("==", 2, |c, a, _| Ok(det(c.store.compare(a[0], a[1]) == Ordering::Equal)));
-    add("\\==", 2, |c, a, _| Ok(det(c.store.compare(a[0], a[1]) != Ordering::Equal)));
-    add("@<", 2, |c, a, _| Ok(det(c.store.compare(a[0], a[1]) == Ordering::Less)));
-    add("@>", 2, |c, a, _| Ok(det(c.store.compare(a[0], a[1]) == Ordering::Greater)));
-    add("@=<", 2, |c, a, _| Ok(det(c.store.compare(a[0], a[1]) != Ordering::Greater)));
-    add("@>=", 2, |c, a, _| Ok(det(c.store.compare(a[0], a[1]) != Ordering::Less)));
+    add("\\=", 2, |c, a, _| {
+        Ok(det(!probe(c.store, |s| s.unify(a[0], a[1]))))
+    });
+    add("==", 2, |c, a, _| {
+        Ok(det(c.store.compare(a[0], a[1]) == Ordering::Equal))
+    });
+    add("\\==", 2, |c, a, _| {
+        Ok(det(c.store.compare(a[0], a[1]) != Ordering::Equal))
+    });
+    add("@<", 2, |c, a, _| {
+        Ok(det(c.store.compare(a[0], a[1]) == Ordering::Less))
+    });
+    add("@>", 2, |c, a, _| {
+        Ok(det(c.store.compare(a[0], a[1]) == Ordering::Greater))
+    });
+    add("@=<", 2, |c, a, _| {
+        Ok(det(c.store.compare(a[0], a[1]) != Ordering::Greater))
+    });
+    add("@>=", 2, |c, a, _| {
+        Ok(det(c.store.compare(a[0], a[1]) != Ordering::Less))
+    });
     add("compare", 3, compare);
     add("functor", 3, functor);
     add("arg", 3, arg);
@@ -133,7 +147,11 @@ fn arg(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det, Term>
             if !ctx.store.unify(args[0], Cell::Int(i as i64 + 1)) {
                 return Ok(Det::Fail);
             }
-            return Ok(if i + 1 < arity { Det::Retry(i as u64 + 1) } else { Det::True });
+            return Ok(if i + 1 < arity {
+                Det::Retry(i as u64 + 1)
+            } else {
+                Det::True
+            });
         }
     }
     Ok(Det::Fail)
@@ -169,7 +187,9 @@ fn univ(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
             Ok(unify(ctx, args[0], c))
         }
         Cell::Struct(p) => {
-            let Cell::Functor(f, n) = s.heap[p as usize] else { return Ok(Det::Fail) };
+            let Cell::Functor(f, n) = s.heap[p as usize] else {
+                return Ok(Det::Fail);
+            };
             let mut items = Vec::with_capacity(n as usize + 1);
             items.push(Cell::Atom(f));
             items.extend((1..=n).map(|i| s.heap[(p + i) as usize]));
@@ -177,7 +197,11 @@ fn univ(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
             Ok(unify(ctx, args[1], l))
         }
         Cell::List(p) => {
-            let items = [Cell::Atom(atom::DOT), s.heap[p as usize], s.heap[p as usize + 1]];
+            let items = [
+                Cell::Atom(atom::DOT),
+                s.heap[p as usize],
+                s.heap[p as usize + 1],
+            ];
             let l = ctx.store.make_list(&items, Cell::Atom(atom::NIL));
             Ok(unify(ctx, args[1], l))
         }
@@ -234,7 +258,9 @@ fn copy_with(store: &mut Store, c: Cell, map: &mut HashMap<u32, Cell>) -> Cell {
                 Cell::List(q)
             }
             Cell::Struct(p) => {
-                let Cell::Functor(f, n) = store.heap[p as usize] else { continue };
+                let Cell::Functor(f, n) = store.heap[p as usize] else {
+                    continue;
+                };
                 let q = store.len();
                 store.heap.push(Cell::Functor(f, n));
                 for i in 1..=n {
@@ -271,23 +297,20 @@ pub fn variables(store: &Store, c: Cell) -> Vec<Cell> {
     let mut stack = vec![c];
     while let Some(c) = stack.pop() {
         match store.deref(c) {
-            Cell::Ref(a)
-                if seen.insert(a) => {
-                    out.push(Cell::Ref(a));
-                }
-            Cell::List(p)
-                if visited.insert(p) => {
-                    stack.push(store.heap[p as usize + 1]);
-                    stack.push(store.heap[p as usize]);
-                }
-            Cell::Struct(p)
-                if visited.insert(p) => {
-                    if let Cell::Functor(_, n) = store.heap[p as usize] {
-                        for i in (1..=n).rev() {
-                            stack.push(store.heap[(p + i) as usize]);
-                        }
+            Cell::Ref(a) if seen.insert(a) => {
+                out.push(Cell::Ref(a));
+            }
+            Cell::List(p) if visited.insert(p) => {
+                stack.push(store.heap[p as usize + 1]);
+                stack.push(store.heap[p as usize]);
+            }
+            Cell::Struct(p) if visited.insert(p) => {
+                if let Cell::Functor(_, n) = store.heap[p as usize] {
+                    for i in (1..=n).rev() {
+                        stack.push(store.heap[(p + i) as usize]);
                     }
                 }
+            }
             _ => {}
         }
     }
@@ -316,17 +339,15 @@ fn occurs(store: &Store, var: u32, t: Cell) -> bool {
             c = v;
         }
         match c {
-            Cell::List(p)
-                if visited.insert(p) => {
-                    stack.push(store.heap[p as usize]);
-                    stack.push(store.heap[p as usize + 1]);
+            Cell::List(p) if visited.insert(p) => {
+                stack.push(store.heap[p as usize]);
+                stack.push(store.heap[p as usize + 1]);
+            }
+            Cell::Struct(p) if visited.insert(p) => {
+                if let Cell::Functor(_, n) = store.heap[p as usize] {
+                    stack.extend((1..=n).map(|i| store.heap[(p + i) as usize]));
                 }
-            Cell::Struct(p)
-                if visited.insert(p) => {
-                    if let Cell::Functor(_, n) = store.heap[p as usize] {
-                        stack.extend((1..=n).map(|i| store.heap[(p + i) as usize]));
-                    }
-                }
+            }
             _ => {}
         }
     }
@@ -376,4 +397,3 @@ fn unify_occurs(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det,
     store.mark = saved_mark;
     Ok(Det::True)
 }
-

@@ -257,7 +257,11 @@ fn parse_unsigned(s: &str) -> Option<P> {
     }
     let int_of = |digits: &str, radix: u32| -> Option<P> {
         let clean: String = digits.chars().filter(|&c| c != '_').collect();
-        if clean.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+        if clean.is_empty()
+            || digits.starts_with('_')
+            || digits.ends_with('_')
+            || digits.contains("__")
+        {
             return None;
         }
         i128::from_str_radix(&clean, radix).ok().map(P::I)
@@ -293,7 +297,11 @@ fn parse_unsigned(s: &str) -> Option<P> {
         let (m, special) = s.split_at(s.len() - 3);
         let f: f64 = parse_float_literal(m)?;
         if f.is_finite() && f >= 1.0 {
-            return Some(P::F(if special == "Inf" { f64::INFINITY } else { f64::NAN }));
+            return Some(P::F(if special == "Inf" {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }));
         }
         return None;
     }

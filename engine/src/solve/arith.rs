@@ -57,35 +57,8 @@ pub fn compare_num(a: Num, b: Num) -> Option<Ordering> {
     }
 }
 
-/// Exact comparison of an integer with a float (kept for the standard order of terms).
-#[allow(dead_code)]
-fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
-    if f.is_nan() {
-        return None;
-    }
-    // 2^63 as a float: every float >= it exceeds every i64
-    if f >= 9.223_372_036_854_775_808e18 {
-        return Some(Ordering::Less);
-    }
-    if f < -9.223_372_036_854_775_808e18 {
-        return Some(Ordering::Greater);
-    }
-    let t = f.trunc();
-    let ti = t as i64; // exact: |t| < 2^63
-    match i.cmp(&ti) {
-        Ordering::Equal => {
-            let frac = f - t;
-            Some(if frac > 0.0 {
-                Ordering::Less
-            } else if frac < 0.0 {
-                Ordering::Greater
-            } else {
-                Ordering::Equal
-            })
-        }
-        o => Some(o),
-    }
-}
+/// 2^63 as a float: the first float above every `i64`.
+const TWO_63: f64 = (1u64 << 63) as f64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum F {
@@ -313,7 +286,7 @@ fn eval_rec(store: &Store, c: Cell, rng: &mut Rng, depth: u32) -> Result<Num, Te
             };
             let f = match lookup(name, n) {
                 Ok(f) => f,
-                Err(e) => return Err(unknown_function(store, p, n, rng, e)),
+                Err(e) => return Err(unknown_function(store, p, n, e)),
             };
             match n {
                 1 => {
@@ -346,13 +319,12 @@ enum Leaf {
     Eval(Cell),
 }
 
-/// The error for an unknown function: SWI-Prolog evaluates the arguments first, so their errors
-/// (an unbound argument, ...) win over `type_error(evaluable, F/N)`.
-fn unknown_function(store: &Store, p: u32, n: u32, rng: &mut Rng, e: Term) -> Term {
-    for i in 1..=n {
-        if let Err(inner) = eval(store, store.heap[(p + i) as usize], rng) {
-            return inner;
-        }
+/// The error for an unknown function: SWI-Prolog evaluates the arguments first, so an unbound
+/// argument is an instantiation error rather than `type_error(evaluable, F/N)` (only the direct
+/// arguments are looked at, so that this stays shallow).
+fn unknown_function(store: &Store, p: u32, n: u32, e: Term) -> Term {
+    if (1..=n).any(|i| matches!(store.deref(store.heap[(p + i) as usize]), Cell::Ref(_))) {
+        return Term::instantiation_error();
     }
     e
 }
@@ -410,7 +382,7 @@ fn eval_iter(store: &Store, c: Cell, rng: &mut Rng) -> Result<Num, Term> {
                     };
                     let f = match lookup(name, n) {
                         Ok(f) => f,
-                        Err(e) => return Err(unknown_function(store, p, n, rng, e)),
+                        Err(e) => return Err(unknown_function(store, p, n, e)),
                     };
                     jobs.push(Job::Apply(f, n));
                     for i in (1..=n).rev() {
@@ -463,7 +435,7 @@ fn to_int(f: f64, g: fn(f64) -> f64) -> Result<Num, Term> {
         return Ok(Num::Float(f));
     }
     let r = g(f);
-    if (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&r) {
+    if (-TWO_63..TWO_63).contains(&r) {
         Ok(Num::Int(r as i64))
     } else {
         Err(int_overflow())
@@ -844,14 +816,6 @@ mod tests {
         assert_eq!(
             compare_num(Num::Int(1), Num::Float(1.0)),
             Some(Ordering::Equal)
-        );
-        assert_eq!(
-            cmp_int_float(9007199254740993, 9007199254740992.0),
-            Some(Ordering::Greater)
-        );
-        assert_eq!(
-            cmp_int_float(i64::MAX, 9.223372036854775807e18),
-            Some(Ordering::Less)
         );
         assert_eq!(
             compare_num(Num::Int(-2), Num::Float(-1.5)),

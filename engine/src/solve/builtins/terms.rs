@@ -297,23 +297,17 @@ pub fn variables(store: &Store, c: Cell) -> Vec<Cell> {
     let mut stack = vec![c];
     while let Some(c) = stack.pop() {
         match store.deref(c) {
-            Cell::Ref(a) => {
-                if seen.insert(a) {
-                    out.push(Cell::Ref(a));
-                }
+            Cell::Ref(a) if seen.insert(a) => {
+                out.push(Cell::Ref(a));
             }
-            Cell::List(p) => {
-                if visited.insert(p) {
-                    stack.push(store.heap[p as usize + 1]);
-                    stack.push(store.heap[p as usize]);
-                }
+            Cell::List(p) if visited.insert(p) => {
+                stack.push(store.heap[p as usize + 1]);
+                stack.push(store.heap[p as usize]);
             }
-            Cell::Struct(p) => {
-                if visited.insert(p) {
-                    if let Cell::Functor(_, n) = store.heap[p as usize] {
-                        for i in (1..=n).rev() {
-                            stack.push(store.heap[(p + i) as usize]);
-                        }
+            Cell::Struct(p) if visited.insert(p) => {
+                if let Cell::Functor(_, n) = store.heap[p as usize] {
+                    for i in (1..=n).rev() {
+                        stack.push(store.heap[(p + i) as usize]);
                     }
                 }
             }
@@ -345,17 +339,13 @@ fn occurs(store: &Store, var: u32, t: Cell) -> bool {
             c = v;
         }
         match c {
-            Cell::List(p) => {
-                if visited.insert(p) {
-                    stack.push(store.heap[p as usize]);
-                    stack.push(store.heap[p as usize + 1]);
-                }
+            Cell::List(p) if visited.insert(p) => {
+                stack.push(store.heap[p as usize]);
+                stack.push(store.heap[p as usize + 1]);
             }
-            Cell::Struct(p) => {
-                if visited.insert(p) {
-                    if let Cell::Functor(_, n) = store.heap[p as usize] {
-                        stack.extend((1..=n).map(|i| store.heap[(p + i) as usize]));
-                    }
+            Cell::Struct(p) if visited.insert(p) => {
+                if let Cell::Functor(_, n) = store.heap[p as usize] {
+                    stack.extend((1..=n).map(|i| store.heap[(p + i) as usize]));
                 }
             }
             _ => {}

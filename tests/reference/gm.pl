@@ -1,7 +1,7 @@
 /*  gm.pl: an independent reference game manager for SIDL3.0, in SWI-Prolog 9.
 
-    It implements docs-of-record /work/shared/sidl-semantics.md (§2-§8) and prints the
-    `sidl trace` format of /work/shared/trace-format.md, so that its output can be compared
+    It implements shared/sidl-semantics.md (§2-§8) and prints the
+    `sidl trace` format of shared/trace-format.md, so that its output can be compared
     byte for byte with the Rust engine.  See tests/reference/README.md for the full notes.
 
     Usage (run from anywhere):
@@ -15,7 +15,8 @@
 
     Exit status: 0 ok; 1 game does not load, bad script or bad command line; 2 runtime error
     (after printing {"chronon":K,"error":"..."}); 3 a script-driven chronon needed a nature
-    switch that has no valid nature/2 line (the reference manager never draws in script mode).
+    switch with more than one action but no valid nature/2 line (the reference manager
+    never draws in script mode; a single-action nature switch takes its action).
 */
 
 :- initialization(main, main).
@@ -817,10 +818,11 @@ random_loop(K, Max, Legal, Mode) :-
     ).
 
 % ---- bench: random games back to back until N chronons have run
+% time = CPU time of the process (all threads), so that a loaded machine does not distort it
 run_bench(N) :-
-    get_time(T0),
+    statistics(process_cputime, T0),
     catch(bench_games(N), E, ( message_text(E, M), format(user_error, "gm: runtime error: ~w~n", [M]), finish(2) )),
-    get_time(T1),
+    statistics(process_cputime, T1),
     Secs is T1 - T0,
     ( Secs > 0 -> Rate is N / Secs ; Rate = inf ),
     format("chronons=~d seconds=~4f chronons_per_sec=~1f~n", [N, Secs, Rate]).

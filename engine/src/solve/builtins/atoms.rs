@@ -418,8 +418,13 @@ fn sub_text(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, kind: Kind) -> 
 /// (`crate::syntax::parse_term`) is being written by another team; until it is wired in, this raises
 /// `syntax_error(parser_not_available)`.
 pub fn parse_term_text(text: &str) -> Result<Term, Term> {
-    let _ = text;
-    Err(syntax_error("parser_not_available"))
+    match crate::syntax::parse_term(text) {
+        Ok(read) => Ok(read.term),
+        Err(diags) => {
+            let msg = diags.first().map(|d| d.message.clone()).unwrap_or_else(|| "cannot parse".to_string());
+            Err(syntax_error(&msg))
+        }
+    }
 }
 
 fn term_to_atom(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {

@@ -216,7 +216,18 @@ pub struct Machine {
     last_call: (Atom, u32),
     /// (pred, clause) of the body goal being run.
     last_clause: Option<(u32, u32)>,
+    /// Heap cells below `base` (the goal and whatever the caller built before `start`) are never
+    /// collected; bindings of them are trailed so that the collector finds them.
+    base: u32,
+    /// Collect garbage when the heap grows past this many cells.
+    gc_at: usize,
+    /// Garbage collections run (for tests and statistics).
+    pub gc_runs: u64,
 }
+
+/// The heap size below which no garbage collection runs. Debug builds collect far more often, so
+/// that every test exercises the collector.
+const GC_MIN: usize = if cfg!(debug_assertions) { 1 << 14 } else { 1 << 20 };
 
 impl Machine {
     pub fn new(prog: Program, limits: Limits) -> Machine {
@@ -239,6 +250,9 @@ impl Machine {
             ustack: Vec::new(),
             last_call: (atom::TRUE, 0),
             last_clause: None,
+            base: 0,
+            gc_at: GC_MIN,
+            gc_runs: 0,
         }
     }
 
@@ -265,6 +279,8 @@ impl Machine {
         self.collected_cells = 0;
         self.cur = NO_FRAME;
         self.inferences = 0;
+        self.base = 0;
+        self.gc_at = GC_MIN;
     }
 
     /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
@@ -273,7 +289,9 @@ impl Machine {
         self.cps.clear();
         self.collectors.clear();
         self.collected_cells = 0;
-        self.store.mark = 0;
+        self.base = self.store.len();
+        self.store.mark = self.base;
+        self.gc_at = (self.base as usize).saturating_mul(2).max(GC_MIN);
         self.frames.push(Frame {
             kind: FrameKind::Goal { goal },
             cutb: 0,
@@ -369,7 +387,7 @@ impl Machine {
             }
         }
         self.cps.truncate(height);
-        self.store.mark = self.cps.last().map_or(0, |c| c.heap);
+        self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
     }
 
     fn drop_collectors(&mut self, from: u32) {
@@ -404,7 +422,7 @@ impl Machine {
 
     fn pop_cp(&mut self) {
         self.cps.pop();
-        self.store.mark = self.cps.last().map_or(0, |c| c.heap);
+        self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
     }
 
     fn budget(&self, what: &'static str, n: u64) -> SolveError {
@@ -474,6 +492,9 @@ impl Machine {
 
     /// One step: run the current frame.
     fn step(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<Step, SolveError> {
+        if self.store.heap.len() > self.gc_at {
+            self.collect_garbage(data);
+        }
         let fi = self.cur;
         let f = self.frames[fi as usize];
         if fi + 1 == self.frames.len() as u32 && fi >= self.protected() {
@@ -1245,5 +1266,141 @@ impl Machine {
             }
         }
         ball
+    }
+}
+
+impl Machine {
+    /// Compacts the heap above the newest choicepoint (and above `base`): a sliding mark-compact
+    /// collection that keeps the order of the surviving cells, so every block (compound, list cell,
+    /// clause environment) stays contiguous. Runs only between steps, when everything live is
+    /// reachable from the current continuation or from trailed bindings of older cells.
+    ///
+    /// Roots: the frames on the current continuation chain created after the newest choicepoint
+    /// (environments, goals, findall templates), and the values of cells below the region that were
+    /// bound since the newest choicepoint (they are on the trail).
+    fn collect_garbage(&mut self, data: &ProgramData) {
+        let h0 = self.cps.last().map_or(self.base, |c| c.heap).max(self.base) as usize;
+        let top = self.store.heap.len();
+        if top <= h0 {
+            return;
+        }
+        let n = top - h0;
+        let mut marked = vec![false; n];
+        let mut todo: Vec<Cell> = Vec::new();
+        let protected = self.protected();
+        let trail_from = self.cps.last().map_or(0, |c| c.trail) as usize;
+        let heap = &self.store.heap;
+        // mark `len` cells from `start` (a block), queueing their values
+        let mark_block = |start: usize, len: usize, marked: &mut Vec<bool>, todo: &mut Vec<Cell>| {
+            for a in start..start + len {
+                if a >= h0 && !marked[a - h0] {
+                    marked[a - h0] = true;
+                    todo.push(heap[a]);
+                }
+            }
+        };
+        // roots: frames on the current chain above the protected ones
+        let mut f = self.cur;
+        while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
+            let fr = self.frames[f as usize];
+            match fr.kind {
+                FrameKind::Body { pred, clause, env, .. } => {
+                    let nvars = data.preds[pred as usize].clauses[clause as usize].nvars as usize;
+                    mark_block(env as usize, nvars, &mut marked, &mut todo);
+                }
+                FrameKind::Goal { goal } => todo.push(goal),
+                FrameKind::Collect { template, .. } => todo.push(template),
+                _ => {}
+            }
+            f = fr.next;
+        }
+        // roots: bindings of older cells since the newest choicepoint
+        for e in &self.store.trail[trail_from..] {
+            if let TrailEntry::Bind(a) | TrailEntry::Value(a, _) = *e {
+                if (a as usize) < h0 {
+                    todo.push(heap[a as usize]);
+                }
+            }
+        }
+        while let Some(c) = todo.pop() {
+            match c {
+                Cell::Ref(a) => mark_block(a as usize, 1, &mut marked, &mut todo),
+                Cell::List(p) => mark_block(p as usize, 2, &mut marked, &mut todo),
+                Cell::Struct(p) => {
+                    let arity = match heap.get(p as usize) {
+                        Some(Cell::Functor(_, k)) => *k as usize,
+                        _ => 0,
+                    };
+                    mark_block(p as usize, arity + 1, &mut marked, &mut todo);
+                }
+                _ => {}
+            }
+        }
+        // new addresses
+        let mut forward = vec![0u32; n];
+        let mut live = 0u32;
+        for i in 0..n {
+            forward[i] = h0 as u32 + live;
+            if marked[i] {
+                live += 1;
+            }
+        }
+        let fwd = |c: Cell| -> Cell {
+            match c {
+                Cell::Ref(a) if a as usize >= h0 => Cell::Ref(forward[a as usize - h0]),
+                Cell::Struct(p) if p as usize >= h0 => Cell::Struct(forward[p as usize - h0]),
+                Cell::List(p) if p as usize >= h0 => Cell::List(forward[p as usize - h0]),
+                other => other,
+            }
+        };
+        // slide the survivors down, updating their pointers
+        let heap = &mut self.store.heap;
+        for i in 0..n {
+            if marked[i] {
+                let v = fwd(heap[h0 + i]);
+                heap[forward[i] as usize] = v;
+            }
+        }
+        heap.truncate(h0 + live as usize);
+        // update the roots
+        let trail = &mut self.store.trail;
+        for e in trail[trail_from..].iter() {
+            if let TrailEntry::Bind(a) | TrailEntry::Value(a, _) = *e {
+                if (a as usize) < h0 {
+                    let v = fwd(heap[a as usize]);
+                    heap[a as usize] = v;
+                }
+            }
+        }
+        // entries for cells of the region are not needed: backtracking truncates the region
+        let mut k = trail_from;
+        for i in trail_from..trail.len() {
+            let keep = match trail[i] {
+                TrailEntry::Bind(a) | TrailEntry::Value(a, _) => (a as usize) < h0,
+                TrailEntry::Host(_) => true,
+            };
+            if keep {
+                trail[k] = trail[i];
+                k += 1;
+            }
+        }
+        trail.truncate(k);
+        let mut f = self.cur;
+        while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
+            let fr = &mut self.frames[f as usize];
+            match &mut fr.kind {
+                FrameKind::Body { env, .. } => {
+                    if *env as usize >= h0 {
+                        *env = forward[*env as usize - h0];
+                    }
+                }
+                FrameKind::Goal { goal } => *goal = fwd(*goal),
+                FrameKind::Collect { template, .. } => *template = fwd(*template),
+                _ => {}
+            }
+            f = fr.next;
+        }
+        self.gc_runs += 1;
+        self.gc_at = (self.store.heap.len() * 2).max(self.store.heap.len() + GC_MIN);
     }
 }

@@ -10,6 +10,7 @@
       swipl gm.pl GAME.sidl [--seed S] [--max-chronons N]   trace of a random run (SWI RNG)
       swipl gm.pl GAME.sidl --random-script N [--seed S]    print a random script (<= N chronons)
       swipl gm.pl GAME.sidl --bench N [--seed S]            random games back to back, N chronons
+      swipl gm.pl GAME.sidl --batch FILE [--max-chronons N]  many scripts, one game load
     Options: --verbose (notes on stderr: failed do/1 calls, defaults), --inference-limit N
     (per chronon / per state evaluation; exceeding it is a runtime error).
 
@@ -17,6 +18,8 @@
     (after printing {"chronon":K,"error":"..."}); 3 a script-driven chronon needed a nature
     switch with more than one action but no valid nature/2 line (the reference manager
     never draws in script mode; a single-action nature switch takes its action).
+    Inside the program these statuses are the exceptions gm_exit(Status), caught by main/0
+    (and, for 2 and 3, by the batch loop, which goes on with the next script).
 */
 
 :- initialization(main, main).
@@ -172,10 +175,7 @@ setup_game_module :-
 
 load_game(File) :-
     setup_game_module,
-    (   catch(open(File, read, S), E, (message_text(E, M), format(user_error, "gm: ~w~n", [M]), halt(1)))
-    ->  true
-    ;   true
-    ),
+    catch(open(File, read, S), E, ( message_text(E, M), format(user_error, "gm: ~w~n", [M]), gm_exit(1) )),
     nb_setval(gm_load_errors, 0),
     read_clauses(S, File, Clauses),
     close(S),
@@ -183,7 +183,7 @@ load_game(File) :-
     nb_getval(gm_load_errors, NErr),
     (   NErr > 0
     ->  format(user_error, "gm: ~w: ~d error(s); the game does not load~n", [File, NErr]),
-        halt(1)
+        gm_exit(1)
     ;   true
     ),
     findall(PI, ( member(C-_, Clauses), clause_head(C, H), functor(H, Nm, Ar), PI = Nm/Ar ), PIs0),
@@ -267,6 +267,17 @@ reset_state :-
     retractall(sidl_state:dz(_, _)),
     retractall(sidl_state:pl(_)),
     retractall(sidl_state:acc(_, _)).
+
+% reset_run(+Seed): everything a run changes, back to how a fresh process starts it: the
+% state (facts, does/2, players, accounts), the global variables of a run (gm_players; the
+% schedules gm_cr and gm_de exist only during a chronon, b_setval/2 undoes them) and the
+% RNG.  The load-time globals (gm_load_errors, gm_overridden) and the options (gm_verbose,
+% gm_inference_limit) do not change while games run.  A game that changes SWI's global
+% state itself (assert/1, nb_setval/2, flag/3: not SIDL built-ins) is not reset.
+reset_run(Seed) :-
+    reset_state,
+    forall(member(G, [gm_players, gm_cr, gm_de]), ( nb_current(G, _) -> nb_delete(G) ; true )),
+    set_random(seed(Seed)).
 
 init_game :-
     reset_state,
@@ -678,21 +689,87 @@ message_text(E, S) :-
                  *******************************/
 
 read_script(File, Items) :-
-    catch(open(File, read, S), E, ( message_text(E, M), format(user_error, "gm: ~w~n", [M]), halt(1) )),
-    read_items(S, File, Items),
+    catch(open(File, read, S), E, ( message_text(E, M), format(user_error, "gm: ~w~n", [M]), gm_exit(1) )),
+    read_items(S, File, file, Items),
     close(S).
 
-read_items(S, File, Items) :-
+% read_items(+Stream, +File, +Where, -Items): Items are Item-Line, Line being the line of
+% File; Where is `file` when Stream reads File, or batch(First) when it reads a script of a
+% batch file from a string, First being the line of File where the string starts.
+read_items(S, File, Where, Items) :-
     catch(read_term(S, T, [module(sidl_game), term_position(P)]), E, true),
     (   nonvar(E)
-    ->  message_text(E, M), format(user_error, "gm: ~w: bad script: ~w~n", [File, M]), halt(1)
+    ->  (   Where == file
+        ->  message_text(E, M)
+        ;   Where = batch(First), E = error(syntax_error(What), stream(_, L0, LinePos, _))
+        ->  L is L0 + First - 1, Col is LinePos + 1,
+            format(string(M), "line ~w, column ~w: syntax error: ~w", [L, Col, What])
+        ;   message_text(E, M)
+        ),
+        format(user_error, "gm: ~w: bad script: ~w~n", [File, M]), gm_exit(1)
     ;   T == end_of_file
     ->  Items = []
-    ;   stream_position_data(line_count, P, Line),
+    ;   stream_position_data(line_count, P, L0),
+        ( Where = batch(First) -> Line is L0 + First - 1 ; Line = L0 ),
         (   script_item(T)
-        ->  Items = [T-Line|Rest], read_items(S, File, Rest)
-        ;   format(user_error, "gm: ~w:~w: not a script item: ~q~n", [File, Line, T]), halt(1)
+        ->  Items = [T-Line|Rest], read_items(S, File, Where, Rest)
+        ;   format(user_error, "gm: ~w:~w: not a script item: ~q~n", [File, Line, T]), gm_exit(1)
         )
+    ).
+
+% ---- batch files: scripts separated by header lines "%%% script NAME [--max-chronons N]"
+% read_batch(+File, +DefaultMax, -Scripts): Scripts are script(Name, Max, Items); nothing
+% but comments may precede the first header.
+read_batch(File, DefMax, Scripts) :-
+    catch(read_file_to_string(File, Text, []), E,
+          ( message_text(E, M), format(user_error, "gm: ~w~n", [M]), gm_exit(1) )),
+    split_string(Text, "\n", "", Lines),
+    batch_segments(Lines, 1, File, none, [], Segs),
+    foldl(batch_script(File, DefMax), Segs, Scripts0, []),
+    exclude(==(none), Scripts0, Scripts).
+
+% batch_segments(+Lines, +LineNo, +File, +Header, +BodyRev, -Segs): Segs are
+% seg(Header, FirstBodyLine, Body); Header is none for the text before the first header.
+batch_segments([], N, _, H, Rev, [seg(H, First, Body)]) :-
+    segment_body(N, Rev, First, Body).
+batch_segments([L|Ls], N, File, H, Rev, Segs) :-
+    N1 is N + 1,
+    (   string_concat("%%% script", Rest, L),
+        ( Rest == "" ; sub_string(Rest, 0, 1, _, C), memberchk(C, [" ", "\t"]) )
+    ->  segment_body(N, Rev, First, Body),
+        Segs = [seg(H, First, Body)|Segs1],
+        batch_header(Rest, File, N, H1),
+        batch_segments(Ls, N1, File, H1, [], Segs1)
+    ;   batch_segments(Ls, N1, File, H, [L|Rev], Segs)
+    ).
+
+segment_body(N, Rev, First, Body) :-
+    length(Rev, Len),
+    First is N - Len,
+    reverse(Rev, Ls),
+    atomic_list_concat(Ls, '\n', Body).
+
+batch_header(Rest, File, N, header(Name, Opts)) :-
+    split_string(Rest, " \t", " \t\r", Ws0),
+    exclude(==(""), Ws0, Ws),
+    (   Ws = [Name]
+    ->  Opts = []
+    ;   Ws = [Name, "--max-chronons", NS], number_string(M, NS), integer(M), M >= 0
+    ->  Opts = [max(M)]
+    ;   format(user_error, "gm: ~w:~w: bad header (%%% script NAME [--max-chronons N])~n", [File, N]),
+        gm_exit(1)
+    ).
+
+batch_script(File, DefMax, seg(H, First, Body), [Script|T], T) :-
+    setup_call_cleanup(open_string(Body, S), read_items(S, File, batch(First), Items), close(S)),
+    (   H == none
+    ->  (   Items == [] -> Script = none
+        ;   format(user_error, "gm: ~w: script lines before the first %%% script header~n", [File]),
+            gm_exit(1)
+        )
+    ;   H = header(Name, Opts),
+        ( memberchk(max(Max), Opts) -> true ; Max = DefMax ),
+        Script = script(Name, Max, Items)
     ).
 
 script_item(submit(_, _, _)).
@@ -705,10 +782,10 @@ script_item(chronon).
 
 % the state after initialisation, or print the error line and exit 2
 start_game(Legal) :-
-    catch(once(guarded(( init_game, legal_info(Legal) ))), E, ( print_error(0, E), finish(2) )).
+    catch(once(guarded(( init_game, legal_info(Legal) ))), E, ( print_error(0, E), gm_exit(2) )).
 
 next_legal(K, Legal) :-
-    catch(once(guarded(legal_info(Legal))), E, ( print_error(K, E), finish(2) )).
+    catch(once(guarded(legal_info(Legal))), E, ( print_error(K, E), gm_exit(2) )).
 
 % ---- script-driven trace
 run_script(Items, Max) :-
@@ -743,11 +820,11 @@ script_loop([Item-Line|Items], K, Max, Legal, Subs, Nats) :-
                  \+ ( Kind == finite, ( Acts == [] ; Acts = [_] ) ),
                  \+ ( member(I0-_, Nats), I0 == I ) ),
                ( format(user_error, "gm: line ~w: chronon ~d: the nature switch ~k has no nature/2 line (the reference manager needs one for every nature switch with more than one action)~n", [Line, K1, I]),
-                 finish(3) )),
+                 gm_exit(3) )),
         findall(I-A, ( member(sw(I, dist(_), finite, [A]), Legal),
                        \+ ( member(I0-_, Nats), I0 == I ) ), Forced),
         append(Nats, Forced, Nats1),
-        catch(once(guarded(run_chronon(K1, Legal, Subs, Nats1))), E, ( print_error(K1, E), finish(2) )),
+        catch(once(guarded(run_chronon(K1, Legal, Subs, Nats1))), E, ( print_error(K1, E), gm_exit(2) )),
         next_legal(K1, Legal1),
         print_state(K1, Legal1),
         (   Legal1 == [] -> true
@@ -761,6 +838,20 @@ replace_pair(I, A, Ps0, Ps) :-
     append(Ps1, [I-A], Ps).
 
 key_is(I, I0-_) :- I0 == I.
+
+% ---- batch: every script from a fresh state; "%%% script NAME" before its lines; a runtime
+% error (status 2, the error line is printed) ends only that script, a missing nature line
+% (status 3) prints "%%% nature-missing" and ends it too.
+run_batch(Scripts, Seed) :-
+    forall(member(script(Name, Max, Items), Scripts),
+           (   format("%%% script ~w~n", [Name]),
+               reset_run(Seed),
+               catch(run_script(Items, Max), gm_exit(Status), batch_status(Status))
+           )).
+
+batch_status(2) :- !.
+batch_status(3) :- !, format("%%% nature-missing~n", []).
+batch_status(Status) :- gm_exit(Status).
 
 % ---- random decisions (SWI's RNG): nature draws by distribution, one uniformly random
 % action for every player-owned finite switch; unlimited switches get none.
@@ -805,8 +896,8 @@ random_loop(K, Max, Legal, Mode) :-
     ;   K1 is K + 1,
         catch(once(guarded(( random_decisions(Legal, Subs, Nats, Out),
                              run_chronon(K1, Legal, Subs, Nats) ))),
-              E, ( Mode == trace -> print_error(K1, E), finish(2)
-                 ; message_text(E, M), format(user_error, "gm: chronon ~d: runtime error: ~w~n", [K1, M]), finish(2) )),
+              E, ( Mode == trace -> print_error(K1, E), gm_exit(2)
+                 ; message_text(E, M), format(user_error, "gm: chronon ~d: runtime error: ~w~n", [K1, M]), gm_exit(2) )),
         (   Mode == script
         ->  forall(( member(T, Out), T \= forced(_, _) ), ( write_canonical(T), write('.'), nl )),
             write('chronon.'), nl
@@ -821,7 +912,7 @@ random_loop(K, Max, Legal, Mode) :-
 % time = CPU time of the process (all threads), so that a loaded machine does not distort it
 run_bench(N) :-
     statistics(process_cputime, T0),
-    catch(bench_games(N), E, ( message_text(E, M), format(user_error, "gm: runtime error: ~w~n", [M]), finish(2) )),
+    catch(bench_games(N), E, ( message_text(E, M), format(user_error, "gm: runtime error: ~w~n", [M]), gm_exit(2) )),
     statistics(process_cputime, T1),
     Secs is T1 - T0,
     ( Secs > 0 -> Rate is N / Secs ; Rate = inf ),
@@ -848,14 +939,18 @@ bench_loop(N, Legal) :-
                  *              MAIN            *
                  *******************************/
 
+% gm_exit(+Status): end the run with exit status Status (1, 2 or 3; see the header).  Caught
+% by main/0, which halts, and for 2 and 3 by the batch loop, which goes on.
+gm_exit(Status) :- throw(gm_exit(Status)).
+
 finish(Status) :-
     flush_output(user_output),
     flush_output(user_error),
     halt(Status).
 
 usage :-
-    format(user_error, "usage: swipl gm.pl GAME.sidl [SCRIPT | --script SCRIPT] [--max-chronons N] [--seed S]~n       swipl gm.pl GAME.sidl --random-script N [--seed S]~n       swipl gm.pl GAME.sidl --bench N [--seed S]~n       options: --verbose, --inference-limit N~n", []),
-    finish(1).
+    format(user_error, "usage: swipl gm.pl GAME.sidl [SCRIPT | --script SCRIPT] [--max-chronons N] [--seed S]~n       swipl gm.pl GAME.sidl --random-script N [--seed S]~n       swipl gm.pl GAME.sidl --bench N [--seed S]~n       swipl gm.pl GAME.sidl --batch FILE [--max-chronons N] [--seed S]~n       options: --verbose, --inference-limit N~n", []),
+    gm_exit(1).
 
 parse_args([], Opts, Opts).
 parse_args(['--max-chronons', N|T], O0, O) :- !, num_arg(N, V), parse_args(T, [max(V)|O0], O).
@@ -863,6 +958,7 @@ parse_args(['--seed', N|T], O0, O) :- !, num_arg(N, V), parse_args(T, [seed(V)|O
 parse_args(['--script', F|T], O0, O) :- !, parse_args(T, [script(F)|O0], O).
 parse_args(['--random-script', N|T], O0, O) :- !, num_arg(N, V), parse_args(T, [random_script(V)|O0], O).
 parse_args(['--bench', N|T], O0, O) :- !, num_arg(N, V), parse_args(T, [bench(V)|O0], O).
+parse_args(['--batch', F|T], O0, O) :- !, parse_args(T, [batch(F)|O0], O).
 parse_args(['--inference-limit', N|T], O0, O) :- !, num_arg(N, V), parse_args(T, [inference_limit(V)|O0], O).
 parse_args(['--verbose'|T], O0, O) :- !, parse_args(T, [verbose|O0], O).
 parse_args([A|_], _, _) :- sub_atom(A, 0, _, _, '--'), !,
@@ -878,6 +974,10 @@ num_arg(A, V) :-
     ).
 
 main :-
+    catch(( main_, Status = 0 ), gm_exit(Status), true),
+    finish(Status).
+
+main_ :-
     current_prolog_flag(argv, Argv),
     parse_args(Argv, [], Opts),
     (   memberchk(game(Game), Opts) -> true ; usage ),
@@ -894,9 +994,11 @@ main :-
     ->  format("% random script: ~w, seed ~w, at most ~w chronons (gm.pl, SWI-Prolog RNG)~n",
                [Game, Seed, N]),
         run_random(N, script)
+    ;   memberchk(batch(File), Opts)
+    ->  read_batch(File, Max, Scripts),
+        run_batch(Scripts, Seed)
     ;   memberchk(script(Script), Opts)
     ->  read_script(Script, Items),
         run_script(Items, Max)
     ;   run_random(Max, trace)
-    ),
-    finish(0).
+    ).

@@ -167,12 +167,14 @@ enum Raw {
 /// Scans a quoted item after its opening quote `q`. An unterminated one ends at the end of its first
 /// line, so that lexing can resume on the next line.
 fn quoted(lex: &mut logos::Lexer<Raw>, q: u8) -> bool {
-    let rest = lex.remainder().as_bytes();
+    let text = lex.remainder();
+    let rest = text.as_bytes();
     let mut i = 0;
     while i < rest.len() {
         let b = rest[i];
         if b == b'\\' {
-            i += 2;
+            // the whole escape: `\x41\'` ends with a quote (the `\` closes the escape)
+            i += 1 + escape_len(&text[i + 1..]).max(1);
         } else if b == q {
             if rest.get(i + 1) == Some(&q) {
                 i += 2;
@@ -792,6 +794,22 @@ mod tests {
         assert_eq!(decode_char_code("0' ", 0, &mut d), 32);
         assert_eq!(decode_char_code("0'\\\\", 0, &mut d), 92);
         assert!(d.is_empty());
+    }
+
+    #[test]
+    fn numeric_escape_before_the_closing_quote() {
+        // the closing `\` of `\xH\` / `\OOO\` is not an escape of the quote after it
+        for (src, name) in [
+            ("'\\x7F\\'", "\u{7f}"),
+            ("'\\101\\'", "A"),
+            ("'a\\x41\\'", "aA"),
+        ] {
+            let l = lex(&format!("f({src})."), false);
+            assert!(l.diagnostics.is_empty(), "{src}: {:?}", l.diagnostics);
+            let mut d = Vec::new();
+            assert_eq!(decode_quoted(src, 0, &mut d), name);
+            assert!(d.is_empty());
+        }
     }
 
     #[test]

@@ -38,7 +38,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Scripts per game (seeds `0..SEEDS`); `SIDL_DIFFGM_SEEDS=N` runs more (or fewer) locally.
+/// Scripts per game (seeds `0..SEEDS`); `SIDL_DIFFGM_SEEDS=N` runs more (or fewer) locally, and
+/// `SIDL_DIFFGM_GAME=TEXT` only the games whose path contains TEXT.
 const SEEDS: u64 = 200;
 
 fn seeds() -> u64 {
@@ -568,11 +569,14 @@ fn check_game(rel: &str) -> Summary {
 
 #[test]
 fn game_manager_agrees_with_the_reference_manager() {
-    let games = games();
+    let mut games = games();
     assert!(
         games.len() >= 15,
         "expected the games of games/, games/paper/, tests/games/ and kuhn_leaky, found {games:?}"
     );
+    if let Ok(only) = std::env::var("SIDL_DIFFGM_GAME") {
+        games.retain(|g| g.contains(&only));
+    }
     let workers = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2)
@@ -648,6 +652,8 @@ fn tricky_terms() -> Vec<Term> {
         "héllo",
         "Ωmega",
         "\u{7f}",
+        "\u{85}",
+        "tab\there",
         "",
     ]
     .iter()

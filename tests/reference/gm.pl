@@ -351,6 +351,14 @@ switch_info(Ps, I, sw(I, Owner, Kind, Acts)) :-
     ;   Kind = finite,
         findall(A, sidl_game:switch(I, A), As),
         distinct_list(As, Acts)
+    ),
+    % a distribution must fit the actions: an error of this state, not of the next chronon
+    (   Owner = dist(D)
+    ->  (   Kind == unlimited
+        ->  rt_error("owned/2: switch ~k is owned by the distribution ~k but is unlimited", [I, D])
+        ;   check_dist(I, D, Acts)
+        )
+    ;   true
     ).
 
 owner_class(O, Ps, player(O)) :- member(P, Ps), P =@= O, !.
@@ -479,8 +487,9 @@ clear_does :-
     (   sidl_state:dz(_, _) -> retractall(sidl_state:dz(_, _)) ; true ).
 
 chronon_(K, Legal, Subs, Nats) :-
-    % 1. nature (distributions are checked even when the script fixes the action)
-    forall(member(sw(I, dist(D), finite, Acts), Legal), check_dist(I, D, Acts)),
+    % 1. nature (legal_info/1 checked the distributions); equal(0) with no actions cannot draw
+    forall(member(sw(I, dist(_), finite, []), Legal),
+           rt_error("the chance switch ~k has no actions to draw from", [I])),
     % does/2: submitted and drawn actions, in legal switch order
     forall(member(sw(I, Owner, _, _), Legal),
            (   Owner = dist(_) -> ( member(I0-A, Nats), I0 == I -> assertz(sidl_state:dz(I, A)) ; true )
@@ -862,12 +871,10 @@ random_decisions(Legal, Subs, Nats, Out) :-
     findall(I-A, ( member(N, Out), ( N = nature(I, A) ; N = forced(I, A) ) ), Nats).
 
 random_decision(sw(I, Owner, Kind, Acts), O0, O) :-
-    (   Owner = dist(D), Kind == finite, Acts = [A]
-    ->  check_dist(I, D, Acts),
-        O = [forced(I, A)|O0]          % a single action: no draw, no script line
+    (   Owner = dist(_), Kind == finite, Acts = [A]
+    ->  O = [forced(I, A)|O0]          % a single action: no draw, no script line
     ;   Owner = dist(D), Kind == finite, Acts \== []
-    ->  check_dist(I, D, Acts),
-        draw(D, Acts, A),
+    ->  draw(D, Acts, A),
         O = [nature(I, A)|O0]
     ;   Owner = player(P), Kind == finite, Acts \== []
     ->  random_member(A, Acts),

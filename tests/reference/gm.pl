@@ -435,14 +435,9 @@ action_ok(I, finite, Acts, A, Reason) :-
 action_ok(I, unlimited, Ts, A, Reason) :-
     (   \+ ( member(T, Ts), template_match(T, A) )
     ->  format(string(Reason), "~k matches no template of switch ~k", [A, I])
-    ;   catch(( sidl_game:switch(I, A) -> R0 = ok ; R0 = fails ), E, R0 = error(E)),
-        (   R0 == ok
-        ->  Reason = ok
-        ;   R0 == fails
-        ->  format(string(Reason), "switch(~k, ~k) fails", [I, A])
-        ;   R0 = error(E1), message_text(E1, M),
-            format(string(Reason), "switch(~k, ~k) raised: ~w", [I, A, M])
-        )
+    ;   sidl_game:switch(I, A)          % an exception is a runtime error (sidl-semantics §5)
+    ->  Reason = ok
+    ;   format(string(Reason), "switch(~k, ~k) fails", [I, A])
     ).
 
 % A slot (Name, Type) stands for a value of Type; a variable in a template stands for
@@ -809,7 +804,8 @@ script_loop([], _, _, _, _, _).
 script_loop([Item-Line|Items], K, Max, Legal, Subs, Nats) :-
     K1 is K + 1,
     (   Item = submit(P, I, A)
-    ->  validate_submit(Legal, P, I, A, R),
+    ->  % switch/2 runs for an unlimited switch: an exception there is a runtime error of state K
+        catch(once(guarded(validate_submit(Legal, P, I, A, R))), E, ( print_error(K, E), gm_exit(2) )),
         (   R == ok
         ->  replace_pair(I, A, Subs, Subs1), script_loop(Items, K, Max, Legal, Subs1, Nats)
         ;   format(user_error, "gm: line ~w: rejected ~k before chronon ~d: ~w~n",

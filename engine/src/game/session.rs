@@ -64,6 +64,9 @@ pub enum Owner {
     Other(Term),
     /// `owned/2` has no solution.
     Nobody,
+    /// `equal(N)` or a probability list that does not fit the switch's actions: a runtime error when
+    /// the chronon runs (the reason is kept).
+    BadDistribution(String),
 }
 
 impl Owner {
@@ -73,11 +76,11 @@ impl Owner {
             Owner::Player(t) | Owner::Other(t) => Some(t.clone()),
             Owner::Equal(n) => Some(Term::compound("equal", vec![Term::Int(*n as i64)])),
             Owner::Probs(ps) => Some(Term::list(ps.iter().map(|&p| Term::Float(p)).collect())),
-            Owner::Nobody => None,
+            Owner::Nobody | Owner::BadDistribution(_) => None,
         }
     }
     pub fn is_nature(&self) -> bool {
-        matches!(self, Owner::Equal(_) | Owner::Probs(_))
+        matches!(self, Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_))
     }
 }
 
@@ -203,7 +206,6 @@ pub struct Session {
     game: Arc<Game>,
     settings: Settings,
     seed: u64,
-    rng: Rng,
     state: Arc<State>,
     switches: Option<Arc<Vec<SwitchInfo>>>,
     hidden: Option<Arc<Vec<Vec<bool>>>>,
@@ -212,6 +214,7 @@ pub struct Session {
     history: Vec<ChrononRecord>,
     undo: Vec<Snapshot>,
     machine: Machine,
+    replaying: bool,
 }
 
 fn show(t: &Term) -> String {
@@ -275,6 +278,8 @@ impl Session {
     /// Starts a session: runs `init/1` and `init/2`.
     pub fn new(game: Arc<Game>, seed: u64, settings: Settings) -> Result<Session, RuntimeError> {
         let mut machine = Machine::new(game.program.clone(), settings.limits);
+        // the game's one RNG: chance draws, random/1 in rules, and random drivers
+        machine.rng = Rng::new(seed);
         let empty = FactSet::default();
         let mut host = KeywordHost::new(&empty, &[], &[]);
         // init(W): all solutions in order, duplicates skipped, must be ground
@@ -341,7 +346,6 @@ impl Session {
             game,
             settings,
             seed,
-            rng: Rng::new(seed),
             state: Arc::new(state),
             switches: None,
             hidden: None,
@@ -350,6 +354,7 @@ impl Session {
             history: Vec::new(),
             undo: Vec::new(),
             machine,
+            replaying: false,
         })
     }
 
@@ -455,7 +460,7 @@ impl Session {
                 }
                 Actions::Finite(acts)
             };
-            let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id)?;
+            let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id);
             out.push(SwitchInfo {
                 id,
                 owner_term,
@@ -575,7 +580,7 @@ impl Session {
                     show(player)
                 ))));
             }
-            Owner::Equal(_) | Owner::Probs(_) => {
+            Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_) => {
                 return Ok(Err(Rejection(format!(
                     "switch {} is a chance switch: no player can submit to it",
                     show(switch)
@@ -624,15 +629,17 @@ impl Session {
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
                 let g = call("switch", vec![switch.clone(), a.clone()]);
-                let ok = !solutions(
-                    &mut self.machine,
-                    &mut host,
-                    &g,
-                    &Term::Atom(atom::TRUE),
-                    1,
-                    "switch/2",
-                )?
-                .is_empty();
+                let r = solutions(&mut self.machine, &mut host, &g, &Term::Atom(atom::TRUE), 1, "switch/2");
+                let ok = match r {
+                    Ok(v) => !v.is_empty(),
+                    Err(e) => {
+                        return Ok(Err(Rejection(format!(
+                            "checking {} with switch/2 raised an error: {}",
+                            show(&a),
+                            e.message
+                        ))))
+                    }
+                };
                 if !ok {
                     return Ok(Err(Rejection(format!(
                         "{} is not a valid action of switch {} now",
@@ -649,8 +656,13 @@ impl Session {
             switch: switch.clone(),
             action,
         });
-        if self.settings.interrupt {
-            self.run_chronon()?;
+        if self.settings.interrupt && !self.replaying {
+            let before: Vec<Submission> = self.pending.iter().filter(|s| &s.switch != switch).cloned().collect();
+            if let Err(e) = self.run_chronon() {
+                // the transition failed: the submission is not kept
+                self.pending = before;
+                return Err(e);
+            }
         }
         Ok(Ok(()))
     }
@@ -694,7 +706,7 @@ impl Session {
     pub fn run_chronon(&mut self) -> Result<&ChrononRecord, RuntimeError> {
         let switches = self.switches()?;
         let state = self.state.clone();
-        let rng_before = self.rng.clone();
+        let rng_before = self.machine.rng.clone();
         match self.transition(&switches, &state) {
             Ok((next, record)) => {
                 self.undo.push(Snapshot {
@@ -711,7 +723,7 @@ impl Session {
                 Ok(self.history.last().expect("just pushed"))
             }
             Err(e) => {
-                self.rng = rng_before;
+                self.machine.rng = rng_before;
                 Err(e)
             }
         }
@@ -737,9 +749,12 @@ impl Session {
                         format!("chance switch {} has unlimited actions", show(&sw.id)),
                     ));
                 };
+                if let Owner::BadDistribution(msg) = &sw.owner {
+                    return Err(RuntimeError::plain("owned/2", msg.clone()));
+                }
                 let a = match self.overrides.iter().find(|(s, _)| s == &sw.id) {
                     Some((_, a)) => a.clone(),
-                    None => draw(&mut self.rng, &sw.owner, acts, &sw.id)?,
+                    None => draw(&mut self.machine.rng, &sw.owner, acts, &sw.id)?,
                 };
                 draws.push((sw.id.clone(), a.clone()));
                 chosen[i] = Some((a, ActionSource::Drawn));
@@ -897,7 +912,7 @@ impl Session {
         self.state = snap.state;
         self.switches = snap.switches;
         self.hidden = None;
-        self.rng = snap.rng;
+        self.machine.rng = snap.rng;
         self.pending = rec
             .as_ref()
             .map(|r| r.submissions.clone())
@@ -914,14 +929,9 @@ impl Session {
         settings: Settings,
         history: &[ChrononRecord],
     ) -> Result<Session, RuntimeError> {
-        let mut s = Session::new(
-            game,
-            seed,
-            Settings {
-                interrupt: false,
-                ..settings
-            },
-        )?;
+        let mut s = Session::new(game, seed, settings)?;
+        // submissions are applied first and each record's transition run once, in either mode
+        s.replaying = true;
         for rec in history {
             for sub in &rec.submissions {
                 if let Err(r) = s.submit(&sub.player, &sub.switch, &sub.action)? {
@@ -941,25 +951,22 @@ impl Session {
             }
             s.run_chronon()?;
         }
+        s.replaying = false;
         Ok(s)
     }
 
     /// Draws from the session's RNG (for drivers that pick random actions: same seed, same game).
     pub fn rng(&mut self) -> &mut Rng {
-        &mut self.rng
+        &mut self.machine.rng
     }
 }
 
-/// Interprets the first `owned/2` answer.
-fn classify_owner(
-    o: Option<&Term>,
-    state: &State,
-    actions: &Actions,
-    id: &Term,
-) -> Result<Owner, RuntimeError> {
-    let Some(o) = o else { return Ok(Owner::Nobody) };
+/// Interprets the first `owned/2` answer. A distribution that does not fit the actions is kept as
+/// [`Owner::BadDistribution`]: the error is raised when a chronon runs.
+fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term) -> Owner {
+    let Some(o) = o else { return Owner::Nobody };
     if state.player_index(o).is_some() {
-        return Ok(Owner::Player(o.clone()));
+        return Owner::Player(o.clone());
     }
     let n_actions = match actions {
         Actions::Finite(a) => a.len(),
@@ -967,32 +974,20 @@ fn classify_owner(
     };
     if let Term::Compound(f, args) = o {
         if *f == atom::EQUAL && args.len() == 1 {
-            let Term::Int(n) = args[0] else {
-                return Err(RuntimeError::plain(
-                    "owned/2",
-                    format!("{}: equal/1 needs an integer", show(o)),
-                ));
+            return match args[0] {
+                Term::Int(n) if n >= 0 && n as usize == n_actions => Owner::Equal(n as u64),
+                Term::Int(_) => Owner::BadDistribution(format!(
+                    "switch {} is owned by {} but has {} actions",
+                    show(id),
+                    show(o),
+                    n_actions
+                )),
+                _ => Owner::BadDistribution(format!("{}: equal/1 needs an integer", show(o))),
             };
-            if n < 0 || n as usize != n_actions {
-                return Err(RuntimeError::plain(
-                    "owned/2",
-                    format!(
-                        "switch {} is owned by {} but has {} actions",
-                        show(id),
-                        show(o),
-                        n_actions
-                    ),
-                ));
-            }
-            return Ok(Owner::Equal(n as u64));
         }
     }
     if let Some(items) = o.as_list() {
-        if !items.is_empty()
-            && items
-                .iter()
-                .all(|t| matches!(t, Term::Int(_) | Term::Float(_)))
-        {
+        if !items.is_empty() && items.iter().all(|t| matches!(t, Term::Int(_) | Term::Float(_))) {
             let ps: Vec<f64> = items
                 .iter()
                 .map(|t| match t {
@@ -1003,20 +998,17 @@ fn classify_owner(
                 .collect();
             let sum: f64 = ps.iter().sum();
             if ps.len() != n_actions || ps.iter().any(|&p| p < 0.0) || (sum - 1.0).abs() > 1e-9 {
-                return Err(RuntimeError::plain(
-                    "owned/2",
-                    format!(
-                        "switch {}: the distribution {} must have one non-negative probability per action ({}) summing to 1",
-                        show(id),
-                        show(o),
-                        n_actions
-                    ),
+                return Owner::BadDistribution(format!(
+                    "switch {}: the distribution {} must have one non-negative probability per action ({}) summing to 1",
+                    show(id),
+                    show(o),
+                    n_actions
                 ));
             }
-            return Ok(Owner::Probs(ps));
+            return Owner::Probs(ps);
         }
     }
-    Ok(Owner::Other(o.clone()))
+    Owner::Other(o.clone())
 }
 
 /// Draws a chance switch's action (sidl-semantics §4, §7): `equal(N)` uniformly with `below(N)`;
@@ -1029,6 +1021,7 @@ fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, 
         ));
     }
     let i = match owner {
+        Owner::BadDistribution(msg) => return Err(RuntimeError::plain("owned/2", msg.clone())),
         Owner::Equal(n) => rng.below(*n) as usize,
         Owner::Probs(ps) => {
             let u = rng.next_f64();
@@ -1048,25 +1041,33 @@ fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, 
     Ok(acts[i.min(acts.len() - 1)].clone())
 }
 
-/// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type), the action.
+/// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type; a variable of
+/// the template stands for the same term at each of its occurrences), the action.
 pub fn instantiate_template(template: &Term, action: &Term) -> Option<Term> {
-    if let Some((_, ty)) = slot(template) {
-        return slot_value(ty, action);
+    let mut bound: Vec<(u32, &Term)> = Vec::new();
+    if action.is_ground() && matches_template(template, action, &mut bound) {
+        Some(action.clone())
+    } else {
+        None
     }
-    match (template, action) {
-        (Term::Compound(f, targs), Term::Compound(g, aargs))
-            if f == g && targs.len() == aargs.len() =>
-        {
-            let args: Option<Vec<Term>> = targs
-                .iter()
-                .zip(aargs.iter())
-                .map(|(t, a)| instantiate_template(t, a))
-                .collect();
-            Some(Term::Compound(*f, args?.into()))
+}
+
+fn matches_template<'a>(t: &Term, a: &'a Term, bound: &mut Vec<(u32, &'a Term)>) -> bool {
+    if let Some((_, ty)) = slot(t) {
+        return slot_value(ty, a).is_some();
+    }
+    match (t, a) {
+        (Term::Var(v), a) => match bound.iter().find(|(w, _)| w == v) {
+            Some((_, b)) => *b == a,
+            None => {
+                bound.push((*v, a));
+                true
+            }
+        },
+        (Term::Compound(f, targs), Term::Compound(g, aargs)) if f == g && targs.len() == aargs.len() => {
+            targs.iter().zip(aargs.iter()).all(|(t, a)| matches_template(t, a, bound))
         }
-        (Term::Var(_), a) if a.is_ground() => Some(a.clone()),
-        (t, a) if t == a => Some(a.clone()),
-        _ => None,
+        (t, a) => t == a,
     }
 }
 

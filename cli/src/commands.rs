@@ -107,7 +107,13 @@ fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
 }
 
 /// `sidl trace`: the trace format of `../shared/trace-format.md`.
-pub fn trace(game: &Path, seed: u64, script: Option<&Path>, max_chronons: u64) -> u8 {
+pub fn trace(
+    game: &Path,
+    seed: u64,
+    script: Option<&Path>,
+    max_chronons: u64,
+    interrupt: bool,
+) -> u8 {
     let (game, _src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
@@ -128,13 +134,11 @@ pub fn trace(game: &Path, seed: u64, script: Option<&Path>, max_chronons: u64) -
         }
         None => None,
     };
-    let out = run_trace(
-        game,
-        seed,
-        items.as_deref(),
-        max_chronons,
-        Settings::default(),
-    );
+    let settings = Settings {
+        interrupt,
+        ..Settings::default()
+    };
+    let out = run_trace(game, seed, items.as_deref(), max_chronons, settings);
     for m in &out.messages {
         eprintln!("{m}");
     }
@@ -148,12 +152,16 @@ pub fn trace(game: &Path, seed: u64, script: Option<&Path>, max_chronons: u64) -
 }
 
 /// `sidl run`: random play with a readable line per chronon.
-pub fn run(game: &Path, seed: u64, max_chronons: u64) -> u8 {
+pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
     let (game, _src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
-    let mut s = match Session::new(game, seed, Settings::default()) {
+    let settings = Settings {
+        interrupt,
+        ..Settings::default()
+    };
+    let mut s = match Session::new(game, seed, settings) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

@@ -43,6 +43,9 @@ enum Command {
         script: Option<PathBuf>,
         #[arg(long, default_value_t = 1000)]
         max_chronons: u64,
+        /// Interrupt mode: every accepted submission runs its own transition (paper §4).
+        #[arg(long)]
+        interrupt: bool,
     },
     /// Random play with a readable line per chronon.
     Run {
@@ -51,6 +54,9 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 1000)]
         max_chronons: u64,
+        /// Interrupt mode: every accepted submission runs its own transition (paper §4).
+        #[arg(long)]
+        interrupt: bool,
     },
     /// Random games back to back until N chronons have run (single thread): chronons per second and
     /// legal-action computations per second.
@@ -77,12 +83,14 @@ fn main() -> ExitCode {
             seed,
             script,
             max_chronons,
-        } => commands::trace(&game, seed, script.as_deref(), max_chronons),
+            interrupt,
+        } => commands::trace(&game, seed, script.as_deref(), max_chronons, interrupt),
         Command::Run {
             game,
             seed,
             max_chronons,
-        } => commands::run(&game, seed, max_chronons),
+            interrupt,
+        } => commands::run(&game, seed, max_chronons, interrupt),
         Command::Bench {
             game,
             chronons,

@@ -222,13 +222,13 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
 }
 
 /// `sidl bench`: times random play.
-pub fn bench(game: &Path, chronons: u64, seed: u64) -> u8 {
+pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool) -> u8 {
     let (game, _src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
     let start = std::time::Instant::now();
-    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default()) {
+    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default(), profile) {
         Ok(st) => {
             let secs = start.elapsed().as_secs_f64();
             println!(
@@ -239,6 +239,9 @@ pub fn bench(game: &Path, chronons: u64, seed: u64) -> u8 {
                 st.chronons as f64 / secs,
                 st.legal_computations as f64 / secs
             );
+            for ((name, arity), n) in st.profile.iter().take(25) {
+                println!("{n:>12}  {name}/{arity}");
+            }
             0
         }
         Err(e) => {

@@ -66,6 +66,9 @@ enum Command {
         chronons: u64,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Also count calls per predicate and print the most called ones.
+        #[arg(long)]
+        profile: bool,
     },
 }
 
@@ -95,7 +98,8 @@ fn main() -> ExitCode {
             game,
             chronons,
             seed,
-        } => commands::bench(&game, chronons, seed),
+            profile,
+        } => commands::bench(&game, chronons, seed, profile),
     };
     ExitCode::from(code)
 }

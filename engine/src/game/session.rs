@@ -955,6 +955,18 @@ impl Session {
         Ok(s)
     }
 
+    /// Turns per-predicate call counting on (`true`) or off.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.machine.profile = if on { Some(Default::default()) } else { None };
+    }
+
+    /// Calls per predicate since profiling was turned on, most called first.
+    pub fn profile(&self) -> Vec<((Atom, u32), u64)> {
+        let mut v: Vec<_> = self.machine.profile.iter().flatten().map(|(k, n)| (*k, *n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0 .0.name().cmp(b.0 .0.name())));
+        v
+    }
+
     /// Draws from the session's RNG (for drivers that pick random actions: same seed, same game).
     pub fn rng(&mut self) -> &mut Rng {
         &mut self.machine.rng

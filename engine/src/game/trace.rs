@@ -288,7 +288,12 @@ pub struct PlayStats {
 /// Plays random games back to back (a new game at each terminal state, seeds `seed`, `seed + 1`, ...)
 /// until `chronons` chronons have run: what `sidl bench` times. Each chronon includes the random
 /// decisions, the chronon and the legal switches of the new state.
-pub fn random_play(game: Arc<Game>, seed: u64, chronons: u64, settings: Settings) -> Result<PlayStats, RuntimeError> {
+pub fn random_play(
+    game: Arc<Game>,
+    seed: u64,
+    chronons: u64,
+    settings: Settings,
+) -> Result<PlayStats, RuntimeError> {
     let mut stats = PlayStats::default();
     let mut game_seed = seed;
     while stats.chronons < chronons {
@@ -304,7 +309,11 @@ pub fn random_play(game: Arc<Game>, seed: u64, chronons: u64, settings: Settings
         }
         if s.chronon() == 0 {
             // a game that is terminal at once would loop forever
-            return Err(RuntimeError { message: "the game is terminal in its initial state".into(), during: "bench".into(), solve: None });
+            return Err(RuntimeError {
+                message: "the game is terminal in its initial state".into(),
+                during: "bench".into(),
+                solve: None,
+            });
         }
     }
     Ok(stats)

@@ -89,7 +89,7 @@ pub fn answer_text(names: &[String], values: &[Term]) -> String {
     format!("{}.", parts.join(", "))
 }
 
-fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
+pub(crate) fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
     let src = read(path)?;
     match Game::load(&src) {
         Ok((g, diags)) => {

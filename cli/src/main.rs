@@ -1,6 +1,7 @@
 //! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
 
 mod commands;
+mod play;
 mod render;
 
 use clap::{Parser, Subcommand};
@@ -44,6 +45,8 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         max_chronons: u64,
     },
+    /// Play a game at the terminal: human seats choose, random seats draw (see --help).
+    Play(play::PlayArgs),
     /// Random play with a readable line per chronon.
     Run {
         game: PathBuf,
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
             script,
             max_chronons,
         } => commands::trace(&game, seed, script.as_deref(), max_chronons),
+        Command::Play(args) => play::run(&args),
         Command::Run {
             game,
             seed,

@@ -89,7 +89,7 @@ pub fn answer_text(names: &[String], values: &[Term]) -> String {
     format!("{}.", parts.join(", "))
 }
 
-fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
+pub(crate) fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
     let src = read(path)?;
     match Game::load(&src) {
         Ok((g, diags)) => {
@@ -228,7 +228,8 @@ pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool) -> u8 {
         Err(c) => return c,
     };
     let start = std::time::Instant::now();
-    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default(), profile) {
+    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default(), profile)
+    {
         Ok(st) => {
             let secs = start.elapsed().as_secs_f64();
             println!(

@@ -1,6 +1,7 @@
 //! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
 
 mod commands;
+mod play;
 mod render;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +48,8 @@ enum Command {
         #[arg(long)]
         interrupt: bool,
     },
+    /// Play a game at the terminal: human seats choose, random seats draw (see --help).
+    Play(play::PlayArgs),
     /// Random play with a readable line per chronon.
     Run {
         game: PathBuf,
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
             max_chronons,
             interrupt,
         } => commands::trace(&game, seed, script.as_deref(), max_chronons, interrupt),
+        Command::Play(args) => play::run(&args),
         Command::Run {
             game,
             seed,

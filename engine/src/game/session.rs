@@ -80,7 +80,10 @@ impl Owner {
         }
     }
     pub fn is_nature(&self) -> bool {
-        matches!(self, Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_))
+        matches!(
+            self,
+            Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_)
+        )
     }
 }
 
@@ -629,7 +632,14 @@ impl Session {
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
                 let g = call("switch", vec![switch.clone(), a.clone()]);
-                let r = solutions(&mut self.machine, &mut host, &g, &Term::Atom(atom::TRUE), 1, "switch/2");
+                let r = solutions(
+                    &mut self.machine,
+                    &mut host,
+                    &g,
+                    &Term::Atom(atom::TRUE),
+                    1,
+                    "switch/2",
+                );
                 let ok = match r {
                     Ok(v) => !v.is_empty(),
                     Err(e) => {
@@ -657,7 +667,12 @@ impl Session {
             action,
         });
         if self.settings.interrupt && !self.replaying {
-            let before: Vec<Submission> = self.pending.iter().filter(|s| &s.switch != switch).cloned().collect();
+            let before: Vec<Submission> = self
+                .pending
+                .iter()
+                .filter(|s| &s.switch != switch)
+                .cloned()
+                .collect();
             if let Err(e) = self.run_chronon() {
                 // the transition failed: the submission is not kept
                 self.pending = before;
@@ -903,6 +918,13 @@ impl Session {
         Ok((next, record))
     }
 
+    /// Withdraws every pending submission (and fixed nature action) of the current chronon, e.g. after
+    /// [`Session::undo`] when the players are to choose again instead of replaying the undone choices.
+    pub fn clear_pending(&mut self) {
+        self.pending.clear();
+        self.overrides.clear();
+    }
+
     /// Restores the state before the last chronon (its submissions become pending again).
     pub fn undo(&mut self) -> bool {
         let Some(snap) = self.undo.pop() else {
@@ -962,7 +984,13 @@ impl Session {
 
     /// Calls per predicate since profiling was turned on, most called first.
     pub fn profile(&self) -> Vec<((Atom, u32), u64)> {
-        let mut v: Vec<_> = self.machine.profile.iter().flatten().map(|(k, n)| (*k, *n)).collect();
+        let mut v: Vec<_> = self
+            .machine
+            .profile
+            .iter()
+            .flatten()
+            .map(|(k, n)| (*k, *n))
+            .collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0 .0.name().cmp(b.0 .0.name())));
         v
     }
@@ -999,7 +1027,11 @@ fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term)
         }
     }
     if let Some(items) = o.as_list() {
-        if !items.is_empty() && items.iter().all(|t| matches!(t, Term::Int(_) | Term::Float(_))) {
+        if !items.is_empty()
+            && items
+                .iter()
+                .all(|t| matches!(t, Term::Int(_) | Term::Float(_)))
+        {
             let ps: Vec<f64> = items
                 .iter()
                 .map(|t| match t {
@@ -1076,8 +1108,13 @@ fn matches_template<'a>(t: &Term, a: &'a Term, bound: &mut Vec<(u32, &'a Term)>)
                 true
             }
         },
-        (Term::Compound(f, targs), Term::Compound(g, aargs)) if f == g && targs.len() == aargs.len() => {
-            targs.iter().zip(aargs.iter()).all(|(t, a)| matches_template(t, a, bound))
+        (Term::Compound(f, targs), Term::Compound(g, aargs))
+            if f == g && targs.len() == aargs.len() =>
+        {
+            targs
+                .iter()
+                .zip(aargs.iter())
+                .all(|(t, a)| matches_template(t, a, bound))
         }
         (t, a) => t == a,
     }
@@ -1097,7 +1134,66 @@ pub fn slot(t: &Term) -> Option<(&Term, Atom)> {
 /// Slot types: `double` (a float), `integer`, `number` (either), `atom`, `term` (any ground term).
 pub const SLOT_TYPES: &[&str] = &["double", "integer", "number", "atom", "term"];
 
-fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
+/// A hole of an unlimited template that the player fills in: a slot `(Name, Type)`, or a variable
+/// (which [`instantiate_template`] accepts as any ground term: no name, type `term`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TemplateSlot {
+    /// The slot's `Name` as written in the template (`None` for a variable).
+    pub name: Option<Term>,
+    /// One of [`SLOT_TYPES`].
+    pub ty: Atom,
+}
+
+/// The holes of `template` in depth-first, left-to-right order (the order [`fill_template`] fills).
+pub fn template_slots(template: &Term) -> Vec<TemplateSlot> {
+    let mut out = Vec::new();
+    let mut stack = vec![template];
+    while let Some(t) = stack.pop() {
+        if let Some((name, ty)) = slot(t) {
+            out.push(TemplateSlot {
+                name: Some(name.clone()),
+                ty,
+            });
+            continue;
+        }
+        match t {
+            Term::Var(_) => out.push(TemplateSlot {
+                name: None,
+                ty: Atom::new("term"),
+            }),
+            Term::Compound(_, args) => stack.extend(args.iter().rev()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Replaces the holes of `template` (as listed by [`template_slots`]) by `values`, in order. `None` if
+/// the number of values differs from the number of holes. The values are not type-checked here:
+/// [`slot_value`] checks one value, [`Session::submit`] the whole action.
+pub fn fill_template(template: &Term, values: &[Term]) -> Option<Term> {
+    fn go(t: &Term, values: &mut std::slice::Iter<'_, Term>) -> Option<Term> {
+        if slot(t).is_some() || matches!(t, Term::Var(_)) {
+            return values.next().cloned();
+        }
+        match t {
+            Term::Compound(f, args) => {
+                let args: Option<Vec<Term>> = args.iter().map(|a| go(a, values)).collect();
+                Some(Term::Compound(*f, args?.into()))
+            }
+            _ => Some(t.clone()),
+        }
+    }
+    let mut it = values.iter();
+    let out = go(template, &mut it)?;
+    if it.next().is_some() {
+        return None;
+    }
+    Some(out)
+}
+
+/// `Some(v)` if `v` is a value of the slot type `ty` (see [`SLOT_TYPES`]; a `double` must be a float).
+pub fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
     match (ty.name(), v) {
         ("double", Term::Float(_)) => Some(v.clone()),
         ("integer", Term::Int(_)) => Some(v.clone()),
@@ -1105,5 +1201,86 @@ fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
         ("atom", Term::Atom(_)) => Some(v.clone()),
         ("term", t) if t.is_ground() => Some(v.clone()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(src: &str) -> Term {
+        match crate::syntax::parse_term(src) {
+            Ok(r) => r.term,
+            Err(d) => panic!("{src}: {d:?}"),
+        }
+    }
+
+    #[test]
+    fn template_slots_in_order() {
+        let tpl = t("[bid, (price, double), f((n, integer), X), (who, atom)]");
+        let slots = template_slots(&tpl);
+        let shown: Vec<(Option<String>, &str)> = slots
+            .iter()
+            .map(|s| (s.name.as_ref().map(crate::write::canonical), s.ty.name()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (Some("price".to_string()), "double"),
+                (Some("n".to_string()), "integer"),
+                (None, "term"),
+                (Some("who".to_string()), "atom"),
+            ]
+        );
+        assert!(template_slots(&t("[wait]")).is_empty());
+    }
+
+    #[test]
+    fn fill_template_round_trips_with_instantiate() {
+        let tpl = t("[bid, (price, double), f((n, integer), X)]");
+        let values = [Term::Float(12.5), Term::Int(3), t("g(a)")];
+        let filled = fill_template(&tpl, &values).expect("three holes");
+        assert_eq!(filled, t("[bid, 12.5, f(3, g(a))]"));
+        assert_eq!(instantiate_template(&tpl, &filled), Some(filled.clone()));
+        assert_eq!(fill_template(&tpl, &values[..2]), None);
+        assert_eq!(
+            fill_template(&tpl, &[values.to_vec(), vec![Term::Int(1)]].concat()),
+            None
+        );
+        assert_eq!(fill_template(&t("[wait]"), &[]), Some(t("[wait]")));
+    }
+
+    #[test]
+    fn slot_values_are_typed() {
+        let double = Atom::new("double");
+        assert_eq!(
+            slot_value(double, &Term::Float(1.5)),
+            Some(Term::Float(1.5))
+        );
+        assert_eq!(slot_value(double, &Term::Int(1)), None);
+        assert_eq!(
+            slot_value(Atom::new("number"), &Term::Int(1)),
+            Some(Term::Int(1))
+        );
+        assert_eq!(slot_value(Atom::new("atom"), &Term::Int(1)), None);
+    }
+
+    #[test]
+    fn clear_pending_withdraws_submissions() {
+        let src = "init([n, 0]). init([p], 0). legal([s]) :- fact([n, 0]). owned([s], [p]).\n\
+                   switch([s], [a]). switch([s], [b]). default([s], [a]).\n\
+                   do([A]) :- delete([n, 0]), create([n, A]).";
+        let (g, _) = Game::load(src).expect("loads");
+        let mut s = Session::new(Arc::new(g), 0, Settings::default()).expect("starts");
+        let p = t("[p]");
+        assert_eq!(s.submit(&p, &t("[s]"), &t("[b]")), Ok(Ok(())));
+        s.run_chronon().expect("runs");
+        assert_eq!(s.view(None).expect("view"), vec![t("[n, b]")]);
+        assert!(s.undo());
+        assert_eq!(s.pending().len(), 1);
+        s.clear_pending();
+        assert!(s.pending().is_empty());
+        s.run_chronon().expect("runs");
+        assert_eq!(s.view(None).expect("view"), vec![t("[n, a]")]);
     }
 }

@@ -319,7 +319,11 @@ pub fn random_play(
         }
         if s.chronon() == 0 {
             // a game that is terminal at once would loop forever
-            return Err(RuntimeError { message: "the game is terminal in its initial state".into(), during: "bench".into(), solve: None });
+            return Err(RuntimeError {
+                message: "the game is terminal in its initial state".into(),
+                during: "bench".into(),
+                solve: None,
+            });
         }
     }
     stats.profile.sort_by(|a, b| b.1.cmp(&a.1));

@@ -219,7 +219,10 @@ impl MemoKey {
             words.push(tag);
             words.push(v);
         }
-        MemoKey { pred, words: words.into() }
+        MemoKey {
+            pred,
+            words: words.into(),
+        }
     }
 }
 
@@ -306,7 +309,11 @@ pub struct Machine {
 
 /// The heap size below which no garbage collection runs. Debug builds collect far more often, so
 /// that every test exercises the collector.
-const GC_MIN: usize = if cfg!(debug_assertions) { 1 << 14 } else { 1 << 20 };
+const GC_MIN: usize = if cfg!(debug_assertions) {
+    1 << 14
+} else {
+    1 << 20
+};
 
 impl Machine {
     pub fn new(prog: Program, limits: Limits) -> Machine {
@@ -873,7 +880,14 @@ impl Machine {
         }
     }
 
-    fn call_user(&mut self, data: &ProgramData, p: u32, args: u32, arity: u32, next: u32) -> Result<Step, SolveError> {
+    fn call_user(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
         let pred = &data.preds[p as usize];
         let first = if arity > 0 {
             let c = self.store.deref(self.store.heap[args as usize]);
@@ -888,7 +902,16 @@ impl Machine {
         }
         let height = self.cps.len() as u32;
         if cands.len() > 1 {
-            self.push_cp(CpKind::Clauses { pred: p, list, pos: 1, args }, next, height)?;
+            self.push_cp(
+                CpKind::Clauses {
+                    pred: p,
+                    list,
+                    pos: 1,
+                    args,
+                },
+                next,
+                height,
+            )?;
         }
         self.try_clause(data, p, cands[0], args, height, next)
     }
@@ -897,7 +920,9 @@ impl Machine {
     fn copy_args(&mut self, args: u32, arity: u32) -> (Vec<Cell>, Cell) {
         let p = self.store.len();
         self.store.heap.push(Cell::Functor(atom::COMMA, arity));
-        self.store.heap.extend_from_within(args as usize..(args + arity) as usize);
+        self.store
+            .heap
+            .extend_from_within(args as usize..(args + arity) as usize);
         let mut seg = Vec::with_capacity(arity as usize + 1);
         let root = self.store.copy_out(Cell::Struct(p), &mut seg);
         self.store.heap.truncate(p as usize);
@@ -905,33 +930,78 @@ impl Machine {
     }
 
     /// A memoizable predicate: serve the call from the table, or fill the table entry first.
-    fn call_memo(&mut self, data: &ProgramData, p: u32, args: u32, arity: u32, cutb: u32, next: u32) -> Result<Step, SolveError> {
+    fn call_memo(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
         let (seg, _) = self.copy_args(args, arity);
         let key = MemoKey::new(p, &seg);
         if let Some(&e) = self.memo_table.get(&key) {
             return self.serve_memo(e, 0, args, arity, next, None);
         }
         let fill = self.fills.len() as u32;
-        self.fills.push(Fill { key, answers: Vec::new(), start: self.inferences, cp: self.cps.len() as u32 });
-        self.push_cp(CpKind::MemoFill { fill, pred: p, args, arity }, next, cutb)?;
+        self.fills.push(Fill {
+            key,
+            answers: Vec::new(),
+            start: self.inferences,
+            cp: self.cps.len() as u32,
+        });
+        self.push_cp(
+            CpKind::MemoFill {
+                fill,
+                pred: p,
+                args,
+                arity,
+            },
+            next,
+            cutb,
+        )?;
         let k = self.push_frame(FrameKind::MemoCollect { fill, args, arity }, cutb, next)?;
         self.call_user(data, p, args, arity, k)
     }
 
     /// Unifies the call's arguments with answer `i` of memo entry `e`, leaving a choicepoint for the
     /// next answer.
-    fn serve_memo(&mut self, e: u32, i: usize, args: u32, arity: u32, next: u32, marks: Option<(u32, u32, u32)>) -> Result<Step, SolveError> {
+    fn serve_memo(
+        &mut self,
+        e: u32,
+        i: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+    ) -> Result<Step, SolveError> {
         let entry = self.memo_entries[e as usize].clone();
         if i >= entry.len() {
             return Ok(Step::Fail);
         }
-        let (heap, trail, frames) =
-            marks.unwrap_or((self.store.len(), self.store.trail.len() as u32, self.frames.len() as u32));
+        let (heap, trail, frames) = marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ));
         if i + 1 < entry.len() {
             if self.cps.len() >= self.limits.max_choicepoints {
                 return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
             }
-            self.cps.push(ChoicePoint { kind: CpKind::MemoServe { entry: e, pos: i as u32 + 1, args, arity }, heap, trail, frames, next, cutb: 0 });
+            self.cps.push(ChoicePoint {
+                kind: CpKind::MemoServe {
+                    entry: e,
+                    pos: i as u32 + 1,
+                    args,
+                    arity,
+                },
+                heap,
+                trail,
+                frames,
+                next,
+                cutb: 0,
+            });
             self.store.mark = heap;
         }
         let (seg, root) = &entry[i];
@@ -950,14 +1020,21 @@ impl Machine {
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
     /// the state at its call and runs the predicate directly, never memoizing it again.
     fn abort_fill(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<Step, SolveError> {
-        let Some(f) = self.fills.last() else { return Ok(Step::Fail) };
+        let Some(f) = self.fills.last() else {
+            return Ok(Step::Fail);
+        };
         let cpi = f.cp as usize;
         self.cut(cpi as u32 + 1);
         self.restore(cpi, host);
         let cp = self.cps[cpi];
         self.pop_cp();
         self.fills.pop();
-        let CpKind::MemoFill { pred, args, arity, .. } = cp.kind else { return Ok(Step::Fail) };
+        let CpKind::MemoFill {
+            pred, args, arity, ..
+        } = cp.kind
+        else {
+            return Ok(Step::Fail);
+        };
         self.no_memo.insert(pred);
         self.call_user(data, pred, args, arity, cp.next)
     }
@@ -1373,7 +1450,9 @@ impl Machine {
                 CpKind::Catch { .. } | CpKind::Dead => {
                     self.pop_cp();
                 }
-                CpKind::MemoFill { fill, args, arity, .. } => {
+                CpKind::MemoFill {
+                    fill, args, arity, ..
+                } => {
                     self.pop_cp();
                     self.fills.truncate(fill as usize + 1);
                     let Some(f) = self.fills.pop() else { continue };
@@ -1390,7 +1469,12 @@ impl Machine {
                         }
                     }
                 }
-                CpKind::MemoServe { entry, pos, args, arity } => {
+                CpKind::MemoServe {
+                    entry,
+                    pos,
+                    args,
+                    arity,
+                } => {
                     self.pop_cp();
                     let marks = Some((cp.heap, cp.trail, cp.frames));
                     match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks)? {
@@ -1438,13 +1522,19 @@ impl Machine {
             self.pop_cp();
             match cp.kind {
                 CpKind::Findall { id, .. } => self.drop_collectors(id),
-                CpKind::MemoFill { fill, pred, args, arity } => {
+                CpKind::MemoFill {
+                    fill,
+                    pred,
+                    args,
+                    arity,
+                } => {
                     // the exception came from computing every answer: call the predicate directly
                     // instead, so that it surfaces (or not) exactly as without memoization
                     self.fills.truncate(fill as usize);
                     self.no_memo.insert(pred);
                     let p = &_data.preds[pred as usize];
-                    let argv: Vec<Cell> = self.store.heap[args as usize..(args + arity) as usize].to_vec();
+                    let argv: Vec<Cell> =
+                        self.store.heap[args as usize..(args + arity) as usize].to_vec();
                     let goal = self.store.make_compound(p.name, &argv);
                     let h = self.cps.len() as u32;
                     self.cur = self.push_frame(FrameKind::Goal { goal }, h, cp.next)?;
@@ -1514,20 +1604,23 @@ impl Machine {
         let trail_from = self.cps.last().map_or(0, |c| c.trail) as usize;
         let heap = &self.store.heap;
         // mark `len` cells from `start` (a block), queueing their values
-        let mark_block = |start: usize, len: usize, marked: &mut Vec<bool>, todo: &mut Vec<Cell>| {
-            for a in start..start + len {
-                if a >= h0 && !marked[a - h0] {
-                    marked[a - h0] = true;
-                    todo.push(heap[a]);
+        let mark_block =
+            |start: usize, len: usize, marked: &mut Vec<bool>, todo: &mut Vec<Cell>| {
+                for a in start..start + len {
+                    if a >= h0 && !marked[a - h0] {
+                        marked[a - h0] = true;
+                        todo.push(heap[a]);
+                    }
                 }
-            }
-        };
+            };
         // roots: frames on the current chain above the protected ones
         let mut f = self.cur;
         while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
             let fr = self.frames[f as usize];
             match fr.kind {
-                FrameKind::Body { pred, clause, env, .. } => {
+                FrameKind::Body {
+                    pred, clause, env, ..
+                } => {
                     let nvars = data.preds[pred as usize].clauses[clause as usize].nvars as usize;
                     mark_block(env as usize, nvars, &mut marked, &mut todo);
                 }

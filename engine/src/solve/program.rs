@@ -660,13 +660,24 @@ fn goal_calls(data: &ProgramData, cells: &[Cell], cell: Cell, out: &mut Calls) {
     }
 }
 
-fn call_effects(data: &ProgramData, cells: &[Cell], name: Atom, args: &[Cell], out: &mut Calls, stack: &mut Vec<Cell>) {
+fn call_effects(
+    data: &ProgramData,
+    cells: &[Cell],
+    name: Atom,
+    args: &[Cell],
+    out: &mut Calls,
+    stack: &mut Vec<Cell>,
+) {
     if args.iter().any(|&a| mentions_random(cells, a)) {
         out.impure = true;
     }
     match resolve(data, name, args.len() as u32) {
         Dispatch::Control(c) => match c {
-            Control::Conj | Control::Disj | Control::IfThen | Control::SoftIfThen | Control::Not => stack.extend_from_slice(args),
+            Control::Conj
+            | Control::Disj
+            | Control::IfThen
+            | Control::SoftIfThen
+            | Control::Not => stack.extend_from_slice(args),
             Control::Call(0) => stack.push(args[0]),
             Control::Findall | Control::Findall4 => stack.push(args[1]),
             Control::Catch => {

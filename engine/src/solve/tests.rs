@@ -355,8 +355,16 @@ choice(X) :- member(X, [a, b, c]).
 #[test]
 fn garbage_collection_lets_deterministic_loops_run_in_bounded_heap() {
     // 3,000 naive reverses of 30 elements allocate far more than 2M cells without collection
-    let limits = Limits { max_heap_cells: 2 << 20, max_inferences: u64::MAX, ..Limits::default() };
-    let r = src_answers(GC_PROGRAM, "numlist(1, 30, L), loop(3000, L), length(L, N)", limits);
+    let limits = Limits {
+        max_heap_cells: 2 << 20,
+        max_inferences: u64::MAX,
+        ..Limits::default()
+    };
+    let r = src_answers(
+        GC_PROGRAM,
+        "numlist(1, 30, L), loop(3000, L), length(L, N)",
+        limits,
+    );
     assert_eq!(r.len(), 1, "{r:?}");
     let ans = r[0].as_ref().expect("no error");
     assert_eq!(ans[1], Term::Int(30));
@@ -365,14 +373,21 @@ fn garbage_collection_lets_deterministic_loops_run_in_bounded_heap() {
 
 #[test]
 fn garbage_collection_keeps_live_data_and_choicepoints_intact() {
-    let limits = Limits { max_heap_cells: 2 << 20, max_inferences: u64::MAX, ..Limits::default() };
+    let limits = Limits {
+        max_heap_cells: 2 << 20,
+        max_inferences: u64::MAX,
+        ..Limits::default()
+    };
     // live data threaded through the loop, with a choicepoint below it that is resumed afterwards
     let r = src_answers(
         GC_PROGRAM,
         "choice(X), numlist(1, 25, L), keep(1500, L, Out), msort(Out, S), S == L, findall(Y, choice(Y), Ys)",
         limits,
     );
-    let xs: Vec<Term> = r.iter().map(|a| a.as_ref().expect("no error")[0].clone()).collect();
+    let xs: Vec<Term> = r
+        .iter()
+        .map(|a| a.as_ref().expect("no error")[0].clone())
+        .collect();
     assert_eq!(xs, vec![a("a"), a("b"), a("c")]);
     let ys = &r[2].as_ref().unwrap()[5];
     assert_eq!(ys, &Term::list(vec![a("a"), a("b"), a("c")]));

@@ -157,7 +157,7 @@ pub struct RuntimeError {
     pub message: String,
     /// The keyword being evaluated (`legal/1`, `do/1`, ...).
     pub during: String,
-    pub solve: Option<SolveError>,
+    pub solve: Option<Box<SolveError>>,
 }
 
 impl std::fmt::Display for RuntimeError {
@@ -183,7 +183,7 @@ impl RuntimeError {
         RuntimeError {
             message: msg,
             during: during.to_string(),
-            solve: Some(e),
+            solve: Some(Box::new(e)),
         }
     }
 }

@@ -326,6 +326,6 @@ pub fn random_play(
             });
         }
     }
-    stats.profile.sort_by(|a, b| b.1.cmp(&a.1));
+    stats.profile.sort_by_key(|e| std::cmp::Reverse(e.1));
     Ok(stats)
 }

@@ -1705,10 +1705,8 @@ impl Machine {
         while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
             let fr = &mut self.frames[f as usize];
             match &mut fr.kind {
-                FrameKind::Body { env, .. } => {
-                    if *env as usize >= h0 {
-                        *env = forward[*env as usize - h0];
-                    }
+                FrameKind::Body { env, .. } if *env as usize >= h0 => {
+                    *env = forward[*env as usize - h0];
                 }
                 FrameKind::Goal { goal } => *goal = fwd(*goal),
                 FrameKind::Collect { template, .. } => *template = fwd(*template),

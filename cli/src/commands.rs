@@ -29,7 +29,7 @@ fn print_solve_error(name: &str, src: &str, e: &SolveError) {
 
 /// `sidl query FILE GOAL`: each answer on its own line as `X = <canonical>, Y = <canonical>.`
 /// (`true.` without variables), `false.` when there is none. Exit 0, 1 (load/goal error), 2 (runtime).
-pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -> u8 {
+pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64, time: bool) -> u8 {
     let src = match read(file) {
         Ok(s) => s,
         Err(c) => return c,
@@ -52,6 +52,7 @@ pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -
         }
     };
     let names: Vec<String> = q.var_names().to_vec();
+    let started = std::time::Instant::now();
     let mut any = false;
     for _ in 0..max_answers {
         match q.next_answer() {
@@ -68,6 +69,11 @@ pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -
     }
     if !any {
         println!("false.");
+    }
+    if time {
+        let secs = started.elapsed().as_secs_f64();
+        let n = q.inferences();
+        eprintln!("% {n} inferences in {secs:.3} seconds ({:.0} inferences per second)", n as f64 / secs);
     }
     0
 }

@@ -33,6 +33,9 @@ enum Command {
         /// Inference step budget.
         #[arg(long, default_value_t = 10_000_000)]
         max_inferences: u64,
+        /// Print the time and inferences of the whole query to stderr.
+        #[arg(long)]
+        time: bool,
     },
     /// Play a game and print its trajectory in the machine-readable trace format.
     Trace {
@@ -83,7 +86,8 @@ fn main() -> ExitCode {
             goal,
             max_answers,
             max_inferences,
-        } => commands::query(&file, &goal, max_answers, max_inferences),
+            time,
+        } => commands::query(&file, &goal, max_answers, max_inferences, time),
         Command::Trace {
             game,
             seed,

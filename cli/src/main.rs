@@ -1,1 +1,101 @@
-fn main(){}
+//! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
+
+mod commands;
+mod render;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "sidl",
+    version,
+    about = "Run, trace, play, query, check and benchmark SIDL3.0 games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Load a file's clauses and print every answer of a goal, like a Prolog top level without I/O.
+    Query {
+        /// A SIDL or Prolog file.
+        file: PathBuf,
+        /// The goal, e.g. 'append(X, Y, [1,2])'.
+        goal: String,
+        /// Stop after this many answers.
+        #[arg(long, default_value_t = 1000)]
+        max_answers: usize,
+        /// Inference step budget.
+        #[arg(long, default_value_t = 10_000_000)]
+        max_inferences: u64,
+    },
+    /// Play a game and print its trajectory in the machine-readable trace format.
+    Trace {
+        game: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// A script of submit/3, nature/2 and chronon/0 lines; without it, random play.
+        #[arg(long)]
+        script: Option<PathBuf>,
+        #[arg(long, default_value_t = 1000)]
+        max_chronons: u64,
+        /// Interrupt mode: every accepted submission runs its own transition (paper §4).
+        #[arg(long)]
+        interrupt: bool,
+    },
+    /// Random play with a readable line per chronon.
+    Run {
+        game: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, default_value_t = 1000)]
+        max_chronons: u64,
+        /// Interrupt mode: every accepted submission runs its own transition (paper §4).
+        #[arg(long)]
+        interrupt: bool,
+    },
+    /// Random games back to back until N chronons have run (single thread): chronons per second and
+    /// legal-action computations per second.
+    Bench {
+        game: PathBuf,
+        #[arg(long, default_value_t = 10_000)]
+        chronons: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Query {
+            file,
+            goal,
+            max_answers,
+            max_inferences,
+        } => commands::query(&file, &goal, max_answers, max_inferences),
+        Command::Trace {
+            game,
+            seed,
+            script,
+            max_chronons,
+            interrupt,
+        } => commands::trace(&game, seed, script.as_deref(), max_chronons, interrupt),
+        Command::Run {
+            game,
+            seed,
+            max_chronons,
+            interrupt,
+        } => commands::run(&game, seed, max_chronons, interrupt),
+        Command::Bench {
+            game,
+            chronons,
+            seed,
+        } => commands::bench(&game, chronons, seed),
+    };
+    ExitCode::from(code)
+}

@@ -75,7 +75,12 @@ impl Atom {
     /// Interns `name` and returns its atom.
     pub fn new(name: &str) -> Atom {
         let table = interner();
-        if let Some(&id) = table.read().unwrap_or_else(|e| e.into_inner()).ids.get(name) {
+        if let Some(&id) = table
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .ids
+            .get(name)
+        {
             return Atom(id);
         }
         let mut w = table.write().unwrap_or_else(|e| e.into_inner());

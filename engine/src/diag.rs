@@ -15,11 +15,17 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
@@ -86,19 +92,44 @@ impl Diagnostic {
     pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
         Diagnostic::new(code, Severity::Warning, message, span)
     }
-    pub fn new(code: &'static str, severity: Severity, message: impl Into<String>, span: Span) -> Diagnostic {
-        Diagnostic { code, severity, message: message.into(), span, labels: Vec::new(), help: None, fixes: Vec::new() }
+    pub fn new(
+        code: &'static str,
+        severity: Severity,
+        message: impl Into<String>,
+        span: Span,
+    ) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity,
+            message: message.into(),
+            span,
+            labels: Vec::new(),
+            help: None,
+            fixes: Vec::new(),
+        }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self
     }
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into() });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
-    pub fn with_fix(mut self, title: impl Into<String>, span: Span, replacement: impl Into<String>) -> Diagnostic {
-        self.fixes.push(Fix { title: title.into(), span, replacement: replacement.into() });
+    pub fn with_fix(
+        mut self,
+        title: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> Diagnostic {
+        self.fixes.push(Fix {
+            title: title.into(),
+            span,
+            replacement: replacement.into(),
+        });
         self
     }
     pub fn is_error(&self) -> bool {
@@ -108,7 +139,13 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}]: {}", self.severity.as_str(), self.code, self.message)
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.severity.as_str(),
+            self.code,
+            self.message
+        )
     }
 }
 
@@ -162,14 +199,21 @@ impl LineIndex {
             ColumnUnit::Utf16 => seg.encode_utf16().count(),
             ColumnUnit::Utf8 => seg.len(),
         };
-        LineCol { line: line as u32, col: col as u32 }
+        LineCol {
+            line: line as u32,
+            col: col as u32,
+        }
     }
 
     /// Byte offset of a 0-based line and column (clamped to the line's end).
     pub fn offset(&self, text: &str, pos: LineCol, unit: ColumnUnit) -> u32 {
         let line = (pos.line as usize).min(self.line_starts.len() - 1);
         let start = self.line_starts[line] as usize;
-        let end = self.line_starts.get(line + 1).map(|&e| e as usize).unwrap_or(text.len());
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map(|&e| e as usize)
+            .unwrap_or(text.len());
         let mut remaining = pos.col as usize;
         for (i, ch) in text[start..end].char_indices() {
             if remaining == 0 || ch == '\n' {
@@ -202,9 +246,18 @@ mod tests {
         let text = "ab\nä𝄞x\n";
         let idx = LineIndex::new(text);
         let x = text.find('x').unwrap() as u32;
-        assert_eq!(idx.line_col(text, x, ColumnUnit::Char), LineCol { line: 1, col: 2 });
-        assert_eq!(idx.line_col(text, x, ColumnUnit::Utf16), LineCol { line: 1, col: 3 });
-        assert_eq!(idx.line_col(text, x, ColumnUnit::Utf8), LineCol { line: 1, col: 6 });
+        assert_eq!(
+            idx.line_col(text, x, ColumnUnit::Char),
+            LineCol { line: 1, col: 2 }
+        );
+        assert_eq!(
+            idx.line_col(text, x, ColumnUnit::Utf16),
+            LineCol { line: 1, col: 3 }
+        );
+        assert_eq!(
+            idx.line_col(text, x, ColumnUnit::Utf8),
+            LineCol { line: 1, col: 6 }
+        );
         for unit in [ColumnUnit::Char, ColumnUnit::Utf16, ColumnUnit::Utf8] {
             let lc = idx.line_col(text, x, unit);
             assert_eq!(idx.offset(text, lc, unit), x);

@@ -3,7 +3,9 @@
 
 pub mod atom;
 pub mod diag;
+pub mod game;
 pub mod rng;
 pub mod solve;
 pub mod syntax;
 pub mod term;
+pub mod write;

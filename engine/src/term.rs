@@ -108,7 +108,10 @@ impl Term {
 
     /// `Name/Arity` as a term.
     pub fn indicator(name: Atom, arity: usize) -> Term {
-        Term::Compound(atom::SLASH, Arc::from(vec![Term::Atom(name), Term::Int(arity as i64)]))
+        Term::Compound(
+            atom::SLASH,
+            Arc::from(vec![Term::Atom(name), Term::Int(arity as i64)]),
+        )
     }
 
     // ISO error terms: error(Formal, Context). The context is filled in by the machine.
@@ -119,27 +122,45 @@ impl Term {
         Term::error(Term::Atom(atom::INSTANTIATION_ERROR))
     }
     pub fn type_error(kind: Atom, culprit: Term) -> Term {
-        Term::error(Term::Compound(atom::TYPE_ERROR, Arc::from(vec![Term::Atom(kind), culprit])))
+        Term::error(Term::Compound(
+            atom::TYPE_ERROR,
+            Arc::from(vec![Term::Atom(kind), culprit]),
+        ))
     }
     pub fn domain_error(kind: Atom, culprit: Term) -> Term {
-        Term::error(Term::Compound(atom::DOMAIN_ERROR, Arc::from(vec![Term::Atom(kind), culprit])))
+        Term::error(Term::Compound(
+            atom::DOMAIN_ERROR,
+            Arc::from(vec![Term::Atom(kind), culprit]),
+        ))
     }
     pub fn existence_error(kind: Atom, culprit: Term) -> Term {
-        Term::error(Term::Compound(atom::EXISTENCE_ERROR, Arc::from(vec![Term::Atom(kind), culprit])))
+        Term::error(Term::Compound(
+            atom::EXISTENCE_ERROR,
+            Arc::from(vec![Term::Atom(kind), culprit]),
+        ))
     }
     pub fn evaluation_error(what: Atom) -> Term {
-        Term::error(Term::Compound(atom::EVALUATION_ERROR, Arc::from(vec![Term::Atom(what)])))
+        Term::error(Term::Compound(
+            atom::EVALUATION_ERROR,
+            Arc::from(vec![Term::Atom(what)]),
+        ))
     }
     pub fn representation_error(what: Atom) -> Term {
-        Term::error(Term::Compound(atom::REPRESENTATION_ERROR, Arc::from(vec![Term::Atom(what)])))
+        Term::error(Term::Compound(
+            atom::REPRESENTATION_ERROR,
+            Arc::from(vec![Term::Atom(what)]),
+        ))
     }
     pub fn resource_error(what: Atom) -> Term {
-        Term::error(Term::Compound(atom::RESOURCE_ERROR, Arc::from(vec![Term::Atom(what)])))
+        Term::error(Term::Compound(
+            atom::RESOURCE_ERROR,
+            Arc::from(vec![Term::Atom(what)]),
+        ))
     }
 }
 
 impl PartialEq for Term {
-    /// Structural equality (floats by value, so `0.0 == -0.0`); iterative.
+    /// Structural identity (floats by bit pattern, as unification: `0.0` and `-0.0` differ); iterative.
     fn eq(&self, other: &Term) -> bool {
         let mut stack = vec![(self, other)];
         while let Some((a, b)) = stack.pop() {
@@ -147,7 +168,7 @@ impl PartialEq for Term {
                 (Term::Var(x), Term::Var(y)) => x == y,
                 (Term::Atom(x), Term::Atom(y)) | (Term::Str(x), Term::Str(y)) => x == y,
                 (Term::Int(x), Term::Int(y)) => x == y,
-                (Term::Float(x), Term::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+                (Term::Float(x), Term::Float(y)) => x.to_bits() == y.to_bits(),
                 (Term::Compound(f, xs), Term::Compound(g, ys)) => {
                     if f != g || xs.len() != ys.len() {
                         false
@@ -168,12 +189,31 @@ impl PartialEq for Term {
     }
 }
 
+impl Eq for Term {}
+
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.walk(|t| match t {
+            Term::Var(v) => (0u8, *v).hash(state),
+            Term::Atom(a) => (1u8, a.0).hash(state),
+            Term::Int(i) => (2u8, *i).hash(state),
+            Term::Float(f) => (3u8, f.to_bits()).hash(state),
+            Term::Str(s) => (4u8, s.0).hash(state),
+            Term::Compound(f, args) => (5u8, f.0, args.len()).hash(state),
+        });
+    }
+}
+
 impl Drop for Term {
     /// Dropping a million-element list must not recurse a million times: children of uniquely owned
     /// compounds are moved to an explicit stack first.
     fn drop(&mut self) {
-        let Term::Compound(_, args) = self else { return };
-        let Some(args) = Arc::get_mut(args) else { return };
+        let Term::Compound(_, args) = self else {
+            return;
+        };
+        let Some(args) = Arc::get_mut(args) else {
+            return;
+        };
         let mut stack: Vec<Term> = Vec::new();
         for a in args.iter_mut() {
             if matches!(a, Term::Compound(..)) {

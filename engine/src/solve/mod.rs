@@ -1,2 +1,81 @@
+//! The logic engine: term store, compiled programs, the resolution machine, built-ins and queries.
+
+pub mod arith;
 pub mod builtins;
+pub mod host;
+pub mod machine;
+pub mod program;
+pub mod query;
 pub mod store;
+
+pub use machine::{ErrorKind, Limits, Machine, SolveError};
+pub use program::{Program, ProgramBuilder, SourceClause};
+pub use query::Query;
+
+use crate::atom;
+use crate::term::Term;
+
+/// A readable message for a thrown term (ISO error terms get their usual wording).
+pub fn describe_error(ball: &Term) -> String {
+    let show = |t: &Term| crate::write::writeq(t, None);
+    let (formal, context) = match ball {
+        Term::Compound(f, args) if *f == atom::ERROR && args.len() == 2 => {
+            (&args[0], Some(&args[1]))
+        }
+        other => return format!("Unhandled exception: {}", show(other)),
+    };
+    let at = match context {
+        Some(Term::Compound(c, a))
+            if *c == atom::CONTEXT && a.len() == 2 && !matches!(a[0], Term::Var(_)) =>
+        {
+            format!(" (in {})", show(&a[0]))
+        }
+        _ => String::new(),
+    };
+    let a = formal.args();
+    let msg = match (formal.functor().map(|(n, k)| (n.name(), k)), a) {
+        (Some(("instantiation_error", 0)), _) => {
+            "Arguments are not sufficiently instantiated".to_string()
+        }
+        (Some(("type_error", 2)), [kind, culprit]) => format!(
+            "Type error: expected {}, found {}",
+            show(kind),
+            show(culprit)
+        ),
+        (Some(("domain_error", 2)), [dom, culprit]) => format!(
+            "Domain error: expected {}, found {}",
+            show(dom),
+            show(culprit)
+        ),
+        (Some(("existence_error", 2)), [kind, culprit]) if matches!(kind, Term::Atom(k) if *k == atom::PROCEDURE) =>
+        {
+            return format!("Unknown procedure: {}", show(culprit));
+        }
+        (Some(("existence_error", 2)), [kind, culprit]) => format!(
+            "Existence error: {} {} does not exist",
+            show(kind),
+            show(culprit)
+        ),
+        (Some(("evaluation_error", 1)), [what]) => {
+            format!("Arithmetic: evaluation error: {}", show(what))
+        }
+        (Some(("representation_error", 1)), [what]) => {
+            format!("Representation error: {}", show(what))
+        }
+        (Some(("resource_error", 1)), [what]) => format!("Resource error: {}", show(what)),
+        (Some(("permission_error", 3)), [action, kind, culprit]) => {
+            format!(
+                "No permission to {} {} {}",
+                show(action),
+                show(kind),
+                show(culprit)
+            )
+        }
+        (Some(("syntax_error", 1)), [what]) => format!("Syntax error: {}", show(what)),
+        _ => format!("Unhandled exception: {}", show(ball)),
+    };
+    format!("{msg}{at}")
+}
+
+#[cfg(test)]
+mod tests;

@@ -37,7 +37,10 @@ pub enum Cell {
 
 impl Cell {
     pub fn is_atomic(self) -> bool {
-        matches!(self, Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_))
+        matches!(
+            self,
+            Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
+        )
     }
 }
 
@@ -228,7 +231,7 @@ impl Store {
                     }
                 }
                 (Cell::Float(p), Cell::Float(q)) => {
-                    if p.to_bits() != q.to_bits() && p != q {
+                    if p.to_bits() != q.to_bits() {
                         ok = false;
                         break;
                     }
@@ -246,7 +249,9 @@ impl Store {
                             ok = false;
                             break;
                         }
-                        let Cell::Functor(_, n) = fp else { unreachable!("struct without header") };
+                        let Cell::Functor(_, n) = fp else {
+                            unreachable!("struct without header")
+                        };
                         for i in (1..=n).rev() {
                             stack.push((self.heap[(p + i) as usize], self.heap[(q + i) as usize]));
                         }
@@ -348,7 +353,9 @@ impl Store {
                         jobs.push(Job::Visit(self.heap[p as usize]));
                     }
                     Cell::Struct(p) => {
-                        let Cell::Functor(f, n) = self.heap[p as usize] else { unreachable!() };
+                        let Cell::Functor(f, n) = self.heap[p as usize] else {
+                            unreachable!()
+                        };
                         jobs.push(Job::Build(f, n as usize));
                         for i in (1..=n).rev() {
                             jobs.push(Job::Visit(self.heap[(p + i) as usize]));
@@ -370,6 +377,78 @@ impl Store {
         self.extract(c, &mut HashMap::new())
     }
 
+    /// Copies a heap term into `dst` as a relocatable segment: addresses in the copy are indices of
+    /// `dst`, unbound variables become fresh variables of the copy. Returns the copy's root cell.
+    /// Appending the segment to a heap at offset `b` (adding `b` to every address) yields the term.
+    pub fn copy_out(&self, root: Cell, dst: &mut Vec<Cell>) -> Cell {
+        let mut vars: HashMap<u32, u32> = HashMap::new();
+        let mut out_root = Cell::Atom(atom::NIL);
+        let mut work: Vec<(Cell, Option<u32>)> = vec![(root, None)];
+        while let Some((c, slot)) = work.pop() {
+            let v = match self.deref(c) {
+                Cell::Ref(a) => match vars.get(&a) {
+                    Some(&r) => Cell::Ref(r),
+                    None => {
+                        let r = match slot {
+                            Some(s) => s,
+                            None => {
+                                dst.push(Cell::Atom(atom::NIL));
+                                (dst.len() - 1) as u32
+                            }
+                        };
+                        vars.insert(a, r);
+                        if slot.is_none() {
+                            dst[r as usize] = Cell::Ref(r);
+                        }
+                        Cell::Ref(r)
+                    }
+                },
+                Cell::List(p) => {
+                    let q = dst.len() as u32;
+                    dst.push(Cell::Atom(atom::NIL));
+                    dst.push(Cell::Atom(atom::NIL));
+                    work.push((self.heap[p as usize + 1], Some(q + 1)));
+                    work.push((self.heap[p as usize], Some(q)));
+                    Cell::List(q)
+                }
+                Cell::Struct(p) => {
+                    let Cell::Functor(f, n) = self.heap[p as usize] else {
+                        unreachable!()
+                    };
+                    let q = dst.len() as u32;
+                    dst.push(Cell::Functor(f, n));
+                    for _ in 0..n {
+                        dst.push(Cell::Atom(atom::NIL));
+                    }
+                    for i in (1..=n).rev() {
+                        work.push((self.heap[(p + i) as usize], Some(q + i)));
+                    }
+                    Cell::Struct(q)
+                }
+                other => other,
+            };
+            match slot {
+                Some(s) => dst[s as usize] = v,
+                None => out_root = v,
+            }
+        }
+        out_root
+    }
+
+    /// Appends a segment made by [`Store::copy_out`] to the heap and returns its root.
+    pub fn copy_in(&mut self, seg: &[Cell], root: Cell) -> Cell {
+        let base = self.len();
+        self.heap.extend(seg.iter().map(|&c| relocate(c, base)));
+        relocate(root, base)
+    }
+
+    /// A copy of the term with fresh variables (`copy_term/2`).
+    pub fn copy_term(&mut self, c: Cell) -> Cell {
+        let mut seg = Vec::new();
+        let root = self.copy_out(c, &mut seg);
+        self.copy_in(&seg, root)
+    }
+
     /// Is the term ground?
     pub fn is_ground(&self, c: Cell) -> bool {
         let mut stack = vec![c];
@@ -381,7 +460,9 @@ impl Store {
                     stack.push(self.heap[p as usize]);
                 }
                 Cell::Struct(p) => {
-                    let Cell::Functor(_, n) = self.heap[p as usize] else { unreachable!() };
+                    let Cell::Functor(_, n) = self.heap[p as usize] else {
+                        unreachable!()
+                    };
                     for i in 1..=n {
                         stack.push(self.heap[(p + i) as usize]);
                     }
@@ -392,7 +473,73 @@ impl Store {
         true
     }
 
-    /// Standard order of terms: Var < Number < Atom < String < Compound. Numbers compare by value,
+    /// Unifies a ground template (cells laid out by `program::compile_term`: compounds at `p..ends[p]`)
+    /// with heap cell `h`, copying template subterms onto the heap only where `h` has a variable.
+    /// Bindings are trailed as usual; on failure the caller undoes them.
+    pub fn unify_ground(&mut self, cells: &[Cell], ends: &[u32], t: Cell, h: Cell) -> bool {
+        let mut stack = std::mem::take(&mut self.unify_stack);
+        stack.clear();
+        stack.push((t, h));
+        let mut ok = true;
+        while let Some((t, h)) = stack.pop() {
+            let hd = self.deref(h);
+            match (t, hd) {
+                (Cell::Struct(p) | Cell::List(p), Cell::Ref(x)) => {
+                    let end = ends[p as usize];
+                    let base = self.len();
+                    self.heap.extend(
+                        cells[p as usize..end as usize]
+                            .iter()
+                            .map(|&c| relocate(c, base.wrapping_sub(p))),
+                    );
+                    let v = if matches!(t, Cell::Struct(_)) {
+                        Cell::Struct(base)
+                    } else {
+                        Cell::List(base)
+                    };
+                    self.bind(x, v);
+                }
+                (Cell::Struct(p), Cell::Struct(q)) => {
+                    if cells[p as usize] != self.heap[q as usize] {
+                        ok = false;
+                        break;
+                    }
+                    let Cell::Functor(_, n) = cells[p as usize] else {
+                        unreachable!()
+                    };
+                    for i in (1..=n).rev() {
+                        stack.push((cells[(p + i) as usize], self.heap[(q + i) as usize]));
+                    }
+                }
+                (Cell::List(p), Cell::List(q)) => {
+                    stack.push((cells[p as usize + 1], self.heap[q as usize + 1]));
+                    stack.push((cells[p as usize], self.heap[q as usize]));
+                }
+                (Cell::Struct(_) | Cell::List(_), _) => {
+                    ok = false;
+                    break;
+                }
+                (c, Cell::Ref(x)) => self.bind(x, c),
+                (Cell::Float(a), Cell::Float(b)) => {
+                    if a.to_bits() != b.to_bits() {
+                        ok = false;
+                        break;
+                    }
+                }
+                (c, d) => {
+                    if c != d {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+        }
+        stack.clear();
+        self.unify_stack = stack;
+        ok
+    }
+
+    /// Standard order of terms: Var < Number < String < Atom < Compound (as SWI-Prolog 9 does). Numbers compare by value,
     /// a float before an integer of equal value; compounds by arity, then name, then arguments.
     pub fn compare(&self, a: Cell, b: Cell) -> Ordering {
         let mut stack = vec![(a, b)];
@@ -449,12 +596,24 @@ impl Store {
     }
 }
 
+/// Moves a cell of a relocatable segment by `off`.
+#[inline]
+pub fn relocate(c: Cell, off: u32) -> Cell {
+    match c {
+        Cell::Ref(a) => Cell::Ref(a.wrapping_add(off)),
+        Cell::Struct(p) => Cell::Struct(p.wrapping_add(off)),
+        Cell::List(p) => Cell::List(p.wrapping_add(off)),
+        other => other,
+    }
+}
+
 fn rank(c: Cell) -> u8 {
     match c {
         Cell::Ref(_) => 0,
         Cell::Int(_) | Cell::Float(_) => 1,
+        // SWI-Prolog 9 orders strings before atoms (its manual says otherwise; the system decides)
+        Cell::Str(_) => 2,
         Cell::Atom(_) => 3,
-        Cell::Str(_) => 4,
         Cell::Struct(_) | Cell::List(_) => 5,
         Cell::Functor(..) | Cell::Var(_) => 6,
     }
@@ -508,10 +667,16 @@ mod tests {
         let x = s.new_var();
         let t = Term::compound("f", vec![Term::Var(0), Term::atom("b")]);
         let c = s.build(&t, &mut Vec::new());
-        let d = s.build(&Term::compound("f", vec![Term::atom("a"), Term::Var(0)]), &mut Vec::new());
+        let d = s.build(
+            &Term::compound("f", vec![Term::atom("a"), Term::Var(0)]),
+            &mut Vec::new(),
+        );
         s.mark = s.len();
         assert!(s.unify(c, d));
-        assert_eq!(s.to_term(c), Term::compound("f", vec![Term::atom("a"), Term::atom("b")]));
+        assert_eq!(
+            s.to_term(c),
+            Term::compound("f", vec![Term::atom("a"), Term::atom("b")])
+        );
         s.undo_to(0, |_| {});
         assert!(s.is_var(s.arg(c, 0)));
         assert!(s.is_var(x));
@@ -521,12 +686,22 @@ mod tests {
     fn standard_order() {
         let mut s = Store::new();
         let v = s.new_var();
-        let items = [v, Cell::Float(1.0), Cell::Int(1), Cell::Int(2), Cell::Atom(Atom::new("a")), Cell::Str(Atom::new("a"))];
+        let items = [
+            v,
+            Cell::Float(1.0),
+            Cell::Int(1),
+            Cell::Int(2),
+            Cell::Str(Atom::new("a")),
+            Cell::Atom(Atom::new("a")),
+        ];
         for w in items.windows(2) {
             assert_eq!(s.compare(w[0], w[1]), Ordering::Less, "{w:?}");
         }
         let f = s.build(&Term::compound("f", vec![Term::Int(1)]), &mut Vec::new());
-        let g = s.build(&Term::compound("a", vec![Term::Int(1), Term::Int(2)]), &mut Vec::new());
+        let g = s.build(
+            &Term::compound("a", vec![Term::Int(1), Term::Int(2)]),
+            &mut Vec::new(),
+        );
         assert_eq!(s.compare(f, g), Ordering::Less);
     }
 }

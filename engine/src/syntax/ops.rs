@@ -20,7 +20,11 @@ pub struct OpDef {
 use OpType::*;
 
 const fn op(name: &'static str, priority: u16, typ: OpType) -> OpDef {
-    OpDef { name, priority, typ }
+    OpDef {
+        name,
+        priority,
+        typ,
+    }
 }
 
 /// Infix operators.
@@ -28,7 +32,7 @@ pub const INFIX: &[OpDef] = &[
     op(":-", 1200, Xfx),
     op("-->", 1200, Xfx),
     op(";", 1100, Xfy),
-    op("|", 1100, Xfy),
+    op("|", 1105, Xfy),
     op("->", 1050, Xfy),
     op("*->", 1050, Xfy),
     op(",", 1000, Xfy),
@@ -48,12 +52,12 @@ pub const INFIX: &[OpDef] = &[
     op(">", 700, Xfx),
     op("=<", 700, Xfx),
     op(">=", 700, Xfx),
-    op(":", 200, Xfy),
+    op(":", 600, Xfy),
     op("+", 500, Yfx),
     op("-", 500, Yfx),
     op("/\\", 500, Yfx),
     op("\\/", 500, Yfx),
-    op("xor", 500, Yfx),
+    op("xor", 400, Yfx),
     op("*", 400, Yfx),
     op("/", 400, Yfx),
     op("//", 400, Yfx),

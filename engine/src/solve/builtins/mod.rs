@@ -11,6 +11,16 @@
 //! - `Err(ball)`: throw `ball` (an owned ISO error term such as `Term::type_error(..)`; the machine adds
 //!   the context).
 
+mod arith;
+mod atoms;
+mod sort;
+mod terms;
+mod typeck;
+pub mod util;
+
+pub use atoms::parse_term_text;
+pub use terms::{copy, variables};
+
 use crate::atom::Atom;
 use crate::rng::Rng;
 use crate::solve::store::{Cell, Store};
@@ -58,6 +68,9 @@ pub fn all() -> Vec<(Atom, u32)> {
 }
 
 fn register(add: &mut dyn FnMut(&str, u32, Builtin)) {
-    // Each family registers its predicates here.
-    let _ = add;
+    arith::register(add);
+    typeck::register(add);
+    terms::register(add);
+    atoms::register(add);
+    sort::register(add);
 }

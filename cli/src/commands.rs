@@ -1,0 +1,249 @@
+//! One function per subcommand: read files, call the engine, print.
+
+use crate::render;
+use sidl_engine::game::trace::{parse_script, run_trace};
+use sidl_engine::game::{Game, Session, Settings};
+use sidl_engine::solve::{Limits, Program, SolveError};
+use sidl_engine::term::Term;
+use sidl_engine::write;
+use std::path::Path;
+use std::sync::Arc;
+
+fn read(path: &Path) -> Result<String, u8> {
+    std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        1
+    })
+}
+
+fn print_solve_error(name: &str, src: &str, e: &SolveError) {
+    eprintln!("error: {}", e.message);
+    if let Some(span) = e.span {
+        eprintln!("  --> {}", render::location(name, src, span.start));
+    }
+    if e.path.len() > 1 {
+        let path: Vec<String> = e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect();
+        eprintln!("  call path: {}", path.join(" → "));
+    }
+}
+
+/// `sidl query FILE GOAL`: each answer on its own line as `X = <canonical>, Y = <canonical>.`
+/// (`true.` without variables), `false.` when there is none. Exit 0, 1 (load/goal error), 2 (runtime).
+pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -> u8 {
+    let src = match read(file) {
+        Ok(s) => s,
+        Err(c) => return c,
+    };
+    let name = file.display().to_string();
+    let (program, diags) = Program::from_source(&src);
+    if diags.iter().any(|d| d.is_error()) {
+        render::diagnostics(&name, &src, &diags);
+        return 1;
+    }
+    let limits = Limits {
+        max_inferences,
+        ..Limits::default()
+    };
+    let mut q = match program.query(goal, limits) {
+        Ok(q) => q,
+        Err(d) => {
+            render::diagnostics("<goal>", goal, &d);
+            return 1;
+        }
+    };
+    let names: Vec<String> = q.var_names().to_vec();
+    let mut any = false;
+    for _ in 0..max_answers {
+        match q.next_answer() {
+            Some(Ok(values)) => {
+                any = true;
+                println!("{}", answer_text(&names, &values));
+            }
+            Some(Err(e)) => {
+                print_solve_error(&name, &src, &e);
+                return 2;
+            }
+            None => break,
+        }
+    }
+    if !any {
+        println!("false.");
+    }
+    0
+}
+
+/// `X = v, Y = w.`; unbound variables print as `_G0`, `_G1`, ... shared across the answer.
+pub fn answer_text(names: &[String], values: &[Term]) -> String {
+    let shown: Vec<(&String, &Term)> = names
+        .iter()
+        .zip(values)
+        .filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_'))
+        .collect();
+    if shown.is_empty() {
+        return "true.".to_string();
+    }
+    let parts: Vec<String> = shown
+        .iter()
+        .map(|(n, v)| format!("{} = {}", n, write::canonical_shared(v)))
+        .collect();
+    format!("{}.", parts.join(", "))
+}
+
+fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
+    let src = read(path)?;
+    match Game::load(&src) {
+        Ok((g, diags)) => {
+            let warnings: Vec<_> = diags.into_iter().filter(|d| !d.is_error()).collect();
+            if !warnings.is_empty() && std::env::var_os("SIDL_QUIET").is_none() {
+                render::diagnostics(&path.display().to_string(), &src, &warnings);
+            }
+            Ok((Arc::new(g), src))
+        }
+        Err(diags) => {
+            render::diagnostics(&path.display().to_string(), &src, &diags);
+            Err(1)
+        }
+    }
+}
+
+/// `sidl trace`: the trace format of `../shared/trace-format.md`.
+pub fn trace(
+    game: &Path,
+    seed: u64,
+    script: Option<&Path>,
+    max_chronons: u64,
+    interrupt: bool,
+) -> u8 {
+    let (game, _src) = match load_game(game) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let items = match script {
+        Some(p) => {
+            let src = match read(p) {
+                Ok(s) => s,
+                Err(c) => return c,
+            };
+            match parse_script(&src) {
+                Ok(items) => Some(items.into_iter().map(|(i, _)| i).collect::<Vec<_>>()),
+                Err(d) => {
+                    render::diagnostics(&p.display().to_string(), &src, &d);
+                    return 1;
+                }
+            }
+        }
+        None => None,
+    };
+    let settings = Settings {
+        interrupt,
+        ..Settings::default()
+    };
+    let out = run_trace(game, seed, items.as_deref(), max_chronons, settings);
+    for m in &out.messages {
+        eprintln!("{m}");
+    }
+    let mut stdout = String::new();
+    for l in &out.lines {
+        stdout.push_str(l);
+        stdout.push('\n');
+    }
+    print!("{stdout}");
+    out.exit_code as u8
+}
+
+/// `sidl run`: random play with a readable line per chronon.
+pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
+    let (game, _src) = match load_game(game) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let settings = Settings {
+        interrupt,
+        ..Settings::default()
+    };
+    let mut s = match Session::new(game, seed, settings) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let show = |t: &Term| write::writeq(t, None);
+    loop {
+        match s.is_terminal() {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+        if s.chronon() >= max_chronons {
+            println!("stopped after {max_chronons} chronons");
+            break;
+        }
+        if let Err(e) = sidl_engine::game::trace::random_submissions(&mut s) {
+            eprintln!("error: {e}");
+            return 2;
+        }
+        let rec = match s.run_chronon() {
+            Ok(r) => r.clone(),
+            Err(e) => {
+                eprintln!("error in chronon {}: {e}", s.chronon() + 1);
+                return 2;
+            }
+        };
+        let mut parts = Vec::new();
+        for e in &rec.events {
+            use sidl_engine::game::Event;
+            match e {
+                Event::Switch {
+                    switch, action, ok, ..
+                } => parts.push(format!(
+                    "{}: {}{}",
+                    show(switch),
+                    show(action),
+                    if *ok { "" } else { " (failed)" }
+                )),
+                Event::Created(w) => parts.push(format!("+{}", show(w))),
+                Event::Deleted(w) => parts.push(format!("-{}", show(w))),
+                Event::Account { .. } => {}
+            }
+        }
+        println!("chronon {}: {}", s.chronon(), parts.join("  "));
+    }
+    let accounts: Vec<String> = s
+        .accounts()
+        .iter()
+        .map(|(p, a)| format!("{} {}", show(p), show(a)))
+        .collect();
+    println!("final accounts: {}", accounts.join(", "));
+    0
+}
+
+/// `sidl bench`: times random play.
+pub fn bench(game: &Path, chronons: u64, seed: u64) -> u8 {
+    let (game, _src) = match load_game(game) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let start = std::time::Instant::now();
+    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default()) {
+        Ok(st) => {
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "chronons={} games={} seconds={:.3} chronons_per_sec={:.0} legal_computations_per_sec={:.0}",
+                st.chronons,
+                st.games,
+                secs,
+                st.chronons as f64 / secs,
+                st.legal_computations as f64 / secs
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Ground terms stored outside the heap (facts, players, scheduled creations, actions), and the
+//! indexed, insertion-ordered fact set of a game state.
+
+use crate::atom;
+use crate::solve::program::{compile_term, Key};
+use crate::solve::store::{Cell, Store};
+use crate::term::Term;
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// A ground term compiled for fast unification against heap patterns.
+#[derive(Debug)]
+pub struct Ground {
+    pub term: Term,
+    cells: Box<[Cell]>,
+    ends: Box<[u32]>,
+    root: Cell,
+}
+
+impl Ground {
+    pub fn new(term: Term) -> Ground {
+        let mut cells = Vec::new();
+        let mut ends = Vec::new();
+        let root = compile_term(&term, &mut cells, &mut ends);
+        Ground {
+            term,
+            cells: cells.into(),
+            ends: ends.into(),
+            root,
+        }
+    }
+
+    /// Unifies with heap cell `h` (bindings trailed; undone by the caller on failure).
+    #[inline]
+    pub fn unify(&self, store: &mut Store, h: Cell) -> bool {
+        store.unify_ground(&self.cells, &self.ends, self.root, h)
+    }
+
+    /// The index keys of a word `[E1, E2, ...]`: the key of each of its first [`INDEXED`] elements.
+    fn keys(&self) -> [Option<Key>; INDEXED] {
+        let mut out = [None; INDEXED];
+        let at = |q: u32| self.cells[q as usize];
+        let mut t = self.root;
+        for slot in out.iter_mut() {
+            let Cell::List(p) = t else { break };
+            *slot = Key::of_cell(at(p), at);
+            t = at(p + 1);
+        }
+        out
+    }
+}
+
+/// How many leading elements of a word are indexed.
+pub const INDEXED: usize = 4;
+
+/// The facts of a state: insertion-ordered, duplicate-free, indexed on the first one and two elements.
+#[derive(Debug, Default, Clone)]
+pub struct FactSet {
+    facts: Vec<Arc<Ground>>,
+    ids: FxHashMap<Term, u32>,
+    all: Arc<[u32]>,
+    /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
+    /// pattern uses the most selective of its bound leading elements).
+    by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED],
+}
+
+/// Which candidate list a pattern selects (recomputed identically on every retry).
+#[derive(Clone)]
+pub struct Candidates(Arc<[u32]>);
+
+impl Candidates {
+    pub fn ids(&self) -> &[u32] {
+        &self.0
+    }
+}
+
+impl FactSet {
+    pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
+        let mut ids = FxHashMap::default();
+        let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
+        for (i, f) in facts.iter().enumerate() {
+            let i = i as u32;
+            ids.insert(f.term.clone(), i);
+            for (pos, k) in f.keys().into_iter().enumerate() {
+                if let Some(k) = k {
+                    by_pos[pos].entry(k).or_default().push(i);
+                }
+            }
+        }
+        FactSet {
+            all: (0..facts.len() as u32).collect(),
+            facts,
+            ids,
+            by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.facts.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.facts.is_empty()
+    }
+    pub fn get(&self, i: u32) -> &Arc<Ground> {
+        &self.facts[i as usize]
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<Ground>> {
+        self.facts.iter()
+    }
+    pub fn terms(&self) -> impl Iterator<Item = &Term> {
+        self.facts.iter().map(|g| &g.term)
+    }
+    pub fn contains(&self, t: &Term) -> bool {
+        self.ids.contains_key(t)
+    }
+    pub fn id_of(&self, t: &Term) -> Option<u32> {
+        self.ids.get(t).copied()
+    }
+
+    /// The facts that can match the heap pattern `pat`, in insertion order: the shortest candidate
+    /// list among the pattern's bound leading elements.
+    pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates {
+        let at = |q: u32| store.heap[q as usize];
+        let mut best: Option<&Arc<[u32]>> = None;
+        let mut t = store.deref(pat);
+        for pos in 0..INDEXED {
+            let Cell::List(p) = t else { break };
+            if let Some(k) = Key::of_cell(store.deref(at(p)), at) {
+                match self.by_pos[pos].get(&k) {
+                    None => return Candidates(Arc::from(Vec::new())),
+                    Some(v) => {
+                        if best.is_none_or(|b| v.len() < b.len()) {
+                            best = Some(v);
+                        }
+                    }
+                }
+            }
+            t = store.deref(at(p + 1));
+        }
+        Candidates(best.cloned().unwrap_or_else(|| self.all.clone()))
+    }
+
+    /// The next state's facts: `deleted` removed, then `created` appended in order.
+    pub fn apply(&self, deleted: &[u32], created: &[Arc<Ground>]) -> FactSet {
+        let mut gone = vec![false; self.facts.len()];
+        for &d in deleted {
+            gone[d as usize] = true;
+        }
+        let mut next: Vec<Arc<Ground>> = self
+            .facts
+            .iter()
+            .zip(&gone)
+            .filter(|(_, &g)| !g)
+            .map(|(f, _)| f.clone())
+            .collect();
+        next.extend(created.iter().cloned());
+        FactSet::from_grounds(next)
+    }
+}
+
+/// `[]`-terminated list check for words.
+pub fn is_word(t: &Term) -> bool {
+    t.as_list().is_some() || matches!(t, Term::Atom(a) if *a == atom::NIL)
+}

@@ -1,0 +1,222 @@
+//! The SIDL body keywords as host predicates of the logic engine: `player/1`, `fact/1`, `create/1`,
+//! `delete/1`, `tocreate/1`, `todelete/1`, `does/2` (sidl-semantics §3–§5).
+//!
+//! During a chronon `fact/1` answers from the state before it; `create/1` and `delete/1` schedule
+//! changes that are undone on backtracking (trail entries 0 and 1), so only the committed proof's
+//! effects survive. All switches of one chronon share the schedules.
+
+use super::facts::{FactSet, Ground};
+use crate::atom::{self, Atom};
+use crate::rng::Rng;
+use crate::solve::builtins::Det;
+use crate::solve::host::Host;
+use crate::solve::store::{Cell, Store, TrailEntry};
+use crate::term::Term;
+use rustc_hash::FxHashSet;
+use std::sync::Arc;
+
+/// Host ids, in the order given to `ProgramBuilder::host_predicates`.
+pub const PLAYER: u32 = 0;
+pub const FACT: u32 = 1;
+pub const CREATE: u32 = 2;
+pub const DELETE: u32 = 3;
+pub const TOCREATE: u32 = 4;
+pub const TODELETE: u32 = 5;
+pub const DOES: u32 = 6;
+
+pub fn keyword_predicates() -> Vec<(Atom, u32)> {
+    vec![
+        (atom::PLAYER, 1),
+        (atom::FACT, 1),
+        (atom::CREATE, 1),
+        (atom::DELETE, 1),
+        (atom::TOCREATE, 1),
+        (atom::TODELETE, 1),
+        (atom::DOES, 2),
+    ]
+}
+
+const UNDO_CREATE: u32 = 0;
+const UNDO_DELETE: u32 = 1;
+
+/// The keyword predicates over one state and one chronon's schedules.
+pub struct KeywordHost<'a> {
+    pub facts: &'a FactSet,
+    pub players: &'a [Arc<Ground>],
+    /// `does/2`: (switch, action) pairs of submitted and drawn actions, in legal-switch order.
+    pub does: &'a [(Arc<Ground>, Arc<Ground>)],
+    pub creates: Vec<Arc<Ground>>,
+    created: FxHashSet<Term>,
+    pub deletes: Vec<u32>,
+    deleted: Vec<bool>,
+}
+
+impl<'a> KeywordHost<'a> {
+    pub fn new(
+        facts: &'a FactSet,
+        players: &'a [Arc<Ground>],
+        does: &'a [(Arc<Ground>, Arc<Ground>)],
+    ) -> KeywordHost<'a> {
+        KeywordHost {
+            facts,
+            players,
+            does,
+            creates: Vec::new(),
+            created: FxHashSet::default(),
+            deletes: Vec::new(),
+            deleted: vec![false; facts.len()],
+        }
+    }
+
+    /// Forgets the schedules (a chronon that aborted).
+    pub fn clear_schedules(&mut self) {
+        self.creates.clear();
+        self.created.clear();
+        self.deletes.clear();
+        self.deleted.iter_mut().for_each(|d| *d = false);
+    }
+}
+
+/// Tries `items[start..]` against `h` in order; succeeds with a retry point after the first match.
+fn enumerate<'g>(
+    store: &mut Store,
+    h: Cell,
+    start: usize,
+    items: impl Iterator<Item = (usize, &'g Ground)>,
+    count: usize,
+) -> Det {
+    for (i, g) in items {
+        if i < start {
+            continue;
+        }
+        let t = store.trail.len();
+        if g.unify(store, h) {
+            return if i + 1 < count {
+                Det::Retry(i as u64 + 1)
+            } else {
+                Det::True
+            };
+        }
+        store.undo_to(t, |_| {});
+    }
+    Det::Fail
+}
+
+impl Host for KeywordHost<'_> {
+    fn call(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        _rng: &mut Rng,
+        args: &[Cell],
+        redo: Option<u64>,
+    ) -> Result<Det, Term> {
+        let start = redo.unwrap_or(0) as usize;
+        Ok(match id {
+            PLAYER => enumerate(
+                store,
+                args[0],
+                start,
+                self.players.iter().map(|g| &**g).enumerate(),
+                self.players.len(),
+            ),
+            FACT => {
+                let cands = self.facts.candidates(store, args[0]);
+                let ids = cands.ids();
+                let n = ids.len();
+                enumerate(
+                    store,
+                    args[0],
+                    start,
+                    ids.iter().map(|&i| &**self.facts.get(i)).enumerate(),
+                    n,
+                )
+            }
+            TOCREATE => enumerate(
+                store,
+                args[0],
+                start,
+                self.creates.iter().map(|g| &**g).enumerate(),
+                self.creates.len(),
+            ),
+            TODELETE => {
+                let n = self.deletes.len();
+                let facts = self.facts;
+                enumerate(
+                    store,
+                    args[0],
+                    start,
+                    self.deletes.iter().map(|&i| &**facts.get(i)).enumerate(),
+                    n,
+                )
+            }
+            DOES => {
+                let n = self.does.len();
+                for (i, (s, a)) in self.does.iter().enumerate().skip(start) {
+                    let t = store.trail.len();
+                    if s.unify(store, args[0]) && a.unify(store, args[1]) {
+                        return Ok(if i + 1 < n {
+                            Det::Retry(i as u64 + 1)
+                        } else {
+                            Det::True
+                        });
+                    }
+                    store.undo_to(t, |_| {});
+                }
+                Det::Fail
+            }
+            CREATE => {
+                if !store.is_ground(args[0]) {
+                    return Err(Term::instantiation_error());
+                }
+                let w = store.to_term(args[0]);
+                if self.facts.contains(&w) || self.created.contains(&w) {
+                    return Ok(Det::Fail);
+                }
+                self.created.insert(w.clone());
+                self.creates.push(Arc::new(Ground::new(w)));
+                store.trail.push(TrailEntry::Host(UNDO_CREATE));
+                Det::True
+            }
+            DELETE => {
+                let cands = self.facts.candidates(store, args[0]);
+                let ids = cands.ids();
+                for (pos, &fid) in ids.iter().enumerate().skip(start) {
+                    if self.deleted[fid as usize] {
+                        continue;
+                    }
+                    let t = store.trail.len();
+                    if self.facts.get(fid).unify(store, args[0]) {
+                        self.deleted[fid as usize] = true;
+                        self.deletes.push(fid);
+                        store.trail.push(TrailEntry::Host(UNDO_DELETE));
+                        return Ok(if pos + 1 < ids.len() {
+                            Det::Retry(pos as u64 + 1)
+                        } else {
+                            Det::True
+                        });
+                    }
+                    store.undo_to(t, |_| {});
+                }
+                Det::Fail
+            }
+            _ => Det::Fail,
+        })
+    }
+
+    fn undo(&mut self, entry: u32) {
+        match entry {
+            UNDO_CREATE => {
+                if let Some(g) = self.creates.pop() {
+                    self.created.remove(&g.term);
+                }
+            }
+            UNDO_DELETE => {
+                if let Some(fid) = self.deletes.pop() {
+                    self.deleted[fid as usize] = false;
+                }
+            }
+            _ => {}
+        }
+    }
+}

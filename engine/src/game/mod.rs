@@ -1,0 +1,56 @@
+//! The game manager: SIDL3.0 games chronon by chronon (Def.1 and Algorithm 1 of the paper, with every
+//! open point fixed by sidl-semantics §2–§7). Pure: no I/O, randomness from the session's seeded RNG.
+//!
+//! - [`Game`]: a loaded game (program with the keyword predicates provided by the manager).
+//! - [`Session`]: one play of a game: state, submissions, chronons, views, events, history, undo.
+
+pub mod facts;
+pub mod host;
+pub mod session;
+pub mod trace;
+
+pub use session::{
+    Actions, ChrononRecord, Event, Owner, RuntimeError, Session, Settings, State, Submission,
+    SwitchInfo,
+};
+
+use crate::diag::Diagnostic;
+use crate::solve::{Program, ProgramBuilder, SourceClause};
+use std::sync::Arc;
+
+/// A loaded game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub program: Program,
+    pub source: Arc<str>,
+}
+
+impl Game {
+    /// Loads a game. Syntax errors (and load errors such as a game defining `fact/1`) block: the result
+    /// is `Err` with every diagnostic. Otherwise the game and its (non-blocking) diagnostics.
+    pub fn load(src: &str) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let parsed = crate::syntax::parse_file(src);
+        let mut diags = parsed.diagnostics;
+        let clauses = parsed.clauses.into_iter().map(|c| SourceClause {
+            term: c.term,
+            span: c.span,
+            var_names: c.var_names.into(),
+        });
+        let (program, mut d) = ProgramBuilder::new()
+            .host_predicates(&host::keyword_predicates())
+            .clauses(clauses)
+            .build();
+        diags.append(&mut d);
+        diags.sort_by_key(|d| d.span.start);
+        if diags.iter().any(|d| d.is_error()) {
+            return Err(diags);
+        }
+        Ok((
+            Game {
+                program,
+                source: src.into(),
+            },
+            diags,
+        ))
+    }
+}

@@ -1,0 +1,1097 @@
+//! One play of a game: the state, pending submissions, chronons (Algorithm 1), views, events,
+//! history, replay and undo.
+
+use super::facts::{FactSet, Ground};
+use super::host::KeywordHost;
+use super::Game;
+use crate::atom::{self, Atom};
+use crate::rng::Rng;
+use crate::solve::host::Host;
+use crate::solve::{Limits, Machine, SolveError};
+use crate::term::Term;
+use std::sync::Arc;
+
+/// Session settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Budgets of every query the manager runs (one per keyword call: `legal/1`, each `do/1`, ...).
+    pub limits: Limits,
+    /// Interrupt mode (paper §4): every accepted submission triggers its own state transition.
+    pub interrupt: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            limits: Limits {
+                max_inferences: 5_000_000,
+                max_heap_cells: 8 << 20,
+                ..Limits::default()
+            },
+            interrupt: false,
+        }
+    }
+}
+
+/// A game state: ordered facts, players in order, one account per player.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub chronon: u64,
+    pub facts: Arc<FactSet>,
+    pub players: Arc<[Arc<Ground>]>,
+    /// `accounts[i]` belongs to `players[i]`: an `Int` or `Float` term.
+    pub accounts: Vec<Term>,
+}
+
+impl State {
+    pub fn player_terms(&self) -> impl Iterator<Item = &Term> {
+        self.players.iter().map(|g| &g.term)
+    }
+    pub fn player_index(&self, p: &Term) -> Option<usize> {
+        self.players.iter().position(|g| &g.term == p)
+    }
+}
+
+/// Who owns a switch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Owner {
+    Player(Term),
+    /// `equal(N)`: uniform over the actions.
+    Equal(u64),
+    /// A probability per action.
+    Probs(Vec<f64>),
+    /// An `owned/2` answer that is neither a player nor a distribution (reported, never drawn).
+    Other(Term),
+    /// `owned/2` has no solution.
+    Nobody,
+    /// `equal(N)` or a probability list that does not fit the switch's actions: a runtime error when
+    /// the chronon runs (the reason is kept).
+    BadDistribution(String),
+}
+
+impl Owner {
+    /// The first `owned/2` solution as a term (`None` for no owner).
+    pub fn term(&self) -> Option<Term> {
+        match self {
+            Owner::Player(t) | Owner::Other(t) => Some(t.clone()),
+            Owner::Equal(n) => Some(Term::compound("equal", vec![Term::Int(*n as i64)])),
+            Owner::Probs(ps) => Some(Term::list(ps.iter().map(|&p| Term::Float(p)).collect())),
+            Owner::Nobody | Owner::BadDistribution(_) => None,
+        }
+    }
+    pub fn is_nature(&self) -> bool {
+        matches!(self, Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Actions {
+    Finite(Vec<Term>),
+    /// Templates: a slot `(Name, Type)` stands for a typed value.
+    Unlimited(Vec<Term>),
+}
+
+/// A legal switch in a state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchInfo {
+    pub id: Term,
+    /// The raw first `owned/2` answer (kept as written for the trace).
+    pub owner_term: Option<Term>,
+    pub owner: Owner,
+    pub actions: Actions,
+}
+
+/// An accepted submission.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Submission {
+    pub player: Term,
+    pub switch: Term,
+    pub action: Term,
+}
+
+/// What happened in a chronon, as a player (or the designer) may see it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    Created(Term),
+    Deleted(Term),
+    Account {
+        player: Term,
+        amount: Term,
+    },
+    /// A switch ran `action` (`submitted`: by its owner; else drawn or default); `ok`: `do/1` succeeded.
+    Switch {
+        switch: Term,
+        action: Term,
+        how: ActionSource,
+        ok: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActionSource {
+    Submitted,
+    Drawn,
+    Default,
+}
+
+/// One chronon of the history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChrononRecord {
+    pub submissions: Vec<Submission>,
+    /// Nature actions fixed explicitly (scripts, tests); the rest were drawn from the RNG.
+    pub overrides: Vec<(Term, Term)>,
+    /// Every nature action of the chronon (drawn or fixed).
+    pub draws: Vec<(Term, Term)>,
+    /// The designer's view of the events.
+    pub events: Vec<Event>,
+    /// Per player (in player order), the events that player may see.
+    pub player_events: Vec<Vec<Event>>,
+}
+
+/// A runtime error: the chronon (or query) was aborted and the state left as it was.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuntimeError {
+    pub message: String,
+    /// The keyword being evaluated (`legal/1`, `do/1`, ...).
+    pub during: String,
+    pub solve: Option<SolveError>,
+}
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl RuntimeError {
+    fn plain(during: &str, message: impl Into<String>) -> RuntimeError {
+        RuntimeError {
+            message: message.into(),
+            during: during.to_string(),
+            solve: None,
+        }
+    }
+    fn from_solve(during: &str, e: SolveError) -> RuntimeError {
+        let mut msg = format!("{} while evaluating {during}", e.message);
+        if e.path.len() > 1 {
+            let path: Vec<String> = e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect();
+            msg.push_str(&format!(" (call path: {})", path.join(" → ")));
+        }
+        RuntimeError {
+            message: msg,
+            during: during.to_string(),
+            solve: Some(e),
+        }
+    }
+}
+
+/// Why a submission was rejected.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejection(pub String);
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+struct Snapshot {
+    state: Arc<State>,
+    switches: Option<Arc<Vec<SwitchInfo>>>,
+    rng: Rng,
+}
+
+/// A play of a game.
+pub struct Session {
+    game: Arc<Game>,
+    settings: Settings,
+    seed: u64,
+    state: Arc<State>,
+    switches: Option<Arc<Vec<SwitchInfo>>>,
+    hidden: Option<Arc<Vec<Vec<bool>>>>,
+    pending: Vec<Submission>,
+    overrides: Vec<(Term, Term)>,
+    history: Vec<ChrononRecord>,
+    undo: Vec<Snapshot>,
+    machine: Machine,
+    replaying: bool,
+}
+
+fn show(t: &Term) -> String {
+    crate::write::canonical(t)
+}
+
+fn call(name: &str, args: Vec<Term>) -> Term {
+    Term::compound(name, args)
+}
+
+/// Runs `goal` and collects `template` for up to `max` solutions.
+fn solutions(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    goal: &Term,
+    template: &Term,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
+    machine.reset();
+    let mut vars = Vec::new();
+    let g = machine.store.build(goal, &mut vars);
+    let t = machine.store.build(template, &mut vars);
+    machine.start(g);
+    let mut out = Vec::new();
+    let mut redo = false;
+    while out.len() < max {
+        match machine.solve(redo, host) {
+            Ok(true) => out.push(machine.store.to_term(t)),
+            Ok(false) => break,
+            Err(e) => return Err(RuntimeError::from_solve(during, e)),
+        }
+        if !machine.has_alternatives() {
+            break;
+        }
+        redo = true;
+    }
+    Ok(out)
+}
+
+fn push_distinct(v: &mut Vec<Term>, t: Term) {
+    if !v.contains(&t) {
+        v.push(t);
+    }
+}
+
+/// Adds a payoff to an account: integers stay integers (overflow is an error), otherwise floats.
+pub fn add_amount(a: &Term, b: &Term) -> Result<Term, String> {
+    Ok(match (a, b) {
+        (Term::Int(x), Term::Int(y)) => {
+            Term::Int(x.checked_add(*y).ok_or("integer overflow in an account")?)
+        }
+        (Term::Int(x), Term::Float(y)) => Term::Float(*x as f64 + y),
+        (Term::Float(x), Term::Int(y)) => Term::Float(x + *y as f64),
+        (Term::Float(x), Term::Float(y)) => Term::Float(x + y),
+        (_, other) => return Err(format!("payoff {} is not a number", show(other))),
+    })
+}
+
+impl Session {
+    /// Starts a session: runs `init/1` and `init/2`.
+    pub fn new(game: Arc<Game>, seed: u64, settings: Settings) -> Result<Session, RuntimeError> {
+        let mut machine = Machine::new(game.program.clone(), settings.limits);
+        // the game's one RNG: chance draws, random/1 in rules, and random drivers
+        machine.rng = Rng::new(seed);
+        let empty = FactSet::default();
+        let mut host = KeywordHost::new(&empty, &[], &[]);
+        // init(W): all solutions in order, duplicates skipped, must be ground
+        let w = Term::Var(0);
+        let mut facts: Vec<Term> = Vec::new();
+        if game.program.pred(atom::INIT, 1).is_some() {
+            for f in solutions(
+                &mut machine,
+                &mut host,
+                &call("init", vec![w.clone()]),
+                &w,
+                usize::MAX,
+                "init/1",
+            )? {
+                if !f.is_ground() {
+                    return Err(RuntimeError::plain(
+                        "init/1",
+                        format!("init/1 produced the non-ground word {}", show(&f)),
+                    ));
+                }
+                push_distinct(&mut facts, f);
+            }
+        }
+        let mut players: Vec<Term> = Vec::new();
+        let mut accounts: Vec<Term> = Vec::new();
+        if game.program.pred(atom::INIT, 2).is_some() {
+            let pair = call("-", vec![Term::Var(0), Term::Var(1)]);
+            let goal = call("init", vec![Term::Var(0), Term::Var(1)]);
+            for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
+                let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
+                if !n.is_ground() {
+                    return Err(RuntimeError::plain(
+                        "init/2",
+                        format!("init/2 produced the non-ground player {}", show(&n)),
+                    ));
+                }
+                if !matches!(m, Term::Int(_) | Term::Float(_)) {
+                    return Err(RuntimeError::plain(
+                        "init/2",
+                        format!("the account of {} is not a number: {}", show(&n), show(&m)),
+                    ));
+                }
+                if !players.contains(&n) {
+                    players.push(n);
+                    accounts.push(m);
+                }
+            }
+        }
+        let state = State {
+            chronon: 0,
+            facts: Arc::new(FactSet::from_grounds(
+                facts
+                    .into_iter()
+                    .map(|f| Arc::new(Ground::new(f)))
+                    .collect(),
+            )),
+            players: players
+                .into_iter()
+                .map(|p| Arc::new(Ground::new(p)))
+                .collect(),
+            accounts,
+        };
+        Ok(Session {
+            game,
+            settings,
+            seed,
+            state: Arc::new(state),
+            switches: None,
+            hidden: None,
+            pending: Vec::new(),
+            overrides: Vec::new(),
+            history: Vec::new(),
+            undo: Vec::new(),
+            machine,
+            replaying: false,
+        })
+    }
+
+    pub fn game(&self) -> &Arc<Game> {
+        &self.game
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+    pub fn state(&self) -> &Arc<State> {
+        &self.state
+    }
+    pub fn chronon(&self) -> u64 {
+        self.state.chronon
+    }
+    pub fn players(&self) -> Vec<Term> {
+        self.state.player_terms().cloned().collect()
+    }
+    pub fn accounts(&self) -> Vec<(Term, Term)> {
+        self.state
+            .player_terms()
+            .cloned()
+            .zip(self.state.accounts.iter().cloned())
+            .collect()
+    }
+    pub fn history(&self) -> &[ChrononRecord] {
+        &self.history
+    }
+    pub fn pending(&self) -> &[Submission] {
+        &self.pending
+    }
+
+    /// The legal switches of the current state with owners and actions (computed once per state).
+    pub fn switches(&mut self) -> Result<Arc<Vec<SwitchInfo>>, RuntimeError> {
+        if let Some(s) = &self.switches {
+            return Ok(s.clone());
+        }
+        let state = self.state.clone();
+        let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
+        let m = &mut self.machine;
+        let prog = &self.game.program;
+        let mut ids = Vec::new();
+        if prog.pred(atom::LEGAL, 1).is_some() {
+            let v = Term::Var(0);
+            for i in solutions(
+                m,
+                &mut host,
+                &call("legal", vec![v.clone()]),
+                &v,
+                usize::MAX,
+                "legal/1",
+            )? {
+                push_distinct(&mut ids, i);
+            }
+        }
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let v = Term::Var(0);
+            let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
+                solutions(
+                    m,
+                    &mut host,
+                    &call("owned", vec![id.clone(), v.clone()]),
+                    &v,
+                    1,
+                    "owned/2",
+                )?
+                .pop()
+            } else {
+                None
+            };
+            let mut templates = Vec::new();
+            if prog.pred(atom::UNLIMITED, 2).is_some() {
+                for t in solutions(
+                    m,
+                    &mut host,
+                    &call("unlimited", vec![id.clone(), v.clone()]),
+                    &v,
+                    usize::MAX,
+                    "unlimited/2",
+                )? {
+                    push_distinct(&mut templates, t);
+                }
+            }
+            let actions = if !templates.is_empty() {
+                Actions::Unlimited(templates)
+            } else {
+                let mut acts = Vec::new();
+                if prog.pred(atom::SWITCH, 2).is_some() {
+                    for a in solutions(
+                        m,
+                        &mut host,
+                        &call("switch", vec![id.clone(), v.clone()]),
+                        &v,
+                        usize::MAX,
+                        "switch/2",
+                    )? {
+                        push_distinct(&mut acts, a);
+                    }
+                }
+                Actions::Finite(acts)
+            };
+            let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id);
+            out.push(SwitchInfo {
+                id,
+                owner_term,
+                owner,
+                actions,
+            });
+        }
+        let out = Arc::new(out);
+        self.switches = Some(out.clone());
+        Ok(out)
+    }
+
+    /// Is the current state terminal (no legal switch)?
+    pub fn is_terminal(&mut self) -> Result<bool, RuntimeError> {
+        Ok(self.switches()?.is_empty())
+    }
+
+    /// `hidden[p][f]`: is fact `f` hidden from player `p` in the current state (computed once per state).
+    pub fn hidden_matrix(&mut self) -> Result<Arc<Vec<Vec<bool>>>, RuntimeError> {
+        if let Some(h) = &self.hidden {
+            return Ok(h.clone());
+        }
+        let state = self.state.clone();
+        let facts: Vec<Term> = state.facts.terms().cloned().collect();
+        let m = self.hidden_of(&state, &facts)?;
+        let m = Arc::new(m);
+        self.hidden = Some(m.clone());
+        Ok(m)
+    }
+
+    /// For each player, which of `words` are hidden from it in `state`.
+    fn hidden_of(&mut self, state: &State, words: &[Term]) -> Result<Vec<Vec<bool>>, RuntimeError> {
+        let n = state.players.len();
+        if self.game.program.pred(atom::HIDDEN, 2).is_none() {
+            return Ok(vec![vec![false; words.len()]; n]);
+        }
+        let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
+        let mut out = Vec::with_capacity(n);
+        for p in state.player_terms() {
+            let mut row = Vec::with_capacity(words.len());
+            for w in words {
+                let g = call("hidden", vec![w.clone(), p.clone()]);
+                let r = solutions(
+                    &mut self.machine,
+                    &mut host,
+                    &g,
+                    &Term::Atom(atom::TRUE),
+                    1,
+                    "hidden/2",
+                )?;
+                row.push(!r.is_empty());
+            }
+            out.push(row);
+        }
+        Ok(out)
+    }
+
+    /// The facts `player` may see (all facts for `None`, the designer's view), in fact order.
+    pub fn view(&mut self, player: Option<&Term>) -> Result<Vec<Term>, RuntimeError> {
+        let facts: Vec<Term> = self.state.facts.terms().cloned().collect();
+        let Some(p) = player else { return Ok(facts) };
+        let Some(pi) = self.state.player_index(p) else {
+            return Err(RuntimeError::plain(
+                "view",
+                format!("{} is not a player", show(p)),
+            ));
+        };
+        let hidden = self.hidden_matrix()?;
+        Ok(facts
+            .into_iter()
+            .zip(hidden[pi].iter())
+            .filter(|(_, &h)| !h)
+            .map(|(f, _)| f)
+            .collect())
+    }
+
+    /// The legal switches `player` owns, as that player sees them.
+    pub fn switches_of(&mut self, player: &Term) -> Result<Vec<SwitchInfo>, RuntimeError> {
+        Ok(self
+            .switches()?
+            .iter()
+            .filter(|s| s.owner == Owner::Player(player.clone()))
+            .cloned()
+            .collect())
+    }
+
+    /// Submits `action` for `player` at `switch` (sidl-semantics §4). A later submission to the same
+    /// switch replaces the earlier one. In interrupt mode an accepted submission runs a transition.
+    pub fn submit(
+        &mut self,
+        player: &Term,
+        switch: &Term,
+        action: &Term,
+    ) -> Result<Result<(), Rejection>, RuntimeError> {
+        if !action.is_ground() || !switch.is_ground() || !player.is_ground() {
+            return Ok(Err(Rejection(format!(
+                "submit({}, {}, {}) is not ground: a submission names one action",
+                show(player),
+                show(switch),
+                show(action)
+            ))));
+        }
+        let switches = self.switches()?;
+        let Some(sw) = switches.iter().find(|s| &s.id == switch) else {
+            return Ok(Err(Rejection(format!(
+                "switch {} is not legal now",
+                show(switch)
+            ))));
+        };
+        match &sw.owner {
+            Owner::Player(o) if o == player => {}
+            Owner::Player(o) => {
+                return Ok(Err(Rejection(format!(
+                    "switch {} is owned by {}, not by {}",
+                    show(switch),
+                    show(o),
+                    show(player)
+                ))));
+            }
+            Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_) => {
+                return Ok(Err(Rejection(format!(
+                    "switch {} is a chance switch: no player can submit to it",
+                    show(switch)
+                ))));
+            }
+            Owner::Other(o) => {
+                return Ok(Err(Rejection(format!(
+                    "switch {} is owned by {}, which is not a player",
+                    show(switch),
+                    show(o)
+                ))));
+            }
+            Owner::Nobody => {
+                return Ok(Err(Rejection(format!(
+                    "switch {} has no owner",
+                    show(switch)
+                ))))
+            }
+        }
+        let action = match &sw.actions {
+            Actions::Finite(acts) => {
+                if !acts.contains(action) {
+                    let list: Vec<String> = acts.iter().map(show).collect();
+                    return Ok(Err(Rejection(format!(
+                        "{} is not an action of switch {} (its actions: {})",
+                        show(action),
+                        show(switch),
+                        list.join(", ")
+                    ))));
+                }
+                action.clone()
+            }
+            Actions::Unlimited(templates) => {
+                let Some(a) = templates
+                    .iter()
+                    .find_map(|t| instantiate_template(t, action))
+                else {
+                    let list: Vec<String> = templates.iter().map(show).collect();
+                    return Ok(Err(Rejection(format!(
+                        "{} does not fit a template of switch {} (templates: {})",
+                        show(action),
+                        show(switch),
+                        list.join(", ")
+                    ))));
+                };
+                let state = self.state.clone();
+                let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
+                let g = call("switch", vec![switch.clone(), a.clone()]);
+                let r = solutions(&mut self.machine, &mut host, &g, &Term::Atom(atom::TRUE), 1, "switch/2");
+                let ok = match r {
+                    Ok(v) => !v.is_empty(),
+                    Err(e) => {
+                        return Ok(Err(Rejection(format!(
+                            "checking {} with switch/2 raised an error: {}",
+                            show(&a),
+                            e.message
+                        ))))
+                    }
+                };
+                if !ok {
+                    return Ok(Err(Rejection(format!(
+                        "{} is not a valid action of switch {} now",
+                        show(&a),
+                        show(switch)
+                    ))));
+                }
+                a
+            }
+        };
+        self.pending.retain(|s| &s.switch != switch);
+        self.pending.push(Submission {
+            player: player.clone(),
+            switch: switch.clone(),
+            action,
+        });
+        if self.settings.interrupt && !self.replaying {
+            let before: Vec<Submission> = self.pending.iter().filter(|s| &s.switch != switch).cloned().collect();
+            if let Err(e) = self.run_chronon() {
+                // the transition failed: the submission is not kept
+                self.pending = before;
+                return Err(e);
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Fixes the action a chance switch takes in the next chronon (it must be one of its actions).
+    pub fn set_nature(
+        &mut self,
+        switch: &Term,
+        action: &Term,
+    ) -> Result<Result<(), Rejection>, RuntimeError> {
+        let switches = self.switches()?;
+        let Some(sw) = switches.iter().find(|s| &s.id == switch) else {
+            return Ok(Err(Rejection(format!(
+                "switch {} is not legal now",
+                show(switch)
+            ))));
+        };
+        if !sw.owner.is_nature() {
+            return Ok(Err(Rejection(format!(
+                "switch {} is not a chance switch",
+                show(switch)
+            ))));
+        }
+        match &sw.actions {
+            Actions::Finite(a) if a.contains(action) => {}
+            _ => {
+                return Ok(Err(Rejection(format!(
+                    "{} is not an action of switch {}",
+                    show(action),
+                    show(switch)
+                ))))
+            }
+        }
+        self.overrides.retain(|(s, _)| s != switch);
+        self.overrides.push((switch.clone(), action.clone()));
+        Ok(Ok(()))
+    }
+
+    /// Runs one chronon (Algorithm 1; sidl-semantics §5). On a runtime error the state, the pending
+    /// submissions and the RNG are exactly as before.
+    pub fn run_chronon(&mut self) -> Result<&ChrononRecord, RuntimeError> {
+        let switches = self.switches()?;
+        let state = self.state.clone();
+        let rng_before = self.machine.rng.clone();
+        match self.transition(&switches, &state) {
+            Ok((next, record)) => {
+                self.undo.push(Snapshot {
+                    state: state.clone(),
+                    switches: Some(switches),
+                    rng: rng_before,
+                });
+                self.state = Arc::new(next);
+                self.switches = None;
+                self.hidden = None;
+                self.pending.clear();
+                self.overrides.clear();
+                self.history.push(record);
+                Ok(self.history.last().expect("just pushed"))
+            }
+            Err(e) => {
+                self.machine.rng = rng_before;
+                Err(e)
+            }
+        }
+    }
+
+    fn transition(
+        &mut self,
+        switches: &[SwitchInfo],
+        state: &State,
+    ) -> Result<(State, ChrononRecord), RuntimeError> {
+        let interrupt = self.settings.interrupt;
+        // 1. nature draws; choose each switch's action
+        let mut chosen: Vec<Option<(Term, ActionSource)>> = vec![None; switches.len()];
+        let mut draws = Vec::new();
+        for (i, sw) in switches.iter().enumerate() {
+            if sw.owner.is_nature() {
+                if interrupt && !self.pending.is_empty() {
+                    continue;
+                }
+                let Actions::Finite(acts) = &sw.actions else {
+                    return Err(RuntimeError::plain(
+                        "owned/2",
+                        format!("chance switch {} has unlimited actions", show(&sw.id)),
+                    ));
+                };
+                if let Owner::BadDistribution(msg) = &sw.owner {
+                    return Err(RuntimeError::plain("owned/2", msg.clone()));
+                }
+                let a = match self.overrides.iter().find(|(s, _)| s == &sw.id) {
+                    Some((_, a)) => a.clone(),
+                    None => draw(&mut self.machine.rng, &sw.owner, acts, &sw.id)?,
+                };
+                draws.push((sw.id.clone(), a.clone()));
+                chosen[i] = Some((a, ActionSource::Drawn));
+            } else if let Some(s) = self.pending.iter().find(|s| s.switch == sw.id) {
+                chosen[i] = Some((s.action.clone(), ActionSource::Submitted));
+            }
+        }
+        let does: Vec<(Arc<Ground>, Arc<Ground>)> = switches
+            .iter()
+            .zip(&chosen)
+            .filter_map(|(sw, c)| {
+                c.as_ref().map(|(a, _)| {
+                    (
+                        Arc::new(Ground::new(sw.id.clone())),
+                        Arc::new(Ground::new(a.clone())),
+                    )
+                })
+            })
+            .collect();
+        let mut host = KeywordHost::new(&state.facts, &state.players, &does);
+        let prog = self.game.program.clone();
+        let mut events = Vec::new();
+        // 2. each legal switch in order runs its action
+        for (i, sw) in switches.iter().enumerate() {
+            let (action, how) = match &chosen[i] {
+                Some(c) => c.clone(),
+                None => {
+                    // interrupt mode: only the submitted switch (or, without submissions, the chance switches) acts
+                    if interrupt {
+                        continue;
+                    }
+                    let v = Term::Var(0);
+                    let mut d = Vec::new();
+                    if prog.pred(atom::DEFAULT, 2).is_some() {
+                        let g = call("default", vec![sw.id.clone(), v.clone()]);
+                        d = solutions(&mut self.machine, &mut host, &g, &v, 1, "default/2")?;
+                    }
+                    if d.is_empty() {
+                        if let Actions::Finite(acts) = &sw.actions {
+                            d = acts.first().cloned().into_iter().collect();
+                        }
+                    }
+                    match d.pop() {
+                        Some(a) => (a, ActionSource::Default),
+                        None => continue,
+                    }
+                }
+            };
+            let ok = if prog.pred(atom::DO, 1).is_some() {
+                let g = call("do", vec![action.clone()]);
+                !solutions(
+                    &mut self.machine,
+                    &mut host,
+                    &g,
+                    &Term::Atom(atom::TRUE),
+                    1,
+                    "do/1",
+                )?
+                .is_empty()
+            } else {
+                false
+            };
+            events.push(Event::Switch {
+                switch: sw.id.clone(),
+                action,
+                how,
+                ok,
+            });
+        }
+        // 3. payoffs: every solution of payoff(N, X) for each player N in order
+        let mut accounts = state.accounts.clone();
+        if prog.pred(atom::PAYOFF, 2).is_some() {
+            for (pi, p) in state.players.iter().enumerate() {
+                let x = Term::Var(0);
+                let g = call("payoff", vec![p.term.clone(), x.clone()]);
+                for amount in
+                    solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")?
+                {
+                    accounts[pi] = add_amount(&accounts[pi], &amount)
+                        .map_err(|m| RuntimeError::plain("payoff/2", m))?;
+                }
+            }
+        }
+        let creates = std::mem::take(&mut host.creates);
+        let deletes = std::mem::take(&mut host.deletes);
+        drop(host);
+        // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
+        let created: Vec<Term> = creates.iter().map(|g| g.term.clone()).collect();
+        let deleted: Vec<Term> = deletes
+            .iter()
+            .map(|&i| state.facts.get(i).term.clone())
+            .collect();
+        for w in &deleted {
+            events.push(Event::Deleted(w.clone()));
+        }
+        for w in &created {
+            events.push(Event::Created(w.clone()));
+        }
+        for (p, a) in state.player_terms().zip(&accounts) {
+            events.push(Event::Account {
+                player: p.clone(),
+                amount: a.clone(),
+            });
+        }
+        let words: Vec<Term> = deleted.iter().chain(created.iter()).cloned().collect();
+        let hidden = self.hidden_of(state, &words)?;
+        let mut player_events = Vec::with_capacity(state.players.len());
+        for (pi, p) in state.player_terms().enumerate() {
+            let mut evs = Vec::new();
+            for e in &events {
+                let keep = match e {
+                    Event::Deleted(w) => {
+                        !hidden[pi][deleted.iter().position(|d| d == w).unwrap_or(0)]
+                    }
+                    Event::Created(w) => {
+                        !hidden[pi]
+                            [deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
+                    }
+                    Event::Account { .. } => true,
+                    // a player sees what its own switches did, not other players' or nature's choices
+                    Event::Switch { switch, .. } => switches
+                        .iter()
+                        .any(|s| &s.id == switch && s.owner == Owner::Player(p.clone())),
+                };
+                if keep {
+                    evs.push(e.clone());
+                }
+            }
+            player_events.push(evs);
+        }
+        // 5. apply: deletions, then creations in scheduling order
+        let facts = state.facts.apply(&deletes, &creates);
+        let next = State {
+            chronon: state.chronon + 1,
+            facts: Arc::new(facts),
+            players: state.players.clone(),
+            accounts,
+        };
+        let record = ChrononRecord {
+            submissions: self.pending.clone(),
+            overrides: self.overrides.clone(),
+            draws,
+            events,
+            player_events,
+        };
+        Ok((next, record))
+    }
+
+    /// Restores the state before the last chronon (its submissions become pending again).
+    pub fn undo(&mut self) -> bool {
+        let Some(snap) = self.undo.pop() else {
+            return false;
+        };
+        let rec = self.history.pop();
+        self.state = snap.state;
+        self.switches = snap.switches;
+        self.hidden = None;
+        self.machine.rng = snap.rng;
+        self.pending = rec
+            .as_ref()
+            .map(|r| r.submissions.clone())
+            .unwrap_or_default();
+        self.overrides = rec.map(|r| r.overrides).unwrap_or_default();
+        true
+    }
+
+    /// Replays a history from the same game and seed: the same submissions and fixed nature actions
+    /// give the same states (the RNG draws the same numbers).
+    pub fn replay(
+        game: Arc<Game>,
+        seed: u64,
+        settings: Settings,
+        history: &[ChrononRecord],
+    ) -> Result<Session, RuntimeError> {
+        let mut s = Session::new(game, seed, settings)?;
+        // submissions are applied first and each record's transition run once, in either mode
+        s.replaying = true;
+        for rec in history {
+            for sub in &rec.submissions {
+                if let Err(r) = s.submit(&sub.player, &sub.switch, &sub.action)? {
+                    return Err(RuntimeError::plain(
+                        "replay",
+                        format!("replay diverged: {r}"),
+                    ));
+                }
+            }
+            for (sw, a) in &rec.overrides {
+                if let Err(r) = s.set_nature(sw, a)? {
+                    return Err(RuntimeError::plain(
+                        "replay",
+                        format!("replay diverged: {r}"),
+                    ));
+                }
+            }
+            s.run_chronon()?;
+        }
+        s.replaying = false;
+        Ok(s)
+    }
+
+    /// Draws from the session's RNG (for drivers that pick random actions: same seed, same game).
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.machine.rng
+    }
+}
+
+/// Interprets the first `owned/2` answer. A distribution that does not fit the actions is kept as
+/// [`Owner::BadDistribution`]: the error is raised when a chronon runs.
+fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term) -> Owner {
+    let Some(o) = o else { return Owner::Nobody };
+    if state.player_index(o).is_some() {
+        return Owner::Player(o.clone());
+    }
+    let n_actions = match actions {
+        Actions::Finite(a) => a.len(),
+        Actions::Unlimited(_) => 0,
+    };
+    if let Term::Compound(f, args) = o {
+        if *f == atom::EQUAL && args.len() == 1 {
+            return match args[0] {
+                Term::Int(n) if n >= 0 && n as usize == n_actions => Owner::Equal(n as u64),
+                Term::Int(_) => Owner::BadDistribution(format!(
+                    "switch {} is owned by {} but has {} actions",
+                    show(id),
+                    show(o),
+                    n_actions
+                )),
+                _ => Owner::BadDistribution(format!("{}: equal/1 needs an integer", show(o))),
+            };
+        }
+    }
+    if let Some(items) = o.as_list() {
+        if !items.is_empty() && items.iter().all(|t| matches!(t, Term::Int(_) | Term::Float(_))) {
+            let ps: Vec<f64> = items
+                .iter()
+                .map(|t| match t {
+                    Term::Int(i) => *i as f64,
+                    Term::Float(f) => *f,
+                    _ => 0.0,
+                })
+                .collect();
+            let sum: f64 = ps.iter().sum();
+            if ps.len() != n_actions || ps.iter().any(|&p| p < 0.0) || (sum - 1.0).abs() > 1e-9 {
+                return Owner::BadDistribution(format!(
+                    "switch {}: the distribution {} must have one non-negative probability per action ({}) summing to 1",
+                    show(id),
+                    show(o),
+                    n_actions
+                ));
+            }
+            return Owner::Probs(ps);
+        }
+    }
+    Owner::Other(o.clone())
+}
+
+/// Draws a chance switch's action (sidl-semantics §4, §7): `equal(N)` uniformly with `below(N)`;
+/// a probability list by one `next_f64()` against the cumulative sums.
+fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, RuntimeError> {
+    if acts.is_empty() {
+        return Err(RuntimeError::plain(
+            "switch/2",
+            format!("chance switch {} has no actions", show(id)),
+        ));
+    }
+    let i = match owner {
+        Owner::BadDistribution(msg) => return Err(RuntimeError::plain("owned/2", msg.clone())),
+        Owner::Equal(n) => rng.below(*n) as usize,
+        Owner::Probs(ps) => {
+            let u = rng.next_f64();
+            let mut acc = 0.0;
+            let mut pick = ps.len() - 1;
+            for (i, p) in ps.iter().enumerate() {
+                acc += p;
+                if u < acc {
+                    pick = i;
+                    break;
+                }
+            }
+            pick
+        }
+        _ => 0,
+    };
+    Ok(acts[i.min(acts.len() - 1)].clone())
+}
+
+/// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type; a variable of
+/// the template stands for the same term at each of its occurrences), the action.
+pub fn instantiate_template(template: &Term, action: &Term) -> Option<Term> {
+    let mut bound: Vec<(u32, &Term)> = Vec::new();
+    if action.is_ground() && matches_template(template, action, &mut bound) {
+        Some(action.clone())
+    } else {
+        None
+    }
+}
+
+fn matches_template<'a>(t: &Term, a: &'a Term, bound: &mut Vec<(u32, &'a Term)>) -> bool {
+    if let Some((_, ty)) = slot(t) {
+        return slot_value(ty, a).is_some();
+    }
+    match (t, a) {
+        (Term::Var(v), a) => match bound.iter().find(|(w, _)| w == v) {
+            Some((_, b)) => *b == a,
+            None => {
+                bound.push((*v, a));
+                true
+            }
+        },
+        (Term::Compound(f, targs), Term::Compound(g, aargs)) if f == g && targs.len() == aargs.len() => {
+            targs.iter().zip(aargs.iter()).all(|(t, a)| matches_template(t, a, bound))
+        }
+        (t, a) => t == a,
+    }
+}
+
+/// `(Name, Type)` with an atom type: a slot.
+pub fn slot(t: &Term) -> Option<(&Term, Atom)> {
+    match t {
+        Term::Compound(f, args) if *f == atom::COMMA && args.len() == 2 => match &args[1] {
+            Term::Atom(ty) if SLOT_TYPES.contains(&ty.name()) => Some((&args[0], *ty)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Slot types: `double` (a float), `integer`, `number` (either), `atom`, `term` (any ground term).
+pub const SLOT_TYPES: &[&str] = &["double", "integer", "number", "atom", "term"];
+
+fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
+    match (ty.name(), v) {
+        ("double", Term::Float(_)) => Some(v.clone()),
+        ("integer", Term::Int(_)) => Some(v.clone()),
+        ("number", Term::Int(_) | Term::Float(_)) => Some(v.clone()),
+        ("atom", Term::Atom(_)) => Some(v.clone()),
+        ("term", t) if t.is_ground() => Some(v.clone()),
+        _ => None,
+    }
+}

@@ -1,0 +1,311 @@
+//! `sidl trace`: the machine-readable trajectory format (`../shared/trace-format.md`). Pure: the
+//! caller prints the lines.
+
+use super::session::{Actions, Owner, RuntimeError, Session, Settings};
+use super::Game;
+use crate::diag::{Diagnostic, Span};
+use crate::term::Term;
+use crate::write::canonical;
+use std::sync::Arc;
+
+/// One line of a trace script.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScriptItem {
+    Submit {
+        player: Term,
+        switch: Term,
+        action: Term,
+    },
+    Nature {
+        switch: Term,
+        action: Term,
+    },
+    Chronon,
+}
+
+/// Parses a script: `submit(P, S, A).`, `nature(S, A).`, `chronon.`; `%` comments.
+pub fn parse_script(src: &str) -> Result<Vec<(ScriptItem, Span)>, Vec<Diagnostic>> {
+    let parsed = crate::syntax::parse_file(src);
+    let mut diags = parsed.diagnostics;
+    let mut items = Vec::new();
+    for c in parsed.clauses {
+        let t = &c.term;
+        let item = match (t.functor().map(|(n, a)| (n.name(), a)), t.args()) {
+            (Some(("submit", 3)), [p, s, a]) => ScriptItem::Submit {
+                player: p.clone(),
+                switch: s.clone(),
+                action: a.clone(),
+            },
+            (Some(("nature", 2)), [s, a]) => ScriptItem::Nature {
+                switch: s.clone(),
+                action: a.clone(),
+            },
+            (Some(("chronon", 0)), _) => ScriptItem::Chronon,
+            _ => {
+                diags.push(
+                    Diagnostic::error("E0901", format!("unknown script command {}", canonical(t)), c.span)
+                        .with_help("a script has submit(Player, Switch, Action)., nature(Switch, Action). and chronon. lines"),
+                );
+                continue;
+            }
+        };
+        items.push((item, c.span));
+    }
+    if diags.iter().any(|d| d.is_error()) {
+        return Err(diags);
+    }
+    Ok(items)
+}
+
+/// What `sidl trace` prints.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TraceOutput {
+    /// JSON state lines (stdout).
+    pub lines: Vec<String>,
+    /// Messages for stderr (rejected submissions).
+    pub messages: Vec<String>,
+    /// 0: ran to the end; 2: a runtime error (the last line is the error line).
+    pub exit_code: i32,
+}
+
+/// Escapes a JSON string body: only `"`, `\` and control characters (`\u00XX`, lower-case hex).
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+fn json_list(items: &[String]) -> String {
+    let parts: Vec<String> = items.iter().map(|s| json_string(s)).collect();
+    format!("[{}]", parts.join(","))
+}
+
+/// The state line of the session's current state.
+pub fn state_line(s: &mut Session) -> Result<String, RuntimeError> {
+    let st = s.state().clone();
+    let facts = sorted(st.facts.terms().map(canonical).collect());
+    let mut accounts: Vec<(String, String)> = st
+        .player_terms()
+        .zip(&st.accounts)
+        .map(|(p, a)| (canonical(p), canonical(a)))
+        .collect();
+    accounts.sort();
+    let switches = s.switches()?;
+    let mut legal: Vec<(String, String)> = switches
+        .iter()
+        .map(|sw| {
+            let owner = match &sw.owner_term {
+                Some(t) => json_string(&canonical(t)),
+                None => "null".to_string(),
+            };
+            let body = match &sw.actions {
+                Actions::Finite(a) => format!(
+                    "\"actions\":{}",
+                    json_list(&sorted(a.iter().map(canonical).collect()))
+                ),
+                Actions::Unlimited(t) => format!(
+                    "\"unlimited\":{}",
+                    json_list(&sorted(t.iter().map(canonical).collect()))
+                ),
+            };
+            let id = canonical(&sw.id);
+            (
+                id.clone(),
+                format!(
+                    "{{\"switch\":{},\"owner\":{},{}}}",
+                    json_string(&id),
+                    owner,
+                    body
+                ),
+            )
+        })
+        .collect();
+    legal.sort();
+    let players: Vec<Term> = st.player_terms().cloned().collect();
+    let mut visible: Vec<(String, Vec<String>)> = Vec::new();
+    for p in &players {
+        let v = s.view(Some(p))?;
+        visible.push((canonical(p), sorted(v.iter().map(canonical).collect())));
+    }
+    visible.sort();
+    let accounts_json: Vec<String> = accounts
+        .iter()
+        .map(|(k, v)| format!("{}:{}", json_string(k), v))
+        .collect();
+    let legal_json: Vec<String> = legal.into_iter().map(|(_, j)| j).collect();
+    let visible_json: Vec<String> = visible
+        .iter()
+        .map(|(k, v)| format!("{}:{}", json_string(k), json_list(v)))
+        .collect();
+    Ok(format!(
+        "{{\"chronon\":{},\"facts\":{},\"accounts\":{{{}}},\"legal\":[{}],\"visible\":{{{}}},\"terminal\":{}}}",
+        st.chronon,
+        json_list(&facts),
+        accounts_json.join(","),
+        legal_json.join(","),
+        visible_json.join(","),
+        switches.is_empty()
+    ))
+}
+
+fn error_line(chronon: u64, e: &RuntimeError) -> String {
+    format!(
+        "{{\"chronon\":{},\"error\":{}}}",
+        chronon,
+        json_string(&e.message)
+    )
+}
+
+/// Plays `game` as `sidl trace` does: scripted if `script` is given, else random play.
+pub fn run_trace(
+    game: Arc<Game>,
+    seed: u64,
+    script: Option<&[ScriptItem]>,
+    max_chronons: u64,
+    settings: Settings,
+) -> TraceOutput {
+    let mut out = TraceOutput::default();
+    let mut s = match Session::new(game, seed, settings) {
+        Ok(s) => s,
+        Err(e) => {
+            out.lines.push(error_line(0, &e));
+            out.exit_code = 2;
+            return out;
+        }
+    };
+    macro_rules! emit {
+        () => {
+            match state_line(&mut s) {
+                Ok(l) => out.lines.push(l),
+                Err(e) => {
+                    out.lines.push(error_line(s.chronon(), &e));
+                    out.exit_code = 2;
+                    return out;
+                }
+            }
+        };
+    }
+    macro_rules! chronon {
+        () => {{
+            if let Err(e) = s.run_chronon() {
+                out.lines.push(error_line(s.chronon() + 1, &e));
+                out.exit_code = 2;
+                return out;
+            }
+            emit!();
+        }};
+    }
+    emit!();
+    let terminal = |s: &mut Session| s.switches().map(|sw| sw.is_empty()).unwrap_or(true);
+    match script {
+        Some(items) => {
+            for item in items {
+                if terminal(&mut s) || s.chronon() >= max_chronons {
+                    break;
+                }
+                let r = match item {
+                    ScriptItem::Submit {
+                        player,
+                        switch,
+                        action,
+                    } => s.submit(player, switch, action),
+                    ScriptItem::Nature { switch, action } => s.set_nature(switch, action),
+                    ScriptItem::Chronon => {
+                        chronon!();
+                        continue;
+                    }
+                };
+                match r {
+                    Ok(Ok(())) => {}
+                    Ok(Err(rej)) => {
+                        out.messages
+                            .push(format!("chronon {}: rejected: {}", s.chronon(), rej))
+                    }
+                    Err(e) => {
+                        out.lines.push(error_line(s.chronon(), &e));
+                        out.exit_code = 2;
+                        return out;
+                    }
+                }
+            }
+        }
+        None => {
+            while s.chronon() < max_chronons && !terminal(&mut s) {
+                if let Err(e) = random_submissions(&mut s) {
+                    out.lines.push(error_line(s.chronon(), &e));
+                    out.exit_code = 2;
+                    return out;
+                }
+                chronon!();
+            }
+        }
+    }
+    out
+}
+
+/// Random play: every player-owned legal switch with a finite, non-empty action list gets a uniformly
+/// random action (`rng.below(n)`, switches in legal order) from the session's RNG.
+pub fn random_submissions(s: &mut Session) -> Result<(), RuntimeError> {
+    let switches = s.switches()?;
+    for sw in switches.iter() {
+        let (Owner::Player(p), Actions::Finite(acts)) = (&sw.owner, &sw.actions) else {
+            continue;
+        };
+        if acts.is_empty() {
+            continue;
+        }
+        let i = s.rng().below(acts.len() as u64) as usize;
+        let a = acts[i].clone();
+        // an action of the switch's own list is always accepted
+        let _ = s.submit(p, &sw.id, &a)?;
+    }
+    Ok(())
+}
+
+/// Counts of a random-play benchmark run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayStats {
+    pub chronons: u64,
+    pub games: u64,
+    /// Evaluations of a state's legal switches with their owners and actions.
+    pub legal_computations: u64,
+}
+
+/// Plays random games back to back (a new game at each terminal state, seeds `seed`, `seed + 1`, ...)
+/// until `chronons` chronons have run: what `sidl bench` times. Each chronon includes the random
+/// decisions, the chronon and the legal switches of the new state.
+pub fn random_play(game: Arc<Game>, seed: u64, chronons: u64, settings: Settings) -> Result<PlayStats, RuntimeError> {
+    let mut stats = PlayStats::default();
+    let mut game_seed = seed;
+    while stats.chronons < chronons {
+        let mut s = Session::new(game.clone(), game_seed, settings.clone())?;
+        stats.games += 1;
+        game_seed += 1;
+        stats.legal_computations += 1;
+        while stats.chronons < chronons && !s.switches()?.is_empty() {
+            random_submissions(&mut s)?;
+            s.run_chronon()?;
+            stats.chronons += 1;
+            stats.legal_computations += 1;
+        }
+        if s.chronon() == 0 {
+            // a game that is terminal at once would loop forever
+            return Err(RuntimeError { message: "the game is terminal in its initial state".into(), during: "bench".into(), solve: None });
+        }
+    }
+    Ok(stats)
+}

@@ -1,0 +1,455 @@
+//! Lists: `msort/2`, `sort/2`, `sort/4`, `keysort/2`, `length/2`, `sum_list/2`, `sumlist/2`,
+//! `max_list/2`, `min_list/2`, `numlist/3`, `list_to_set/2`, `nth0/3`, `nth1/3`, `memberchk/2`,
+//! `maxmember/2`, `minmember/2` (SIDL: list first), `getsubset/2` (SIDL).
+
+use super::util::{
+    det, domain_error, list_shape, need_int, need_list, opt_int, type_error, unify, unify_or_undo,
+    ListShape,
+};
+use super::{Ctx, Det};
+use crate::atom::{self, Atom};
+use crate::solve::arith::{compare_num, eval, Num};
+use crate::solve::store::{Cell, Store};
+use crate::term::Term;
+use std::cmp::Ordering;
+
+pub fn register(add: &mut dyn FnMut(&str, u32, super::Builtin)) {
+    add("msort", 2, |c, a, _| {
+        sort_impl(c, a[0], a[1], 0, SortOrder::Le)
+    });
+    add("sort", 2, |c, a, _| {
+        sort_impl(c, a[0], a[1], 0, SortOrder::Lt)
+    });
+    add("sort", 4, sort4);
+    add("keysort", 2, keysort);
+    add("length", 2, length);
+    add("sum_list", 2, sum_list);
+    add("sumlist", 2, sum_list);
+    add("max_list", 2, |c, a, _| fold_list(c, a, true));
+    add("min_list", 2, |c, a, _| fold_list(c, a, false));
+    add("numlist", 3, numlist);
+    add("list_to_set", 2, list_to_set);
+    add("nth0", 3, |c, a, r| nth(c, a, r, 0));
+    add("nth1", 3, |c, a, r| nth(c, a, r, 1));
+    add("memberchk", 2, memberchk);
+    add("maxmember", 2, |c, a, _| extreme_member(c, a, true));
+    add("minmember", 2, |c, a, _| extreme_member(c, a, false));
+    add("getsubset", 2, getsubset);
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum SortOrder {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+fn sort4(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    let s = &*ctx.store;
+    let key = match s.deref(args[0]) {
+        Cell::Int(k) if k >= 0 => k,
+        Cell::Int(_) => return Err(domain_error("not_less_than_one", s, args[0])),
+        Cell::Ref(_) => return Err(Term::instantiation_error()),
+        // SWI-Prolog checks the key with must_be(nonneg) after trying arg/3
+        other => return Err(type_error("compound", s, other)),
+    };
+    let order = match s.deref(args[1]) {
+        Cell::Ref(_) => return Err(Term::instantiation_error()),
+        Cell::Atom(a) => match a.name() {
+            "@<" => SortOrder::Lt,
+            "@=<" => SortOrder::Le,
+            "@>" => SortOrder::Gt,
+            "@>=" => SortOrder::Ge,
+            _ => return Err(domain_error("order", s, args[1])),
+        },
+        other => return Err(type_error("atom", s, other)),
+    };
+    sort_impl(ctx, args[2], args[3], key, order)
+}
+
+/// The sort key of `item`: the item itself, or its `key`-th argument.
+fn sort_key(store: &Store, item: Cell, key: i64) -> Result<Cell, Term> {
+    if key == 0 {
+        return Ok(item);
+    }
+    let d = store.deref(item);
+    match d {
+        Cell::Struct(_) | Cell::List(_) => {
+            let (_, n) = store.functor(d).unwrap_or((atom::NIL, 0));
+            if key > n as i64 {
+                return Err(Term::error(Term::compound(
+                    "existence_error",
+                    vec![
+                        Term::atom("argument"),
+                        Term::Int(key),
+                        super::util::culprit(store, d),
+                    ],
+                )));
+            }
+            Ok(store.arg(d, (key - 1) as u32))
+        }
+        Cell::Ref(_) => Err(Term::instantiation_error()),
+        other => Err(type_error("compound", store, other)),
+    }
+}
+
+fn sort_impl(
+    ctx: &mut Ctx<'_>,
+    list: Cell,
+    out: Cell,
+    key: i64,
+    order: SortOrder,
+) -> Result<Det, Term> {
+    let s = &*ctx.store;
+    let items = need_list(s, list)?;
+    let mut keyed: Vec<(Cell, Cell)> = Vec::with_capacity(items.len());
+    for it in items {
+        keyed.push((sort_key(s, it, key)?, it));
+    }
+    match order {
+        SortOrder::Lt | SortOrder::Le => keyed.sort_by(|a, b| s.compare(a.0, b.0)),
+        SortOrder::Gt | SortOrder::Ge => keyed.sort_by(|a, b| s.compare(b.0, a.0)),
+    }
+    if matches!(order, SortOrder::Lt | SortOrder::Gt) {
+        keyed.dedup_by(|b, a| s.compare(a.0, b.0) == Ordering::Equal);
+    }
+    let sorted: Vec<Cell> = keyed.into_iter().map(|(_, it)| it).collect();
+    let l = ctx.store.make_list(&sorted, Cell::Atom(atom::NIL));
+    Ok(unify(ctx, out, l))
+}
+
+fn keysort(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    let s = &*ctx.store;
+    let items = need_list(s, args[0])?;
+    let mut keyed = Vec::with_capacity(items.len());
+    for it in items {
+        let d = s.deref(it);
+        match s.functor(d) {
+            Some((f, 2)) if f == atom::MINUS && !matches!(d, Cell::List(_)) => {
+                keyed.push((s.arg(d, 0), it))
+            }
+            _ if matches!(d, Cell::Ref(_)) => return Err(Term::instantiation_error()),
+            _ => {
+                return Err(Term::type_error(
+                    Atom::new("pair"),
+                    super::util::culprit(s, d),
+                ))
+            }
+        }
+    }
+    keyed.sort_by(|a, b| s.compare(a.0, b.0));
+    let sorted: Vec<Cell> = keyed.into_iter().map(|(_, it)| it).collect();
+    let l = ctx.store.make_list(&sorted, Cell::Atom(atom::NIL));
+    Ok(unify(ctx, args[1], l))
+}
+
+/// Binds the unbound tail `tail` to a list of `k` fresh variables.
+fn extend(store: &mut Store, tail: Cell, k: i64) -> bool {
+    let vars: Vec<Cell> = (0..k).map(|_| store.new_var()).collect();
+    let l = store.make_list(&vars, Cell::Atom(atom::NIL));
+    store.unify(tail, l)
+}
+
+fn length(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det, Term> {
+    let s = &*ctx.store;
+    let n = opt_int(s, args[1])?;
+    if let Some(n) = n {
+        if n < 0 {
+            return Err(domain_error("not_less_than_zero", s, args[1]));
+        }
+    }
+    match list_shape(s, args[0]) {
+        ListShape::Proper(items) => Ok(unify(ctx, args[1], Cell::Int(items.len() as i64))),
+        ListShape::Partial(items, tail) => {
+            let have = items.len() as i64;
+            match n {
+                Some(n) => {
+                    if n < have {
+                        return Ok(Det::Fail);
+                    }
+                    Ok(det(extend(ctx.store, tail, n - have)))
+                }
+                None => {
+                    if s.deref(args[1]) == tail {
+                        // length(L, L) fails, as in SWI-Prolog
+                        return Ok(Det::Fail);
+                    }
+                    let k = redo.unwrap_or(0) as i64;
+                    if !extend(ctx.store, tail, k) {
+                        return Ok(Det::Fail);
+                    }
+                    if !ctx.store.unify(args[1], Cell::Int(have + k)) {
+                        return Ok(Det::Fail);
+                    }
+                    Ok(Det::Retry(k as u64 + 1))
+                }
+            }
+        }
+        ListShape::Other(..) | ListShape::Cyclic => Err(type_error("list", s, args[0])),
+    }
+}
+
+fn sum_list(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    let items = need_list(ctx.store, args[0])?;
+    let mut acc = Num::Int(0);
+    let store = &mut *ctx.store;
+    for it in items {
+        let x = eval(store, it, ctx.rng)?;
+        acc = add(acc, x)?;
+    }
+    Ok(unify(ctx, args[1], acc.to_cell()))
+}
+
+fn add(a: Num, b: Num) -> Result<Num, Term> {
+    match (a, b) {
+        (Num::Int(x), Num::Int(y)) => x
+            .checked_add(y)
+            .map(Num::Int)
+            .ok_or_else(|| Term::evaluation_error(atom::INT_OVERFLOW)),
+        _ => {
+            let f = a.as_f64() + b.as_f64();
+            if f.is_nan() {
+                Err(Term::evaluation_error(atom::UNDEFINED))
+            } else if f.is_infinite() {
+                Err(Term::evaluation_error(atom::FLOAT_OVERFLOW))
+            } else {
+                Ok(Num::Float(f))
+            }
+        }
+    }
+}
+
+/// `max_list/2`, `min_list/2` as SWI-Prolog's library: the first element as is, then
+/// `M is max(M0, X)` for every further element; fails on `[]`.
+fn fold_list(ctx: &mut Ctx<'_>, args: &[Cell], want_max: bool) -> Result<Det, Term> {
+    let items = need_list(ctx.store, args[0])?;
+    let Some((&first, rest)) = items.split_first() else {
+        return Ok(Det::Fail);
+    };
+    if rest.is_empty() {
+        return Ok(unify(ctx, args[1], first));
+    }
+    let f = Atom::new(if want_max { "max" } else { "min" });
+    let mut acc = first;
+    for &x in rest {
+        let e = ctx.store.make_compound(f, &[acc, x]);
+        acc = eval(ctx.store, e, ctx.rng)?.to_cell();
+    }
+    Ok(unify(ctx, args[1], acc))
+}
+
+fn numlist(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    let s = &*ctx.store;
+    let lo = need_int(s, args[0])?;
+    let hi = need_int(s, args[1])?;
+    if lo > hi {
+        return Ok(Det::Fail);
+    }
+    let n = (hi as i128 - lo as i128 + 1) as u128;
+    if n > (1 << 28) {
+        return Err(Term::resource_error(Atom::new("memory")));
+    }
+    let items: Vec<Cell> = (lo..=hi).map(Cell::Int).collect();
+    let l = ctx.store.make_list(&items, Cell::Atom(atom::NIL));
+    Ok(unify(ctx, args[2], l))
+}
+
+fn list_to_set(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    let s = &*ctx.store;
+    let items = need_list(s, args[0])?;
+    let mut idx: Vec<usize> = (0..items.len()).collect();
+    idx.sort_by(|&a, &b| s.compare(items[a], items[b]).then(a.cmp(&b)));
+    let mut keep = vec![true; items.len()];
+    for w in idx.windows(2) {
+        if s.compare(items[w[0]], items[w[1]]) == Ordering::Equal {
+            keep[w[1]] = false;
+        }
+    }
+    let set: Vec<Cell> = items
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(c, _)| *c)
+        .collect();
+    let l = ctx.store.make_list(&set, Cell::Atom(atom::NIL));
+    Ok(unify(ctx, args[1], l))
+}
+
+fn nth(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, base: i64) -> Result<Det, Term> {
+    let s = &*ctx.store;
+    match s.deref(args[0]) {
+        Cell::Int(i) => {
+            if i < base {
+                return Ok(Det::Fail);
+            }
+            let k = (i - base) as usize;
+            // walk k cells; extend a partial list if needed
+            let mut t = s.deref(args[1]);
+            let mut steps = 0usize;
+            loop {
+                match t {
+                    Cell::List(p) => {
+                        if steps == k {
+                            let h = s.heap[p as usize];
+                            return Ok(unify(ctx, args[2], h));
+                        }
+                        steps += 1;
+                        t = s.deref(s.heap[p as usize + 1]);
+                        if steps > (1 << 30) {
+                            return Ok(Det::Fail);
+                        }
+                    }
+                    Cell::Ref(_) => {
+                        let store = &mut *ctx.store;
+                        let mut vars: Vec<Cell> =
+                            (0..(k - steps)).map(|_| store.new_var()).collect();
+                        vars.push(args[2]);
+                        let rest = store.new_var();
+                        let l = store.make_list(&vars, rest);
+                        return Ok(det(store.unify(t, l)));
+                    }
+                    _ => return Ok(Det::Fail),
+                }
+            }
+        }
+        Cell::Ref(_) => {
+            let items = match list_shape(s, args[1]) {
+                ListShape::Proper(v) | ListShape::Partial(v, _) | ListShape::Other(v, _) => v,
+                ListShape::Cyclic => return Err(type_error("list", s, args[1])),
+            };
+            let mut k = redo.unwrap_or(0) as usize;
+            while k < items.len() {
+                if unify_or_undo(ctx.store, args[2], items[k]) {
+                    if !ctx.store.unify(args[0], Cell::Int(k as i64 + base)) {
+                        return Ok(Det::Fail);
+                    }
+                    return Ok(if k + 1 < items.len() {
+                        Det::Retry(k as u64 + 1)
+                    } else {
+                        Det::True
+                    });
+                }
+                k += 1;
+            }
+            Ok(Det::Fail)
+        }
+        other => Err(type_error("integer", s, other)),
+    }
+}
+
+fn memberchk(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    let mut t = ctx.store.deref(args[1]);
+    let mut steps = 0usize;
+    let mut saved: Option<u32> = None;
+    let mut power = 1usize;
+    loop {
+        match t {
+            Cell::List(p) => {
+                if saved == Some(p) {
+                    return Ok(Det::Fail); // cyclic list without the element
+                }
+                steps += 1;
+                if steps == power {
+                    saved = Some(p);
+                    power *= 2;
+                    steps = 0;
+                }
+                let h = ctx.store.heap[p as usize];
+                if unify_or_undo(ctx.store, args[0], h) {
+                    return Ok(Det::True);
+                }
+                t = ctx.store.deref(ctx.store.heap[p as usize + 1]);
+            }
+            Cell::Ref(_) => {
+                let rest = ctx.store.new_var();
+                let l = ctx.store.make_list_cell(args[0], rest);
+                return Ok(unify(ctx, t, l));
+            }
+            Cell::Atom(a) if a == atom::NIL => return Ok(Det::Fail),
+            other => return Err(type_error("list", ctx.store, other)),
+        }
+    }
+}
+
+/// SIDL `maxmember(List, Max)` / `minmember(List, Min)`: the element of largest (smallest) arithmetic
+/// value, the first one among equals, unified as is; fails on `[]`.
+fn extreme_member(ctx: &mut Ctx<'_>, args: &[Cell], want_max: bool) -> Result<Det, Term> {
+    let items = need_list(ctx.store, args[0])?;
+    let mut best: Option<(Num, Cell)> = None;
+    for it in items {
+        let v = eval(ctx.store, it, ctx.rng)?;
+        let better = match best {
+            None => true,
+            Some((b, _)) => {
+                let o = compare_num(v, b);
+                if want_max {
+                    o == Some(Ordering::Greater)
+                } else {
+                    o == Some(Ordering::Less)
+                }
+            }
+        };
+        if better {
+            best = Some((v, it));
+        }
+    }
+    match best {
+        Some((_, c)) => Ok(unify(ctx, args[1], c)),
+        None => Ok(Det::Fail),
+    }
+}
+
+/// The next mask with the same number of bits (Gosper's hack): masks of `k` bits in increasing
+/// numeric order are the `k`-subsets in colexicographic order of positions.
+fn next_same_bits(m: u64) -> u64 {
+    let c = m & m.wrapping_neg();
+    let r = m.wrapping_add(c);
+    (((r ^ m) >> 2) / c) | r
+}
+
+/// SIDL `getsubset(Sub, Set)`: every subset of `Set`, by increasing size, each size in
+/// colexicographic order of positions, elements in `Set`'s order. The state is the bit mask of the
+/// next subset (bit i = element i), so sets of up to 63 elements are supported.
+fn getsubset(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det, Term> {
+    let items = need_list(ctx.store, args[1])?;
+    let n = items.len() as u32;
+    if n > 63 {
+        return Err(Term::resource_error(Atom::new("getsubset_set_too_large")));
+    }
+    let limit = 1u64 << n;
+    let mut mask = redo.unwrap_or(0);
+    loop {
+        if mask >= limit {
+            return Ok(Det::Fail);
+        }
+        let chosen: Vec<Cell> = (0..n)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| items[i as usize])
+            .collect();
+        let k = mask.count_ones();
+        let next = if mask == 0 {
+            1
+        } else {
+            let m = next_same_bits(mask);
+            if m >= limit {
+                if k + 1 > n {
+                    limit
+                } else {
+                    (1u64 << (k + 1)) - 1
+                }
+            } else {
+                m
+            }
+        };
+        let l = ctx.store.make_list(&chosen, Cell::Atom(atom::NIL));
+        if unify_or_undo(ctx.store, args[0], l) {
+            return Ok(if next < limit {
+                Det::Retry(next)
+            } else {
+                Det::True
+            });
+        }
+        mask = next;
+    }
+}

@@ -1,0 +1,40 @@
+//! Predicates provided by the program's host (the game manager's `fact/1`, `create/1`, ...).
+//!
+//! The host declares them when the program is built (`ProgramBuilder::host_predicates`), and the machine
+//! calls [`Host::call`] with the host id. Effects that must be undone on backtracking are recorded by
+//! pushing `TrailEntry::Host(n)` (with `n < 2^31`) on the store's trail; the machine calls
+//! [`Host::undo`] with `n` when it backtracks over that entry.
+
+use crate::rng::Rng;
+use crate::solve::builtins::Det;
+use crate::solve::store::{Cell, Store};
+use crate::term::Term;
+
+pub trait Host {
+    fn call(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        rng: &mut Rng,
+        args: &[Cell],
+        redo: Option<u64>,
+    ) -> Result<Det, Term>;
+    fn undo(&mut self, entry: u32);
+}
+
+/// No host predicates.
+pub struct NoHost;
+
+impl Host for NoHost {
+    fn call(
+        &mut self,
+        _id: u32,
+        _store: &mut Store,
+        _rng: &mut Rng,
+        _args: &[Cell],
+        _redo: Option<u64>,
+    ) -> Result<Det, Term> {
+        Ok(Det::Fail)
+    }
+    fn undo(&mut self, _entry: u32) {}
+}

@@ -1,0 +1,1406 @@
+//! The resolution machine: an iterative interpreter with an explicit continuation (frame) stack and
+//! choicepoint stack. No Rust recursion per Prolog call, so deep recursion is bounded only by the
+//! budgets in [`Limits`], never by the native stack.
+//!
+//! Model:
+//! - A *frame* is a continuation: "run this, then continue with frame `next`". A clause activation is
+//!   one `Body` frame per goal position, holding the clause's variable environment (a block of heap
+//!   cells). Frames are immutable once made and only ever point to older frames, so a frame at the top
+//!   of the frame stack that no choicepoint protects can be popped as soon as it runs: a deterministic
+//!   tail call runs in constant frame space (last-call optimisation).
+//! - A *choicepoint* records heap, trail and frame stack heights plus what to try next. Backtracking
+//!   restores the heights (undoing trailed bindings) and resumes.
+//! - Cut is clause-local: every frame carries the choicepoint height (`cutb`) its `!` cuts back to.
+//! - Exceptions unwind the choicepoint stack to the newest active `catch/3` whose catcher unifies.
+//! - `findall/3` collects copies of the template in a side segment of cells, outside the heap, so that
+//!   backtracking inside it does not destroy them.
+
+use crate::atom::{self, Atom};
+use crate::rng::Rng;
+use crate::solve::builtins::{Builtin, Ctx, Det};
+use crate::solve::host::Host;
+use crate::solve::program::{ClauseT, Control, Dispatch, Key, Program, ProgramData};
+use crate::solve::store::{relocate, Cell, Store, TrailEntry};
+use crate::term::Term;
+use std::sync::Arc;
+
+/// Budgets of one query. Exceeding one ends the query with [`ErrorKind::Budget`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Calls (of any predicate, built-in or user) and built-in retries.
+    pub max_inferences: u64,
+    /// Heap cells, including `findall/3` collections.
+    pub max_heap_cells: usize,
+    /// Open choicepoints.
+    pub max_choicepoints: usize,
+    /// Pending continuation frames (the depth of non-tail recursion).
+    pub max_frames: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_inferences: 10_000_000,
+            max_heap_cells: 32 << 20,
+            max_choicepoints: 4 << 20,
+            max_frames: 8 << 20,
+        }
+    }
+}
+
+impl Limits {
+    /// No practical limit (benchmarks).
+    pub fn unlimited() -> Limits {
+        Limits {
+            max_inferences: u64::MAX,
+            max_heap_cells: usize::MAX,
+            max_choicepoints: usize::MAX,
+            max_frames: usize::MAX,
+        }
+    }
+}
+
+/// Why a query stopped with an error.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ErrorKind {
+    /// An exception nobody caught; the ball is in [`SolveError::ball`].
+    Uncaught,
+    /// A budget of [`Limits`] was exhausted (not catchable by the program).
+    Budget(&'static str),
+}
+
+/// A query that ended in an error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveError {
+    pub kind: ErrorKind,
+    /// The thrown term (for budgets: `error(resource_error(Limit), context(PI, _))`).
+    pub ball: Term,
+    /// A readable message.
+    pub message: String,
+    /// The predicate being run when the error happened.
+    pub predicate: Option<(Atom, u32)>,
+    /// The call path from the query to the failing call, outermost first (user predicates only).
+    pub path: Vec<(Atom, u32)>,
+    /// Source span of the clause whose goal raised the error, if any.
+    pub span: Option<crate::diag::Span>,
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+const NO_FRAME: u32 = u32::MAX;
+const CATCH_FLAG: u32 = 1 << 31;
+
+#[derive(Clone, Copy, Debug)]
+enum FrameKind {
+    /// Run goal `pc` of a clause body with environment `env`.
+    Body {
+        pred: u32,
+        clause: u32,
+        pc: u32,
+        env: u32,
+    },
+    /// Call a term (meta-call).
+    Goal {
+        goal: Cell,
+    },
+    /// Commit an if-then-else: cut back to `height`.
+    CutTo {
+        height: u32,
+    },
+    /// `*->`: disable the else-branch choicepoint.
+    SoftCut {
+        cp: u32,
+    },
+    /// The goal of a `catch/3` exited.
+    PopCatch {
+        cp: u32,
+    },
+    /// Copy a findall template into collector `id`, then fail.
+    Collect {
+        id: u32,
+        template: Cell,
+    },
+    Fail,
+    /// The query succeeded.
+    Stop,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    kind: FrameKind,
+    cutb: u32,
+    next: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum CpKind {
+    Clauses {
+        pred: u32,
+        list: u32,
+        pos: u32,
+        args: u32,
+    },
+    Alt {
+        goal: Cell,
+    },
+    Native {
+        f: Builtin,
+        args: u32,
+        arity: u32,
+        state: u64,
+        name: Atom,
+    },
+    Host {
+        id: u32,
+        args: u32,
+        arity: u32,
+        state: u64,
+        name: Atom,
+    },
+    Catch {
+        catcher: Cell,
+        recovery: Cell,
+        active: bool,
+    },
+    Findall {
+        id: u32,
+        result: Cell,
+        tail: Option<Cell>,
+    },
+    Dead,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ChoicePoint {
+    kind: CpKind,
+    heap: u32,
+    trail: u32,
+    frames: u32,
+    /// Continuation when resumed.
+    next: u32,
+    /// Cut barrier of the resumed goal.
+    cutb: u32,
+}
+
+#[derive(Default, Debug)]
+struct Collector {
+    cells: Vec<Cell>,
+    roots: Vec<Cell>,
+}
+
+enum Step {
+    Go,
+    Fail,
+    Throw(Term),
+}
+
+/// The running state of one query.
+pub struct Machine {
+    prog: Program,
+    pub store: Store,
+    pub rng: Rng,
+    frames: Vec<Frame>,
+    cps: Vec<ChoicePoint>,
+    collectors: Vec<Collector>,
+    collected_cells: usize,
+    cur: u32,
+    limits: Limits,
+    pub inferences: u64,
+    args_buf: Vec<Cell>,
+    ustack: Vec<(Cell, Cell)>,
+    /// Name/arity of the predicate being called (for error messages).
+    last_call: (Atom, u32),
+    /// (pred, clause) of the body goal being run.
+    last_clause: Option<(u32, u32)>,
+    /// Heap cells below `base` (the goal and whatever the caller built before `start`) are never
+    /// collected; bindings of them are trailed so that the collector finds them.
+    base: u32,
+    /// Collect garbage when the heap grows past this many cells.
+    gc_at: usize,
+    /// Garbage collections run (for tests and statistics).
+    pub gc_runs: u64,
+}
+
+/// The heap size below which no garbage collection runs. Debug builds collect far more often, so
+/// that every test exercises the collector.
+const GC_MIN: usize = if cfg!(debug_assertions) { 1 << 14 } else { 1 << 20 };
+
+impl Machine {
+    pub fn new(prog: Program, limits: Limits) -> Machine {
+        Machine {
+            prog,
+            store: Store::new(),
+            rng: Rng::new(0),
+            frames: vec![Frame {
+                kind: FrameKind::Stop,
+                cutb: 0,
+                next: NO_FRAME,
+            }],
+            cps: Vec::new(),
+            collectors: Vec::new(),
+            collected_cells: 0,
+            cur: NO_FRAME,
+            limits,
+            inferences: 0,
+            args_buf: Vec::new(),
+            ustack: Vec::new(),
+            last_call: (atom::TRUE, 0),
+            last_clause: None,
+            base: 0,
+            gc_at: GC_MIN,
+            gc_runs: 0,
+        }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Forgets every goal and choicepoint and empties the heap, keeping allocations.
+    pub fn reset(&mut self) {
+        self.store.heap.clear();
+        self.store.trail.clear();
+        self.store.mark = 0;
+        self.frames.truncate(1);
+        self.cps.clear();
+        self.collectors.clear();
+        self.collected_cells = 0;
+        self.cur = NO_FRAME;
+        self.inferences = 0;
+        self.base = 0;
+        self.gc_at = GC_MIN;
+    }
+
+    /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
+    pub fn start(&mut self, goal: Cell) {
+        self.frames.truncate(1);
+        self.cps.clear();
+        self.collectors.clear();
+        self.collected_cells = 0;
+        self.base = self.store.len();
+        self.store.mark = self.base;
+        self.gc_at = (self.base as usize).saturating_mul(2).max(GC_MIN);
+        self.frames.push(Frame {
+            kind: FrameKind::Goal { goal },
+            cutb: 0,
+            next: 0,
+        });
+        self.cur = 1;
+    }
+
+    /// Are there choicepoints left (could another answer exist)?
+    pub fn has_alternatives(&self) -> bool {
+        !self.cps.is_empty()
+    }
+
+    /// Runs until the next answer (`Ok(true)`), no more answers (`Ok(false)`) or an error. With
+    /// `redo`, first backtracks into the previous answer's alternatives.
+    pub fn solve(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, SolveError> {
+        let prog = self.prog.clone();
+        let data: &ProgramData = &prog.0;
+        if redo && !self.backtrack(data, host)? {
+            return Ok(false);
+        }
+        if self.cur == NO_FRAME {
+            return Ok(false);
+        }
+        loop {
+            let step = self.step(data, host)?;
+            match step {
+                Step::Go => {
+                    if self.cur == 0 {
+                        return Ok(true);
+                    }
+                }
+                Step::Fail => {
+                    if !self.backtrack(data, host)? {
+                        self.cur = NO_FRAME;
+                        return Ok(false);
+                    }
+                }
+                Step::Throw(ball) => {
+                    if let Err(e) = self.throw(data, host, ball) {
+                        self.cur = NO_FRAME;
+                        return Err(e);
+                    }
+                }
+            }
+            if self.cur == 0 {
+                return Ok(true);
+            }
+        }
+    }
+
+    #[inline]
+    fn protected(&self) -> u32 {
+        self.cps.last().map_or(1, |c| c.frames.max(1))
+    }
+
+    #[inline]
+    fn push_frame(&mut self, kind: FrameKind, cutb: u32, next: u32) -> Result<u32, SolveError> {
+        if self.frames.len() >= self.limits.max_frames {
+            return Err(self.budget("frames", self.limits.max_frames as u64));
+        }
+        self.frames.push(Frame { kind, cutb, next });
+        Ok((self.frames.len() - 1) as u32)
+    }
+
+    #[inline]
+    fn push_cp(&mut self, kind: CpKind, next: u32, cutb: u32) -> Result<(), SolveError> {
+        if self.cps.len() >= self.limits.max_choicepoints {
+            return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
+        }
+        let heap = self.store.len();
+        self.cps.push(ChoicePoint {
+            kind,
+            heap,
+            trail: self.store.trail.len() as u32,
+            frames: self.frames.len() as u32,
+            next,
+            cutb,
+        });
+        self.store.mark = heap;
+        Ok(())
+    }
+
+    fn cut(&mut self, height: u32) {
+        let height = height as usize;
+        if self.cps.len() <= height {
+            return;
+        }
+        for cp in &self.cps[height..] {
+            if let CpKind::Findall { id, .. } = cp.kind {
+                self.drop_collectors(id);
+                break;
+            }
+        }
+        self.cps.truncate(height);
+        self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
+    }
+
+    fn drop_collectors(&mut self, from: u32) {
+        for c in self.collectors.drain(from as usize..) {
+            self.collected_cells -= c.cells.len() + c.roots.len();
+        }
+    }
+
+    /// Restores the heights recorded in choicepoint `i` (which stays on the stack).
+    fn restore(&mut self, i: usize, host: &mut dyn Host) {
+        let cp = self.cps[i];
+        let mut reactivate: Vec<u32> = Vec::new();
+        self.store.undo_to(cp.trail as usize, |n| {
+            if n & CATCH_FLAG != 0 {
+                reactivate.push(n & !CATCH_FLAG);
+            } else {
+                host.undo(n);
+            }
+        });
+        for c in reactivate {
+            if let Some(ChoicePoint {
+                kind: CpKind::Catch { active, .. },
+                ..
+            }) = self.cps.get_mut(c as usize)
+            {
+                *active = true;
+            }
+        }
+        self.store.heap.truncate(cp.heap as usize);
+        self.frames.truncate(cp.frames as usize);
+    }
+
+    fn pop_cp(&mut self) {
+        self.cps.pop();
+        self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
+    }
+
+    fn budget(&self, what: &'static str, n: u64) -> SolveError {
+        let (name, arity) = self.last_call;
+        let ball = Term::compound(
+            "error",
+            vec![
+                Term::compound("resource_error", vec![Term::atom(what)]),
+                Term::compound(
+                    "context",
+                    vec![Term::indicator(name, arity as usize), Term::Var(0)],
+                ),
+            ],
+        );
+        let limit = match what {
+            "inferences" => format!("the budget of {n} inference steps"),
+            "heap" => format!("the budget of {n} term cells"),
+            "choicepoints" => format!("the budget of {n} open choicepoints"),
+            _ => format!("the budget of {n} pending goals (recursion depth)"),
+        };
+        let mut e = self.error_info(ball);
+        e.kind = ErrorKind::Budget(what);
+        e.message = format!("{} exhausted while running {}/{}", limit, name, arity);
+        e
+    }
+
+    fn error_info(&self, ball: Term) -> SolveError {
+        let (span, path) = self.call_path();
+        SolveError {
+            kind: ErrorKind::Uncaught,
+            message: super::describe_error(&ball),
+            ball,
+            predicate: Some(self.last_call),
+            path,
+            span,
+        }
+    }
+
+    /// The user predicates on the continuation chain (outermost first) and the span of the clause
+    /// being run.
+    fn call_path(&self) -> (Option<crate::diag::Span>, Vec<(Atom, u32)>) {
+        let data = &self.prog.0;
+        let span = self
+            .last_clause
+            .map(|(p, c)| data.preds[p as usize].clauses[c as usize].span);
+        let mut path = Vec::new();
+        if let Some((p, _)) = self.last_clause {
+            let pr = &data.preds[p as usize];
+            path.push((pr.name, pr.arity));
+        }
+        let mut f = self.cur;
+        let mut guard = 0;
+        while f != NO_FRAME && (f as usize) < self.frames.len() && guard < 64 {
+            let fr = self.frames[f as usize];
+            if let FrameKind::Body { pred, .. } = fr.kind {
+                let pr = &data.preds[pred as usize];
+                if path.last() != Some(&(pr.name, pr.arity)) {
+                    path.push((pr.name, pr.arity));
+                }
+            }
+            f = fr.next;
+            guard += 1;
+        }
+        path.reverse();
+        (span, path)
+    }
+
+    /// One step: run the current frame.
+    fn step(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<Step, SolveError> {
+        if self.store.heap.len() > self.gc_at {
+            self.collect_garbage(data);
+        }
+        let fi = self.cur;
+        let f = self.frames[fi as usize];
+        if fi + 1 == self.frames.len() as u32 && fi >= self.protected() {
+            self.frames.pop();
+        }
+        match f.kind {
+            FrameKind::Stop => {
+                self.cur = 0;
+                Ok(Step::Go)
+            }
+            FrameKind::Body {
+                pred,
+                clause,
+                pc,
+                env,
+            } => {
+                let c: &ClauseT = &data.preds[pred as usize].clauses[clause as usize];
+                let g = &c.body[pc as usize];
+                let next = if (pc as usize) + 1 < c.body.len() {
+                    self.push_frame(
+                        FrameKind::Body {
+                            pred,
+                            clause,
+                            pc: pc + 1,
+                            env,
+                        },
+                        f.cutb,
+                        f.next,
+                    )?
+                } else {
+                    f.next
+                };
+                let args = self.store.len();
+                let n = g.args.len();
+                self.store
+                    .heap
+                    .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
+                for (i, &a) in g.args.iter().enumerate() {
+                    let v = self.instantiate(c, a, env);
+                    self.store.heap[args as usize + i] = v;
+                }
+                self.last_clause = Some((pred, clause));
+                self.dispatch(data, host, g.disp, g.name, g.arity, args, f.cutb, next)
+            }
+            FrameKind::Goal { goal } => {
+                let (name, arity, args) = match self.store.deref(goal) {
+                    Cell::Ref(_) => return Ok(Step::Throw(Term::instantiation_error())),
+                    Cell::Atom(a) => (a, 0, 0),
+                    Cell::Struct(p) => match self.store.heap[p as usize] {
+                        Cell::Functor(n, k) => (n, k, p + 1),
+                        _ => unreachable!("struct without header"),
+                    },
+                    Cell::List(p) => (atom::DOT, 2, p),
+                    other => {
+                        let t = self.store.to_term(other);
+                        return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
+                    }
+                };
+                let disp = super::program::resolve(data, name, arity);
+                self.dispatch(data, host, disp, name, arity, args, f.cutb, f.next)
+            }
+            FrameKind::CutTo { height } => {
+                self.cut(height);
+                self.cur = f.next;
+                Ok(Step::Go)
+            }
+            FrameKind::SoftCut { cp } => {
+                if let Some(c) = self.cps.get_mut(cp as usize) {
+                    c.kind = CpKind::Dead;
+                }
+                self.cur = f.next;
+                Ok(Step::Go)
+            }
+            FrameKind::PopCatch { cp } => {
+                if self.cps.len() == cp as usize + 1 {
+                    self.pop_cp();
+                } else if let Some(ChoicePoint {
+                    kind: CpKind::Catch { active, .. },
+                    ..
+                }) = self.cps.get_mut(cp as usize)
+                {
+                    *active = false;
+                    self.store.trail.push(TrailEntry::Host(cp | CATCH_FLAG));
+                }
+                self.cur = f.next;
+                Ok(Step::Go)
+            }
+            FrameKind::Collect { id, template } => {
+                let col = &mut self.collectors[id as usize];
+                let before = col.cells.len();
+                let root = self.store.copy_out(template, &mut col.cells);
+                col.roots.push(root);
+                self.collected_cells += col.cells.len() - before + 1;
+                if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
+                    return Err(self.budget("heap", self.limits.max_heap_cells as u64));
+                }
+                Ok(Step::Fail)
+            }
+            FrameKind::Fail => Ok(Step::Fail),
+        }
+    }
+
+    /// The heap value of template cell `a` of clause `c` in environment `env`.
+    #[inline]
+    fn instantiate(&mut self, c: &ClauseT, a: Cell, env: u32) -> Cell {
+        match a {
+            Cell::Var(s) => {
+                let addr = env + s;
+                match self.store.heap[addr as usize] {
+                    Cell::Ref(x) if x == addr => Cell::Ref(addr),
+                    v => v,
+                }
+            }
+            Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
+            other => other,
+        }
+    }
+
+    /// Copies the template subtree rooted at `root` (a compound starting at `p`) onto the heap.
+    fn build_sub(&mut self, c: &ClauseT, p: u32, root: Cell, env: u32) -> Cell {
+        let end = c.ends[p as usize];
+        let base = self.store.len();
+        let heap = &mut self.store.heap;
+        heap.reserve((end - p) as usize);
+        for &cell in &c.cells[p as usize..end as usize] {
+            let v = match cell {
+                Cell::Var(s) => {
+                    let addr = env + s;
+                    match heap[addr as usize] {
+                        Cell::Ref(x) if x == addr => Cell::Ref(addr),
+                        v => v,
+                    }
+                }
+                Cell::Struct(q) => Cell::Struct(q - p + base),
+                Cell::List(q) => Cell::List(q - p + base),
+                other => other,
+            };
+            heap.push(v);
+        }
+        match root {
+            Cell::Struct(_) => Cell::Struct(base),
+            _ => Cell::List(base),
+        }
+    }
+
+    /// Unifies clause head argument template `t` with heap cell `h`.
+    fn unify_head(&mut self, c: &ClauseT, t: Cell, h: Cell, env: u32) -> bool {
+        let mut stack = std::mem::take(&mut self.ustack);
+        stack.clear();
+        stack.push((t, h));
+        let mut ok = true;
+        while let Some((t, h)) = stack.pop() {
+            match t {
+                Cell::Var(s) => {
+                    let addr = env + s;
+                    let cur = self.store.heap[addr as usize];
+                    if cur == Cell::Ref(addr) {
+                        let hd = self.store.deref(h);
+                        if hd != Cell::Ref(addr) {
+                            // the environment is newer than every choicepoint: no trail needed
+                            self.store.heap[addr as usize] = hd;
+                        }
+                    } else if !self.store.unify(cur, h) {
+                        ok = false;
+                        break;
+                    }
+                }
+                Cell::Struct(p) => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        let v = self.build_sub(c, p, t, env);
+                        self.store.bind(x, v);
+                    }
+                    Cell::Struct(q) => {
+                        let Cell::Functor(fname, n) = c.cells[p as usize] else {
+                            unreachable!()
+                        };
+                        if self.store.heap[q as usize] != Cell::Functor(fname, n) {
+                            ok = false;
+                            break;
+                        }
+                        for i in (1..=n).rev() {
+                            stack.push((
+                                c.cells[(p + i) as usize],
+                                self.store.heap[(q + i) as usize],
+                            ));
+                        }
+                    }
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                },
+                Cell::List(p) => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        let v = self.build_sub(c, p, t, env);
+                        self.store.bind(x, v);
+                    }
+                    Cell::List(q) => {
+                        stack.push((c.cells[p as usize + 1], self.store.heap[q as usize + 1]));
+                        stack.push((c.cells[p as usize], self.store.heap[q as usize]));
+                    }
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                },
+                constant => match self.store.deref(h) {
+                    Cell::Ref(x) => self.store.bind(x, constant),
+                    hd => {
+                        let same = match (constant, hd) {
+                            (Cell::Float(a), Cell::Float(b)) => a.to_bits() == b.to_bits(),
+                            (a, b) => a == b,
+                        };
+                        if !same {
+                            ok = false;
+                            break;
+                        }
+                    }
+                },
+            }
+        }
+        stack.clear();
+        self.ustack = stack;
+        ok
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        disp: Dispatch,
+        name: Atom,
+        arity: u32,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        self.inferences += 1;
+        self.last_call = (name, arity);
+        if self.inferences > self.limits.max_inferences {
+            return Err(self.budget("inferences", self.limits.max_inferences));
+        }
+        if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
+            return Err(self.budget("heap", self.limits.max_heap_cells as u64));
+        }
+        match disp {
+            Dispatch::User(p) => {
+                let pred = &data.preds[p as usize];
+                let first = if arity > 0 {
+                    let c = self.store.deref(self.store.heap[args as usize]);
+                    Key::of_cell(c, |q| self.store.heap[q as usize])
+                } else {
+                    None
+                };
+                let list = pred.candidates(first);
+                let cands = &pred.index.lists[list as usize];
+                if cands.is_empty() {
+                    return Ok(Step::Fail);
+                }
+                let height = self.cps.len() as u32;
+                if cands.len() > 1 {
+                    self.push_cp(
+                        CpKind::Clauses {
+                            pred: p,
+                            list,
+                            pos: 1,
+                            args,
+                        },
+                        next,
+                        height,
+                    )?;
+                }
+                self.try_clause(data, p, cands[0], args, height, next)
+            }
+            Dispatch::Native(f) => self.call_native(f, name, arity, args, next, None, None),
+            Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
+            Dispatch::Control(c) => self.control(c, args, cutb, next),
+            Dispatch::Unknown => Ok(Step::Throw(Term::existence_error(
+                atom::PROCEDURE,
+                Term::indicator(name, arity as usize),
+            ))),
+        }
+    }
+
+    fn try_clause(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        ci: u32,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
+        let env = self.store.len();
+        for i in 0..c.nvars {
+            self.store.heap.push(Cell::Ref(env + i));
+        }
+        for (i, &t) in c.head_args.iter().enumerate() {
+            let h = self.store.heap[args as usize + i];
+            if !self.unify_head(c, t, h, env) {
+                return Ok(Step::Fail);
+            }
+        }
+        if c.body.is_empty() {
+            self.cur = next;
+        } else {
+            self.cur = self.push_frame(
+                FrameKind::Body {
+                    pred: p,
+                    clause: ci,
+                    pc: 0,
+                    env,
+                },
+                cutb,
+                next,
+            )?;
+        }
+        Ok(Step::Go)
+    }
+
+    fn load_args(&mut self, args: u32, arity: u32) -> Vec<Cell> {
+        let mut buf = std::mem::take(&mut self.args_buf);
+        buf.clear();
+        buf.extend_from_slice(&self.store.heap[args as usize..(args + arity) as usize]);
+        buf
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call_native(
+        &mut self,
+        f: Builtin,
+        name: Atom,
+        arity: u32,
+        args: u32,
+        next: u32,
+        redo: Option<u64>,
+        marks: Option<(u32, u32, u32)>,
+    ) -> Result<Step, SolveError> {
+        let buf = self.load_args(args, arity);
+        let saved_mark = self.store.mark;
+        let (heap, trail, frames) = marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ));
+        self.store.mark = heap;
+        let r = f(
+            &mut Ctx {
+                store: &mut self.store,
+                rng: &mut self.rng,
+            },
+            &buf,
+            redo,
+        );
+        self.args_buf = buf;
+        match r {
+            Ok(Det::True) => {
+                self.store.mark = saved_mark;
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Ok(Det::Fail) => {
+                self.store.mark = saved_mark;
+                Ok(Step::Fail)
+            }
+            Ok(Det::Retry(state)) => {
+                if self.cps.len() >= self.limits.max_choicepoints {
+                    return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
+                }
+                self.cps.push(ChoicePoint {
+                    kind: CpKind::Native {
+                        f,
+                        args,
+                        arity,
+                        state,
+                        name,
+                    },
+                    heap,
+                    trail,
+                    frames,
+                    next,
+                    cutb: 0,
+                });
+                self.store.mark = heap;
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Err(ball) => {
+                self.store.mark = saved_mark;
+                Ok(Step::Throw(ball))
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call_host(
+        &mut self,
+        host: &mut dyn Host,
+        id: u32,
+        name: Atom,
+        arity: u32,
+        args: u32,
+        next: u32,
+        redo: Option<u64>,
+        marks: Option<(u32, u32, u32)>,
+    ) -> Result<Step, SolveError> {
+        let buf = self.load_args(args, arity);
+        let saved_mark = self.store.mark;
+        let (heap, trail, frames) = marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ));
+        self.store.mark = heap;
+        let r = host.call(id, &mut self.store, &mut self.rng, &buf, redo);
+        self.args_buf = buf;
+        match r {
+            Ok(Det::True) => {
+                self.store.mark = saved_mark;
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Ok(Det::Fail) => {
+                self.store.mark = saved_mark;
+                Ok(Step::Fail)
+            }
+            Ok(Det::Retry(state)) => {
+                if self.cps.len() >= self.limits.max_choicepoints {
+                    return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
+                }
+                self.cps.push(ChoicePoint {
+                    kind: CpKind::Host {
+                        id,
+                        args,
+                        arity,
+                        state,
+                        name,
+                    },
+                    heap,
+                    trail,
+                    frames,
+                    next,
+                    cutb: 0,
+                });
+                self.store.mark = heap;
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Err(ball) => {
+                self.store.mark = saved_mark;
+                Ok(Step::Throw(ball))
+            }
+        }
+    }
+
+    fn control(&mut self, c: Control, args: u32, cutb: u32, next: u32) -> Result<Step, SolveError> {
+        let arg = |m: &Machine, i: u32| m.store.heap[(args + i) as usize];
+        match c {
+            Control::True => {
+                self.cur = next;
+            }
+            Control::Fail => return Ok(Step::Fail),
+            Control::Cut => {
+                self.cut(cutb);
+                self.cur = next;
+            }
+            Control::Conj => {
+                let b = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, cutb, b)?;
+            }
+            Control::Disj => {
+                let left = self.store.deref(arg(self, 0));
+                let right = arg(self, 1);
+                match self.store.functor(left) {
+                    Some((f, 2)) if f == atom::ARROW || f == atom::SOFT_ARROW => {
+                        let cond = self.store.arg(left, 0);
+                        let then = self.store.arg(left, 1);
+                        let h = self.cps.len() as u32;
+                        self.push_cp(CpKind::Alt { goal: right }, next, cutb)?;
+                        let t = self.push_frame(FrameKind::Goal { goal: then }, cutb, next)?;
+                        let commit = if f == atom::ARROW {
+                            FrameKind::CutTo { height: h }
+                        } else {
+                            FrameKind::SoftCut { cp: h }
+                        };
+                        let k = self.push_frame(commit, cutb, t)?;
+                        self.cur = self.push_frame(FrameKind::Goal { goal: cond }, h + 1, k)?;
+                    }
+                    _ => {
+                        self.push_cp(CpKind::Alt { goal: right }, next, cutb)?;
+                        self.cur = self.push_frame(FrameKind::Goal { goal: left }, cutb, next)?;
+                    }
+                }
+            }
+            Control::IfThen => {
+                let h = self.cps.len() as u32;
+                let t = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
+                let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, t)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, k)?;
+            }
+            Control::SoftIfThen => {
+                let h = self.cps.len() as u32;
+                let t = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, t)?;
+            }
+            Control::Not => {
+                let h = self.cps.len() as u32;
+                self.push_cp(
+                    CpKind::Alt {
+                        goal: Cell::Atom(atom::TRUE),
+                    },
+                    next,
+                    cutb,
+                )?;
+                let fail = self.push_frame(FrameKind::Fail, cutb, next)?;
+                let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, fail)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, k)?;
+            }
+            Control::Call(0) => {
+                let h = self.cps.len() as u32;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, next)?;
+            }
+            Control::Call(n) => {
+                let g = self.store.deref(arg(self, 0));
+                let extra: Vec<Cell> = (1..=n as u32).map(|i| arg(self, i)).collect();
+                let goal = match g {
+                    Cell::Ref(_) => return Ok(Step::Throw(Term::instantiation_error())),
+                    Cell::Atom(a) => self.store.make_compound(a, &extra),
+                    Cell::Struct(_) | Cell::List(_) => {
+                        let (f, k) = self.store.functor(g).expect("compound");
+                        let mut all: Vec<Cell> = (0..k).map(|i| self.store.arg(g, i)).collect();
+                        all.extend_from_slice(&extra);
+                        // a list cell with extra arguments is '.'/N, not a list
+                        let p = self.store.len();
+                        self.store.heap.push(Cell::Functor(f, all.len() as u32));
+                        self.store.heap.extend_from_slice(&all);
+                        Cell::Struct(p)
+                    }
+                    other => {
+                        let t = self.store.to_term(other);
+                        return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
+                    }
+                };
+                let h = self.cps.len() as u32;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h, next)?;
+            }
+            Control::Catch => {
+                let h = self.cps.len() as u32;
+                self.push_cp(
+                    CpKind::Catch {
+                        catcher: arg(self, 1),
+                        recovery: arg(self, 2),
+                        active: true,
+                    },
+                    next,
+                    cutb,
+                )?;
+                let pop = self.push_frame(FrameKind::PopCatch { cp: h }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, pop)?;
+            }
+            Control::Throw => {
+                let b = self.store.deref(arg(self, 0));
+                if let Cell::Ref(_) = b {
+                    return Ok(Step::Throw(Term::instantiation_error()));
+                }
+                return Ok(Step::Throw(self.store.to_term(b)));
+            }
+            Control::Findall | Control::Findall4 => {
+                let template = arg(self, 0);
+                let goal = arg(self, 1);
+                let result = arg(self, 2);
+                let tail = if c == Control::Findall4 {
+                    Some(arg(self, 3))
+                } else {
+                    None
+                };
+                // ISO: the result must be a (partial) list
+                if let Err(t) = self.store.list_items(result) {
+                    if !matches!(t, Cell::Ref(_)) {
+                        let r = self.store.to_term(result);
+                        return Ok(Step::Throw(Term::type_error(atom::LIST, r)));
+                    }
+                }
+                let id = self.collectors.len() as u32;
+                self.collectors.push(Collector::default());
+                let h = self.cps.len() as u32;
+                self.push_cp(CpKind::Findall { id, result, tail }, next, cutb)?;
+                let k = self.push_frame(FrameKind::Collect { id, template }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
+            }
+        }
+        Ok(Step::Go)
+    }
+
+    /// Backtracks to the newest choicepoint with an alternative; `Ok(false)` if none is left.
+    fn backtrack(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<bool, SolveError> {
+        loop {
+            let Some(&cp) = self.cps.last() else {
+                return Ok(false);
+            };
+            let idx = self.cps.len() - 1;
+            self.restore(idx, host);
+            match cp.kind {
+                CpKind::Clauses {
+                    pred,
+                    list,
+                    pos,
+                    args,
+                } => {
+                    let cands = &data.preds[pred as usize].index.lists[list as usize];
+                    let ci = cands[pos as usize];
+                    if pos as usize + 1 < cands.len() {
+                        if let CpKind::Clauses { pos: p, .. } = &mut self.cps[idx].kind {
+                            *p = pos + 1;
+                        }
+                    } else {
+                        self.pop_cp();
+                    }
+                    self.inferences += 1;
+                    if self.inferences > self.limits.max_inferences {
+                        return Err(self.budget("inferences", self.limits.max_inferences));
+                    }
+                    match self.try_clause(data, pred, ci, args, idx as u32, cp.next)? {
+                        Step::Go => return Ok(true),
+                        Step::Fail => continue,
+                        Step::Throw(b) => {
+                            self.throw(data, host, b)?;
+                            return Ok(true);
+                        }
+                    }
+                }
+                CpKind::Alt { goal } => {
+                    self.pop_cp();
+                    self.cur = self.push_frame(FrameKind::Goal { goal }, cp.cutb, cp.next)?;
+                    return Ok(true);
+                }
+                CpKind::Native {
+                    f,
+                    args,
+                    arity,
+                    state,
+                    name,
+                } => {
+                    self.pop_cp();
+                    self.inferences += 1;
+                    self.last_call = (name, arity);
+                    if self.inferences > self.limits.max_inferences {
+                        return Err(self.budget("inferences", self.limits.max_inferences));
+                    }
+                    let marks = Some((cp.heap, cp.trail, cp.frames));
+                    match self.call_native(f, name, arity, args, cp.next, Some(state), marks)? {
+                        Step::Go => return Ok(true),
+                        Step::Fail => continue,
+                        Step::Throw(b) => {
+                            self.throw(data, host, b)?;
+                            return Ok(true);
+                        }
+                    }
+                }
+                CpKind::Host {
+                    id,
+                    args,
+                    arity,
+                    state,
+                    name,
+                } => {
+                    self.pop_cp();
+                    self.inferences += 1;
+                    self.last_call = (name, arity);
+                    if self.inferences > self.limits.max_inferences {
+                        return Err(self.budget("inferences", self.limits.max_inferences));
+                    }
+                    let marks = Some((cp.heap, cp.trail, cp.frames));
+                    match self.call_host(
+                        host,
+                        id,
+                        name,
+                        arity,
+                        args,
+                        cp.next,
+                        Some(state),
+                        marks,
+                    )? {
+                        Step::Go => return Ok(true),
+                        Step::Fail => continue,
+                        Step::Throw(b) => {
+                            self.throw(data, host, b)?;
+                            return Ok(true);
+                        }
+                    }
+                }
+                CpKind::Catch { .. } | CpKind::Dead => {
+                    self.pop_cp();
+                }
+                CpKind::Findall { id, result, tail } => {
+                    self.pop_cp();
+                    let col = self.collectors.pop().unwrap_or_default();
+                    debug_assert_eq!(self.collectors.len(), id as usize);
+                    self.collected_cells -= col.cells.len() + col.roots.len();
+                    let base = self.store.len();
+                    self.store
+                        .heap
+                        .extend(col.cells.iter().map(|&c| relocate(c, base)));
+                    let roots: Vec<Cell> = col.roots.iter().map(|&c| relocate(c, base)).collect();
+                    let tail = tail.unwrap_or(Cell::Atom(atom::NIL));
+                    let list = self.store.make_list(&roots, tail);
+                    if self.store.unify(list, result) {
+                        self.cur = cp.next;
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Unwinds to the newest active catcher that unifies with `ball`.
+    fn throw(
+        &mut self,
+        _data: &ProgramData,
+        host: &mut dyn Host,
+        ball: Term,
+    ) -> Result<(), SolveError> {
+        let ball = self.add_context(ball);
+        let info = self.error_info(ball.clone());
+        while let Some(&cp) = self.cps.last() {
+            let idx = self.cps.len() - 1;
+            self.restore(idx, host);
+            self.pop_cp();
+            match cp.kind {
+                CpKind::Findall { id, .. } => self.drop_collectors(id),
+                CpKind::Catch {
+                    catcher,
+                    recovery,
+                    active: true,
+                } => {
+                    let trail = self.store.trail.len();
+                    let saved = self.store.mark;
+                    self.store.mark = self.store.len();
+                    let b = self.store.build(&ball, &mut Vec::new());
+                    if self.store.unify(catcher, b) {
+                        self.store.mark = saved;
+                        let h = self.cps.len() as u32;
+                        self.cur =
+                            self.push_frame(FrameKind::Goal { goal: recovery }, h, cp.next)?;
+                        return Ok(());
+                    }
+                    self.store.undo_to(trail, |_| {});
+                    self.store.mark = saved;
+                }
+                _ => {}
+            }
+        }
+        Err(info)
+    }
+
+    /// Fills the context of `error(Formal, Context)` with the predicate being called.
+    fn add_context(&self, ball: Term) -> Term {
+        if let Term::Compound(f, args) = &ball {
+            if *f == atom::ERROR && args.len() == 2 && matches!(args[1], Term::Var(_)) {
+                let (name, arity) = self.last_call;
+                let fresh = Term::Var(args[0].var_count());
+                let ctx = Term::compound(
+                    "context",
+                    vec![Term::indicator(name, arity as usize), fresh],
+                );
+                return Term::Compound(atom::ERROR, Arc::from(vec![args[0].clone(), ctx]));
+            }
+        }
+        ball
+    }
+}
+
+impl Machine {
+    /// Compacts the heap above the newest choicepoint (and above `base`): a sliding mark-compact
+    /// collection that keeps the order of the surviving cells, so every block (compound, list cell,
+    /// clause environment) stays contiguous. Runs only between steps, when everything live is
+    /// reachable from the current continuation or from trailed bindings of older cells.
+    ///
+    /// Roots: the frames on the current continuation chain created after the newest choicepoint
+    /// (environments, goals, findall templates), and the values of cells below the region that were
+    /// bound since the newest choicepoint (they are on the trail).
+    fn collect_garbage(&mut self, data: &ProgramData) {
+        let h0 = self.cps.last().map_or(self.base, |c| c.heap).max(self.base) as usize;
+        let top = self.store.heap.len();
+        if top <= h0 {
+            return;
+        }
+        let n = top - h0;
+        let mut marked = vec![false; n];
+        let mut todo: Vec<Cell> = Vec::new();
+        let protected = self.protected();
+        let trail_from = self.cps.last().map_or(0, |c| c.trail) as usize;
+        let heap = &self.store.heap;
+        // mark `len` cells from `start` (a block), queueing their values
+        let mark_block = |start: usize, len: usize, marked: &mut Vec<bool>, todo: &mut Vec<Cell>| {
+            for a in start..start + len {
+                if a >= h0 && !marked[a - h0] {
+                    marked[a - h0] = true;
+                    todo.push(heap[a]);
+                }
+            }
+        };
+        // roots: frames on the current chain above the protected ones
+        let mut f = self.cur;
+        while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
+            let fr = self.frames[f as usize];
+            match fr.kind {
+                FrameKind::Body { pred, clause, env, .. } => {
+                    let nvars = data.preds[pred as usize].clauses[clause as usize].nvars as usize;
+                    mark_block(env as usize, nvars, &mut marked, &mut todo);
+                }
+                FrameKind::Goal { goal } => todo.push(goal),
+                FrameKind::Collect { template, .. } => todo.push(template),
+                _ => {}
+            }
+            f = fr.next;
+        }
+        // roots: bindings of older cells since the newest choicepoint
+        for e in &self.store.trail[trail_from..] {
+            if let TrailEntry::Bind(a) | TrailEntry::Value(a, _) = *e {
+                if (a as usize) < h0 {
+                    todo.push(heap[a as usize]);
+                }
+            }
+        }
+        while let Some(c) = todo.pop() {
+            match c {
+                Cell::Ref(a) => mark_block(a as usize, 1, &mut marked, &mut todo),
+                Cell::List(p) => mark_block(p as usize, 2, &mut marked, &mut todo),
+                Cell::Struct(p) => {
+                    let arity = match heap.get(p as usize) {
+                        Some(Cell::Functor(_, k)) => *k as usize,
+                        _ => 0,
+                    };
+                    mark_block(p as usize, arity + 1, &mut marked, &mut todo);
+                }
+                _ => {}
+            }
+        }
+        // new addresses
+        let mut forward = vec![0u32; n];
+        let mut live = 0u32;
+        for i in 0..n {
+            forward[i] = h0 as u32 + live;
+            if marked[i] {
+                live += 1;
+            }
+        }
+        let fwd = |c: Cell| -> Cell {
+            match c {
+                Cell::Ref(a) if a as usize >= h0 => Cell::Ref(forward[a as usize - h0]),
+                Cell::Struct(p) if p as usize >= h0 => Cell::Struct(forward[p as usize - h0]),
+                Cell::List(p) if p as usize >= h0 => Cell::List(forward[p as usize - h0]),
+                other => other,
+            }
+        };
+        // slide the survivors down, updating their pointers
+        let heap = &mut self.store.heap;
+        for i in 0..n {
+            if marked[i] {
+                let v = fwd(heap[h0 + i]);
+                heap[forward[i] as usize] = v;
+            }
+        }
+        heap.truncate(h0 + live as usize);
+        // update the roots
+        let trail = &mut self.store.trail;
+        for e in trail[trail_from..].iter() {
+            if let TrailEntry::Bind(a) | TrailEntry::Value(a, _) = *e {
+                if (a as usize) < h0 {
+                    let v = fwd(heap[a as usize]);
+                    heap[a as usize] = v;
+                }
+            }
+        }
+        // entries for cells of the region are not needed: backtracking truncates the region
+        let mut k = trail_from;
+        for i in trail_from..trail.len() {
+            let keep = match trail[i] {
+                TrailEntry::Bind(a) | TrailEntry::Value(a, _) => (a as usize) < h0,
+                TrailEntry::Host(_) => true,
+            };
+            if keep {
+                trail[k] = trail[i];
+                k += 1;
+            }
+        }
+        trail.truncate(k);
+        let mut f = self.cur;
+        while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
+            let fr = &mut self.frames[f as usize];
+            match &mut fr.kind {
+                FrameKind::Body { env, .. } => {
+                    if *env as usize >= h0 {
+                        *env = forward[*env as usize - h0];
+                    }
+                }
+                FrameKind::Goal { goal } => *goal = fwd(*goal),
+                FrameKind::Collect { template, .. } => *template = fwd(*template),
+                _ => {}
+            }
+            f = fr.next;
+        }
+        self.gc_runs += 1;
+        self.gc_at = (self.store.heap.len() * 2).max(self.store.heap.len() + GC_MIN);
+    }
+}

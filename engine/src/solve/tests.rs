@@ -1,0 +1,379 @@
+//! Machine tests on hand-built programs (no parser): control, cut, exceptions, findall, budgets.
+use super::*;
+use crate::atom::Atom;
+use crate::diag::Span;
+use crate::term::Term;
+
+fn v(n: u32) -> Term {
+    Term::Var(n)
+}
+fn a(s: &str) -> Term {
+    Term::atom(s)
+}
+fn c(f: &str, args: Vec<Term>) -> Term {
+    Term::compound(f, args)
+}
+fn rule(h: Term, b: Term) -> SourceClause {
+    SourceClause {
+        term: c(":-", vec![h, b]),
+        span: Span::default(),
+        var_names: vec![].into(),
+    }
+}
+fn fact(h: Term) -> SourceClause {
+    SourceClause {
+        term: h,
+        span: Span::default(),
+        var_names: vec![].into(),
+    }
+}
+fn conj(goals: Vec<Term>) -> Term {
+    let mut it = goals.into_iter().rev();
+    let last = it.next().unwrap();
+    it.fold(last, |acc, g| c(",", vec![g, acc]))
+}
+
+fn app_prog(extra: Vec<SourceClause>) -> Program {
+    let clauses = vec![
+        fact(c("app", vec![a("[]"), v(0), v(0)])),
+        rule(
+            c(
+                "app",
+                vec![Term::cons(v(0), v(1)), v(2), Term::cons(v(0), v(3))],
+            ),
+            c("app", vec![v(1), v(2), v(3)]),
+        ),
+        fact(c("nrev", vec![a("[]"), a("[]")])),
+        rule(
+            c("nrev", vec![Term::cons(v(0), v(1)), v(2)]),
+            conj(vec![
+                c("nrev", vec![v(1), v(3)]),
+                c("app", vec![v(3), Term::list(vec![v(0)]), v(2)]),
+            ]),
+        ),
+        // len([], 0). len([_|T], N) :- len(T, N0), N is N0 + 1  -- without is/2: count with s/1
+        fact(c("len", vec![a("[]"), a("z")])),
+        rule(
+            c("len", vec![Term::cons(v(0), v(1)), c("s", vec![v(2)])]),
+            c("len", vec![v(1), v(2)]),
+        ),
+        rule(a("loop"), a("loop")),
+        rule(a("deep"), conj(vec![a("deep"), a("true")])),
+    ];
+    let (p, d) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(clauses)
+        .clauses(extra)
+        .build();
+    assert!(d.is_empty(), "{d:?}");
+    p
+}
+
+fn answers(p: &Program, goal: Term, limits: Limits) -> Vec<Result<Vec<Term>, SolveError>> {
+    let n = goal.var_count();
+    let names: Vec<String> = (0..n).map(|i| format!("V{i}")).collect();
+    let mut q = Query::new(p, &goal, &names, limits);
+    let mut out = Vec::new();
+    while let Some(r) = q.next_answer() {
+        let stop = r.is_err();
+        out.push(r);
+        if stop || out.len() > 100 {
+            break;
+        }
+    }
+    out
+}
+
+fn ints(n: i64) -> Term {
+    Term::list((1..=n).map(Term::Int).collect())
+}
+
+#[test]
+fn append_enumerates_splits_in_order() {
+    let p = app_prog(vec![]);
+    let r = answers(&p, c("app", vec![v(0), v(1), ints(3)]), Limits::default());
+    assert_eq!(r.len(), 4);
+    let first = r[0].as_ref().unwrap();
+    assert_eq!(first[0], a("[]"));
+    assert_eq!(first[1], ints(3));
+    let last = r[3].as_ref().unwrap();
+    assert_eq!(last[0], ints(3));
+    assert_eq!(last[1], a("[]"));
+}
+
+#[test]
+fn naive_reverse_is_deterministic() {
+    let p = app_prog(vec![]);
+    let mut q = Query::new(
+        &p,
+        &c("nrev", vec![ints(30), v(0)]),
+        &["R".into()],
+        Limits::default(),
+    );
+    let ans = q.next_answer().unwrap().unwrap();
+    let expect = Term::list((1..=30).rev().map(Term::Int).collect());
+    assert_eq!(ans[0], expect);
+    assert!(
+        !q.may_have_more(),
+        "first-argument indexing leaves no choicepoint"
+    );
+    assert!(q.next_answer().is_none());
+}
+
+#[test]
+fn deep_non_tail_recursion_does_not_overflow() {
+    let p = app_prog(vec![]);
+    let r = answers(&p, c("len", vec![ints(1_000_000), v(0)]), Limits::default());
+    assert_eq!(r.len(), 1);
+    let mut t = &r[0].as_ref().unwrap()[0];
+    let mut n = 0;
+    while let Term::Compound(_, args) = t {
+        t = &args[0];
+        n += 1;
+    }
+    assert_eq!(n, 1_000_000);
+}
+
+#[test]
+fn infinite_recursion_hits_the_inference_budget() {
+    let p = app_prog(vec![]);
+    let limits = Limits {
+        max_inferences: 200_000,
+        ..Limits::default()
+    };
+    let r = answers(&p, a("loop"), limits);
+    let e = r[0].as_ref().unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Budget("inferences"));
+    assert!(e.message.contains("loop/0"), "{}", e.message);
+    let r = answers(
+        &p,
+        a("deep"),
+        Limits {
+            max_frames: 10_000,
+            ..Limits::default()
+        },
+    );
+    assert_eq!(r[0].as_ref().unwrap_err().kind, ErrorKind::Budget("frames"));
+}
+
+#[test]
+fn cut_if_then_else_negation_and_disjunction() {
+    let extra = vec![
+        // first(X) :- member-like choice, cut
+        fact(c("p", vec![Term::Int(1)])),
+        fact(c("p", vec![Term::Int(2)])),
+        fact(c("p", vec![Term::Int(3)])),
+        rule(
+            c("first", vec![v(0)]),
+            conj(vec![c("p", vec![v(0)]), a("!")]),
+        ),
+        rule(
+            c("ite", vec![v(0), v(1)]),
+            c(
+                ";",
+                vec![
+                    c("->", vec![c("p", vec![v(0)]), c("=", vec![v(1), a("yes")])]),
+                    c("=", vec![v(1), a("no")]),
+                ],
+            ),
+        ),
+        rule(c("notp", vec![v(0)]), c("\\+", vec![c("p", vec![v(0)])])),
+        rule(c("=", vec![v(0), v(0)]), a("true")),
+    ];
+    let (p, _d) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(extra)
+        .build();
+    let r = answers(&p, c("first", vec![v(0)]), Limits::default());
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].as_ref().unwrap()[0], Term::Int(1));
+    let r = answers(&p, c("p", vec![v(0)]), Limits::default());
+    assert_eq!(r.len(), 3);
+    let r = answers(&p, c("ite", vec![Term::Int(2), v(0)]), Limits::default());
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].as_ref().unwrap()[0], a("yes"));
+    let r = answers(&p, c("ite", vec![Term::Int(7), v(0)]), Limits::default());
+    assert_eq!(r[0].as_ref().unwrap()[0], a("no"));
+    assert_eq!(
+        answers(&p, c("notp", vec![Term::Int(7)]), Limits::default()).len(),
+        1
+    );
+    assert_eq!(
+        answers(&p, c("notp", vec![Term::Int(1)]), Limits::default()).len(),
+        0
+    );
+    // (p(X) ; X = 9) gives 1, 2, 3, 9
+    let r = answers(
+        &p,
+        c(
+            ";",
+            vec![c("p", vec![v(0)]), c("=", vec![v(0), Term::Int(9)])],
+        ),
+        Limits::default(),
+    );
+    let xs: Vec<Term> = r.into_iter().map(|x| x.unwrap()[0].clone()).collect();
+    assert_eq!(
+        xs,
+        vec![Term::Int(1), Term::Int(2), Term::Int(3), Term::Int(9)]
+    );
+    // call/1 is opaque to cut: call((p(X), !)) ; X = 9  gives 1, 9
+    let g = c(
+        ";",
+        vec![
+            c("call", vec![conj(vec![c("p", vec![v(0)]), a("!")])]),
+            c("=", vec![v(0), Term::Int(9)]),
+        ],
+    );
+    let xs: Vec<Term> = answers(&p, g, Limits::default())
+        .into_iter()
+        .map(|x| x.unwrap()[0].clone())
+        .collect();
+    assert_eq!(xs, vec![Term::Int(1), Term::Int(9)]);
+}
+
+#[test]
+fn findall_catch_and_throw() {
+    let extra = vec![
+        fact(c("p", vec![Term::Int(1)])),
+        fact(c("p", vec![Term::Int(2)])),
+        rule(
+            c("thrower", vec![v(0)]),
+            c("throw", vec![c("oops", vec![v(0)])]),
+        ),
+    ];
+    let (p, _) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(extra)
+        .build();
+    let r = answers(
+        &p,
+        c(
+            "findall",
+            vec![c("f", vec![v(0), v(1)]), c("p", vec![v(0)]), v(2)],
+        ),
+        Limits::default(),
+    );
+    let l = &r[0].as_ref().unwrap()[2];
+    let items = l.as_list().unwrap();
+    assert_eq!(items.len(), 2);
+    // fresh variables per solution
+    assert_ne!(items[0].args()[1], items[1].args()[1]);
+    // catch(thrower(7), oops(X), true) binds X = 7
+    let r = answers(
+        &p,
+        c(
+            "catch",
+            vec![
+                c("thrower", vec![Term::Int(7)]),
+                c("oops", vec![v(0)]),
+                a("true"),
+            ],
+        ),
+        Limits::default(),
+    );
+    assert_eq!(r[0].as_ref().unwrap()[0], Term::Int(7));
+    // uncaught
+    let r = answers(&p, c("thrower", vec![Term::Int(1)]), Limits::default());
+    let e = r[0].as_ref().unwrap_err();
+    assert_eq!(e.ball, c("oops", vec![Term::Int(1)]));
+    // catch is not active after its goal exited: catch(p(X), _, true), throw(x) is uncaught
+    let g = conj(vec![
+        c("catch", vec![c("p", vec![v(0)]), v(1), a("true")]),
+        c("throw", vec![a("x")]),
+    ]);
+    let r = answers(&p, g, Limits::default());
+    assert_eq!(r[0].as_ref().unwrap_err().ball, a("x"));
+    // unknown procedure
+    let r = answers(&p, a("nope"), Limits::default());
+    let e = r[0].as_ref().unwrap_err();
+    assert!(e.message.contains("nope"), "{}", e.message);
+    let _ = Atom::new("x");
+}
+
+#[test]
+fn exploding_findall_hits_a_budget() {
+    let extra = vec![
+        fact(c("nat", vec![a("z")])),
+        rule(c("nat", vec![c("s", vec![v(0)])]), c("nat", vec![v(0)])),
+    ];
+    let (p, _) = ProgramBuilder::new()
+        .without_prelude()
+        .clauses(extra)
+        .build();
+    let limits = Limits {
+        max_heap_cells: 1 << 20,
+        ..Limits::default()
+    };
+    let r = answers(
+        &p,
+        c("findall", vec![v(0), c("nat", vec![v(0)]), v(1)]),
+        limits,
+    );
+    let e = r[0].as_ref().unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Budget(_)), "{e:?}");
+}
+
+/// Prints naive-reverse LIPS when run with `--nocapture` in release mode (a probe, not a timed test).
+#[test]
+fn nrev_runs_repeatedly_in_one_machine() {
+    let p = app_prog(vec![]);
+    let iterations = if cfg!(debug_assertions) { 20 } else { 20_000 };
+    let list = ints(30);
+    let mut m = Machine::new(p.clone(), Limits::unlimited());
+    let mut host = host::NoHost;
+    for _ in 0..iterations {
+        m.reset();
+        let mut vars = Vec::new();
+        let g = m
+            .store
+            .build(&c("nrev", vec![list.clone(), v(0)]), &mut vars);
+        m.start(g);
+        assert!(m.solve(false, &mut host).unwrap());
+    }
+    // 496 logical inferences per nrev of 30 elements
+    assert_eq!(m.inferences, 496);
+}
+
+fn src_answers(src: &str, goal: &str, limits: Limits) -> Vec<Result<Vec<Term>, SolveError>> {
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    p.solve_all(goal, limits, 100).expect("goal parses")
+}
+
+const GC_PROGRAM: &str = "
+app([], L, L).
+app([H|T], L, [H|R]) :- app(T, L, R).
+nrev([], []).
+nrev([H|T], R) :- nrev(T, RT), app(RT, [H], R).
+loop(0, _) :- !.
+loop(N, L) :- nrev(L, _), N1 is N - 1, loop(N1, L).
+keep(0, L, L) :- !.
+keep(N, L, Out) :- nrev(L, R), nrev(R, L2), N1 is N - 1, keep(N1, L2, Out).
+choice(X) :- member(X, [a, b, c]).
+";
+
+#[test]
+fn garbage_collection_lets_deterministic_loops_run_in_bounded_heap() {
+    // 3,000 naive reverses of 30 elements allocate far more than 2M cells without collection
+    let limits = Limits { max_heap_cells: 2 << 20, max_inferences: u64::MAX, ..Limits::default() };
+    let r = src_answers(GC_PROGRAM, "numlist(1, 30, L), loop(3000, L), length(L, N)", limits);
+    assert_eq!(r.len(), 1, "{r:?}");
+    let ans = r[0].as_ref().expect("no error");
+    assert_eq!(ans[1], Term::Int(30));
+    assert_eq!(ans[0], Term::list((1..=30).map(Term::Int).collect()));
+}
+
+#[test]
+fn garbage_collection_keeps_live_data_and_choicepoints_intact() {
+    let limits = Limits { max_heap_cells: 2 << 20, max_inferences: u64::MAX, ..Limits::default() };
+    // live data threaded through the loop, with a choicepoint below it that is resumed afterwards
+    let r = src_answers(
+        GC_PROGRAM,
+        "choice(X), numlist(1, 25, L), keep(1500, L, Out), msort(Out, S), S == L, findall(Y, choice(Y), Ys)",
+        limits,
+    );
+    let xs: Vec<Term> = r.iter().map(|a| a.as_ref().expect("no error")[0].clone()).collect();
+    assert_eq!(xs, vec![a("a"), a("b"), a("c")]);
+    let ys = &r[2].as_ref().unwrap()[5];
+    assert_eq!(ys, &Term::list(vec![a("a"), a("b"), a("c")]));
+}

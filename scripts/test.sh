@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs every test of the project on a fresh machine: installs what is missing, then builds and tests.
+# Used by CI (.ci/run) and by developers: `bash scripts/test.sh`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+log() { printf '\n==> %s\n' "$*"; }
+
+# --- set-up (idempotent: skips what is already installed) -------------------------------------------
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+apt_install swi-prolog-nox
+if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+rustup component list --installed 2>/dev/null | grep -q clippy || rustup component add clippy
+rustup component list --installed 2>/dev/null | grep -q rustfmt || rustup component add rustfmt
+
+# --- checks ------------------------------------------------------------------------------------------
+log "rustfmt"
+cargo fmt --all -- --check
+log "clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+log "engine builds for wasm32 (pure: no threads, clock or OS randomness)"
+cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
+log "cargo test"
+cargo test --workspace --locked
+log "reference game manager (SWI-Prolog) reproduces the shared example trajectories"
+if [ -x tests/reference/check_examples.sh ]; then bash tests/reference/check_examples.sh; fi
+log "all tests passed"

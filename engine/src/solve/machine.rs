@@ -378,6 +378,8 @@ impl Machine {
 
     /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
     pub fn start(&mut self, goal: Cell) {
+        // the query is called as call/1 is: its body is converted first (ISO 7.6.2)
+        let goal = self.store.make_compound(atom::CALL, &[goal]);
         self.frames.truncate(1);
         self.cps.clear();
         self.collectors.clear();
@@ -1262,6 +1264,10 @@ impl Machine {
                 self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, t)?;
             }
             Control::Not => {
+                let goal = match self.prepare_body(arg(self, 0)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
                 self.push_cp(
                     CpKind::Alt {
@@ -1272,11 +1278,15 @@ impl Machine {
                 )?;
                 let fail = self.push_frame(FrameKind::Fail, cutb, next)?;
                 let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, fail)?;
-                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, k)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
             }
             Control::Call(0) => {
+                let goal = match self.prepare_body(arg(self, 0)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
-                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h, next)?;
             }
             Control::Call(n) => {
                 let g = self.store.deref(arg(self, 0));
@@ -1299,10 +1309,18 @@ impl Machine {
                         return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                     }
                 };
+                let goal = match self.prepare_body(goal) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
                 self.cur = self.push_frame(FrameKind::Goal { goal }, h, next)?;
             }
             Control::Catch => {
+                let goal = match self.prepare_body(arg(self, 0)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
                 self.push_cp(
                     CpKind::Catch {
@@ -1314,7 +1332,7 @@ impl Machine {
                     cutb,
                 )?;
                 let pop = self.push_frame(FrameKind::PopCatch { cp: h }, cutb, next)?;
-                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, pop)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, pop)?;
             }
             Control::Throw => {
                 let b = self.store.deref(arg(self, 0));
@@ -1325,20 +1343,16 @@ impl Machine {
             }
             Control::Findall | Control::Findall4 => {
                 let template = arg(self, 0);
-                let goal = arg(self, 1);
+                let goal = match self.prepare_body(arg(self, 1)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let result = arg(self, 2);
                 let tail = if c == Control::Findall4 {
                     Some(arg(self, 3))
                 } else {
                     None
                 };
-                // ISO: the result must be a (partial) list
-                if let Err(t) = self.store.list_items(result) {
-                    if !matches!(t, Cell::Ref(_)) {
-                        let r = self.store.to_term(result);
-                        return Ok(Step::Throw(Term::type_error(atom::LIST, r)));
-                    }
-                }
                 let id = self.collectors.len() as u32;
                 self.collectors.push(Collector::default());
                 let h = self.cps.len() as u32;
@@ -1348,6 +1362,73 @@ impl Machine {
             }
         }
         Ok(Step::Go)
+    }
+
+    /// ISO body conversion of a meta-called goal: a variable in a control position (an argument of
+    /// `,`, `;`, `->`, `*->`) becomes `call(V)`, so that a cut bound to it later stays local; a
+    /// number or string there is a `type_error(callable, Goal)` naming the whole goal (SWI-Prolog).
+    fn prepare_body(&mut self, goal: Cell) -> Result<Cell, Term> {
+        // the number of goal arguments of a control construct (0: not one)
+        let control_args = |s: &Store, c: Cell| match s.functor(c) {
+            Some((f, 2)) if f == atom::COMMA || f == atom::SEMI || f == atom::BAR || f == atom::ARROW || f == atom::SOFT_ARROW => 2,
+            Some((f, 1)) if f == atom::NOT_PROVABLE => 1,
+            _ => 0,
+        };
+        let is_control = |s: &Store, c: Cell| control_args(s, c) > 0;
+        let g = self.store.deref(goal);
+        if !is_control(&self.store, g) {
+            return Ok(g);
+        }
+        let mut has_var = false;
+        let mut stack = vec![g];
+        while let Some(c) = stack.pop() {
+            let c = self.store.deref(c);
+            if is_control(&self.store, c) {
+                for i in (0..control_args(&self.store, c)).rev() {
+                    stack.push(self.store.arg(c, i));
+                }
+            } else {
+                match c {
+                    Cell::Ref(_) => has_var = true,
+                    Cell::Atom(_) | Cell::Struct(_) | Cell::List(_) => {}
+                    _ => return Err(Term::type_error(atom::CALLABLE, self.store.to_term(g))),
+                }
+            }
+        }
+        if !has_var {
+            return Ok(g);
+        }
+        enum Job {
+            Visit(Cell),
+            Build(Atom, u32),
+        }
+        let mut jobs = vec![Job::Visit(g)];
+        let mut out: Vec<Cell> = Vec::new();
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::Visit(c) => {
+                    let c = self.store.deref(c);
+                    if is_control(&self.store, c) {
+                        let (f, n) = self.store.functor(c).expect("control construct");
+                        jobs.push(Job::Build(f, n));
+                        for i in (0..n).rev() {
+                            jobs.push(Job::Visit(self.store.arg(c, i)));
+                        }
+                    } else if let Cell::Ref(_) = c {
+                        let call = self.store.make_compound(atom::CALL, &[c]);
+                        out.push(call);
+                    } else {
+                        out.push(c);
+                    }
+                }
+                Job::Build(f, n) => {
+                    let args = out.split_off(out.len() - n as usize);
+                    let t = self.store.make_compound(f, &args);
+                    out.push(t);
+                }
+            }
+        }
+        Ok(out.pop().expect("converted body"))
     }
 
     /// Backtracks to the newest choicepoint with an alternative; `Ok(false)` if none is left.

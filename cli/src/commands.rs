@@ -29,7 +29,14 @@ fn print_solve_error(name: &str, src: &str, e: &SolveError) {
 
 /// `sidl query FILE GOAL`: each answer on its own line as `X = <canonical>, Y = <canonical>.`
 /// (`true.` without variables), `false.` when there is none. Exit 0, 1 (load/goal error), 2 (runtime).
-pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64, time: bool) -> u8 {
+pub fn query(
+    file: &Path,
+    goal: &str,
+    max_answers: usize,
+    max_inferences: u64,
+    time: bool,
+    memoize: bool,
+) -> u8 {
     let src = match read(file) {
         Ok(s) => s,
         Err(c) => return c,
@@ -51,6 +58,7 @@ pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64, t
             return 1;
         }
     };
+    q.machine().memoize = memoize;
     let names: Vec<String> = q.var_names().to_vec();
     let started = std::time::Instant::now();
     let mut any = false;

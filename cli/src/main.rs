@@ -36,6 +36,9 @@ enum Command {
         /// Print the time and inferences of the whole query to stderr.
         #[arg(long)]
         time: bool,
+        /// Do not memoize predicates that depend on their arguments only.
+        #[arg(long)]
+        no_memo: bool,
     },
     /// Play a game and print its trajectory in the machine-readable trace format.
     Trace {
@@ -87,7 +90,8 @@ fn main() -> ExitCode {
             max_answers,
             max_inferences,
             time,
-        } => commands::query(&file, &goal, max_answers, max_inferences, time),
+            no_memo,
+        } => commands::query(&file, &goal, max_answers, max_inferences, time, !no_memo),
         Command::Trace {
             game,
             seed,

@@ -305,6 +305,8 @@ pub struct Machine {
     fills: Vec<Fill>,
     /// Predicates whose memoization was given up.
     no_memo: rustc_hash::FxHashSet<u32>,
+    /// Memoize predicates that depend on their arguments only (on by default).
+    pub memoize: bool,
 }
 
 /// The heap size below which no garbage collection runs. Debug builds collect far more often, so
@@ -345,6 +347,7 @@ impl Machine {
             memo_cells: 0,
             fills: Vec::new(),
             no_memo: Default::default(),
+            memoize: true,
         }
     }
 
@@ -867,7 +870,7 @@ impl Machine {
         }
         match disp {
             Dispatch::User(p) => {
-                if data.preds[p as usize].memo && !self.no_memo.contains(&p) {
+                if self.memoize && data.preds[p as usize].memo && !self.no_memo.contains(&p) {
                     return self.call_memo(data, p, args, arity, cutb, next);
                 }
                 self.call_user(data, p, args, arity, next)

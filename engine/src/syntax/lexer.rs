@@ -156,12 +156,14 @@ enum Raw {
 /// Scans a quoted item after its opening quote `q`. An unterminated one ends at the end of its first
 /// line, so that lexing can resume on the next line.
 fn quoted(lex: &mut logos::Lexer<Raw>, q: u8) -> bool {
-    let rest = lex.remainder().as_bytes();
+    let text = lex.remainder();
+    let rest = text.as_bytes();
     let mut i = 0;
     while i < rest.len() {
         let b = rest[i];
         if b == b'\\' {
-            i += 2;
+            // Skip the whole escape sequence: in `\x41\'` the second backslash closes the escape.
+            i += 1 + text.get(i + 1..).map_or(1, |r| escape_len(r).max(1));
         } else if b == q {
             if rest.get(i + 1) == Some(&q) {
                 i += 2;
@@ -293,7 +295,7 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
                     lexer.bump(end - e);
                 }
                 let text = src.get(s..end).unwrap_or("");
-                let shown: String = text.chars().flat_map(char::escape_default).collect();
+                let shown: String = text.chars().flat_map(char::escape_debug).collect();
                 out.diagnostics.push(
                     Diagnostic::error(codes::ILLEGAL_CHARACTER, format!("illegal character '{shown}'"), Span::new(s, end))
                         .with_help("this character cannot start a token; quote it ('...') if it belongs to an atom"),
@@ -389,6 +391,8 @@ fn unterminated(out: &mut Lexed, ok: bool, s: usize, e: usize, kind: TokenKind, 
 // ---------------------------------------------------------------------------------------------------
 // Token values
 
+const ESCAPE_HELP: &str = "valid escapes are \\n \\t \\\\ \\' \\\" \\` \\a \\b \\f \\v \\r \\e \\s \\NNN\\ (octal) \\xHH\\ \\uXXXX \\UXXXXXXXX and a backslash at the end of a line; write \\\\ for a backslash";
+
 /// Decodes a quoted item (atom, string or back-quoted string) including its quotes. Invalid escape
 /// sequences are reported (code `E0005`) and dropped. `offset` is the byte offset of `text` in the source.
 pub fn decode_quoted(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) -> String {
@@ -416,9 +420,7 @@ pub fn decode_quoted(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) -> 
                     }
                     let span = Span::new(offset + 1 + start, offset + 1 + end);
                     diags.push(
-                        Diagnostic::error(codes::INVALID_ESCAPE, msg, span).with_help(
-                            "valid escapes are \\n \\t \\\\ \\' \\\" \\` \\a \\b \\f \\v \\r \\e \\s \\0 \\xHH..\\ \\NNN\\ \\uXXXX \\UXXXXXXXX; write \\\\ for a backslash",
-                        ),
+                        Diagnostic::error(codes::INVALID_ESCAPE, msg, span).with_help(ESCAPE_HELP),
                     );
                     i = end.max(i + 1);
                 }
@@ -496,7 +498,7 @@ pub fn decode_char_code(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) 
                 0
             }
             Err((_, msg)) => {
-                diags.push(Diagnostic::error(codes::INVALID_ESCAPE, msg, Span::new(offset, offset + text.len())));
+                diags.push(Diagnostic::error(codes::INVALID_ESCAPE, msg, Span::new(offset, offset + text.len())).with_help(ESCAPE_HELP));
                 0
             }
         }

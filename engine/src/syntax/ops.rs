@@ -1,5 +1,6 @@
 //! The fixed operator table (ISO plus the few SWI-Prolog operators SIDL games use). There is no
-//! `op/3`: the table is part of the language definition (see docs/language.md).
+//! `op/3`: the table is part of the language definition (see docs/language.md). Priorities and types
+//! are those of SWI-Prolog 9 (`current_op/3`), including its `|` at 1105, `:` at 600 and `xor` at 400.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpType {
@@ -28,7 +29,7 @@ pub const INFIX: &[OpDef] = &[
     op(":-", 1200, Xfx),
     op("-->", 1200, Xfx),
     op(";", 1100, Xfy),
-    op("|", 1100, Xfy),
+    op("|", 1105, Xfy),
     op("->", 1050, Xfy),
     op("*->", 1050, Xfy),
     op(",", 1000, Xfy),
@@ -48,12 +49,12 @@ pub const INFIX: &[OpDef] = &[
     op(">", 700, Xfx),
     op("=<", 700, Xfx),
     op(">=", 700, Xfx),
-    op(":", 200, Xfy),
+    op(":", 600, Xfy),
     op("+", 500, Yfx),
     op("-", 500, Yfx),
     op("/\\", 500, Yfx),
     op("\\/", 500, Yfx),
-    op("xor", 500, Yfx),
+    op("xor", 400, Yfx),
     op("*", 400, Yfx),
     op("/", 400, Yfx),
     op("//", 400, Yfx),

@@ -167,7 +167,11 @@ impl<'s> Parser<'s> {
     fn tok(&self, i: usize) -> Token {
         match self.toks.get(i) {
             Some(t) => *t,
-            None => Token { kind: EOF_TOKEN, span: Span::new(self.src.len(), self.src.len()), layout_before: true },
+            None => {
+                // Errors at the end of the text are reported right after the last token, on its line.
+                let end = self.toks.last().map_or(self.src.len() as u32, |t| t.span.end);
+                Token { kind: EOF_TOKEN, span: Span { start: end, end }, layout_before: true }
+            }
         }
     }
 
@@ -180,7 +184,8 @@ impl<'s> Parser<'s> {
     }
 
     fn is_eof(&self, t: Token) -> bool {
-        t.kind == EOF_TOKEN && t.span.is_empty() && t.span.start as usize == self.src.len()
+        // Real tokens are never empty.
+        t.kind == EOF_TOKEN && t.span.is_empty()
     }
 
     /// 1-based line of a byte offset (for messages).
@@ -265,11 +270,11 @@ impl<'s> Parser<'s> {
         let gap = self.src.get(node.span.end as usize..t.span.start as usize).unwrap_or("");
         let at = node.span.end;
         if self.is_eof(t) || (gap.contains('\n') && can_start_term(t.kind)) {
-            let line = self.line_of(at);
             let msg = if self.is_eof(t) {
                 "missing '.' at the end of the clause (the text ends here)".to_string()
             } else {
-                format!("missing '.' at the end of the clause ending on line {line}")
+                let line = self.line_of(t.span.start);
+                format!("missing '.' at the end of the clause (the next clause starts on line {line})")
             };
             self.error(codes::MISSING_END, msg, Span { start: at, end: at })
                 .with_label_mut(node.span, "this clause")
@@ -338,7 +343,7 @@ impl<'s> Parser<'s> {
                 State::Have { node, prec, h } => {
                     if h as usize > MAX_DEPTH {
                         let msg = format!("term nested too deeply (more than {MAX_DEPTH} levels)");
-                        self.error(codes::TOO_DEEP, msg, node.span)
+                        self.error(codes::TOO_DEEP, msg, node.name_span())
                             .with_help_mut("split the term into smaller parts, e.g. with auxiliary predicates");
                         return Err(Fail);
                     }
@@ -449,7 +454,7 @@ impl<'s> Parser<'s> {
                 let at = Span { start: t.span.start, end: t.span.start };
                 let found = self.describe(t);
                 self.error(codes::MISSING_ARGUMENT, format!("missing {what} before {found}"), t.span)
-                    .with_help_mut(format!("write '_' for an {what} you don't care about, or remove the extra separator"))
+                    .with_help_mut(format!("write '_' if the {what} does not matter, or remove the extra separator"))
                     .with_fix_mut("insert '_'", at, "_");
                 let number = self.fresh_var("_");
                 Ok(self.leaf(NodeKind::Var { number, name: "_".into() }, at))

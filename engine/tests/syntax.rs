@@ -52,7 +52,12 @@ fn show(src: &str, diags: &[Diagnostic]) -> String {
 /// Structural checks that hold for every parse.
 fn check_invariants(src: &str, f: &ParsedFile) {
     let len = src.len() as u32;
-    let ok_span = |s: Span| s.start <= s.end && s.end <= len && src.is_char_boundary(s.start as usize) && src.is_char_boundary(s.end as usize);
+    let ok_span = |s: Span| {
+        s.start <= s.end
+            && s.end <= len
+            && src.is_char_boundary(s.start as usize)
+            && src.is_char_boundary(s.end as usize)
+    };
     for d in &f.diagnostics {
         assert!(ok_span(d.span), "diagnostic span {:?} out of bounds: {d:?}", d.span);
         assert!(codes::ALL.contains(&d.code), "unknown code {}", d.code);
@@ -162,10 +167,15 @@ fn paper_listings_raw_report_exactly_the_typos() {
 fn paper_listings_fixed_parse_cleanly_and_match_the_fixed_raw_ones() {
     for (game, n) in PAPER {
         let raw = std::fs::read_to_string(data_dir("paper_raw").join(format!("{game}.sidl"))).expect("raw listing");
-        let fixed = std::fs::read_to_string(data_dir("paper_fixed").join(format!("{game}.sidl"))).expect("fixed listing");
+        let fixed =
+            std::fs::read_to_string(data_dir("paper_fixed").join(format!("{game}.sidl"))).expect("fixed listing");
         let f_fixed = parse_file(&fixed);
         check_invariants(&fixed, &f_fixed);
-        assert!(f_fixed.diagnostics.is_empty(), "{game}: fixed listing has diagnostics:\n{}", show(&fixed, &f_fixed.diagnostics));
+        assert!(
+            f_fixed.diagnostics.is_empty(),
+            "{game}: fixed listing has diagnostics:\n{}",
+            show(&fixed, &f_fixed.diagnostics)
+        );
         assert_eq!(f_fixed.clauses.len(), *n, "{game}: clause count (SWI-Prolog reads {n})");
         let fixed_terms: Vec<String> = f_fixed.clauses.iter().map(|c| canonical(&c.term)).collect();
 
@@ -180,7 +190,10 @@ fn paper_listings_fixed_parse_cleanly_and_match_the_fixed_raw_ones() {
         let raw_terms: Vec<String> = f_raw.clauses.iter().map(|c| canonical(&c.term)).collect();
         assert_eq!(raw_terms, fixed_terms, "{game}: recovery does not read the typos as intended");
         let flagged = f_raw.clauses.iter().filter(|c| c.has_errors).count();
-        assert_eq!(flagged, f_raw.clauses.iter().filter(|c| f_raw.diagnostics.iter().any(|d| c.span.to(d.span) == c.span)).count());
+        assert_eq!(
+            flagged,
+            f_raw.clauses.iter().filter(|c| f_raw.diagnostics.iter().any(|d| c.span.to(d.span) == c.span)).count()
+        );
     }
 }
 
@@ -224,7 +237,9 @@ fn a_list_of_100_000_elements_parses_and_converts() {
 fn deep_nesting_is_a_diagnostic_not_a_crash() {
     on_small_stack(|| {
         let n = 100_000;
-        for (open, close) in [("(", ")"), ("f(", ")"), ("[", "]"), ("{", "}"), ("- ", ""), ("\\+ ", ""), ("[a|", "]"), ("a:-(", ")")] {
+        for (open, close) in
+            [("(", ")"), ("f(", ")"), ("[", "]"), ("{", "}"), ("- ", ""), ("\\+ ", ""), ("[a|", "]"), ("a:-(", ")")]
+        {
             let src = format!("p({}x{}).\nq.\n", open.repeat(n), close.repeat(n));
             let f = parse_file(&src);
             let codes: Vec<&str> = f.diagnostics.iter().map(|d| d.code).collect();
@@ -296,7 +311,10 @@ fn clause_parts_and_variables() {
     let x_at = src.find("X >").expect("X") as u32;
     let path = rule.node.path_at(x_at);
     assert!(matches!(&path.last().expect("a node").kind, NodeKind::Var { name, .. } if name == "X"));
-    assert_eq!(path.iter().map(|n| n.functor().map(|(a, n)| (a.name(), n))).collect::<Vec<_>>()[..3], [Some((":-", 2)), Some((",", 2)), Some((",", 2))]);
+    assert_eq!(
+        path.iter().map(|n| n.functor().map(|(a, n)| (a.name(), n))).collect::<Vec<_>>()[..3],
+        [Some((":-", 2)), Some((",", 2)), Some((",", 2))]
+    );
     assert_eq!(f.clause_at(x_at).map(|c| c.span), Some(rule.span));
     assert_eq!(f.clause_at(0), None);
     assert_eq!(f.clause_at(fact.span.end - 1).map(|c| c.span), Some(fact.span));
@@ -327,7 +345,8 @@ fn parse_term_reads_one_term() {
 fn typo_diagnostics_carry_fixes_and_hints() {
     let src = "p(Y): - q (Y), r(Y, ), s := t.\n";
     let f = parse_file(src);
-    let summary: Vec<(&str, &str, Vec<(String, String)>)> = f
+    type Summary<'a> = (&'a str, &'a str, Vec<(String, String)>);
+    let summary: Vec<Summary> = f
         .diagnostics
         .iter()
         .map(|d| {
@@ -389,8 +408,24 @@ fn tokens_for_highlighting_include_comments() {
     assert_eq!(
         kinds,
         [
-            LineComment, Name, OpenParen, Var, Comma, QuotedAtom, Comma, String, Comma, CharCode, Comma, Float, CloseParen, Symbol,
-            BlockComment, Symbol, Name, End,
+            LineComment,
+            Name,
+            OpenParen,
+            Var,
+            Comma,
+            QuotedAtom,
+            Comma,
+            String,
+            Comma,
+            CharCode,
+            Comma,
+            Float,
+            CloseParen,
+            Symbol,
+            BlockComment,
+            Symbol,
+            Name,
+            End,
             Error(sidl_engine::syntax::LexError::UnterminatedQuoted)
         ]
     );
@@ -402,7 +437,8 @@ fn recovery_reports_every_broken_clause() {
     let f = parse_file(src);
     let names: Vec<String> = f.clauses.iter().map(|c| canonical(&c.term)).collect();
     assert_eq!(names, ["a(1)", "c(1)", "e(1)", "g(1)"]);
-    let lines: Vec<u32> = f.diagnostics.iter().map(|d| src[..d.span.start as usize].matches('\n').count() as u32 + 1).collect();
+    let lines: Vec<u32> =
+        f.diagnostics.iter().map(|d| src[..d.span.start as usize].matches('\n').count() as u32 + 1).collect();
     assert_eq!(lines, [2, 4, 6]);
 }
 

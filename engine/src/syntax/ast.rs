@@ -25,7 +25,10 @@ pub struct Node {
 pub enum NodeKind {
     /// A variable: its number in the clause (`Term::Var(number)`) and its source name (`_` for the
     /// anonymous variable, which is a fresh variable at each occurrence).
-    Var { number: u32, name: String },
+    Var {
+        number: u32,
+        name: String,
+    },
     /// An atom, including `[]` (also written `'[]'`) and `{}`.
     Atom(Atom),
     Int(i64),
@@ -34,10 +37,17 @@ pub enum NodeKind {
     Str(Atom),
     /// `name(args...)` (arity >= 1), also when written with operators; `name_span` is the span of the
     /// functor name or of the operator token.
-    Compound { name: Atom, name_span: Span, args: Vec<Node> },
+    Compound {
+        name: Atom,
+        name_span: Span,
+        args: Vec<Node>,
+    },
     /// A list literal `[a, b | T]` (at least one item); `tail` is `None` for a proper list. A
     /// back-quoted string is a list of character codes.
-    List { items: Vec<Node>, tail: Option<Box<Node>> },
+    List {
+        items: Vec<Node>,
+        tail: Option<Box<Node>>,
+    },
     /// `{ T }`: the term `'{}'(T)`.
     Curly(Box<Node>),
 }
@@ -218,7 +228,9 @@ impl Clause {
     /// The body of a rule or the goal of a directive; `None` for a fact.
     pub fn body(&self) -> Option<&Node> {
         match &self.node.kind {
-            NodeKind::Compound { name, args, .. } if *name == atom::NECK && (args.len() == 2 || args.len() == 1) => args.last(),
+            NodeKind::Compound { name, args, .. } if *name == atom::NECK && (args.len() == 2 || args.len() == 1) => {
+                args.last()
+            }
             _ => None,
         }
     }

@@ -59,7 +59,10 @@ pub enum TokenKind {
 
 impl TokenKind {
     pub fn is_comment(self) -> bool {
-        matches!(self, TokenKind::LineComment | TokenKind::BlockComment | TokenKind::Error(LexError::UnterminatedBlockComment))
+        matches!(
+            self,
+            TokenKind::LineComment | TokenKind::BlockComment | TokenKind::Error(LexError::UnterminatedBlockComment)
+        )
     }
     /// Atom tokens that can name a functor or an operator (not `[]`/`{}`, which are two tokens).
     pub fn is_atom(self) -> bool {
@@ -297,10 +300,18 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
                 let text = src.get(s..end).unwrap_or("");
                 let shown: String = text.chars().flat_map(char::escape_debug).collect();
                 out.diagnostics.push(
-                    Diagnostic::error(codes::ILLEGAL_CHARACTER, format!("illegal character '{shown}'"), Span::new(s, end))
-                        .with_help("this character cannot start a token; quote it ('...') if it belongs to an atom"),
+                    Diagnostic::error(
+                        codes::ILLEGAL_CHARACTER,
+                        format!("illegal character '{shown}'"),
+                        Span::new(s, end),
+                    )
+                    .with_help("this character cannot start a token; quote it ('...') if it belongs to an atom"),
                 );
-                let tok = Token { kind: TokenKind::Error(LexError::IllegalChar), span: Span::new(s, end), layout_before: s != prev_end };
+                let tok = Token {
+                    kind: TokenKind::Error(LexError::IllegalChar),
+                    span: Span::new(s, end),
+                    layout_before: s != prev_end,
+                };
                 out.tokens.push(tok);
                 prev_end = end;
                 continue;
@@ -309,9 +320,13 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
             Ok(Raw::BlockComment(true)) => TokenKind::BlockComment,
             Ok(Raw::BlockComment(false)) => {
                 out.diagnostics.push(
-                    Diagnostic::error(codes::UNTERMINATED_BLOCK_COMMENT, "unterminated block comment", Span::new(s, s + 2))
-                        .with_label(Span::new(src.len(), src.len()), "the text ends here without '*/'")
-                        .with_help("close the comment with '*/'"),
+                    Diagnostic::error(
+                        codes::UNTERMINATED_BLOCK_COMMENT,
+                        "unterminated block comment",
+                        Span::new(s, s + 2),
+                    )
+                    .with_label(Span::new(src.len(), src.len()), "the text ends here without '*/'")
+                    .with_help("close the comment with '*/'"),
                 );
                 TokenKind::Error(LexError::UnterminatedBlockComment)
             }
@@ -332,9 +347,15 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
                 }
             }
             Ok(Raw::Solo) => TokenKind::Solo,
-            Ok(Raw::Quoted(ok)) => unterminated(&mut out, ok, s, e, TokenKind::QuotedAtom, LexError::UnterminatedQuoted),
-            Ok(Raw::DoubleQuoted(ok)) => unterminated(&mut out, ok, s, e, TokenKind::String, LexError::UnterminatedString),
-            Ok(Raw::BackQuoted(ok)) => unterminated(&mut out, ok, s, e, TokenKind::BackQuoted, LexError::UnterminatedBackQuoted),
+            Ok(Raw::Quoted(ok)) => {
+                unterminated(&mut out, ok, s, e, TokenKind::QuotedAtom, LexError::UnterminatedQuoted)
+            }
+            Ok(Raw::DoubleQuoted(ok)) => {
+                unterminated(&mut out, ok, s, e, TokenKind::String, LexError::UnterminatedString)
+            }
+            Ok(Raw::BackQuoted(ok)) => {
+                unterminated(&mut out, ok, s, e, TokenKind::BackQuoted, LexError::UnterminatedBackQuoted)
+            }
             Ok(Raw::Int) => TokenKind::Int,
             Ok(Raw::CharCode(true)) => TokenKind::CharCode,
             Ok(Raw::CharCode(false)) => {
@@ -419,9 +440,7 @@ pub fn decode_quoted(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) -> 
                         end += 1;
                     }
                     let span = Span::new(offset + 1 + start, offset + 1 + end);
-                    diags.push(
-                        Diagnostic::error(codes::INVALID_ESCAPE, msg, span).with_help(ESCAPE_HELP),
-                    );
+                    diags.push(Diagnostic::error(codes::INVALID_ESCAPE, msg, span).with_help(ESCAPE_HELP));
                     i = end.max(i + 1);
                 }
             }
@@ -457,22 +476,23 @@ fn decode_escape(rest: &str) -> Result<(Option<char>, usize), (usize, String)> {
     if let Some(c) = simple {
         return Ok((Some(c), 1));
     }
-    let numeric = |radix: u32, start: usize, max: usize, closing: bool| -> Result<(Option<char>, usize), (usize, String)> {
-        let digits: &str = &rest[start..];
-        let n = digits.bytes().take(max).take_while(|b| (*b as char).is_digit(radix)).count();
-        let mut len = start + n;
-        if closing && rest.as_bytes().get(len) == Some(&b'\\') {
-            len += 1;
-        }
-        if n == 0 {
-            return Err((len, format!("escape sequence '\\{}' has no digits", &rest[..start])));
-        }
-        let value = u32::from_str_radix(&digits[..n], radix).ok();
-        match value.and_then(char::from_u32) {
-            Some(c) => Ok((Some(c), len)),
-            None => Err((len, format!("escape sequence '\\{}' is not a valid character code", &rest[..start + n]))),
-        }
-    };
+    let numeric =
+        |radix: u32, start: usize, max: usize, closing: bool| -> Result<(Option<char>, usize), (usize, String)> {
+            let digits: &str = &rest[start..];
+            let n = digits.bytes().take(max).take_while(|b| (*b as char).is_digit(radix)).count();
+            let mut len = start + n;
+            if closing && rest.as_bytes().get(len) == Some(&b'\\') {
+                len += 1;
+            }
+            if n == 0 {
+                return Err((len, format!("escape sequence '\\{}' has no digits", &rest[..start])));
+            }
+            let value = u32::from_str_radix(&digits[..n], radix).ok();
+            match value.and_then(char::from_u32) {
+                Some(c) => Ok((Some(c), len)),
+                None => Err((len, format!("escape sequence '\\{}' is not a valid character code", &rest[..start + n]))),
+            }
+        };
     match e {
         'x' => numeric(16, 1, 8, true),
         '0'..='7' => numeric(8, 0, 11, true),
@@ -490,15 +510,22 @@ fn decode_escape(rest: &str) -> Result<(Option<char>, usize), (usize, String)> {
 /// The value of a `0'c` token (including `0'`). Invalid escapes are reported.
 pub fn decode_char_code(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) -> i64 {
     let rest = text.get(2..).unwrap_or("");
-    if rest.starts_with('\\') {
-        match decode_escape(&rest[1..]) {
+    if let Some(esc) = rest.strip_prefix('\\') {
+        match decode_escape(esc) {
             Ok((Some(c), _)) => c as i64,
             Ok((None, _)) => {
-                diags.push(Diagnostic::error(codes::INVALID_ESCAPE, "a line continuation is not a character", Span::new(offset, offset + text.len())));
+                diags.push(Diagnostic::error(
+                    codes::INVALID_ESCAPE,
+                    "a line continuation is not a character",
+                    Span::new(offset, offset + text.len()),
+                ));
                 0
             }
             Err((_, msg)) => {
-                diags.push(Diagnostic::error(codes::INVALID_ESCAPE, msg, Span::new(offset, offset + text.len())).with_help(ESCAPE_HELP));
+                diags.push(
+                    Diagnostic::error(codes::INVALID_ESCAPE, msg, Span::new(offset, offset + text.len()))
+                        .with_help(ESCAPE_HELP),
+                );
                 0
             }
         }
@@ -626,7 +653,8 @@ mod tests {
     #[test]
     fn layout_before() {
         let l = lex("f (x) f(x) f/**/(x)", false);
-        let parens: Vec<bool> = l.tokens.iter().filter(|t| t.kind == TokenKind::OpenParen).map(|t| t.layout_before).collect();
+        let parens: Vec<bool> =
+            l.tokens.iter().filter(|t| t.kind == TokenKind::OpenParen).map(|t| t.layout_before).collect();
         assert_eq!(parens, vec![true, false, true]);
     }
 

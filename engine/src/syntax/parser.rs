@@ -69,23 +69,23 @@ pub fn parse_term(src: &str) -> Result<ReadTerm, Vec<Diagnostic>> {
     p.begin_clause();
     let result = p.term();
     let mut diags = lexed.diagnostics;
-    let node = match result {
-        Ok(node) => {
-            if p.peek().kind == TokenKind::End {
-                p.pos += 1;
+    let node =
+        match result {
+            Ok(node) => {
+                if p.peek().kind == TokenKind::End {
+                    p.pos += 1;
+                }
+                if p.pos < p.toks.len() {
+                    let t = p.peek();
+                    let msg = format!("unexpected {} after the end of the term", p.describe(t));
+                    p.diags.push(Diagnostic::error(codes::OPERATOR_EXPECTED, msg, t.span).with_help(
+                        "only one term can be read here; remove the rest or join the terms with an operator",
+                    ));
+                }
+                Some(node)
             }
-            if p.pos < p.toks.len() {
-                let t = p.peek();
-                let msg = format!("unexpected {} after the end of the term", p.describe(t));
-                p.diags.push(
-                    Diagnostic::error(codes::OPERATOR_EXPECTED, msg, t.span)
-                        .with_help("only one term can be read here; remove the rest or join the terms with an operator"),
-                );
-            }
-            Some(node)
-        }
-        Err(Fail) => None,
-    };
+            Err(Fail) => None,
+        };
     diags.append(&mut p.diags);
     match node {
         Some(node) if !diags.iter().any(Diagnostic::is_error) => {
@@ -119,16 +119,49 @@ enum Ctx {
 
 enum Frame {
     /// A term is being read at `max` priority; after each operand, look for an infix operator.
-    Infix { max: u16, ctx: Ctx },
+    Infix {
+        max: u16,
+        ctx: Ctx,
+    },
     /// The right operand of an infix operator is being read.
-    InfixRight { name: Atom, name_span: Span, left: Node, lh: u32, prio: u16, max: u16, ctx: Ctx },
+    InfixRight {
+        name: Atom,
+        name_span: Span,
+        left: Node,
+        lh: u32,
+        prio: u16,
+        max: u16,
+        ctx: Ctx,
+    },
     /// The operand of a prefix operator is being read.
-    Prefix { name: Atom, name_span: Span, prio: u16 },
-    Paren { open: Span },
-    Args { name: Atom, name_span: Span, open: Span, args: Vec<Node>, h: u32 },
-    List { open: Span, items: Vec<Node>, h: u32 },
-    ListTail { open: Span, items: Vec<Node>, h: u32 },
-    Curly { open: Span },
+    Prefix {
+        name: Atom,
+        name_span: Span,
+        prio: u16,
+    },
+    Paren {
+        open: Span,
+    },
+    Args {
+        name: Atom,
+        name_span: Span,
+        open: Span,
+        args: Vec<Node>,
+        h: u32,
+    },
+    List {
+        open: Span,
+        items: Vec<Node>,
+        h: u32,
+    },
+    ListTail {
+        open: Span,
+        items: Vec<Node>,
+        h: u32,
+    },
+    Curly {
+        open: Span,
+    },
 }
 
 enum State {
@@ -444,7 +477,9 @@ impl<'s> Parser<'s> {
                     Ok(State::Start { max: 1200, ctx: Ctx::Term })
                 }
             }
-            TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::QuotedAtom => self.atom_primary(stack, t, max, ctx),
+            TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::QuotedAtom => {
+                self.atom_primary(stack, t, max, ctx)
+            }
             _ if missing => {
                 let what = match stack.iter().rev().nth(1) {
                     Some(Frame::Args { .. }) => "argument",
@@ -490,7 +525,9 @@ impl<'s> Parser<'s> {
         let t = self.toks.get(self.pos.checked_sub(1)?)?;
         let text = self.text(t.span);
         match t.kind {
-            TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::Comma | TokenKind::Bar if ops::is_op(text) || text == "," => {
+            TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::Comma | TokenKind::Bar
+                if ops::is_op(text) || text == "," =>
+            {
                 Some(text)
             }
             _ => None,
@@ -563,10 +600,8 @@ impl<'s> Parser<'s> {
                 TokenKind::Name | TokenKind::Symbol | TokenKind::Solo => {
                     let nt = self.text(next.span);
                     let after = self.tok(self.pos + 1);
-                    ops::infix(nt).is_some()
-                        && ops::prefix(nt).is_none()
-                        && !(after.kind == TokenKind::OpenParen && !after.layout_before)
-                        && !(nt == "-" && after.kind.is_number() && !after.layout_before)
+                    let functional = after.kind == TokenKind::OpenParen && !after.layout_before;
+                    ops::infix(nt).is_some() && ops::prefix(nt).is_none() && !functional
                 }
                 _ => self.is_eof(next),
             };
@@ -606,7 +641,11 @@ impl<'s> Parser<'s> {
                 .with_label_mut(name_span, "this name is followed by layout, so it is not read as a functor")
                 .with_help_mut("remove the space before '(': a functor name must touch its '('");
             if only_space {
-                d.fixes.push(crate::diag::Fix { title: "remove the space".into(), span: gap, replacement: String::new() });
+                d.fixes.push(crate::diag::Fix {
+                    title: "remove the space".into(),
+                    span: gap,
+                    replacement: String::new(),
+                });
             }
         }
         let close = self.tok(self.pos + 1);
@@ -719,8 +758,12 @@ impl<'s> Parser<'s> {
                     }
                     TokenKind::Comma | TokenKind::Bar => {
                         let found = self.describe(t);
-                        self.error(codes::OPERATOR_EXPECTED, format!("expected ']' after the tail of the list, found {found}"), t.span)
-                            .with_help_mut("only one term may follow '|' in a list: [H1, H2 | Tail]");
+                        self.error(
+                            codes::OPERATOR_EXPECTED,
+                            format!("expected ']' after the tail of the list, found {found}"),
+                            t.span,
+                        )
+                        .with_help_mut("only one term may follow '|' in a list: [H1, H2 | Tail]");
                         Err(Fail)
                     }
                     _ => {
@@ -734,8 +777,9 @@ impl<'s> Parser<'s> {
 
     /// Reports what was found instead of a separator or closing bracket.
     fn bracket_error(&mut self, open: Span, close: &str, t: Token, expected: &str) {
-        let closing_or_end = matches!(t.kind, TokenKind::End | TokenKind::CloseParen | TokenKind::CloseBracket | TokenKind::CloseCurly)
-            || self.is_eof(t);
+        let closing_or_end =
+            matches!(t.kind, TokenKind::End | TokenKind::CloseParen | TokenKind::CloseBracket | TokenKind::CloseCurly)
+                || self.is_eof(t);
         if closing_or_end {
             self.unclosed(open, close, t, expected);
         } else {
@@ -744,7 +788,15 @@ impl<'s> Parser<'s> {
     }
 
     /// After an operand at `max` priority: apply the infix operators that follow.
-    fn infix(&mut self, left: Node, prec: u16, h: u32, max: u16, ctx: Ctx, stack: &mut Vec<Frame>) -> Result<State, Fail> {
+    fn infix(
+        &mut self,
+        left: Node,
+        prec: u16,
+        h: u32,
+        max: u16,
+        ctx: Ctx,
+        stack: &mut Vec<Frame>,
+    ) -> Result<State, Fail> {
         let t = self.peek();
         let mut name_text = self.op_name(t, ctx);
         let mut width = 1;

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex};
+use sidl_engine::syntax::{tokens, TokenKind};
 use sidl_engine::term::Term;
 use std::collections::{BTreeSet, HashMap};
 
@@ -130,10 +131,12 @@ pub fn quote_atom(s: &str) -> String {
     if matches!(s, "[]" | "{}" | "!" | ";") {
         return s.to_string();
     }
-    let mut chars = s.chars();
-    let plain = match chars.next() {
-        Some(c) if c.is_lowercase() => s.chars().all(|c| c.is_alphanumeric() || c == '_'),
-        Some(c) if is_symbol_char(c) => s.chars().all(is_symbol_char) && !s.starts_with("/*") && s != ".",
+    // Unquoted when the tokenizer reads the text back as exactly this one atom token (and, like
+    // SWI-Prolog's writer, letter-digit atoms start with a lowercase letter).
+    let one_token = |kind: TokenKind| matches!(&tokens(s)[..], [(k, sp)] if *k == kind && sp.len() == s.len());
+    let plain = match s.chars().next() {
+        Some(c) if c.is_lowercase() => one_token(TokenKind::Name),
+        Some(c) if is_symbol_char(c) => s.chars().all(is_symbol_char) && one_token(TokenKind::Symbol),
         _ => false,
     };
     if plain {

@@ -81,7 +81,10 @@ pub fn query(
     if time {
         let secs = started.elapsed().as_secs_f64();
         let n = q.inferences();
-        eprintln!("% {n} inferences in {secs:.3} seconds ({:.0} inferences per second)", n as f64 / secs);
+        eprintln!(
+            "% {n} inferences in {secs:.3} seconds ({:.0} inferences per second)",
+            n as f64 / secs
+        );
     }
     0
 }

@@ -33,7 +33,9 @@ fn check(src: &str) {
     for d in &f.diagnostics {
         assert!(ok_span(d.span), "bad span {:?} for {d:?}", d.span);
         assert!(codes::ALL.contains(&d.code));
-        assert!(d.labels.iter().all(|l| ok_span(l.span)) && d.fixes.iter().all(|x| ok_span(x.span)));
+        assert!(
+            d.labels.iter().all(|l| ok_span(l.span)) && d.fixes.iter().all(|x| ok_span(x.span))
+        );
     }
     let mut prev = 0;
     for c in &f.clauses {
@@ -172,15 +174,23 @@ fn term() -> impl Strategy<Value = Term> {
         (0u32..4).prop_map(Term::Var),
         atom_name().prop_map(|a| Term::Atom(Atom::new(&a))),
         any::<i64>().prop_map(Term::Int),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Term::Float),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Term::Float),
         "\\PC{0,5}".prop_map(|s| Term::Str(Atom::new(&s))),
     ];
     leaf.prop_recursive(4, 40, 5, |inner| {
         prop_oneof![
             (atom_name(), proptest::collection::vec(inner.clone(), 1..4))
                 .prop_map(|(f, args)| Term::compound(&f, args)),
-            (proptest::collection::vec(inner.clone(), 0..4), proptest::option::of(inner.clone()))
-                .prop_map(|(items, tail)| Term::list_with_tail(items, tail.unwrap_or_else(Term::nil))),
+            (
+                proptest::collection::vec(inner.clone(), 0..4),
+                proptest::option::of(inner.clone())
+            )
+                .prop_map(|(items, tail)| Term::list_with_tail(
+                    items,
+                    tail.unwrap_or_else(Term::nil)
+                )),
             inner.prop_map(|t| Term::compound("{}", vec![t])),
         ]
     })

@@ -1373,7 +1373,15 @@ impl Machine {
     fn prepare_body(&mut self, goal: Cell) -> Result<Cell, Term> {
         // the number of goal arguments of a control construct (0: not one)
         let control_args = |s: &Store, c: Cell| match s.functor(c) {
-            Some((f, 2)) if f == atom::COMMA || f == atom::SEMI || f == atom::BAR || f == atom::ARROW || f == atom::SOFT_ARROW => 2,
+            Some((f, 2))
+                if f == atom::COMMA
+                    || f == atom::SEMI
+                    || f == atom::BAR
+                    || f == atom::ARROW
+                    || f == atom::SOFT_ARROW =>
+            {
+                2
+            }
             Some((f, 1)) if f == atom::NOT_PROVABLE => 1,
             _ => 0,
         };

@@ -97,9 +97,15 @@ impl Node {
                         out.push(Term::new_compound(*name, args));
                     }
                     NodeKind::List { items, tail } => {
-                        let at = out.len().saturating_sub(items.len() + usize::from(tail.is_some()));
+                        let at = out
+                            .len()
+                            .saturating_sub(items.len() + usize::from(tail.is_some()));
                         let mut items = out.split_off(at);
-                        let tail = if tail.is_some() { items.pop().unwrap_or_else(Term::nil) } else { Term::nil() };
+                        let tail = if tail.is_some() {
+                            items.pop().unwrap_or_else(Term::nil)
+                        } else {
+                            Term::nil()
+                        };
                         out.push(Term::list_with_tail(items, tail));
                     }
                     NodeKind::Curly(_) => {
@@ -146,8 +152,13 @@ impl Node {
         let mut n = self;
         loop {
             path.push(n);
-            let inside = n.children().find(|c| c.span.start <= offset && offset < c.span.end);
-            let next = inside.or_else(|| n.children().find(|c| c.span.end == offset && c.span.start < offset));
+            let inside = n
+                .children()
+                .find(|c| c.span.start <= offset && offset < c.span.end);
+            let next = inside.or_else(|| {
+                n.children()
+                    .find(|c| c.span.end == offset && c.span.start < offset)
+            });
             match next {
                 Some(c) => n = c,
                 None => return path,
@@ -220,7 +231,9 @@ impl Clause {
     /// directive (check [`Clause::is_directive`] first).
     pub fn head(&self) -> &Node {
         match &self.node.kind {
-            NodeKind::Compound { name, args, .. } if *name == atom::NECK && args.len() == 2 => &args[0],
+            NodeKind::Compound { name, args, .. } if *name == atom::NECK && args.len() == 2 => {
+                &args[0]
+            }
             _ => &self.node,
         }
     }
@@ -228,7 +241,9 @@ impl Clause {
     /// The body of a rule or the goal of a directive; `None` for a fact.
     pub fn body(&self) -> Option<&Node> {
         match &self.node.kind {
-            NodeKind::Compound { name, args, .. } if *name == atom::NECK && (args.len() == 2 || args.len() == 1) => {
+            NodeKind::Compound { name, args, .. }
+                if *name == atom::NECK && (args.len() == 2 || args.len() == 1) =>
+            {
                 args.last()
             }
             _ => None,
@@ -238,7 +253,9 @@ impl Clause {
     /// `:- Goal.` (also `?- Goal.`).
     pub fn is_directive(&self) -> bool {
         match &self.node.kind {
-            NodeKind::Compound { name, args, .. } => args.len() == 1 && (*name == atom::NECK || name.name() == "?-"),
+            NodeKind::Compound { name, args, .. } => {
+                args.len() == 1 && (*name == atom::NECK || name.name() == "?-")
+            }
             _ => false,
         }
     }

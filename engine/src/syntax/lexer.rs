@@ -61,15 +61,23 @@ impl TokenKind {
     pub fn is_comment(self) -> bool {
         matches!(
             self,
-            TokenKind::LineComment | TokenKind::BlockComment | TokenKind::Error(LexError::UnterminatedBlockComment)
+            TokenKind::LineComment
+                | TokenKind::BlockComment
+                | TokenKind::Error(LexError::UnterminatedBlockComment)
         )
     }
     /// Atom tokens that can name a functor or an operator (not `[]`/`{}`, which are two tokens).
     pub fn is_atom(self) -> bool {
-        matches!(self, TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::QuotedAtom)
+        matches!(
+            self,
+            TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::QuotedAtom
+        )
     }
     pub fn is_number(self) -> bool {
-        matches!(self, TokenKind::Int | TokenKind::CharCode | TokenKind::Float)
+        matches!(
+            self,
+            TokenKind::Int | TokenKind::CharCode | TokenKind::Float
+        )
     }
 }
 
@@ -237,8 +245,20 @@ fn escape_len(rest: &str) -> usize {
         None => 0,
         Some(b'x') => digits(1, |c| c.is_ascii_hexdigit()),
         Some(b'0'..=b'7') => digits(0, |c| (b'0'..=b'7').contains(&c)),
-        Some(b'u') => 1 + b[1..].iter().take(4).take_while(|c| c.is_ascii_hexdigit()).count(),
-        Some(b'U') => 1 + b[1..].iter().take(8).take_while(|c| c.is_ascii_hexdigit()).count(),
+        Some(b'u') => {
+            1 + b[1..]
+                .iter()
+                .take(4)
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count()
+        }
+        Some(b'U') => {
+            1 + b[1..]
+                .iter()
+                .take(8)
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count()
+        }
         Some(_) => rest.chars().next().map_or(0, char::len_utf8),
     }
 }
@@ -254,13 +274,20 @@ pub struct Lexed {
 
 /// Every token of `src`, comments included, with its span: for semantic highlighting.
 pub fn tokens(src: &str) -> Vec<(TokenKind, Span)> {
-    lex(src, true).tokens.into_iter().map(|t| (t.kind, t.span)).collect()
+    lex(src, true)
+        .tokens
+        .into_iter()
+        .map(|t| (t.kind, t.span))
+        .collect()
 }
 
 /// Lexes `src`. Never fails: text that is not a token becomes a [`TokenKind::Error`] token with a
 /// diagnostic. A leading byte order mark is skipped.
 pub fn lex(src: &str, keep_comments: bool) -> Lexed {
-    let mut out = Lexed { tokens: Vec::with_capacity(src.len() / 3 + 1), diagnostics: Vec::new() };
+    let mut out = Lexed {
+        tokens: Vec::with_capacity(src.len() / 3 + 1),
+        diagnostics: Vec::new(),
+    };
     let start = if src.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut lexer = Raw::lexer(src);
     if start > 0 {
@@ -280,7 +307,9 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
                     end += 1;
                 }
                 if let Some(last) = out.tokens.last_mut() {
-                    if last.kind == TokenKind::Error(LexError::IllegalChar) && last.span.end as usize == s {
+                    if last.kind == TokenKind::Error(LexError::IllegalChar)
+                        && last.span.end as usize == s
+                    {
                         last.span.end = end as u32;
                         if let Some(d) = out.diagnostics.last_mut() {
                             if d.code == codes::ILLEGAL_CHARACTER {
@@ -325,7 +354,10 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
                         "unterminated block comment",
                         Span::new(s, s + 2),
                     )
-                    .with_label(Span::new(src.len(), src.len()), "the text ends here without '*/'")
+                    .with_label(
+                        Span::new(src.len(), src.len()),
+                        "the text ends here without '*/'",
+                    )
                     .with_help("close the comment with '*/'"),
                 );
                 TokenKind::Error(LexError::UnterminatedBlockComment)
@@ -340,28 +372,50 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
             }
             Ok(Raw::Symbol) => {
                 let next = src[e..].chars().next();
-                if e - s == 1 && src.as_bytes()[s] == b'.' && next.is_none_or(|c| c.is_whitespace() || c == '%') {
+                if e - s == 1
+                    && src.as_bytes()[s] == b'.'
+                    && next.is_none_or(|c| c.is_whitespace() || c == '%')
+                {
                     TokenKind::End
                 } else {
                     TokenKind::Symbol
                 }
             }
             Ok(Raw::Solo) => TokenKind::Solo,
-            Ok(Raw::Quoted(ok)) => {
-                unterminated(&mut out, ok, s, e, TokenKind::QuotedAtom, LexError::UnterminatedQuoted)
-            }
-            Ok(Raw::DoubleQuoted(ok)) => {
-                unterminated(&mut out, ok, s, e, TokenKind::String, LexError::UnterminatedString)
-            }
-            Ok(Raw::BackQuoted(ok)) => {
-                unterminated(&mut out, ok, s, e, TokenKind::BackQuoted, LexError::UnterminatedBackQuoted)
-            }
+            Ok(Raw::Quoted(ok)) => unterminated(
+                &mut out,
+                ok,
+                s,
+                e,
+                TokenKind::QuotedAtom,
+                LexError::UnterminatedQuoted,
+            ),
+            Ok(Raw::DoubleQuoted(ok)) => unterminated(
+                &mut out,
+                ok,
+                s,
+                e,
+                TokenKind::String,
+                LexError::UnterminatedString,
+            ),
+            Ok(Raw::BackQuoted(ok)) => unterminated(
+                &mut out,
+                ok,
+                s,
+                e,
+                TokenKind::BackQuoted,
+                LexError::UnterminatedBackQuoted,
+            ),
             Ok(Raw::Int) => TokenKind::Int,
             Ok(Raw::CharCode(true)) => TokenKind::CharCode,
             Ok(Raw::CharCode(false)) => {
                 out.diagnostics.push(
-                    Diagnostic::error(codes::INVALID_NUMBER, "incomplete character code: the text ends after 0'", span)
-                        .with_help("write the character after 0', e.g. 0'a"),
+                    Diagnostic::error(
+                        codes::INVALID_NUMBER,
+                        "incomplete character code: the text ends after 0'",
+                        span,
+                    )
+                    .with_help("write the character after 0', e.g. 0'a"),
                 );
                 TokenKind::Error(LexError::IncompleteCharCode)
             }
@@ -377,17 +431,32 @@ pub fn lex(src: &str, keep_comments: bool) -> Lexed {
         };
         if kind.is_comment() {
             if keep_comments {
-                out.tokens.push(Token { kind, span, layout_before: s != prev_end });
+                out.tokens.push(Token {
+                    kind,
+                    span,
+                    layout_before: s != prev_end,
+                });
             }
             continue;
         }
-        out.tokens.push(Token { kind, span, layout_before: s != prev_end });
+        out.tokens.push(Token {
+            kind,
+            span,
+            layout_before: s != prev_end,
+        });
         prev_end = e;
     }
     out
 }
 
-fn unterminated(out: &mut Lexed, ok: bool, s: usize, e: usize, kind: TokenKind, err: LexError) -> TokenKind {
+fn unterminated(
+    out: &mut Lexed,
+    ok: bool,
+    s: usize,
+    e: usize,
+    kind: TokenKind,
+    err: LexError,
+) -> TokenKind {
     if ok {
         return kind;
     }
@@ -403,8 +472,13 @@ fn unterminated(out: &mut Lexed, ok: bool, s: usize, e: usize, kind: TokenKind, 
     };
     out.diagnostics.push(
         Diagnostic::error(code, format!("unterminated {what}"), Span::new(s, s + 1))
-            .with_label(Span::new(s, e), "no closing quote up to the end of the text")
-            .with_help(format!("add the closing {q}; to write {q} inside, double it ({q}{q}) or escape it (\\{q})")),
+            .with_label(
+                Span::new(s, e),
+                "no closing quote up to the end of the text",
+            )
+            .with_help(format!(
+                "add the closing {q}; to write {q} inside, double it ({q}{q}) or escape it (\\{q})"
+            )),
     );
     TokenKind::Error(err)
 }
@@ -417,13 +491,21 @@ const ESCAPE_HELP: &str = "valid escapes are \\n \\t \\\\ \\' \\\" \\` \\a \\b \
 /// Decodes a quoted item (atom, string or back-quoted string) including its quotes. Invalid escape
 /// sequences are reported (code `E0005`) and dropped. `offset` is the byte offset of `text` in the source.
 pub fn decode_quoted(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) -> String {
-    let Some(q) = text.chars().next() else { return String::new() };
-    let body_end = if text.len() >= 2 && text.ends_with(q) { text.len() - 1 } else { text.len() };
+    let Some(q) = text.chars().next() else {
+        return String::new();
+    };
+    let body_end = if text.len() >= 2 && text.ends_with(q) {
+        text.len() - 1
+    } else {
+        text.len()
+    };
     let body = text.get(1..body_end).unwrap_or("");
     let mut out = String::with_capacity(body.len());
     let mut i = 0;
     while i < body.len() {
-        let Some(c) = body[i..].chars().next() else { break };
+        let Some(c) = body[i..].chars().next() else {
+            break;
+        };
         if c == '\\' {
             let start = i;
             match decode_escape(&body[i + 1..]) {
@@ -440,7 +522,9 @@ pub fn decode_quoted(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) -> 
                         end += 1;
                     }
                     let span = Span::new(offset + 1 + start, offset + 1 + end);
-                    diags.push(Diagnostic::error(codes::INVALID_ESCAPE, msg, span).with_help(ESCAPE_HELP));
+                    diags.push(
+                        Diagnostic::error(codes::INVALID_ESCAPE, msg, span).with_help(ESCAPE_HELP),
+                    );
                     i = end.max(i + 1);
                 }
             }
@@ -459,7 +543,9 @@ pub fn decode_quoted(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) -> 
 /// Decodes one escape sequence after its backslash: the character (None for a line continuation) and
 /// the number of bytes consumed, or the number of bytes to skip and a message.
 fn decode_escape(rest: &str) -> Result<(Option<char>, usize), (usize, String)> {
-    let Some(e) = rest.chars().next() else { return Err((0, "a backslash at the end of a quoted item".into())) };
+    let Some(e) = rest.chars().next() else {
+        return Err((0, "a backslash at the end of a quoted item".into()));
+    };
     let simple = match e {
         'a' => Some('\x07'),
         'b' => Some('\x08'),
@@ -476,23 +562,39 @@ fn decode_escape(rest: &str) -> Result<(Option<char>, usize), (usize, String)> {
     if let Some(c) = simple {
         return Ok((Some(c), 1));
     }
-    let numeric =
-        |radix: u32, start: usize, max: usize, closing: bool| -> Result<(Option<char>, usize), (usize, String)> {
-            let digits: &str = &rest[start..];
-            let n = digits.bytes().take(max).take_while(|b| (*b as char).is_digit(radix)).count();
-            let mut len = start + n;
-            if closing && rest.as_bytes().get(len) == Some(&b'\\') {
-                len += 1;
-            }
-            if n == 0 {
-                return Err((len, format!("escape sequence '\\{}' has no digits", &rest[..start])));
-            }
-            let value = u32::from_str_radix(&digits[..n], radix).ok();
-            match value.and_then(char::from_u32) {
-                Some(c) => Ok((Some(c), len)),
-                None => Err((len, format!("escape sequence '\\{}' is not a valid character code", &rest[..start + n]))),
-            }
-        };
+    let numeric = |radix: u32,
+                   start: usize,
+                   max: usize,
+                   closing: bool|
+     -> Result<(Option<char>, usize), (usize, String)> {
+        let digits: &str = &rest[start..];
+        let n = digits
+            .bytes()
+            .take(max)
+            .take_while(|b| (*b as char).is_digit(radix))
+            .count();
+        let mut len = start + n;
+        if closing && rest.as_bytes().get(len) == Some(&b'\\') {
+            len += 1;
+        }
+        if n == 0 {
+            return Err((
+                len,
+                format!("escape sequence '\\{}' has no digits", &rest[..start]),
+            ));
+        }
+        let value = u32::from_str_radix(&digits[..n], radix).ok();
+        match value.and_then(char::from_u32) {
+            Some(c) => Ok((Some(c), len)),
+            None => Err((
+                len,
+                format!(
+                    "escape sequence '\\{}' is not a valid character code",
+                    &rest[..start + n]
+                ),
+            )),
+        }
+    };
     match e {
         'x' => numeric(16, 1, 8, true),
         '0'..='7' => numeric(8, 0, 11, true),
@@ -523,8 +625,12 @@ pub fn decode_char_code(text: &str, offset: usize, diags: &mut Vec<Diagnostic>) 
             }
             Err((_, msg)) => {
                 diags.push(
-                    Diagnostic::error(codes::INVALID_ESCAPE, msg, Span::new(offset, offset + text.len()))
-                        .with_help(ESCAPE_HELP),
+                    Diagnostic::error(
+                        codes::INVALID_ESCAPE,
+                        msg,
+                        Span::new(offset, offset + text.len()),
+                    )
+                    .with_help(ESCAPE_HELP),
                 );
                 0
             }
@@ -557,7 +663,10 @@ pub fn parse_int(text: &str) -> Option<u64> {
 /// The value of a float token, or `None` if it is out of range (overflows to infinity).
 pub fn parse_float(text: &str) -> Option<f64> {
     if let Some(m) = text.strip_suffix("Inf") {
-        return m.parse::<f64>().ok().map(|m| if m == 0.0 { 0.0 } else { f64::INFINITY });
+        return m
+            .parse::<f64>()
+            .ok()
+            .map(|m| if m == 0.0 { 0.0 } else { f64::INFINITY });
     }
     if text.ends_with("NaN") {
         return Some(f64::NAN);
@@ -575,7 +684,10 @@ mod tests {
     use super::*;
 
     fn kinds(src: &str) -> Vec<(TokenKind, &str)> {
-        tokens(src).into_iter().map(|(k, s)| (k, &src[s.range()])).collect()
+        tokens(src)
+            .into_iter()
+            .map(|(k, s)| (k, &src[s.range()]))
+            .collect()
     }
 
     #[test]
@@ -641,11 +753,17 @@ mod tests {
     #[test]
     fn comments_and_symbols() {
         use TokenKind::*;
-        assert_eq!(kinds("a /* x */ b"), vec![(Name, "a"), (BlockComment, "/* x */"), (Name, "b")]);
+        assert_eq!(
+            kinds("a /* x */ b"),
+            vec![(Name, "a"), (BlockComment, "/* x */"), (Name, "b")]
+        );
         assert_eq!(kinds("/** doc */"), vec![(BlockComment, "/** doc */")]);
         assert_eq!(kinds("+/*"), vec![(Symbol, "+/*")]);
         assert_eq!(kinds("a./"), vec![(Name, "a"), (Symbol, "./")]);
-        assert_eq!(kinds("a.%x"), vec![(Name, "a"), (End, "."), (LineComment, "%x")]);
+        assert_eq!(
+            kinds("a.%x"),
+            vec![(Name, "a"), (End, "."), (LineComment, "%x")]
+        );
         assert_eq!(kinds("a."), vec![(Name, "a"), (End, ".")]);
         assert_eq!(kinds("a.b"), vec![(Name, "a"), (Symbol, "."), (Name, "b")]);
     }
@@ -653,8 +771,12 @@ mod tests {
     #[test]
     fn layout_before() {
         let l = lex("f (x) f(x) f/**/(x)", false);
-        let parens: Vec<bool> =
-            l.tokens.iter().filter(|t| t.kind == TokenKind::OpenParen).map(|t| t.layout_before).collect();
+        let parens: Vec<bool> = l
+            .tokens
+            .iter()
+            .filter(|t| t.kind == TokenKind::OpenParen)
+            .map(|t| t.layout_before)
+            .collect();
         assert_eq!(parens, vec![true, false, true]);
     }
 

@@ -50,7 +50,13 @@ pub fn parse_file(src: &str) -> ParsedFile {
                 let has_errors = p.diags.len() > before;
                 let term = node.to_term();
                 let span = Span { start, end };
-                clauses.push(Clause { term, node, span, var_names: std::mem::take(&mut p.var_names), has_errors });
+                clauses.push(Clause {
+                    term,
+                    node,
+                    span,
+                    var_names: std::mem::take(&mut p.var_names),
+                    has_errors,
+                });
             }
             Err(Fail) => p.recover(),
         }
@@ -58,7 +64,10 @@ pub fn parse_file(src: &str) -> ParsedFile {
     let mut diagnostics = lexed.diagnostics;
     diagnostics.append(&mut p.diags);
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
-    ParsedFile { clauses, diagnostics }
+    ParsedFile {
+        clauses,
+        diagnostics,
+    }
 }
 
 /// Reads one term (a query, a line of a script, the text of `term_to_atom/2`). The end `.` is
@@ -69,33 +78,40 @@ pub fn parse_term(src: &str) -> Result<ReadTerm, Vec<Diagnostic>> {
     p.begin_clause();
     let result = p.term();
     let mut diags = lexed.diagnostics;
-    let node =
-        match result {
-            Ok(node) => {
-                if p.peek().kind == TokenKind::End {
-                    p.pos += 1;
-                }
-                if p.pos < p.toks.len() {
-                    let t = p.peek();
-                    let msg = format!("unexpected {} after the end of the term", p.describe(t));
-                    p.diags.push(Diagnostic::error(codes::OPERATOR_EXPECTED, msg, t.span).with_help(
+    let node = match result {
+        Ok(node) => {
+            if p.peek().kind == TokenKind::End {
+                p.pos += 1;
+            }
+            if p.pos < p.toks.len() {
+                let t = p.peek();
+                let msg = format!("unexpected {} after the end of the term", p.describe(t));
+                p.diags.push(Diagnostic::error(codes::OPERATOR_EXPECTED, msg, t.span).with_help(
                         "only one term can be read here; remove the rest or join the terms with an operator",
                     ));
-                }
-                Some(node)
             }
-            Err(Fail) => None,
-        };
+            Some(node)
+        }
+        Err(Fail) => None,
+    };
     diags.append(&mut p.diags);
     match node {
         Some(node) if !diags.iter().any(Diagnostic::is_error) => {
             let term = node.to_term();
-            Ok(ReadTerm { term, node, var_names: p.var_names })
+            Ok(ReadTerm {
+                term,
+                node,
+                var_names: p.var_names,
+            })
         }
         _ => {
             if diags.is_empty() {
                 // Defensive: a failure is always reported, but never return Err with nothing in it.
-                diags.push(Diagnostic::error(codes::TERM_EXPECTED, "expected a term", Span::new(0, src.len())));
+                diags.push(Diagnostic::error(
+                    codes::TERM_EXPECTED,
+                    "expected a term",
+                    Span::new(0, src.len()),
+                ));
             }
             diags.sort_by_key(|d| (d.span.start, d.span.end));
             Err(diags)
@@ -185,7 +201,15 @@ const EOF_TOKEN: TokenKind = TokenKind::Error(LexError::IllegalChar);
 
 impl<'s> Parser<'s> {
     fn new(src: &'s str, toks: &'s [Token]) -> Parser<'s> {
-        Parser { src, toks, pos: 0, diags: Vec::new(), var_names: Vec::new(), var_map: HashMap::new(), lines: None }
+        Parser {
+            src,
+            toks,
+            pos: 0,
+            diags: Vec::new(),
+            var_names: Vec::new(),
+            var_map: HashMap::new(),
+            lines: None,
+        }
     }
 
     fn begin_clause(&mut self) {
@@ -202,8 +226,15 @@ impl<'s> Parser<'s> {
             Some(t) => *t,
             None => {
                 // Errors at the end of the text are reported right after the last token, on its line.
-                let end = self.toks.last().map_or(self.src.len() as u32, |t| t.span.end);
-                Token { kind: EOF_TOKEN, span: Span { start: end, end }, layout_before: true }
+                let end = self
+                    .toks
+                    .last()
+                    .map_or(self.src.len() as u32, |t| t.span.end);
+                Token {
+                    kind: EOF_TOKEN,
+                    span: Span { start: end, end },
+                    layout_before: true,
+                }
             }
         }
     }
@@ -225,7 +256,9 @@ impl<'s> Parser<'s> {
     fn line_of(&mut self, offset: u32) -> u32 {
         let src = self.src;
         let idx = self.lines.get_or_insert_with(|| LineIndex::new(src));
-        idx.line_col(src, offset, crate::diag::ColumnUnit::Char).line + 1
+        idx.line_col(src, offset, crate::diag::ColumnUnit::Char)
+            .line
+            + 1
     }
 
     /// A short description of a token for messages.
@@ -252,7 +285,8 @@ impl<'s> Parser<'s> {
     fn atom_of(&mut self, t: Token) -> Atom {
         match t.kind {
             TokenKind::QuotedAtom => {
-                let s = lexer::decode_quoted(self.text(t.span), t.span.start as usize, &mut self.diags);
+                let s =
+                    lexer::decode_quoted(self.text(t.span), t.span.start as usize, &mut self.diags);
                 Atom::new(&s)
             }
             _ => Atom::new(self.text(t.span)),
@@ -300,14 +334,19 @@ impl<'s> Parser<'s> {
     /// is the end of the text) this reports the missing `.` and keeps the clause (returning where it
     /// ends); otherwise it reports an error and returns `None`.
     fn missing_end(&mut self, node: &Node, t: Token) -> Option<u32> {
-        let gap = self.src.get(node.span.end as usize..t.span.start as usize).unwrap_or("");
+        let gap = self
+            .src
+            .get(node.span.end as usize..t.span.start as usize)
+            .unwrap_or("");
         let at = node.span.end;
         if self.is_eof(t) || (gap.contains('\n') && can_start_term(t.kind)) {
             let msg = if self.is_eof(t) {
                 "missing '.' at the end of the clause (the text ends here)".to_string()
             } else {
                 let line = self.line_of(t.span.start);
-                format!("missing '.' at the end of the clause (the next clause starts on line {line})")
+                format!(
+                    "missing '.' at the end of the clause (the next clause starts on line {line})"
+                )
             };
             self.error(codes::MISSING_END, msg, Span { start: at, end: at })
                 .with_label_mut(node.span, "this clause")
@@ -324,8 +363,14 @@ impl<'s> Parser<'s> {
         if t.kind.is_comment() || matches!(t.kind, TokenKind::Error(_)) && !self.is_eof(t) {
             return; // already reported by the lexer
         }
-        if matches!(t.kind, TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::Comma | TokenKind::Bar)
-            && ops::infix(self.text(t.span)).is_some()
+        if matches!(
+            t.kind,
+            TokenKind::Name
+                | TokenKind::Symbol
+                | TokenKind::Solo
+                | TokenKind::Comma
+                | TokenKind::Bar
+        ) && ops::infix(self.text(t.span)).is_some()
         {
             let name = self.text(t.span);
             let msg = format!("operator priority clash: '{name}' cannot appear here");
@@ -337,7 +382,10 @@ impl<'s> Parser<'s> {
         let msg = format!("expected {expected}, found {found}");
         let d = self.error(codes::OPERATOR_EXPECTED, msg, t.span);
         if can_start_term(t.kind) {
-            d.help = Some("two terms cannot follow each other: a ',' or an operator is missing between them".into());
+            d.help = Some(
+                "two terms cannot follow each other: a ',' or an operator is missing between them"
+                    .into(),
+            );
         }
     }
 
@@ -359,15 +407,19 @@ impl<'s> Parser<'s> {
     /// Reads one term at priority 1200. On success the current token is the one after the term.
     fn term(&mut self) -> Result<Node, Fail> {
         let mut stack: Vec<Frame> = Vec::new();
-        let mut state = State::Start { max: 1200, ctx: Ctx::Term };
+        let mut state = State::Start {
+            max: 1200,
+            ctx: Ctx::Term,
+        };
         loop {
             state = match state {
                 State::Start { max, ctx } => {
                     if stack.len() >= 2 * MAX_DEPTH {
                         let t = self.peek();
                         let msg = format!("term nested too deeply (more than {MAX_DEPTH} levels)");
-                        self.error(codes::TOO_DEEP, msg, t.span)
-                            .with_help_mut("split the term into smaller parts, e.g. with auxiliary predicates");
+                        self.error(codes::TOO_DEEP, msg, t.span).with_help_mut(
+                            "split the term into smaller parts, e.g. with auxiliary predicates",
+                        );
                         return Err(Fail);
                     }
                     stack.push(Frame::Infix { max, ctx });
@@ -377,7 +429,9 @@ impl<'s> Parser<'s> {
                     if h as usize > MAX_DEPTH {
                         let msg = format!("term nested too deeply (more than {MAX_DEPTH} levels)");
                         self.error(codes::TOO_DEEP, msg, node.name_span())
-                            .with_help_mut("split the term into smaller parts, e.g. with auxiliary predicates");
+                            .with_help_mut(
+                                "split the term into smaller parts, e.g. with auxiliary predicates",
+                            );
                         return Err(Fail);
                     }
                     match stack.pop() {
@@ -390,7 +444,11 @@ impl<'s> Parser<'s> {
     }
 
     fn leaf(&self, kind: NodeKind, span: Span) -> State {
-        State::Have { node: Node::new(kind, span), prec: 0, h: 1 }
+        State::Have {
+            node: Node::new(kind, span),
+            prec: 0,
+            h: 1,
+        }
     }
 
     fn fresh_var(&mut self, name: &str) -> u32 {
@@ -406,13 +464,20 @@ impl<'s> Parser<'s> {
         // A separator or closing bracket right where an argument or list element should be.
         let missing = match stack.iter().rev().nth(1) {
             Some(Frame::Args { .. }) => matches!(k, TokenKind::Comma | TokenKind::CloseParen),
-            Some(Frame::List { .. }) => matches!(k, TokenKind::Comma | TokenKind::Bar | TokenKind::CloseBracket),
+            Some(Frame::List { .. }) => matches!(
+                k,
+                TokenKind::Comma | TokenKind::Bar | TokenKind::CloseBracket
+            ),
             Some(Frame::ListTail { .. }) => k == TokenKind::CloseBracket,
             _ => false,
         };
         if self.is_eof(t) {
-            self.error(codes::TERM_EXPECTED, "unexpected end of file: expected a term", t.span)
-                .with_help_mut("the clause is incomplete; finish it and end it with '.'");
+            self.error(
+                codes::TERM_EXPECTED,
+                "unexpected end of file: expected a term",
+                t.span,
+            )
+            .with_help_mut("the clause is incomplete; finish it and end it with '.'");
             return Err(Fail);
         }
         match k {
@@ -427,12 +492,24 @@ impl<'s> Parser<'s> {
                         n
                     }
                 };
-                Ok(self.leaf(NodeKind::Var { number, name: name.to_string() }, t.span))
+                Ok(self.leaf(
+                    NodeKind::Var {
+                        number,
+                        name: name.to_string(),
+                    },
+                    t.span,
+                ))
             }
             TokenKind::AnonVar => {
                 self.pos += 1;
                 let number = self.fresh_var("_");
-                Ok(self.leaf(NodeKind::Var { number, name: "_".into() }, t.span))
+                Ok(self.leaf(
+                    NodeKind::Var {
+                        number,
+                        name: "_".into(),
+                    },
+                    t.span,
+                ))
             }
             TokenKind::Int | TokenKind::Float | TokenKind::CharCode => {
                 self.pos += 1;
@@ -441,40 +518,70 @@ impl<'s> Parser<'s> {
             }
             TokenKind::String => {
                 self.pos += 1;
-                let s = lexer::decode_quoted(self.text(t.span), t.span.start as usize, &mut self.diags);
+                let s =
+                    lexer::decode_quoted(self.text(t.span), t.span.start as usize, &mut self.diags);
                 Ok(self.leaf(NodeKind::Str(Atom::new(&s)), t.span))
             }
             TokenKind::BackQuoted => {
                 self.pos += 1;
-                let s = lexer::decode_quoted(self.text(t.span), t.span.start as usize, &mut self.diags);
+                let s =
+                    lexer::decode_quoted(self.text(t.span), t.span.start as usize, &mut self.diags);
                 if s.is_empty() {
                     return Ok(self.leaf(NodeKind::Atom(atom::NIL), t.span));
                 }
-                let items = s.chars().map(|c| Node::new(NodeKind::Int(c as i64), t.span)).collect();
-                Ok(State::Have { node: Node::new(NodeKind::List { items, tail: None }, t.span), prec: 0, h: 2 })
+                let items = s
+                    .chars()
+                    .map(|c| Node::new(NodeKind::Int(c as i64), t.span))
+                    .collect();
+                Ok(State::Have {
+                    node: Node::new(NodeKind::List { items, tail: None }, t.span),
+                    prec: 0,
+                    h: 2,
+                })
             }
             TokenKind::OpenParen => {
                 self.pos += 1;
                 stack.push(Frame::Paren { open: t.span });
-                Ok(State::Start { max: 1200, ctx: Ctx::Term })
+                Ok(State::Start {
+                    max: 1200,
+                    ctx: Ctx::Term,
+                })
             }
             TokenKind::OpenBracket | TokenKind::OpenCurly => {
-                let close = if k == TokenKind::OpenBracket { TokenKind::CloseBracket } else { TokenKind::CloseCurly };
+                let close = if k == TokenKind::OpenBracket {
+                    TokenKind::CloseBracket
+                } else {
+                    TokenKind::CloseCurly
+                };
                 let next = self.tok(self.pos + 1);
                 if next.kind == close {
                     // `[]` or `{}`: an atom, possibly the name of a compound.
-                    let name = if k == TokenKind::OpenBracket { atom::NIL } else { atom::CURLY };
+                    let name = if k == TokenKind::OpenBracket {
+                        atom::NIL
+                    } else {
+                        atom::CURLY
+                    };
                     let span = t.span.to(next.span);
                     self.pos += 2;
                     return self.after_atom(stack, name, span);
                 }
                 self.pos += 1;
                 if k == TokenKind::OpenBracket {
-                    stack.push(Frame::List { open: t.span, items: Vec::new(), h: 0 });
-                    Ok(State::Start { max: 1200, ctx: Ctx::Item })
+                    stack.push(Frame::List {
+                        open: t.span,
+                        items: Vec::new(),
+                        h: 0,
+                    });
+                    Ok(State::Start {
+                        max: 1200,
+                        ctx: Ctx::Item,
+                    })
                 } else {
                     stack.push(Frame::Curly { open: t.span });
-                    Ok(State::Start { max: 1200, ctx: Ctx::Term })
+                    Ok(State::Start {
+                        max: 1200,
+                        ctx: Ctx::Term,
+                    })
                 }
             }
             TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::QuotedAtom => {
@@ -486,22 +593,40 @@ impl<'s> Parser<'s> {
                     Some(Frame::ListTail { .. }) => "list tail",
                     _ => "list element",
                 };
-                let at = Span { start: t.span.start, end: t.span.start };
+                let at = Span {
+                    start: t.span.start,
+                    end: t.span.start,
+                };
                 let found = self.describe(t);
-                self.error(codes::MISSING_ARGUMENT, format!("missing {what} before {found}"), t.span)
-                    .with_help_mut(format!("write '_' if the {what} does not matter, or remove the extra separator"))
-                    .with_fix_mut("insert '_'", at, "_");
+                self.error(
+                    codes::MISSING_ARGUMENT,
+                    format!("missing {what} before {found}"),
+                    t.span,
+                )
+                .with_help_mut(format!(
+                    "write '_' if the {what} does not matter, or remove the extra separator"
+                ))
+                .with_fix_mut("insert '_'", at, "_");
                 let number = self.fresh_var("_");
-                Ok(self.leaf(NodeKind::Var { number, name: "_".into() }, at))
+                Ok(self.leaf(
+                    NodeKind::Var {
+                        number,
+                        name: "_".into(),
+                    },
+                    at,
+                ))
             }
             TokenKind::End => {
                 let after = self.operator_before();
                 let msg = match after {
-                    Some(op) => format!("expected a term after '{op}', found the end of the clause '.'"),
+                    Some(op) => {
+                        format!("expected a term after '{op}', found the end of the clause '.'")
+                    }
                     None => "expected a term, found the end of the clause '.'".into(),
                 };
-                self.error(codes::TERM_EXPECTED, msg, t.span)
-                    .with_help_mut("the clause is incomplete: an operand is missing before the '.'");
+                self.error(codes::TERM_EXPECTED, msg, t.span).with_help_mut(
+                    "the clause is incomplete: an operand is missing before the '.'",
+                );
                 Err(Fail)
             }
             TokenKind::Error(_) => Err(Fail),
@@ -525,7 +650,11 @@ impl<'s> Parser<'s> {
         let t = self.toks.get(self.pos.checked_sub(1)?)?;
         let text = self.text(t.span);
         match t.kind {
-            TokenKind::Name | TokenKind::Symbol | TokenKind::Solo | TokenKind::Comma | TokenKind::Bar
+            TokenKind::Name
+            | TokenKind::Symbol
+            | TokenKind::Solo
+            | TokenKind::Comma
+            | TokenKind::Bar
                 if ops::is_op(text) || text == "," =>
             {
                 Some(text)
@@ -546,8 +675,14 @@ impl<'s> Parser<'s> {
                 Some(v) => NodeKind::Float(if neg { -v } else { v }),
                 None => {
                     self.error(codes::INVALID_NUMBER, "float literal out of range", span)
-                        .with_help_mut("the largest float is about 1.8e308; write 1.0Inf for infinity");
-                    NodeKind::Float(if neg { f64::NEG_INFINITY } else { f64::INFINITY })
+                        .with_help_mut(
+                            "the largest float is about 1.8e308; write 1.0Inf for infinity",
+                        );
+                    NodeKind::Float(if neg {
+                        f64::NEG_INFINITY
+                    } else {
+                        f64::INFINITY
+                    })
                 }
             },
             _ => {
@@ -572,10 +707,20 @@ impl<'s> Parser<'s> {
 
     /// An atom token in operand position: functional notation, a negative number, a prefix operator
     /// or a plain atom.
-    fn atom_primary(&mut self, stack: &mut Vec<Frame>, t: Token, max: u16, ctx: Ctx) -> Result<State, Fail> {
+    fn atom_primary(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        t: Token,
+        max: u16,
+        ctx: Ctx,
+    ) -> Result<State, Fail> {
         let next = self.tok(self.pos + 1);
         // A negative numeric literal: `-` immediately followed by a number.
-        if t.kind == TokenKind::Symbol && self.text(t.span) == "-" && next.kind.is_number() && !next.layout_before {
+        if t.kind == TokenKind::Symbol
+            && self.text(t.span) == "-"
+            && next.kind.is_number()
+            && !next.layout_before
+        {
             self.pos += 2;
             let span = t.span.to(next.span);
             let kind = self.number(next, true, span);
@@ -588,7 +733,11 @@ impl<'s> Parser<'s> {
         }
         // A prefix operator (unquoted only), unless it is used as an atom: followed by a token that
         // cannot start its operand, or by an infix operator.
-        let prefix = if t.kind == TokenKind::QuotedAtom { None } else { ops::prefix(self.text(t.span)) };
+        let prefix = if t.kind == TokenKind::QuotedAtom {
+            None
+        } else {
+            ops::prefix(self.text(t.span))
+        };
         if let Some(op) = prefix {
             let as_atom = match next.kind {
                 TokenKind::CloseParen
@@ -616,8 +765,16 @@ impl<'s> Parser<'s> {
                         .with_help_mut(format!("put the '{opname} ...' term in parentheses"));
                     return Err(Fail);
                 }
-                let arg_max = if op.typ == OpType::Fy { op.priority } else { op.priority - 1 };
-                stack.push(Frame::Prefix { name, name_span: t.span, prio: op.priority });
+                let arg_max = if op.typ == OpType::Fy {
+                    op.priority
+                } else {
+                    op.priority - 1
+                };
+                stack.push(Frame::Prefix {
+                    name,
+                    name_span: t.span,
+                    prio: op.priority,
+                });
                 return Ok(State::Start { max: arg_max, ctx });
             }
             return Ok(self.leaf(NodeKind::Atom(name), t.span));
@@ -627,18 +784,33 @@ impl<'s> Parser<'s> {
 
     /// After an atom (already consumed) that is not a prefix operator: functional notation if `(`
     /// follows (reporting `name (` with layout and `name()`), else the atom itself.
-    fn after_atom(&mut self, stack: &mut Vec<Frame>, name: Atom, name_span: Span) -> Result<State, Fail> {
+    fn after_atom(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        name: Atom,
+        name_span: Span,
+    ) -> Result<State, Fail> {
         let open = self.peek();
         if open.kind != TokenKind::OpenParen {
             return Ok(self.leaf(NodeKind::Atom(name), name_span));
         }
         if open.layout_before {
-            let gap = Span { start: name_span.end, end: open.span.start };
+            let gap = Span {
+                start: name_span.end,
+                end: open.span.start,
+            };
             let text = self.text(name_span).to_string();
             let only_space = self.text(gap).chars().all(char::is_whitespace);
             let d = self
-                .error(codes::SPACE_BEFORE_PAREN, format!("space between the name '{text}' and its '('"), gap)
-                .with_label_mut(name_span, "this name is followed by layout, so it is not read as a functor")
+                .error(
+                    codes::SPACE_BEFORE_PAREN,
+                    format!("space between the name '{text}' and its '('"),
+                    gap,
+                )
+                .with_label_mut(
+                    name_span,
+                    "this name is followed by layout, so it is not read as a functor",
+                )
                 .with_help_mut("remove the space before '(': a functor name must touch its '('");
             if only_space {
                 d.fixes.push(crate::diag::Fix {
@@ -652,32 +824,86 @@ impl<'s> Parser<'s> {
         if close.kind == TokenKind::CloseParen {
             let text = self.text(name_span).to_string();
             let parens = open.span.to(close.span);
-            self.error(codes::EMPTY_ARGUMENTS, format!("empty argument list: '{text}()'"), parens)
-                .with_help_mut(format!("an atom has no argument list: write '{text}'"))
-                .with_fix_mut("remove '()'", parens, "");
+            self.error(
+                codes::EMPTY_ARGUMENTS,
+                format!("empty argument list: '{text}()'"),
+                parens,
+            )
+            .with_help_mut(format!("an atom has no argument list: write '{text}'"))
+            .with_fix_mut("remove '()'", parens, "");
             self.pos += 2;
             return Ok(self.leaf(NodeKind::Atom(name), name_span));
         }
         self.pos += 1;
-        stack.push(Frame::Args { name, name_span, open: open.span, args: Vec::new(), h: 0 });
-        Ok(State::Start { max: 1200, ctx: Ctx::Arg })
+        stack.push(Frame::Args {
+            name,
+            name_span,
+            open: open.span,
+            args: Vec::new(),
+            h: 0,
+        });
+        Ok(State::Start {
+            max: 1200,
+            ctx: Ctx::Arg,
+        })
     }
 
     /// Continues `frame` with the term just read.
-    fn resume(&mut self, frame: Frame, node: Node, prec: u16, h: u32, stack: &mut Vec<Frame>) -> Result<State, Fail> {
+    fn resume(
+        &mut self,
+        frame: Frame,
+        node: Node,
+        prec: u16,
+        h: u32,
+        stack: &mut Vec<Frame>,
+    ) -> Result<State, Fail> {
         match frame {
             Frame::Infix { max, ctx } => self.infix(node, prec, h, max, ctx, stack),
-            Frame::InfixRight { name, name_span, left, lh, prio, max, ctx } => {
+            Frame::InfixRight {
+                name,
+                name_span,
+                left,
+                lh,
+                prio,
+                max,
+                ctx,
+            } => {
                 let span = left.span.to(node.span);
                 let h = 1 + lh.max(h);
-                let node = Node::new(NodeKind::Compound { name, name_span, args: vec![left, node] }, span);
+                let node = Node::new(
+                    NodeKind::Compound {
+                        name,
+                        name_span,
+                        args: vec![left, node],
+                    },
+                    span,
+                );
                 stack.push(Frame::Infix { max, ctx });
-                Ok(State::Have { node, prec: prio, h })
+                Ok(State::Have {
+                    node,
+                    prec: prio,
+                    h,
+                })
             }
-            Frame::Prefix { name, name_span, prio } => {
+            Frame::Prefix {
+                name,
+                name_span,
+                prio,
+            } => {
                 let span = name_span.to(node.span);
-                let node = Node::new(NodeKind::Compound { name, name_span, args: vec![node] }, span);
-                Ok(State::Have { node, prec: prio, h: h + 1 })
+                let node = Node::new(
+                    NodeKind::Compound {
+                        name,
+                        name_span,
+                        args: vec![node],
+                    },
+                    span,
+                );
+                Ok(State::Have {
+                    node,
+                    prec: prio,
+                    h: h + 1,
+                })
             }
             Frame::Paren { open } => {
                 let t = self.peek();
@@ -695,25 +921,55 @@ impl<'s> Parser<'s> {
                 if t.kind == TokenKind::CloseCurly {
                     self.pos += 1;
                     let node = Node::new(NodeKind::Curly(Box::new(node)), open.to(t.span));
-                    return Ok(State::Have { node, prec: 0, h: h + 1 });
+                    return Ok(State::Have {
+                        node,
+                        prec: 0,
+                        h: h + 1,
+                    });
                 }
                 self.bracket_error(open, "}", t, "'}'");
                 Err(Fail)
             }
-            Frame::Args { name, name_span, open, mut args, h: hmax } => {
+            Frame::Args {
+                name,
+                name_span,
+                open,
+                mut args,
+                h: hmax,
+            } => {
                 let hmax = hmax.max(h);
                 args.push(node);
                 let t = self.peek();
                 match t.kind {
                     TokenKind::Comma => {
                         self.pos += 1;
-                        stack.push(Frame::Args { name, name_span, open, args, h: hmax });
-                        Ok(State::Start { max: 1200, ctx: Ctx::Arg })
+                        stack.push(Frame::Args {
+                            name,
+                            name_span,
+                            open,
+                            args,
+                            h: hmax,
+                        });
+                        Ok(State::Start {
+                            max: 1200,
+                            ctx: Ctx::Arg,
+                        })
                     }
                     TokenKind::CloseParen => {
                         self.pos += 1;
-                        let node = Node::new(NodeKind::Compound { name, name_span, args }, name_span.to(t.span));
-                        Ok(State::Have { node, prec: 0, h: hmax + 1 })
+                        let node = Node::new(
+                            NodeKind::Compound {
+                                name,
+                                name_span,
+                                args,
+                            },
+                            name_span.to(t.span),
+                        );
+                        Ok(State::Have {
+                            node,
+                            prec: 0,
+                            h: hmax + 1,
+                        })
                     }
                     _ => {
                         self.bracket_error(open, ")", t, "',' or ')'");
@@ -721,25 +977,47 @@ impl<'s> Parser<'s> {
                     }
                 }
             }
-            Frame::List { open, mut items, h: hmax } => {
+            Frame::List {
+                open,
+                mut items,
+                h: hmax,
+            } => {
                 let hmax = hmax.max(h);
                 items.push(node);
                 let t = self.peek();
                 match t.kind {
                     TokenKind::Comma => {
                         self.pos += 1;
-                        stack.push(Frame::List { open, items, h: hmax });
-                        Ok(State::Start { max: 1200, ctx: Ctx::Item })
+                        stack.push(Frame::List {
+                            open,
+                            items,
+                            h: hmax,
+                        });
+                        Ok(State::Start {
+                            max: 1200,
+                            ctx: Ctx::Item,
+                        })
                     }
                     TokenKind::Bar => {
                         self.pos += 1;
-                        stack.push(Frame::ListTail { open, items, h: hmax });
-                        Ok(State::Start { max: 1200, ctx: Ctx::Item })
+                        stack.push(Frame::ListTail {
+                            open,
+                            items,
+                            h: hmax,
+                        });
+                        Ok(State::Start {
+                            max: 1200,
+                            ctx: Ctx::Item,
+                        })
                     }
                     TokenKind::CloseBracket => {
                         self.pos += 1;
                         let node = Node::new(NodeKind::List { items, tail: None }, open.to(t.span));
-                        Ok(State::Have { node, prec: 0, h: hmax + 1 })
+                        Ok(State::Have {
+                            node,
+                            prec: 0,
+                            h: hmax + 1,
+                        })
                     }
                     _ => {
                         self.bracket_error(open, "]", t, "',', '|' or ']'");
@@ -747,14 +1025,28 @@ impl<'s> Parser<'s> {
                     }
                 }
             }
-            Frame::ListTail { open, items, h: hmax } => {
+            Frame::ListTail {
+                open,
+                items,
+                h: hmax,
+            } => {
                 let hmax = hmax.max(h);
                 let t = self.peek();
                 match t.kind {
                     TokenKind::CloseBracket => {
                         self.pos += 1;
-                        let node = Node::new(NodeKind::List { items, tail: Some(Box::new(node)) }, open.to(t.span));
-                        Ok(State::Have { node, prec: 0, h: hmax + 1 })
+                        let node = Node::new(
+                            NodeKind::List {
+                                items,
+                                tail: Some(Box::new(node)),
+                            },
+                            open.to(t.span),
+                        );
+                        Ok(State::Have {
+                            node,
+                            prec: 0,
+                            h: hmax + 1,
+                        })
                     }
                     TokenKind::Comma | TokenKind::Bar => {
                         let found = self.describe(t);
@@ -777,9 +1069,13 @@ impl<'s> Parser<'s> {
 
     /// Reports what was found instead of a separator or closing bracket.
     fn bracket_error(&mut self, open: Span, close: &str, t: Token, expected: &str) {
-        let closing_or_end =
-            matches!(t.kind, TokenKind::End | TokenKind::CloseParen | TokenKind::CloseBracket | TokenKind::CloseCurly)
-                || self.is_eof(t);
+        let closing_or_end = matches!(
+            t.kind,
+            TokenKind::End
+                | TokenKind::CloseParen
+                | TokenKind::CloseBracket
+                | TokenKind::CloseCurly
+        ) || self.is_eof(t);
         if closing_or_end {
             self.unclosed(open, close, t, expected);
         } else {
@@ -804,7 +1100,10 @@ impl<'s> Parser<'s> {
         // The paper's typos: `: -` and `:=` for `:-`.
         if t.kind == TokenKind::Symbol && name_text == Some(":") {
             let next = self.tok(self.pos + 1);
-            let gap = self.src.get(t.span.end as usize..next.span.start as usize).unwrap_or("");
+            let gap = self
+                .src
+                .get(t.span.end as usize..next.span.start as usize)
+                .unwrap_or("");
             let after = self.tok(self.pos + 2);
             let negative_number = after.kind.is_number() && !after.layout_before;
             if next.kind == TokenKind::Symbol
@@ -815,26 +1114,50 @@ impl<'s> Parser<'s> {
                 && !negative_number
             {
                 name_span = t.span.to(next.span);
-                self.error(codes::SPLIT_NECK, "':' and '-' are separated: did you mean ':-'?", name_span)
-                    .with_help_mut("write ':-' without a space")
-                    .with_fix_mut("write ':-'", name_span, ":-");
+                self.error(
+                    codes::SPLIT_NECK,
+                    "':' and '-' are separated: did you mean ':-'?",
+                    name_span,
+                )
+                .with_help_mut("write ':-' without a space")
+                .with_fix_mut("write ':-'", name_span, ":-");
                 name_text = Some(":-");
                 width = 2;
             }
         } else if t.kind == TokenKind::Symbol && name_text == Some(":=") {
-            self.error(codes::COLON_EQUALS, "':=' is not an operator: did you mean ':-'?", t.span)
-                .with_help_mut("a rule is written 'Head :- Body'")
-                .with_fix_mut("replace with ':-'", t.span, ":-");
+            self.error(
+                codes::COLON_EQUALS,
+                "':=' is not an operator: did you mean ':-'?",
+                t.span,
+            )
+            .with_help_mut("a rule is written 'Head :- Body'")
+            .with_fix_mut("replace with ':-'", t.span, ":-");
             name_text = Some(":-");
         }
-        let Some(text) = name_text else { return Ok(State::Have { node: left, prec, h }) };
-        let Some(op) = ops::infix(text) else { return Ok(State::Have { node: left, prec, h }) };
+        let Some(text) = name_text else {
+            return Ok(State::Have {
+                node: left,
+                prec,
+                h,
+            });
+        };
+        let Some(op) = ops::infix(text) else {
+            return Ok(State::Have {
+                node: left,
+                prec,
+                h,
+            });
+        };
         if op.priority > max {
             if width == 2 || text != self.text(t.span) {
                 // A corrected typo that does not fit here: give up on the clause.
                 return Err(Fail);
             }
-            return Ok(State::Have { node: left, prec, h });
+            return Ok(State::Have {
+                node: left,
+                prec,
+                h,
+            });
         }
         let (lmax, rmax) = match op.typ {
             OpType::Xfx => (op.priority - 1, op.priority - 1),
@@ -845,7 +1168,9 @@ impl<'s> Parser<'s> {
             let msg = format!(
                 "operator priority clash: the left operand of '{text}' has priority {prec}, more than the {lmax} allowed"
             );
-            let d = self.error(codes::PRIORITY_CLASH, msg, name_span).with_label_mut(left.span, "this operand");
+            let d = self
+                .error(codes::PRIORITY_CLASH, msg, name_span)
+                .with_label_mut(left.span, "this operand");
             d.help = Some(if op.typ == OpType::Xfx {
                 format!("'{text}' is non-associative: write (A {text} B) {text} C or A {text} (B {text} C)")
             } else {
@@ -855,7 +1180,15 @@ impl<'s> Parser<'s> {
         }
         let name = Atom::new(text);
         self.pos += width;
-        stack.push(Frame::InfixRight { name, name_span, left, lh: h, prio: op.priority, max, ctx });
+        stack.push(Frame::InfixRight {
+            name,
+            name_span,
+            left,
+            lh: h,
+            prio: op.priority,
+            max,
+            ctx,
+        });
         Ok(State::Start { max: rmax, ctx })
     }
 }
@@ -885,7 +1218,12 @@ fn can_start_term(k: TokenKind) -> bool {
 trait DiagMut {
     fn with_help_mut(&mut self, help: impl Into<String>) -> &mut Self;
     fn with_label_mut(&mut self, span: Span, message: impl Into<String>) -> &mut Self;
-    fn with_fix_mut(&mut self, title: impl Into<String>, span: Span, replacement: impl Into<String>) -> &mut Self;
+    fn with_fix_mut(
+        &mut self,
+        title: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> &mut Self;
 }
 
 impl DiagMut for Diagnostic {
@@ -894,11 +1232,23 @@ impl DiagMut for Diagnostic {
         self
     }
     fn with_label_mut(&mut self, span: Span, message: impl Into<String>) -> &mut Self {
-        self.labels.push(crate::diag::Label { span, message: message.into() });
+        self.labels.push(crate::diag::Label {
+            span,
+            message: message.into(),
+        });
         self
     }
-    fn with_fix_mut(&mut self, title: impl Into<String>, span: Span, replacement: impl Into<String>) -> &mut Self {
-        self.fixes.push(crate::diag::Fix { title: title.into(), span, replacement: replacement.into() });
+    fn with_fix_mut(
+        &mut self,
+        title: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> &mut Self {
+        self.fixes.push(crate::diag::Fix {
+            title: title.into(),
+            span,
+            replacement: replacement.into(),
+        });
         self
     }
 }

@@ -28,7 +28,11 @@ pub fn canonical(t: &Term) -> String {
     for v in order {
         if counts[&v] > 1 {
             let letter = (b'A' + (next % 26) as u8) as char;
-            let name = if next >= 26 { format!("{letter}{}", next / 26) } else { letter.to_string() };
+            let name = if next >= 26 {
+                format!("{letter}{}", next / 26)
+            } else {
+                letter.to_string()
+            };
             names.insert(v, name);
             next += 1;
         }
@@ -104,7 +108,11 @@ pub fn format_float(f: f64) -> String {
         return "1.5NaN".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 { "1.0Inf".into() } else { "-1.0Inf".into() };
+        return if f > 0.0 {
+            "1.0Inf".into()
+        } else {
+            "-1.0Inf".into()
+        };
     }
     let e = format!("{f:e}"); // e.g. "1.5e-10", "-1e22"
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
@@ -117,7 +125,11 @@ pub fn format_float(f: f64) -> String {
             format!("{s}.0")
         }
     } else {
-        let mant = if mant.contains('.') { mant.to_string() } else { format!("{mant}.0") };
+        let mant = if mant.contains('.') {
+            mant.to_string()
+        } else {
+            format!("{mant}.0")
+        };
         let sign = if exp > 0 { "+" } else { "" };
         format!("{mant}e{sign}{exp}")
     }
@@ -133,10 +145,13 @@ pub fn quote_atom(s: &str) -> String {
     }
     // Unquoted when the tokenizer reads the text back as exactly this one atom token (and, like
     // SWI-Prolog's writer, letter-digit atoms start with a lowercase letter).
-    let one_token = |kind: TokenKind| matches!(&tokens(s)[..], [(k, sp)] if *k == kind && sp.len() == s.len());
+    let one_token =
+        |kind: TokenKind| matches!(&tokens(s)[..], [(k, sp)] if *k == kind && sp.len() == s.len());
     let plain = match s.chars().next() {
         Some(c) if c.is_lowercase() => one_token(TokenKind::Name),
-        Some(c) if is_symbol_char(c) => s.chars().all(is_symbol_char) && one_token(TokenKind::Symbol),
+        Some(c) if is_symbol_char(c) => {
+            s.chars().all(is_symbol_char) && one_token(TokenKind::Symbol)
+        }
         _ => false,
     };
     if plain {
@@ -163,7 +178,9 @@ fn quote(s: &str, q: char) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7F => out.push_str(&format!("\\x{:X}\\", c as u32)),
+            c if (c as u32) < 0x20 || c as u32 == 0x7F => {
+                out.push_str(&format!("\\x{:X}\\", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -205,7 +222,11 @@ pub fn expectations(src: &str) -> Vec<Expect> {
                 let last: &mut Expect = out.last_mut().expect("@col before any code");
                 last.col = Some(col);
             } else if word.starts_with('E') && word.len() == 5 {
-                out.push(Expect { line: line_no, code: word.to_string(), col: None });
+                out.push(Expect {
+                    line: line_no,
+                    code: word.to_string(),
+                    col: None,
+                });
             } else {
                 panic!("line {line_no}: unexpected word {word:?} in a %! expectation");
             }
@@ -219,22 +240,33 @@ pub fn expectations(src: &str) -> Vec<Expect> {
 pub fn check_expectations(name: &str, src: &str, diags: &[Diagnostic]) -> Result<(), String> {
     let idx = LineIndex::new(src);
     let expected = expectations(src);
-    let want: BTreeSet<(usize, String)> = expected.iter().map(|e| (e.line, e.code.clone())).collect();
-    let got: BTreeSet<(usize, String)> = diags.iter().map(|d| (line_col(src, &idx, d).0, d.code.to_string())).collect();
+    let want: BTreeSet<(usize, String)> =
+        expected.iter().map(|e| (e.line, e.code.clone())).collect();
+    let got: BTreeSet<(usize, String)> = diags
+        .iter()
+        .map(|d| (line_col(src, &idx, d).0, d.code.to_string()))
+        .collect();
     let mut report = String::new();
     for (l, c) in want.difference(&got) {
         report.push_str(&format!("  missing  {c} on line {l}\n"));
     }
     for (l, c) in got.difference(&want) {
-        let d = diags.iter().find(|d| d.code == c && line_col(src, &idx, d).0 == *l);
+        let d = diags
+            .iter()
+            .find(|d| d.code == c && line_col(src, &idx, d).0 == *l);
         let msg = d.map(|d| d.message.as_str()).unwrap_or("");
         report.push_str(&format!("  unexpected {c} on line {l}: {msg}\n"));
     }
     for e in &expected {
         if let Some(col) = e.col {
-            let ok = diags.iter().any(|d| d.code == e.code && line_col(src, &idx, d) == (e.line, col));
+            let ok = diags
+                .iter()
+                .any(|d| d.code == e.code && line_col(src, &idx, d) == (e.line, col));
             if !ok {
-                report.push_str(&format!("  {} on line {} is not at column {col}\n", e.code, e.line));
+                report.push_str(&format!(
+                    "  {} on line {} is not at column {col}\n",
+                    e.code, e.line
+                ));
             }
         }
     }

@@ -11,7 +11,7 @@ pub mod trace;
 
 pub use session::{
     fill_template, template_slots, Actions, ChrononRecord, Event, Owner, RuntimeError, Session,
-    Settings, State, Submission, SwitchInfo, TemplateSlot,
+    SessionSnapshot, Settings, State, Submission, SwitchInfo, TemplateSlot,
 };
 
 use crate::diag::Diagnostic;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times the logic engine against SWI-Prolog on the same machine in the same run:
 # naive reverse (bench/nrev.pl) and a chess-like rule workload (bench/chesslike.pl).
-# Usage: bash scripts/bench-logic.sh [ROUNDS]   (prints CPU seconds and the ratio sidl/SWI)
+# Usage: bash scripts/bench-logic.sh [ROUNDS]   (prints CPU seconds and the ratio sidl/SWI; both are
+# CPU time, so a busy machine affects both alike)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -13,9 +14,9 @@ swi_time() {  # CPU seconds of bench/0 in SWI-Prolog (best of $rounds)
     swipl -g "statistics(cputime,T0), bench, statistics(cputime,T1), T is T1-T0, format('~6f~n',[T])" -t halt "$1"
   done | best
 }
-sidl_time() {  # wall seconds of bench/0 in sidl as reported by --time (best of $rounds)
+sidl_time() {  # CPU seconds (user) of the whole `sidl query FILE bench` process (best of $rounds)
   for _ in $(seq "$rounds"); do
-    "$sidl" query "$1" bench --time --max-inferences 10000000000 $2 2>&1 >/dev/null | sed -E 's/.* in ([0-9.]+) seconds.*/\1/'
+    ( TIMEFORMAT=%U; time "$sidl" query "$1" bench --max-inferences 10000000000 $2 >/dev/null ) 2>&1 | tail -1
   done | best
 }
 printf '%-12s %10s %10s %10s %14s %10s\n' workload swi_s sidl_s ratio sidl_memo_s ratio

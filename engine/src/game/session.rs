@@ -258,10 +258,22 @@ fn solutions(
     Ok(out)
 }
 
-fn push_distinct(v: &mut Vec<Term>, t: Term) {
-    if !v.contains(&t) {
-        v.push(t);
+/// The distinct terms of `items`, in first-appearance order.
+fn distinct(items: Vec<Term>) -> Vec<Term> {
+    if items.len() <= 8 {
+        let mut out: Vec<Term> = Vec::with_capacity(items.len());
+        for t in items {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        return out;
     }
+    let mut seen: rustc_hash::FxHashSet<Term> = Default::default();
+    items
+        .into_iter()
+        .filter(|t| seen.insert(t.clone()))
+        .collect()
 }
 
 /// Adds a payoff to an account: integers stay integers (overflow is an error), otherwise floats.
@@ -303,8 +315,9 @@ impl Session {
                         format!("init/1 produced the non-ground word {}", show(&f)),
                     ));
                 }
-                push_distinct(&mut facts, f);
+                facts.push(f);
             }
+            facts = distinct(facts);
         }
         let mut players: Vec<Term> = Vec::new();
         let mut accounts: Vec<Term> = Vec::new();
@@ -405,16 +418,14 @@ impl Session {
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
             let v = Term::Var(0);
-            for i in solutions(
+            ids = distinct(solutions(
                 m,
                 &mut host,
                 &call("legal", vec![v.clone()]),
                 &v,
                 usize::MAX,
                 "legal/1",
-            )? {
-                push_distinct(&mut ids, i);
-            }
+            )?);
         }
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
@@ -434,32 +445,28 @@ impl Session {
             };
             let mut templates = Vec::new();
             if prog.pred(atom::UNLIMITED, 2).is_some() {
-                for t in solutions(
+                templates = distinct(solutions(
                     m,
                     &mut host,
                     &call("unlimited", vec![id.clone(), v.clone()]),
                     &v,
                     usize::MAX,
                     "unlimited/2",
-                )? {
-                    push_distinct(&mut templates, t);
-                }
+                )?);
             }
             let actions = if !templates.is_empty() {
                 Actions::Unlimited(templates)
             } else {
                 let mut acts = Vec::new();
                 if prog.pred(atom::SWITCH, 2).is_some() {
-                    for a in solutions(
+                    acts = distinct(solutions(
                         m,
                         &mut host,
                         &call("switch", vec![id.clone(), v.clone()]),
                         &v,
                         usize::MAX,
                         "switch/2",
-                    )? {
-                        push_distinct(&mut acts, a);
-                    }
+                    )?);
                 }
                 Actions::Finite(acts)
             };

@@ -392,3 +392,43 @@ fn garbage_collection_keeps_live_data_and_choicepoints_intact() {
     let ys = &r[2].as_ref().unwrap()[5];
     assert_eq!(ys, &Term::list(vec![a("a"), a("b"), a("c")]));
 }
+
+/// Cyclic terms (unification has no occurs check) never make a query hang or crash.
+#[test]
+fn cyclic_terms_terminate_everywhere() {
+    let src = "p(a).\ndbl(_, A, f(A, A)).\n";
+    let ok = |goal: &str| {
+        let r = src_answers(src, goal, Limits::default());
+        assert!(!r.is_empty(), "{goal}: no answer");
+        r.into_iter().next().expect("answer")
+    };
+    for goal in [
+        "X = f(X), Y = f(Y), X = Y",
+        "X = f(X), X == X",
+        "X = f(X), Y = f(Y), X == Y",
+        "X = f(X), ground(X)",
+        "X = f(X), Y = f(Y), compare(O, X, Y), O == (=)",
+        "X = f(X), findall(X, true, L), L = [Z], Z = f(_)",
+        "X = f(X), copy_term(X, Y), Y = f(_)",
+        "X = [a|X], msort([X, X], L)",
+        "X = f(X, Y), Y = g(X)",
+    ] {
+        assert!(ok(goal).is_ok(), "{goal}");
+    }
+    // answers with cyclic bindings are written finitely
+    let a = ok("X = f(X)").expect("answer");
+    let text = crate::write::canonical(&a[0]);
+    assert!(text.contains("@cycle"), "{text}");
+    // arithmetic on a cyclic expression is an error, not a hang
+    let e = ok("X = 1 + X, Y is X").expect_err("error");
+    assert!(
+        e.message.contains("arithmetic_expression_size"),
+        "{}",
+        e.message
+    );
+    // exponential sharing stays linear
+    assert!(ok(
+        "numlist(1, 60, L), foldl(dbl, L, x, T), T = T, copy_term(T, U), T == U, ground(U)"
+    )
+    .is_ok());
+}

@@ -29,7 +29,14 @@ fn print_solve_error(name: &str, src: &str, e: &SolveError) {
 
 /// `sidl query FILE GOAL`: each answer on its own line as `X = <canonical>, Y = <canonical>.`
 /// (`true.` without variables), `false.` when there is none. Exit 0, 1 (load/goal error), 2 (runtime).
-pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -> u8 {
+pub fn query(
+    file: &Path,
+    goal: &str,
+    max_answers: usize,
+    max_inferences: u64,
+    time: bool,
+    memoize: bool,
+) -> u8 {
     let src = match read(file) {
         Ok(s) => s,
         Err(c) => return c,
@@ -51,7 +58,9 @@ pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -
             return 1;
         }
     };
+    q.machine().memoize = memoize;
     let names: Vec<String> = q.var_names().to_vec();
+    let started = std::time::Instant::now();
     let mut any = false;
     for _ in 0..max_answers {
         match q.next_answer() {
@@ -68,6 +77,14 @@ pub fn query(file: &Path, goal: &str, max_answers: usize, max_inferences: u64) -
     }
     if !any {
         println!("false.");
+    }
+    if time {
+        let secs = started.elapsed().as_secs_f64();
+        let n = q.inferences();
+        eprintln!(
+            "% {n} inferences in {secs:.3} seconds ({:.0} inferences per second)",
+            n as f64 / secs
+        );
     }
     0
 }
@@ -89,7 +106,7 @@ pub fn answer_text(names: &[String], values: &[Term]) -> String {
     format!("{}.", parts.join(", "))
 }
 
-fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
+pub(crate) fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
     let src = read(path)?;
     match Game::load(&src) {
         Ok((g, diags)) => {
@@ -107,7 +124,13 @@ fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
 }
 
 /// `sidl trace`: the trace format of `../shared/trace-format.md`.
-pub fn trace(game: &Path, seed: u64, script: Option<&Path>, max_chronons: u64) -> u8 {
+pub fn trace(
+    game: &Path,
+    seed: u64,
+    script: Option<&Path>,
+    max_chronons: u64,
+    interrupt: bool,
+) -> u8 {
     let (game, _src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
@@ -128,13 +151,11 @@ pub fn trace(game: &Path, seed: u64, script: Option<&Path>, max_chronons: u64) -
         }
         None => None,
     };
-    let out = run_trace(
-        game,
-        seed,
-        items.as_deref(),
-        max_chronons,
-        Settings::default(),
-    );
+    let settings = Settings {
+        interrupt,
+        ..Settings::default()
+    };
+    let out = run_trace(game, seed, items.as_deref(), max_chronons, settings);
     for m in &out.messages {
         eprintln!("{m}");
     }
@@ -148,12 +169,16 @@ pub fn trace(game: &Path, seed: u64, script: Option<&Path>, max_chronons: u64) -
 }
 
 /// `sidl run`: random play with a readable line per chronon.
-pub fn run(game: &Path, seed: u64, max_chronons: u64) -> u8 {
+pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
     let (game, _src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
-    let mut s = match Session::new(game, seed, Settings::default()) {
+    let settings = Settings {
+        interrupt,
+        ..Settings::default()
+    };
+    let mut s = match Session::new(game, seed, settings) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -214,13 +239,14 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64) -> u8 {
 }
 
 /// `sidl bench`: times random play.
-pub fn bench(game: &Path, chronons: u64, seed: u64) -> u8 {
+pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool) -> u8 {
     let (game, _src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
     let start = std::time::Instant::now();
-    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default()) {
+    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default(), profile)
+    {
         Ok(st) => {
             let secs = start.elapsed().as_secs_f64();
             println!(
@@ -231,6 +257,9 @@ pub fn bench(game: &Path, chronons: u64, seed: u64) -> u8 {
                 st.chronons as f64 / secs,
                 st.legal_computations as f64 / secs
             );
+            for ((name, arity), n) in st.profile.iter().take(25) {
+                println!("{n:>12}  {name}/{arity}");
+            }
             0
         }
         Err(e) => {

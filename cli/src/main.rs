@@ -1,6 +1,7 @@
 //! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
 
 mod commands;
+mod play;
 mod render;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +33,12 @@ enum Command {
         /// Inference step budget.
         #[arg(long, default_value_t = 10_000_000)]
         max_inferences: u64,
+        /// Print the time and inferences of the whole query to stderr.
+        #[arg(long)]
+        time: bool,
+        /// Do not memoize predicates that depend on their arguments only.
+        #[arg(long)]
+        no_memo: bool,
     },
     /// Play a game and print its trajectory in the machine-readable trace format.
     Trace {
@@ -43,7 +50,12 @@ enum Command {
         script: Option<PathBuf>,
         #[arg(long, default_value_t = 1000)]
         max_chronons: u64,
+        /// Interrupt mode: every accepted submission runs its own transition (paper §4).
+        #[arg(long)]
+        interrupt: bool,
     },
+    /// Play a game at the terminal: human seats choose, random seats draw (see --help).
+    Play(play::PlayArgs),
     /// Random play with a readable line per chronon.
     Run {
         game: PathBuf,
@@ -51,6 +63,9 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 1000)]
         max_chronons: u64,
+        /// Interrupt mode: every accepted submission runs its own transition (paper §4).
+        #[arg(long)]
+        interrupt: bool,
     },
     /// Random games back to back until N chronons have run (single thread): chronons per second and
     /// legal-action computations per second.
@@ -60,6 +75,9 @@ enum Command {
         chronons: u64,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Also count calls per predicate and print the most called ones.
+        #[arg(long)]
+        profile: bool,
     },
 }
 
@@ -71,23 +89,29 @@ fn main() -> ExitCode {
             goal,
             max_answers,
             max_inferences,
-        } => commands::query(&file, &goal, max_answers, max_inferences),
+            time,
+            no_memo,
+        } => commands::query(&file, &goal, max_answers, max_inferences, time, !no_memo),
         Command::Trace {
             game,
             seed,
             script,
             max_chronons,
-        } => commands::trace(&game, seed, script.as_deref(), max_chronons),
+            interrupt,
+        } => commands::trace(&game, seed, script.as_deref(), max_chronons, interrupt),
+        Command::Play(args) => play::run(&args),
         Command::Run {
             game,
             seed,
             max_chronons,
-        } => commands::run(&game, seed, max_chronons),
+            interrupt,
+        } => commands::run(&game, seed, max_chronons, interrupt),
         Command::Bench {
             game,
             chronons,
             seed,
-        } => commands::bench(&game, chronons, seed),
+            profile,
+        } => commands::bench(&game, chronons, seed, profile),
     };
     ExitCode::from(code)
 }

@@ -444,6 +444,20 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// Canonical text with `Term::Var(i)` written `_G<i>`: several terms extracted together (the bindings
+/// of one query answer) keep their shared variables recognisable.
+pub fn canonical_shared(t: &Term) -> String {
+    let mut names: HashMap<u32, String> = HashMap::new();
+    t.walk(|s| {
+        if let Term::Var(v) = s {
+            names.insert(*v, format!("_G{v}"));
+        }
+    });
+    let mut w = Writer::new(true, VarNaming::Map(names));
+    w.write(t);
+    w.out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -633,18 +647,4 @@ mod tests {
             Term::Int(1)
         }
     }
-}
-
-/// Canonical text with `Term::Var(i)` written `_G<i>`: several terms extracted together (the bindings
-/// of one query answer) keep their shared variables recognisable.
-pub fn canonical_shared(t: &Term) -> String {
-    let mut names: HashMap<u32, String> = HashMap::new();
-    t.walk(|s| {
-        if let Term::Var(v) = s {
-            names.insert(*v, format!("_G{v}"));
-        }
-    });
-    let mut w = Writer::new(true, VarNaming::Map(names));
-    w.write(t);
-    w.out
 }

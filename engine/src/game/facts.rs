@@ -36,20 +36,22 @@ impl Ground {
         store.unify_ground(&self.cells, &self.ends, self.root, h)
     }
 
-    /// The index keys of a word `[E1, E2, ...]`: the first element, and the first two.
-    fn keys(&self) -> (Option<Key>, Option<(Key, Key)>) {
-        let Cell::List(p) = self.root else {
-            return (None, None);
-        };
+    /// The index keys of a word `[E1, E2, ...]`: the key of each of its first [`INDEXED`] elements.
+    fn keys(&self) -> [Option<Key>; INDEXED] {
+        let mut out = [None; INDEXED];
         let at = |q: u32| self.cells[q as usize];
-        let k1 = Key::of_cell(at(p), at);
-        let k2 = match (k1, at(p + 1)) {
-            (Some(k1), Cell::List(q)) => Key::of_cell(at(q), at).map(|k2| (k1, k2)),
-            _ => None,
-        };
-        (k1, k2)
+        let mut t = self.root;
+        for slot in out.iter_mut() {
+            let Cell::List(p) = t else { break };
+            *slot = Key::of_cell(at(p), at);
+            t = at(p + 1);
+        }
+        out
     }
 }
+
+/// How many leading elements of a word are indexed.
+pub const INDEXED: usize = 4;
 
 /// The facts of a state: insertion-ordered, duplicate-free, indexed on the first one and two elements.
 #[derive(Debug, Default, Clone)]
@@ -57,8 +59,9 @@ pub struct FactSet {
     facts: Vec<Arc<Ground>>,
     ids: FxHashMap<Term, u32>,
     all: Arc<[u32]>,
-    idx1: FxHashMap<Key, Arc<[u32]>>,
-    idx2: FxHashMap<(Key, Key), Arc<[u32]>>,
+    /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
+    /// pattern uses the most selective of its bound leading elements).
+    by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED],
 }
 
 /// Which candidate list a pattern selects (recomputed identically on every retry).
@@ -74,25 +77,21 @@ impl Candidates {
 impl FactSet {
     pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
         let mut ids = FxHashMap::default();
-        let mut i1: FxHashMap<Key, Vec<u32>> = FxHashMap::default();
-        let mut i2: FxHashMap<(Key, Key), Vec<u32>> = FxHashMap::default();
+        let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
         for (i, f) in facts.iter().enumerate() {
             let i = i as u32;
             ids.insert(f.term.clone(), i);
-            let (k1, k2) = f.keys();
-            if let Some(k1) = k1 {
-                i1.entry(k1).or_default().push(i);
-            }
-            if let Some(k2) = k2 {
-                i2.entry(k2).or_default().push(i);
+            for (pos, k) in f.keys().into_iter().enumerate() {
+                if let Some(k) = k {
+                    by_pos[pos].entry(k).or_default().push(i);
+                }
             }
         }
         FactSet {
             all: (0..facts.len() as u32).collect(),
             facts,
             ids,
-            idx1: i1.into_iter().map(|(k, v)| (k, v.into())).collect(),
-            idx2: i2.into_iter().map(|(k, v)| (k, v.into())).collect(),
+            by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
         }
     }
 
@@ -118,32 +117,27 @@ impl FactSet {
         self.ids.get(t).copied()
     }
 
-    /// The facts that can match the heap pattern `pat`, in insertion order.
+    /// The facts that can match the heap pattern `pat`, in insertion order: the shortest candidate
+    /// list among the pattern's bound leading elements.
     pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates {
-        let empty = || Candidates(Arc::from(Vec::new()));
-        match store.deref(pat) {
-            Cell::Ref(_) => Candidates(self.all.clone()),
-            Cell::List(p) => {
-                let at = |q: u32| store.heap[q as usize];
-                let e1 = store.deref(at(p));
-                let Some(k1) = Key::of_cell(e1, at) else {
-                    return Candidates(self.all.clone());
-                };
-                if let Cell::List(q) = store.deref(at(p + 1)) {
-                    if let Some(k2) = Key::of_cell(store.deref(at(q)), at) {
-                        return self
-                            .idx2
-                            .get(&(k1, k2))
-                            .map_or_else(empty, |v| Candidates(v.clone()));
+        let at = |q: u32| store.heap[q as usize];
+        let mut best: Option<&Arc<[u32]>> = None;
+        let mut t = store.deref(pat);
+        for pos in 0..INDEXED {
+            let Cell::List(p) = t else { break };
+            if let Some(k) = Key::of_cell(store.deref(at(p)), at) {
+                match self.by_pos[pos].get(&k) {
+                    None => return Candidates(Arc::from(Vec::new())),
+                    Some(v) => {
+                        if best.is_none_or(|b| v.len() < b.len()) {
+                            best = Some(v);
+                        }
                     }
                 }
-                self.idx1
-                    .get(&k1)
-                    .map_or_else(empty, |v| Candidates(v.clone()))
             }
-            // a non-list pattern can only match a non-list fact
-            _ => Candidates(self.all.clone()),
+            t = store.deref(at(p + 1));
         }
+        Candidates(best.cloned().unwrap_or_else(|| self.all.clone()))
     }
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.

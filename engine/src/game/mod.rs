@@ -10,8 +10,8 @@ pub mod session;
 pub mod trace;
 
 pub use session::{
-    Actions, ChrononRecord, Event, Owner, RuntimeError, Session, Settings, State, Submission,
-    SwitchInfo,
+    fill_template, template_slots, Actions, ChrononRecord, Event, Owner, RuntimeError, Session,
+    SessionSnapshot, Settings, State, Submission, SwitchInfo, TemplateSlot,
 };
 
 use crate::diag::Diagnostic;

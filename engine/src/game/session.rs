@@ -64,6 +64,9 @@ pub enum Owner {
     Other(Term),
     /// `owned/2` has no solution.
     Nobody,
+    /// `equal(N)` or a probability list that does not fit the switch's actions: a runtime error when
+    /// the chronon runs (the reason is kept).
+    BadDistribution(String),
 }
 
 impl Owner {
@@ -73,11 +76,14 @@ impl Owner {
             Owner::Player(t) | Owner::Other(t) => Some(t.clone()),
             Owner::Equal(n) => Some(Term::compound("equal", vec![Term::Int(*n as i64)])),
             Owner::Probs(ps) => Some(Term::list(ps.iter().map(|&p| Term::Float(p)).collect())),
-            Owner::Nobody => None,
+            Owner::Nobody | Owner::BadDistribution(_) => None,
         }
     }
     pub fn is_nature(&self) -> bool {
-        matches!(self, Owner::Equal(_) | Owner::Probs(_))
+        matches!(
+            self,
+            Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_)
+        )
     }
 }
 
@@ -151,7 +157,7 @@ pub struct RuntimeError {
     pub message: String,
     /// The keyword being evaluated (`legal/1`, `do/1`, ...).
     pub during: String,
-    pub solve: Option<SolveError>,
+    pub solve: Option<Box<SolveError>>,
 }
 
 impl std::fmt::Display for RuntimeError {
@@ -177,7 +183,7 @@ impl RuntimeError {
         RuntimeError {
             message: msg,
             during: during.to_string(),
-            solve: Some(e),
+            solve: Some(Box::new(e)),
         }
     }
 }
@@ -203,7 +209,6 @@ pub struct Session {
     game: Arc<Game>,
     settings: Settings,
     seed: u64,
-    rng: Rng,
     state: Arc<State>,
     switches: Option<Arc<Vec<SwitchInfo>>>,
     hidden: Option<Arc<Vec<Vec<bool>>>>,
@@ -212,6 +217,7 @@ pub struct Session {
     history: Vec<ChrononRecord>,
     undo: Vec<Snapshot>,
     machine: Machine,
+    replaying: bool,
 }
 
 fn show(t: &Term) -> String {
@@ -252,10 +258,22 @@ fn solutions(
     Ok(out)
 }
 
-fn push_distinct(v: &mut Vec<Term>, t: Term) {
-    if !v.contains(&t) {
-        v.push(t);
+/// The distinct terms of `items`, in first-appearance order.
+fn distinct(items: Vec<Term>) -> Vec<Term> {
+    if items.len() <= 8 {
+        let mut out: Vec<Term> = Vec::with_capacity(items.len());
+        for t in items {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        return out;
     }
+    let mut seen: rustc_hash::FxHashSet<Term> = Default::default();
+    items
+        .into_iter()
+        .filter(|t| seen.insert(t.clone()))
+        .collect()
 }
 
 /// Adds a payoff to an account: integers stay integers (overflow is an error), otherwise floats.
@@ -275,6 +293,8 @@ impl Session {
     /// Starts a session: runs `init/1` and `init/2`.
     pub fn new(game: Arc<Game>, seed: u64, settings: Settings) -> Result<Session, RuntimeError> {
         let mut machine = Machine::new(game.program.clone(), settings.limits);
+        // the game's one RNG: chance draws, random/1 in rules, and random drivers
+        machine.rng = Rng::new(seed);
         let empty = FactSet::default();
         let mut host = KeywordHost::new(&empty, &[], &[]);
         // init(W): all solutions in order, duplicates skipped, must be ground
@@ -295,8 +315,9 @@ impl Session {
                         format!("init/1 produced the non-ground word {}", show(&f)),
                     ));
                 }
-                push_distinct(&mut facts, f);
+                facts.push(f);
             }
+            facts = distinct(facts);
         }
         let mut players: Vec<Term> = Vec::new();
         let mut accounts: Vec<Term> = Vec::new();
@@ -341,7 +362,6 @@ impl Session {
             game,
             settings,
             seed,
-            rng: Rng::new(seed),
             state: Arc::new(state),
             switches: None,
             hidden: None,
@@ -350,6 +370,7 @@ impl Session {
             history: Vec::new(),
             undo: Vec::new(),
             machine,
+            replaying: false,
         })
     }
 
@@ -397,16 +418,14 @@ impl Session {
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
             let v = Term::Var(0);
-            for i in solutions(
+            ids = distinct(solutions(
                 m,
                 &mut host,
                 &call("legal", vec![v.clone()]),
                 &v,
                 usize::MAX,
                 "legal/1",
-            )? {
-                push_distinct(&mut ids, i);
-            }
+            )?);
         }
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
@@ -426,36 +445,32 @@ impl Session {
             };
             let mut templates = Vec::new();
             if prog.pred(atom::UNLIMITED, 2).is_some() {
-                for t in solutions(
+                templates = distinct(solutions(
                     m,
                     &mut host,
                     &call("unlimited", vec![id.clone(), v.clone()]),
                     &v,
                     usize::MAX,
                     "unlimited/2",
-                )? {
-                    push_distinct(&mut templates, t);
-                }
+                )?);
             }
             let actions = if !templates.is_empty() {
                 Actions::Unlimited(templates)
             } else {
                 let mut acts = Vec::new();
                 if prog.pred(atom::SWITCH, 2).is_some() {
-                    for a in solutions(
+                    acts = distinct(solutions(
                         m,
                         &mut host,
                         &call("switch", vec![id.clone(), v.clone()]),
                         &v,
                         usize::MAX,
                         "switch/2",
-                    )? {
-                        push_distinct(&mut acts, a);
-                    }
+                    )?);
                 }
                 Actions::Finite(acts)
             };
-            let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id)?;
+            let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id);
             out.push(SwitchInfo {
                 id,
                 owner_term,
@@ -575,7 +590,7 @@ impl Session {
                     show(player)
                 ))));
             }
-            Owner::Equal(_) | Owner::Probs(_) => {
+            Owner::Equal(_) | Owner::Probs(_) | Owner::BadDistribution(_) => {
                 return Ok(Err(Rejection(format!(
                     "switch {} is a chance switch: no player can submit to it",
                     show(switch)
@@ -624,15 +639,24 @@ impl Session {
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
                 let g = call("switch", vec![switch.clone(), a.clone()]);
-                let ok = !solutions(
+                let r = solutions(
                     &mut self.machine,
                     &mut host,
                     &g,
                     &Term::Atom(atom::TRUE),
                     1,
                     "switch/2",
-                )?
-                .is_empty();
+                );
+                let ok = match r {
+                    Ok(v) => !v.is_empty(),
+                    Err(e) => {
+                        return Ok(Err(Rejection(format!(
+                            "checking {} with switch/2 raised an error: {}",
+                            show(&a),
+                            e.message
+                        ))))
+                    }
+                };
                 if !ok {
                     return Ok(Err(Rejection(format!(
                         "{} is not a valid action of switch {} now",
@@ -649,8 +673,18 @@ impl Session {
             switch: switch.clone(),
             action,
         });
-        if self.settings.interrupt {
-            self.run_chronon()?;
+        if self.settings.interrupt && !self.replaying {
+            let before: Vec<Submission> = self
+                .pending
+                .iter()
+                .filter(|s| &s.switch != switch)
+                .cloned()
+                .collect();
+            if let Err(e) = self.run_chronon() {
+                // the transition failed: the submission is not kept
+                self.pending = before;
+                return Err(e);
+            }
         }
         Ok(Ok(()))
     }
@@ -694,7 +728,7 @@ impl Session {
     pub fn run_chronon(&mut self) -> Result<&ChrononRecord, RuntimeError> {
         let switches = self.switches()?;
         let state = self.state.clone();
-        let rng_before = self.rng.clone();
+        let rng_before = self.machine.rng.clone();
         match self.transition(&switches, &state) {
             Ok((next, record)) => {
                 self.undo.push(Snapshot {
@@ -711,7 +745,7 @@ impl Session {
                 Ok(self.history.last().expect("just pushed"))
             }
             Err(e) => {
-                self.rng = rng_before;
+                self.machine.rng = rng_before;
                 Err(e)
             }
         }
@@ -737,9 +771,12 @@ impl Session {
                         format!("chance switch {} has unlimited actions", show(&sw.id)),
                     ));
                 };
+                if let Owner::BadDistribution(msg) = &sw.owner {
+                    return Err(RuntimeError::plain("owned/2", msg.clone()));
+                }
                 let a = match self.overrides.iter().find(|(s, _)| s == &sw.id) {
                     Some((_, a)) => a.clone(),
-                    None => draw(&mut self.rng, &sw.owner, acts, &sw.id)?,
+                    None => draw(&mut self.machine.rng, &sw.owner, acts, &sw.id)?,
                 };
                 draws.push((sw.id.clone(), a.clone()));
                 chosen[i] = Some((a, ActionSource::Drawn));
@@ -888,6 +925,13 @@ impl Session {
         Ok((next, record))
     }
 
+    /// Withdraws every pending submission (and fixed nature action) of the current chronon, e.g. after
+    /// [`Session::undo`] when the players are to choose again instead of replaying the undone choices.
+    pub fn clear_pending(&mut self) {
+        self.pending.clear();
+        self.overrides.clear();
+    }
+
     /// Restores the state before the last chronon (its submissions become pending again).
     pub fn undo(&mut self) -> bool {
         let Some(snap) = self.undo.pop() else {
@@ -897,7 +941,7 @@ impl Session {
         self.state = snap.state;
         self.switches = snap.switches;
         self.hidden = None;
-        self.rng = snap.rng;
+        self.machine.rng = snap.rng;
         self.pending = rec
             .as_ref()
             .map(|r| r.submissions.clone())
@@ -914,14 +958,9 @@ impl Session {
         settings: Settings,
         history: &[ChrononRecord],
     ) -> Result<Session, RuntimeError> {
-        let mut s = Session::new(
-            game,
-            seed,
-            Settings {
-                interrupt: false,
-                ..settings
-            },
-        )?;
+        let mut s = Session::new(game, seed, settings)?;
+        // submissions are applied first and each record's transition run once, in either mode
+        s.replaying = true;
         for rec in history {
             for sub in &rec.submissions {
                 if let Err(r) = s.submit(&sub.player, &sub.switch, &sub.action)? {
@@ -941,25 +980,40 @@ impl Session {
             }
             s.run_chronon()?;
         }
+        s.replaying = false;
         Ok(s)
+    }
+
+    /// Turns per-predicate call counting on (`true`) or off.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.machine.profile = if on { Some(Default::default()) } else { None };
+    }
+
+    /// Calls per predicate since profiling was turned on, most called first.
+    pub fn profile(&self) -> Vec<((Atom, u32), u64)> {
+        let mut v: Vec<_> = self
+            .machine
+            .profile
+            .iter()
+            .flatten()
+            .map(|(k, n)| (*k, *n))
+            .collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0 .0.name().cmp(b.0 .0.name())));
+        v
     }
 
     /// Draws from the session's RNG (for drivers that pick random actions: same seed, same game).
     pub fn rng(&mut self) -> &mut Rng {
-        &mut self.rng
+        &mut self.machine.rng
     }
 }
 
-/// Interprets the first `owned/2` answer.
-fn classify_owner(
-    o: Option<&Term>,
-    state: &State,
-    actions: &Actions,
-    id: &Term,
-) -> Result<Owner, RuntimeError> {
-    let Some(o) = o else { return Ok(Owner::Nobody) };
+/// Interprets the first `owned/2` answer. A distribution that does not fit the actions is kept as
+/// [`Owner::BadDistribution`]: the error is raised when a chronon runs.
+fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term) -> Owner {
+    let Some(o) = o else { return Owner::Nobody };
     if state.player_index(o).is_some() {
-        return Ok(Owner::Player(o.clone()));
+        return Owner::Player(o.clone());
     }
     let n_actions = match actions {
         Actions::Finite(a) => a.len(),
@@ -967,24 +1021,16 @@ fn classify_owner(
     };
     if let Term::Compound(f, args) = o {
         if *f == atom::EQUAL && args.len() == 1 {
-            let Term::Int(n) = args[0] else {
-                return Err(RuntimeError::plain(
-                    "owned/2",
-                    format!("{}: equal/1 needs an integer", show(o)),
-                ));
+            return match args[0] {
+                Term::Int(n) if n >= 0 && n as usize == n_actions => Owner::Equal(n as u64),
+                Term::Int(_) => Owner::BadDistribution(format!(
+                    "switch {} is owned by {} but has {} actions",
+                    show(id),
+                    show(o),
+                    n_actions
+                )),
+                _ => Owner::BadDistribution(format!("{}: equal/1 needs an integer", show(o))),
             };
-            if n < 0 || n as usize != n_actions {
-                return Err(RuntimeError::plain(
-                    "owned/2",
-                    format!(
-                        "switch {} is owned by {} but has {} actions",
-                        show(id),
-                        show(o),
-                        n_actions
-                    ),
-                ));
-            }
-            return Ok(Owner::Equal(n as u64));
         }
     }
     if let Some(items) = o.as_list() {
@@ -1003,20 +1049,17 @@ fn classify_owner(
                 .collect();
             let sum: f64 = ps.iter().sum();
             if ps.len() != n_actions || ps.iter().any(|&p| p < 0.0) || (sum - 1.0).abs() > 1e-9 {
-                return Err(RuntimeError::plain(
-                    "owned/2",
-                    format!(
-                        "switch {}: the distribution {} must have one non-negative probability per action ({}) summing to 1",
-                        show(id),
-                        show(o),
-                        n_actions
-                    ),
+                return Owner::BadDistribution(format!(
+                    "switch {}: the distribution {} must have one non-negative probability per action ({}) summing to 1",
+                    show(id),
+                    show(o),
+                    n_actions
                 ));
             }
-            return Ok(Owner::Probs(ps));
+            return Owner::Probs(ps);
         }
     }
-    Ok(Owner::Other(o.clone()))
+    Owner::Other(o.clone())
 }
 
 /// Draws a chance switch's action (sidl-semantics §4, §7): `equal(N)` uniformly with `below(N)`;
@@ -1029,6 +1072,7 @@ fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, 
         ));
     }
     let i = match owner {
+        Owner::BadDistribution(msg) => return Err(RuntimeError::plain("owned/2", msg.clone())),
         Owner::Equal(n) => rng.below(*n) as usize,
         Owner::Probs(ps) => {
             let u = rng.next_f64();
@@ -1048,25 +1092,38 @@ fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, 
     Ok(acts[i.min(acts.len() - 1)].clone())
 }
 
-/// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type), the action.
+/// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type; a variable of
+/// the template stands for the same term at each of its occurrences), the action.
 pub fn instantiate_template(template: &Term, action: &Term) -> Option<Term> {
-    if let Some((_, ty)) = slot(template) {
-        return slot_value(ty, action);
+    let mut bound: Vec<(u32, &Term)> = Vec::new();
+    if action.is_ground() && matches_template(template, action, &mut bound) {
+        Some(action.clone())
+    } else {
+        None
     }
-    match (template, action) {
+}
+
+fn matches_template<'a>(t: &Term, a: &'a Term, bound: &mut Vec<(u32, &'a Term)>) -> bool {
+    if let Some((_, ty)) = slot(t) {
+        return slot_value(ty, a).is_some();
+    }
+    match (t, a) {
+        (Term::Var(v), a) => match bound.iter().find(|(w, _)| w == v) {
+            Some((_, b)) => *b == a,
+            None => {
+                bound.push((*v, a));
+                true
+            }
+        },
         (Term::Compound(f, targs), Term::Compound(g, aargs))
             if f == g && targs.len() == aargs.len() =>
         {
-            let args: Option<Vec<Term>> = targs
+            targs
                 .iter()
                 .zip(aargs.iter())
-                .map(|(t, a)| instantiate_template(t, a))
-                .collect();
-            Some(Term::Compound(*f, args?.into()))
+                .all(|(t, a)| matches_template(t, a, bound))
         }
-        (Term::Var(_), a) if a.is_ground() => Some(a.clone()),
-        (t, a) if t == a => Some(a.clone()),
-        _ => None,
+        (t, a) => t == a,
     }
 }
 
@@ -1084,7 +1141,66 @@ pub fn slot(t: &Term) -> Option<(&Term, Atom)> {
 /// Slot types: `double` (a float), `integer`, `number` (either), `atom`, `term` (any ground term).
 pub const SLOT_TYPES: &[&str] = &["double", "integer", "number", "atom", "term"];
 
-fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
+/// A hole of an unlimited template that the player fills in: a slot `(Name, Type)`, or a variable
+/// (which [`instantiate_template`] accepts as any ground term: no name, type `term`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TemplateSlot {
+    /// The slot's `Name` as written in the template (`None` for a variable).
+    pub name: Option<Term>,
+    /// One of [`SLOT_TYPES`].
+    pub ty: Atom,
+}
+
+/// The holes of `template` in depth-first, left-to-right order (the order [`fill_template`] fills).
+pub fn template_slots(template: &Term) -> Vec<TemplateSlot> {
+    let mut out = Vec::new();
+    let mut stack = vec![template];
+    while let Some(t) = stack.pop() {
+        if let Some((name, ty)) = slot(t) {
+            out.push(TemplateSlot {
+                name: Some(name.clone()),
+                ty,
+            });
+            continue;
+        }
+        match t {
+            Term::Var(_) => out.push(TemplateSlot {
+                name: None,
+                ty: Atom::new("term"),
+            }),
+            Term::Compound(_, args) => stack.extend(args.iter().rev()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Replaces the holes of `template` (as listed by [`template_slots`]) by `values`, in order. `None` if
+/// the number of values differs from the number of holes. The values are not type-checked here:
+/// [`slot_value`] checks one value, [`Session::submit`] the whole action.
+pub fn fill_template(template: &Term, values: &[Term]) -> Option<Term> {
+    fn go(t: &Term, values: &mut std::slice::Iter<'_, Term>) -> Option<Term> {
+        if slot(t).is_some() || matches!(t, Term::Var(_)) {
+            return values.next().cloned();
+        }
+        match t {
+            Term::Compound(f, args) => {
+                let args: Option<Vec<Term>> = args.iter().map(|a| go(a, values)).collect();
+                Some(Term::Compound(*f, args?.into()))
+            }
+            _ => Some(t.clone()),
+        }
+    }
+    let mut it = values.iter();
+    let out = go(template, &mut it)?;
+    if it.next().is_some() {
+        return None;
+    }
+    Some(out)
+}
+
+/// `Some(v)` if `v` is a value of the slot type `ty` (see [`SLOT_TYPES`]; a `double` must be a float).
+pub fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
     match (ty.name(), v) {
         ("double", Term::Float(_)) => Some(v.clone()),
         ("integer", Term::Int(_)) => Some(v.clone()),
@@ -1092,5 +1208,235 @@ fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
         ("atom", Term::Atom(_)) => Some(v.clone()),
         ("term", t) if t.is_ground() => Some(v.clone()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(src: &str) -> Term {
+        match crate::syntax::parse_term(src) {
+            Ok(r) => r.term,
+            Err(d) => panic!("{src}: {d:?}"),
+        }
+    }
+
+    #[test]
+    fn template_slots_in_order() {
+        let tpl = t("[bid, (price, double), f((n, integer), X), (who, atom)]");
+        let slots = template_slots(&tpl);
+        let shown: Vec<(Option<String>, &str)> = slots
+            .iter()
+            .map(|s| (s.name.as_ref().map(crate::write::canonical), s.ty.name()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (Some("price".to_string()), "double"),
+                (Some("n".to_string()), "integer"),
+                (None, "term"),
+                (Some("who".to_string()), "atom"),
+            ]
+        );
+        assert!(template_slots(&t("[wait]")).is_empty());
+    }
+
+    #[test]
+    fn fill_template_round_trips_with_instantiate() {
+        let tpl = t("[bid, (price, double), f((n, integer), X)]");
+        let values = [Term::Float(12.5), Term::Int(3), t("g(a)")];
+        let filled = fill_template(&tpl, &values).expect("three holes");
+        assert_eq!(filled, t("[bid, 12.5, f(3, g(a))]"));
+        assert_eq!(instantiate_template(&tpl, &filled), Some(filled.clone()));
+        assert_eq!(fill_template(&tpl, &values[..2]), None);
+        assert_eq!(
+            fill_template(&tpl, &[values.to_vec(), vec![Term::Int(1)]].concat()),
+            None
+        );
+        assert_eq!(fill_template(&t("[wait]"), &[]), Some(t("[wait]")));
+    }
+
+    #[test]
+    fn slot_values_are_typed() {
+        let double = Atom::new("double");
+        assert_eq!(
+            slot_value(double, &Term::Float(1.5)),
+            Some(Term::Float(1.5))
+        );
+        assert_eq!(slot_value(double, &Term::Int(1)), None);
+        assert_eq!(
+            slot_value(Atom::new("number"), &Term::Int(1)),
+            Some(Term::Int(1))
+        );
+        assert_eq!(slot_value(Atom::new("atom"), &Term::Int(1)), None);
+    }
+
+    #[test]
+    fn clear_pending_withdraws_submissions() {
+        let src = "init([n, 0]). init([p], 0). legal([s]) :- fact([n, 0]). owned([s], [p]).\n\
+                   switch([s], [a]). switch([s], [b]). default([s], [a]).\n\
+                   do([A]) :- delete([n, 0]), create([n, A]).";
+        let (g, _) = Game::load(src).expect("loads");
+        let mut s = Session::new(Arc::new(g), 0, Settings::default()).expect("starts");
+        let p = t("[p]");
+        assert_eq!(s.submit(&p, &t("[s]"), &t("[b]")), Ok(Ok(())));
+        s.run_chronon().expect("runs");
+        assert_eq!(s.view(None).expect("view"), vec![t("[n, b]")]);
+        assert!(s.undo());
+        assert_eq!(s.pending().len(), 1);
+        s.clear_pending();
+        assert!(s.pending().is_empty());
+        s.run_chronon().expect("runs");
+        assert_eq!(s.view(None).expect("view"), vec![t("[n, a]")]);
+    }
+}
+
+/// A serialisable snapshot of a session: everything needed to rebuild it exactly with
+/// [`Session::restore`] (the game source is not included; the caller keeps it). Terms are stored as
+/// canonical text.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SessionSnapshot {
+    pub seed: u64,
+    pub interrupt: bool,
+    pub chronons: Vec<SnapshotChronon>,
+    /// Submissions made after the last chronon.
+    pub pending: Vec<[String; 3]>,
+}
+
+/// One chronon of a snapshot: accepted submissions `[player, switch, action]` and fixed nature
+/// actions `[switch, action]`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SnapshotChronon {
+    pub submissions: Vec<[String; 3]>,
+    pub overrides: Vec<[String; 2]>,
+}
+
+fn parse_canonical(text: &str) -> Result<Term, RuntimeError> {
+    crate::syntax::parse_term(text)
+        .map(|r| r.term)
+        .map_err(|_| {
+            RuntimeError::plain("restore", format!("snapshot term {text:?} does not parse"))
+        })
+}
+
+impl Session {
+    /// The session as a serialisable snapshot.
+    pub fn snapshot(&self) -> SessionSnapshot {
+        let sub = |s: &Submission| [show(&s.player), show(&s.switch), show(&s.action)];
+        SessionSnapshot {
+            seed: self.seed,
+            interrupt: self.settings.interrupt,
+            chronons: self
+                .history
+                .iter()
+                .map(|r| SnapshotChronon {
+                    submissions: r.submissions.iter().map(sub).collect(),
+                    overrides: r
+                        .overrides
+                        .iter()
+                        .map(|(s, a)| [show(s), show(a)])
+                        .collect(),
+                })
+                .collect(),
+            pending: self.pending.iter().map(sub).collect(),
+        }
+    }
+
+    /// The snapshot as JSON.
+    pub fn snapshot_json(&self) -> String {
+        serde_json::to_string(&self.snapshot()).unwrap_or_default()
+    }
+
+    /// Rebuilds a session from a snapshot by replaying it (same seed, same submissions: same states).
+    pub fn restore(
+        game: Arc<Game>,
+        snap: &SessionSnapshot,
+        settings: Settings,
+    ) -> Result<Session, RuntimeError> {
+        let settings = Settings {
+            interrupt: snap.interrupt,
+            ..settings
+        };
+        let mut history = Vec::with_capacity(snap.chronons.len());
+        for c in &snap.chronons {
+            let mut submissions = Vec::new();
+            for [p, s, a] in &c.submissions {
+                submissions.push(Submission {
+                    player: parse_canonical(p)?,
+                    switch: parse_canonical(s)?,
+                    action: parse_canonical(a)?,
+                });
+            }
+            let mut overrides = Vec::new();
+            for [s, a] in &c.overrides {
+                overrides.push((parse_canonical(s)?, parse_canonical(a)?));
+            }
+            history.push(ChrononRecord {
+                submissions,
+                overrides,
+                draws: Vec::new(),
+                events: Vec::new(),
+                player_events: Vec::new(),
+            });
+        }
+        let mut s = Session::replay(game, snap.seed, settings, &history)?;
+        s.replaying = true;
+        for [p, sw, a] in &snap.pending {
+            let (p, sw, a) = (
+                parse_canonical(p)?,
+                parse_canonical(sw)?,
+                parse_canonical(a)?,
+            );
+            if let Err(r) = s.submit(&p, &sw, &a)? {
+                return Err(RuntimeError::plain(
+                    "restore",
+                    format!("a pending submission is rejected: {r}"),
+                ));
+            }
+        }
+        s.replaying = false;
+        Ok(s)
+    }
+
+    /// Rebuilds a session from [`Session::snapshot_json`] text.
+    pub fn restore_json(
+        game: Arc<Game>,
+        json: &str,
+        settings: Settings,
+    ) -> Result<Session, RuntimeError> {
+        let snap: SessionSnapshot = serde_json::from_str(json)
+            .map_err(|e| RuntimeError::plain("restore", format!("not a session snapshot: {e}")))?;
+        Session::restore(game, &snap, settings)
+    }
+}
+
+#[cfg(test)]
+mod snapshot_tests {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_restores_the_same_state() {
+        let src =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/kuhn.sidl"))
+                .expect("kuhn.sidl");
+        let (game, _) = Game::load(&src).expect("loads");
+        let game = Arc::new(game);
+        let mut s = Session::new(game.clone(), 7, Settings::default()).expect("starts");
+        for _ in 0..3 {
+            if s.is_terminal().expect("legal") {
+                break;
+            }
+            crate::game::trace::random_submissions(&mut s).expect("submits");
+            s.run_chronon().expect("runs");
+        }
+        let json = s.snapshot_json();
+        let mut r = Session::restore_json(game, &json, Settings::default()).expect("restores");
+        assert_eq!(r.chronon(), s.chronon());
+        assert_eq!(r.accounts(), s.accounts());
+        assert_eq!(r.view(None).expect("view"), s.view(None).expect("view"));
+        assert_eq!(r.pending(), s.pending());
+        assert_eq!(r.snapshot(), s.snapshot());
+        assert!(Session::restore_json(r.game().clone(), "{", Settings::default()).is_err());
     }
 }

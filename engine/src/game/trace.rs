@@ -277,22 +277,31 @@ pub fn random_submissions(s: &mut Session) -> Result<(), RuntimeError> {
 }
 
 /// Counts of a random-play benchmark run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlayStats {
     pub chronons: u64,
     pub games: u64,
     /// Evaluations of a state's legal switches with their owners and actions.
     pub legal_computations: u64,
+    /// Calls per predicate (most called first), when profiling was asked for.
+    pub profile: Vec<((crate::atom::Atom, u32), u64)>,
 }
 
 /// Plays random games back to back (a new game at each terminal state, seeds `seed`, `seed + 1`, ...)
 /// until `chronons` chronons have run: what `sidl bench` times. Each chronon includes the random
 /// decisions, the chronon and the legal switches of the new state.
-pub fn random_play(game: Arc<Game>, seed: u64, chronons: u64, settings: Settings) -> Result<PlayStats, RuntimeError> {
+pub fn random_play(
+    game: Arc<Game>,
+    seed: u64,
+    chronons: u64,
+    settings: Settings,
+    profile: bool,
+) -> Result<PlayStats, RuntimeError> {
     let mut stats = PlayStats::default();
     let mut game_seed = seed;
     while stats.chronons < chronons {
         let mut s = Session::new(game.clone(), game_seed, settings.clone())?;
+        s.set_profiling(profile);
         stats.games += 1;
         game_seed += 1;
         stats.legal_computations += 1;
@@ -302,10 +311,21 @@ pub fn random_play(game: Arc<Game>, seed: u64, chronons: u64, settings: Settings
             stats.chronons += 1;
             stats.legal_computations += 1;
         }
+        for (k, n) in s.profile() {
+            match stats.profile.iter_mut().find(|(j, _)| *j == k) {
+                Some((_, m)) => *m += n,
+                None => stats.profile.push((k, n)),
+            }
+        }
         if s.chronon() == 0 {
             // a game that is terminal at once would loop forever
-            return Err(RuntimeError { message: "the game is terminal in its initial state".into(), during: "bench".into(), solve: None });
+            return Err(RuntimeError {
+                message: "the game is terminal in its initial state".into(),
+                during: "bench".into(),
+                solve: None,
+            });
         }
     }
+    stats.profile.sort_by_key(|e| std::cmp::Reverse(e.1));
     Ok(stats)
 }

@@ -366,6 +366,9 @@ fn eval_leaf(store: &Store, c: Cell, rng: &mut Rng) -> Result<Leaf, Term> {
 }
 
 /// Explicit-stack evaluation for deep expressions.
+/// The most evaluation steps of one expression.
+const MAX_EVAL_STEPS: u64 = 4_000_000;
+
 fn eval_iter(store: &Store, c: Cell, rng: &mut Rng) -> Result<Num, Term> {
     enum Job {
         Eval(Cell),
@@ -373,7 +376,15 @@ fn eval_iter(store: &Store, c: Cell, rng: &mut Rng) -> Result<Num, Term> {
     }
     let mut jobs = vec![Job::Eval(c)];
     let mut vals: Vec<Num> = Vec::new();
+    // a cyclic expression (X = 1 + X) or an exponentially shared one ends with a resource error
+    let mut steps: u64 = 0;
     while let Some(job) = jobs.pop() {
+        steps += 1;
+        if steps > MAX_EVAL_STEPS {
+            return Err(Term::resource_error(Atom::new(
+                "arithmetic_expression_size",
+            )));
+        }
         match job {
             Job::Eval(c) => match store.deref(c) {
                 Cell::Struct(p) => {

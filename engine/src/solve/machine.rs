@@ -124,6 +124,12 @@ enum FrameKind {
         id: u32,
         template: Cell,
     },
+    /// Record the argument tuple as an answer of memo fill `fill`, then fail.
+    MemoCollect {
+        fill: u32,
+        args: u32,
+        arity: u32,
+    },
     Fail,
     /// The query succeeded.
     Stop,
@@ -172,7 +178,73 @@ enum CpKind {
         tail: Option<Cell>,
     },
     Dead,
+    /// Computing every answer of a memoized call.
+    MemoFill {
+        fill: u32,
+        pred: u32,
+        args: u32,
+        arity: u32,
+    },
+    /// Serving the remaining answers of a memo entry.
+    MemoServe {
+        entry: u32,
+        pos: u32,
+        args: u32,
+        arity: u32,
+    },
 }
+
+/// A memo table key: the predicate and its argument tuple with variables numbered in order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct MemoKey {
+    pred: u32,
+    words: Box<[u64]>,
+}
+
+impl MemoKey {
+    fn new(pred: u32, seg: &[Cell]) -> MemoKey {
+        let mut words = Vec::with_capacity(seg.len() * 2);
+        for &c in seg {
+            let (tag, v): (u64, u64) = match c {
+                Cell::Ref(a) => (0, a as u64),
+                Cell::Atom(a) => (1, a.0 as u64),
+                Cell::Int(i) => (2, i as u64),
+                Cell::Float(f) => (3, f.to_bits()),
+                Cell::Str(a) => (4, a.0 as u64),
+                Cell::Struct(p) => (5, p as u64),
+                Cell::Functor(f, n) => (6, ((f.0 as u64) << 32) | n as u64),
+                Cell::List(p) => (7, p as u64),
+                Cell::Var(v) => (8, v as u64),
+            };
+            words.push(tag);
+            words.push(v);
+        }
+        MemoKey {
+            pred,
+            words: words.into(),
+        }
+    }
+}
+
+/// The answers of a memoized call: one relocatable argument tuple each.
+type MemoEntry = Arc<Vec<(Vec<Cell>, Cell)>>;
+
+/// A memo entry being filled.
+#[derive(Debug)]
+struct Fill {
+    key: MemoKey,
+    answers: Vec<(Vec<Cell>, Cell)>,
+    /// Inference count when the fill started.
+    start: u64,
+    /// Index of its `MemoFill` choicepoint.
+    cp: u32,
+}
+
+/// A fill with more answers, or taking more inference steps, is given up (the call runs directly).
+const MEMO_MAX_ANSWERS: usize = 4096;
+const MEMO_MAX_STEPS: u64 = 200_000;
+/// The memo table is emptied when it holds more cells than this.
+const MEMO_MAX_CELLS: usize = 4 << 20;
 
 #[derive(Clone, Copy, Debug)]
 struct ChoicePoint {
@@ -223,11 +295,27 @@ pub struct Machine {
     gc_at: usize,
     /// Garbage collections run (for tests and statistics).
     pub gc_runs: u64,
+    /// Calls per predicate, when profiling is on.
+    pub profile: Option<rustc_hash::FxHashMap<(Atom, u32), u64>>,
+    /// Memoized answers of predicates that depend on their arguments only (kept across queries: the
+    /// program does not change).
+    memo_table: rustc_hash::FxHashMap<MemoKey, u32>,
+    memo_entries: Vec<MemoEntry>,
+    memo_cells: usize,
+    fills: Vec<Fill>,
+    /// Predicates whose memoization was given up.
+    no_memo: rustc_hash::FxHashSet<u32>,
+    /// Memoize predicates that depend on their arguments only (on by default).
+    pub memoize: bool,
 }
 
 /// The heap size below which no garbage collection runs. Debug builds collect far more often, so
 /// that every test exercises the collector.
-const GC_MIN: usize = if cfg!(debug_assertions) { 1 << 14 } else { 1 << 20 };
+const GC_MIN: usize = if cfg!(debug_assertions) {
+    1 << 14
+} else {
+    1 << 20
+};
 
 impl Machine {
     pub fn new(prog: Program, limits: Limits) -> Machine {
@@ -253,6 +341,13 @@ impl Machine {
             base: 0,
             gc_at: GC_MIN,
             gc_runs: 0,
+            profile: None,
+            memo_table: Default::default(),
+            memo_entries: Vec::new(),
+            memo_cells: 0,
+            fills: Vec::new(),
+            no_memo: Default::default(),
+            memoize: true,
         }
     }
 
@@ -276,6 +371,7 @@ impl Machine {
         self.frames.truncate(1);
         self.cps.clear();
         self.collectors.clear();
+        self.fills.clear();
         self.collected_cells = 0;
         self.cur = NO_FRAME;
         self.inferences = 0;
@@ -285,10 +381,18 @@ impl Machine {
 
     /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
     pub fn start(&mut self, goal: Cell) {
+        // the query is called as call/1 is: its body is converted first (ISO 7.6.2)
+        let goal = self.store.make_compound(atom::CALL, &[goal]);
         self.frames.truncate(1);
         self.cps.clear();
         self.collectors.clear();
+        self.fills.clear();
         self.collected_cells = 0;
+        if self.memo_cells > MEMO_MAX_CELLS {
+            self.memo_table.clear();
+            self.memo_entries.clear();
+            self.memo_cells = 0;
+        }
         self.base = self.store.len();
         self.store.mark = self.base;
         self.gc_at = (self.base as usize).saturating_mul(2).max(GC_MIN);
@@ -383,6 +487,12 @@ impl Machine {
         for cp in &self.cps[height..] {
             if let CpKind::Findall { id, .. } = cp.kind {
                 self.drop_collectors(id);
+                break;
+            }
+        }
+        for cp in &self.cps[height..] {
+            if let CpKind::MemoFill { fill, .. } = cp.kind {
+                self.fills.truncate(fill as usize);
                 break;
             }
         }
@@ -495,6 +605,11 @@ impl Machine {
         if self.store.heap.len() > self.gc_at {
             self.collect_garbage(data);
         }
+        if let Some(f) = self.fills.last() {
+            if self.inferences - f.start > MEMO_MAX_STEPS {
+                return self.abort_fill(data, host);
+            }
+        }
         let fi = self.cur;
         let f = self.frames[fi as usize];
         if fi + 1 == self.frames.len() as u32 && fi >= self.protected() {
@@ -590,6 +705,15 @@ impl Machine {
                 self.collected_cells += col.cells.len() - before + 1;
                 if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
                     return Err(self.budget("heap", self.limits.max_heap_cells as u64));
+                }
+                Ok(Step::Fail)
+            }
+            FrameKind::MemoCollect { fill, args, arity } => {
+                let (seg, root) = self.copy_args(args, arity);
+                let f = &mut self.fills[fill as usize];
+                f.answers.push((seg, root));
+                if f.answers.len() > MEMO_MAX_ANSWERS {
+                    return self.abort_fill(data, host);
                 }
                 Ok(Step::Fail)
             }
@@ -735,6 +859,9 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         self.inferences += 1;
         self.last_call = (name, arity);
+        if let Some(p) = &mut self.profile {
+            *p.entry((name, arity)).or_insert(0) += 1;
+        }
         if self.inferences > self.limits.max_inferences {
             return Err(self.budget("inferences", self.limits.max_inferences));
         }
@@ -743,32 +870,10 @@ impl Machine {
         }
         match disp {
             Dispatch::User(p) => {
-                let pred = &data.preds[p as usize];
-                let first = if arity > 0 {
-                    let c = self.store.deref(self.store.heap[args as usize]);
-                    Key::of_cell(c, |q| self.store.heap[q as usize])
-                } else {
-                    None
-                };
-                let list = pred.candidates(first);
-                let cands = &pred.index.lists[list as usize];
-                if cands.is_empty() {
-                    return Ok(Step::Fail);
+                if self.memoize && data.preds[p as usize].memo && !self.no_memo.contains(&p) {
+                    return self.call_memo(data, p, args, arity, cutb, next);
                 }
-                let height = self.cps.len() as u32;
-                if cands.len() > 1 {
-                    self.push_cp(
-                        CpKind::Clauses {
-                            pred: p,
-                            list,
-                            pos: 1,
-                            args,
-                        },
-                        next,
-                        height,
-                    )?;
-                }
-                self.try_clause(data, p, cands[0], args, height, next)
+                self.call_user(data, p, args, arity, next)
             }
             Dispatch::Native(f) => self.call_native(f, name, arity, args, next, None, None),
             Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
@@ -778,6 +883,165 @@ impl Machine {
                 Term::indicator(name, arity as usize),
             ))),
         }
+    }
+
+    fn call_user(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let pred = &data.preds[p as usize];
+        let first = if arity > 0 {
+            let c = self.store.deref(self.store.heap[args as usize]);
+            Key::of_cell(c, |q| self.store.heap[q as usize])
+        } else {
+            None
+        };
+        let list = pred.candidates(first);
+        let cands = &pred.index.lists[list as usize];
+        if cands.is_empty() {
+            return Ok(Step::Fail);
+        }
+        let height = self.cps.len() as u32;
+        if cands.len() > 1 {
+            self.push_cp(
+                CpKind::Clauses {
+                    pred: p,
+                    list,
+                    pos: 1,
+                    args,
+                },
+                next,
+                height,
+            )?;
+        }
+        self.try_clause(data, p, cands[0], args, height, next)
+    }
+
+    /// A relocatable copy of the argument tuple `','(A1, ..., An)` of a call.
+    fn copy_args(&mut self, args: u32, arity: u32) -> (Vec<Cell>, Cell) {
+        let p = self.store.len();
+        self.store.heap.push(Cell::Functor(atom::COMMA, arity));
+        self.store
+            .heap
+            .extend_from_within(args as usize..(args + arity) as usize);
+        let mut seg = Vec::with_capacity(arity as usize + 1);
+        let root = self.store.copy_out(Cell::Struct(p), &mut seg);
+        self.store.heap.truncate(p as usize);
+        (seg, root)
+    }
+
+    /// A memoizable predicate: serve the call from the table, or fill the table entry first.
+    fn call_memo(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let (seg, _) = self.copy_args(args, arity);
+        let key = MemoKey::new(p, &seg);
+        if let Some(&e) = self.memo_table.get(&key) {
+            return self.serve_memo(e, 0, args, arity, next, None);
+        }
+        let fill = self.fills.len() as u32;
+        self.fills.push(Fill {
+            key,
+            answers: Vec::new(),
+            start: self.inferences,
+            cp: self.cps.len() as u32,
+        });
+        self.push_cp(
+            CpKind::MemoFill {
+                fill,
+                pred: p,
+                args,
+                arity,
+            },
+            next,
+            cutb,
+        )?;
+        let k = self.push_frame(FrameKind::MemoCollect { fill, args, arity }, cutb, next)?;
+        self.call_user(data, p, args, arity, k)
+    }
+
+    /// Unifies the call's arguments with answer `i` of memo entry `e`, leaving a choicepoint for the
+    /// next answer.
+    fn serve_memo(
+        &mut self,
+        e: u32,
+        i: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+    ) -> Result<Step, SolveError> {
+        let entry = self.memo_entries[e as usize].clone();
+        if i >= entry.len() {
+            return Ok(Step::Fail);
+        }
+        let (heap, trail, frames) = marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ));
+        if i + 1 < entry.len() {
+            if self.cps.len() >= self.limits.max_choicepoints {
+                return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
+            }
+            self.cps.push(ChoicePoint {
+                kind: CpKind::MemoServe {
+                    entry: e,
+                    pos: i as u32 + 1,
+                    args,
+                    arity,
+                },
+                heap,
+                trail,
+                frames,
+                next,
+                cutb: 0,
+            });
+            self.store.mark = heap;
+        }
+        let (seg, root) = &entry[i];
+        let t = self.store.copy_in(seg, *root);
+        for j in 0..arity {
+            let a = self.store.arg(t, j);
+            let b = self.store.heap[(args + j) as usize];
+            if !self.store.unify(a, b) {
+                return Ok(Step::Fail);
+            }
+        }
+        self.cur = next;
+        Ok(Step::Go)
+    }
+
+    /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
+    /// the state at its call and runs the predicate directly, never memoizing it again.
+    fn abort_fill(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<Step, SolveError> {
+        let Some(f) = self.fills.last() else {
+            return Ok(Step::Fail);
+        };
+        let cpi = f.cp as usize;
+        self.cut(cpi as u32 + 1);
+        self.restore(cpi, host);
+        let cp = self.cps[cpi];
+        self.pop_cp();
+        self.fills.pop();
+        let CpKind::MemoFill {
+            pred, args, arity, ..
+        } = cp.kind
+        else {
+            return Ok(Step::Fail);
+        };
+        self.no_memo.insert(pred);
+        self.call_user(data, pred, args, arity, cp.next)
     }
 
     fn try_clause(
@@ -1003,6 +1267,10 @@ impl Machine {
                 self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, t)?;
             }
             Control::Not => {
+                let goal = match self.prepare_body(arg(self, 0)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
                 self.push_cp(
                     CpKind::Alt {
@@ -1013,11 +1281,15 @@ impl Machine {
                 )?;
                 let fail = self.push_frame(FrameKind::Fail, cutb, next)?;
                 let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, fail)?;
-                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, k)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
             }
             Control::Call(0) => {
+                let goal = match self.prepare_body(arg(self, 0)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
-                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h, next)?;
             }
             Control::Call(n) => {
                 let g = self.store.deref(arg(self, 0));
@@ -1040,10 +1312,18 @@ impl Machine {
                         return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                     }
                 };
+                let goal = match self.prepare_body(goal) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
                 self.cur = self.push_frame(FrameKind::Goal { goal }, h, next)?;
             }
             Control::Catch => {
+                let goal = match self.prepare_body(arg(self, 0)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let h = self.cps.len() as u32;
                 self.push_cp(
                     CpKind::Catch {
@@ -1055,7 +1335,7 @@ impl Machine {
                     cutb,
                 )?;
                 let pop = self.push_frame(FrameKind::PopCatch { cp: h }, cutb, next)?;
-                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h + 1, pop)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, pop)?;
             }
             Control::Throw => {
                 let b = self.store.deref(arg(self, 0));
@@ -1066,20 +1346,16 @@ impl Machine {
             }
             Control::Findall | Control::Findall4 => {
                 let template = arg(self, 0);
-                let goal = arg(self, 1);
+                let goal = match self.prepare_body(arg(self, 1)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
                 let result = arg(self, 2);
                 let tail = if c == Control::Findall4 {
                     Some(arg(self, 3))
                 } else {
                     None
                 };
-                // ISO: the result must be a (partial) list
-                if let Err(t) = self.store.list_items(result) {
-                    if !matches!(t, Cell::Ref(_)) {
-                        let r = self.store.to_term(result);
-                        return Ok(Step::Throw(Term::type_error(atom::LIST, r)));
-                    }
-                }
                 let id = self.collectors.len() as u32;
                 self.collectors.push(Collector::default());
                 let h = self.cps.len() as u32;
@@ -1089,6 +1365,81 @@ impl Machine {
             }
         }
         Ok(Step::Go)
+    }
+
+    /// ISO body conversion of a meta-called goal: a variable in a control position (an argument of
+    /// `,`, `;`, `->`, `*->`) becomes `call(V)`, so that a cut bound to it later stays local; a
+    /// number or string there is a `type_error(callable, Goal)` naming the whole goal (SWI-Prolog).
+    fn prepare_body(&mut self, goal: Cell) -> Result<Cell, Term> {
+        // the number of goal arguments of a control construct (0: not one)
+        let control_args = |s: &Store, c: Cell| match s.functor(c) {
+            Some((f, 2))
+                if f == atom::COMMA
+                    || f == atom::SEMI
+                    || f == atom::BAR
+                    || f == atom::ARROW
+                    || f == atom::SOFT_ARROW =>
+            {
+                2
+            }
+            Some((f, 1)) if f == atom::NOT_PROVABLE => 1,
+            _ => 0,
+        };
+        let is_control = |s: &Store, c: Cell| control_args(s, c) > 0;
+        let g = self.store.deref(goal);
+        if !is_control(&self.store, g) {
+            return Ok(g);
+        }
+        let mut has_var = false;
+        let mut stack = vec![g];
+        while let Some(c) = stack.pop() {
+            let c = self.store.deref(c);
+            if is_control(&self.store, c) {
+                for i in (0..control_args(&self.store, c)).rev() {
+                    stack.push(self.store.arg(c, i));
+                }
+            } else {
+                match c {
+                    Cell::Ref(_) => has_var = true,
+                    Cell::Atom(_) | Cell::Struct(_) | Cell::List(_) => {}
+                    _ => return Err(Term::type_error(atom::CALLABLE, self.store.to_term(g))),
+                }
+            }
+        }
+        if !has_var {
+            return Ok(g);
+        }
+        enum Job {
+            Visit(Cell),
+            Build(Atom, u32),
+        }
+        let mut jobs = vec![Job::Visit(g)];
+        let mut out: Vec<Cell> = Vec::new();
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::Visit(c) => {
+                    let c = self.store.deref(c);
+                    if is_control(&self.store, c) {
+                        let (f, n) = self.store.functor(c).expect("control construct");
+                        jobs.push(Job::Build(f, n));
+                        for i in (0..n).rev() {
+                            jobs.push(Job::Visit(self.store.arg(c, i)));
+                        }
+                    } else if let Cell::Ref(_) = c {
+                        let call = self.store.make_compound(atom::CALL, &[c]);
+                        out.push(call);
+                    } else {
+                        out.push(c);
+                    }
+                }
+                Job::Build(f, n) => {
+                    let args = out.split_off(out.len() - n as usize);
+                    let t = self.store.make_compound(f, &args);
+                    out.push(t);
+                }
+            }
+        }
+        Ok(out.pop().expect("converted body"))
     }
 
     /// Backtracks to the newest choicepoint with an alternative; `Ok(false)` if none is left.
@@ -1191,6 +1542,42 @@ impl Machine {
                 CpKind::Catch { .. } | CpKind::Dead => {
                     self.pop_cp();
                 }
+                CpKind::MemoFill {
+                    fill, args, arity, ..
+                } => {
+                    self.pop_cp();
+                    self.fills.truncate(fill as usize + 1);
+                    let Some(f) = self.fills.pop() else { continue };
+                    self.memo_cells += f.answers.iter().map(|(s, _)| s.len() + 1).sum::<usize>();
+                    let e = self.memo_entries.len() as u32;
+                    self.memo_entries.push(Arc::new(f.answers));
+                    self.memo_table.insert(f.key, e);
+                    match self.serve_memo(e, 0, args, arity, cp.next, None)? {
+                        Step::Go => return Ok(true),
+                        Step::Fail => continue,
+                        Step::Throw(b) => {
+                            self.throw(data, host, b)?;
+                            return Ok(true);
+                        }
+                    }
+                }
+                CpKind::MemoServe {
+                    entry,
+                    pos,
+                    args,
+                    arity,
+                } => {
+                    self.pop_cp();
+                    let marks = Some((cp.heap, cp.trail, cp.frames));
+                    match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks)? {
+                        Step::Go => return Ok(true),
+                        Step::Fail => continue,
+                        Step::Throw(b) => {
+                            self.throw(data, host, b)?;
+                            return Ok(true);
+                        }
+                    }
+                }
                 CpKind::Findall { id, result, tail } => {
                     self.pop_cp();
                     let col = self.collectors.pop().unwrap_or_default();
@@ -1227,6 +1614,24 @@ impl Machine {
             self.pop_cp();
             match cp.kind {
                 CpKind::Findall { id, .. } => self.drop_collectors(id),
+                CpKind::MemoFill {
+                    fill,
+                    pred,
+                    args,
+                    arity,
+                } => {
+                    // the exception came from computing every answer: call the predicate directly
+                    // instead, so that it surfaces (or not) exactly as without memoization
+                    self.fills.truncate(fill as usize);
+                    self.no_memo.insert(pred);
+                    let p = &_data.preds[pred as usize];
+                    let argv: Vec<Cell> =
+                        self.store.heap[args as usize..(args + arity) as usize].to_vec();
+                    let goal = self.store.make_compound(p.name, &argv);
+                    let h = self.cps.len() as u32;
+                    self.cur = self.push_frame(FrameKind::Goal { goal }, h, cp.next)?;
+                    return Ok(());
+                }
                 CpKind::Catch {
                     catcher,
                     recovery,
@@ -1291,20 +1696,23 @@ impl Machine {
         let trail_from = self.cps.last().map_or(0, |c| c.trail) as usize;
         let heap = &self.store.heap;
         // mark `len` cells from `start` (a block), queueing their values
-        let mark_block = |start: usize, len: usize, marked: &mut Vec<bool>, todo: &mut Vec<Cell>| {
-            for a in start..start + len {
-                if a >= h0 && !marked[a - h0] {
-                    marked[a - h0] = true;
-                    todo.push(heap[a]);
+        let mark_block =
+            |start: usize, len: usize, marked: &mut Vec<bool>, todo: &mut Vec<Cell>| {
+                for a in start..start + len {
+                    if a >= h0 && !marked[a - h0] {
+                        marked[a - h0] = true;
+                        todo.push(heap[a]);
+                    }
                 }
-            }
-        };
+            };
         // roots: frames on the current chain above the protected ones
         let mut f = self.cur;
         while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
             let fr = self.frames[f as usize];
             match fr.kind {
-                FrameKind::Body { pred, clause, env, .. } => {
+                FrameKind::Body {
+                    pred, clause, env, ..
+                } => {
                     let nvars = data.preds[pred as usize].clauses[clause as usize].nvars as usize;
                     mark_block(env as usize, nvars, &mut marked, &mut todo);
                 }
@@ -1389,10 +1797,8 @@ impl Machine {
         while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
             let fr = &mut self.frames[f as usize];
             match &mut fr.kind {
-                FrameKind::Body { env, .. } => {
-                    if *env as usize >= h0 {
-                        *env = forward[*env as usize - h0];
-                    }
+                FrameKind::Body { env, .. } if *env as usize >= h0 => {
+                    *env = forward[*env as usize - h0];
                 }
                 FrameKind::Goal { goal } => *goal = fwd(*goal),
                 FrameKind::Collect { template, .. } => *template = fwd(*template),

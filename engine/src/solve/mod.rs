@@ -47,8 +47,7 @@ pub fn describe_error(ball: &Term) -> String {
             show(dom),
             show(culprit)
         ),
-        (Some(("existence_error", 2)), [kind, culprit]) if matches!(kind, Term::Atom(k) if *k == atom::PROCEDURE) =>
-        {
+        (Some(("existence_error", 2)), [Term::Atom(atom::PROCEDURE), culprit]) => {
             return format!("Unknown procedure: {}", show(culprit));
         }
         (Some(("existence_error", 2)), [kind, culprit]) => format!(

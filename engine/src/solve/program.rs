@@ -158,6 +158,10 @@ pub struct Pred {
     /// Defined by the prelude rather than by the game.
     pub library: bool,
     pub index: PredIndex,
+    /// Calls may be memoized: the predicate cannot reach the game state (`fact/1`, schedules,
+    /// `does/2`), a meta-call of an unknown goal, or random numbers, and is not recursive. Its
+    /// solutions depend on its arguments only.
+    pub memo: bool,
 }
 
 impl Pred {
@@ -370,6 +374,10 @@ impl ProgramBuilder {
             }
             p.build_index();
         }
+        let memo = memoizable(&data);
+        for (p, m) in data.preds.iter_mut().zip(memo) {
+            p.memo = m;
+        }
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
     }
@@ -464,6 +472,7 @@ fn add_clause(data: &mut ProgramData, c: SourceClause, library: bool, diags: &mu
             clauses: Vec::new(),
             library,
             index: PredIndex::default(),
+            memo: false,
         });
         (data.preds.len() - 1) as u32
     });
@@ -618,4 +627,144 @@ impl Program {
     pub fn resolve(&self, name: Atom, arity: u32) -> Dispatch {
         resolve(&self.0, name, arity)
     }
+}
+
+/// What a predicate's clauses call, as far as static analysis can tell.
+#[derive(Default)]
+struct Calls {
+    preds: Vec<u32>,
+    /// Reaches host predicates, an unknown goal, or random numbers.
+    impure: bool,
+}
+
+/// The calls of goal template `cell` (a control construct's goals are followed statically).
+fn goal_calls(data: &ProgramData, cells: &[Cell], cell: Cell, out: &mut Calls) {
+    let mut stack = vec![cell];
+    while let Some(c) = stack.pop() {
+        let (name, args): (Atom, Vec<Cell>) = match c {
+            Cell::Atom(a) => (a, Vec::new()),
+            Cell::Struct(p) => match cells[p as usize] {
+                Cell::Functor(f, n) => (f, (1..=n).map(|i| cells[(p + i) as usize]).collect()),
+                _ => {
+                    out.impure = true;
+                    continue;
+                }
+            },
+            Cell::List(p) => (atom::DOT, vec![cells[p as usize], cells[p as usize + 1]]),
+            _ => {
+                out.impure = true;
+                continue;
+            }
+        };
+        call_effects(data, cells, name, &args, out, &mut stack);
+    }
+}
+
+fn call_effects(
+    data: &ProgramData,
+    cells: &[Cell],
+    name: Atom,
+    args: &[Cell],
+    out: &mut Calls,
+    stack: &mut Vec<Cell>,
+) {
+    if args.iter().any(|&a| mentions_random(cells, a)) {
+        out.impure = true;
+    }
+    match resolve(data, name, args.len() as u32) {
+        Dispatch::Control(c) => match c {
+            Control::Conj
+            | Control::Disj
+            | Control::IfThen
+            | Control::SoftIfThen
+            | Control::Not => stack.extend_from_slice(args),
+            Control::Call(0) => stack.push(args[0]),
+            Control::Findall | Control::Findall4 => stack.push(args[1]),
+            Control::Catch => {
+                stack.push(args[0]);
+                stack.push(args[2]);
+            }
+            Control::Call(_) => out.impure = true,
+            Control::Cut | Control::True | Control::Fail | Control::Throw => {}
+        },
+        Dispatch::User(q) => out.preds.push(q),
+        Dispatch::Native(_) => {}
+        Dispatch::Host(_) | Dispatch::Unknown => out.impure = true,
+    }
+}
+
+/// Does a template term mention a random-number function?
+fn mentions_random(cells: &[Cell], c: Cell) -> bool {
+    let mut stack = vec![c];
+    while let Some(c) = stack.pop() {
+        match c {
+            Cell::Atom(a) if a.name().starts_with("random") => return true,
+            Cell::Struct(p) => {
+                if let Cell::Functor(f, n) = cells[p as usize] {
+                    if f.name().starts_with("random") {
+                        return true;
+                    }
+                    stack.extend((1..=n).map(|i| cells[(p + i) as usize]));
+                }
+            }
+            Cell::List(p) => {
+                stack.push(cells[p as usize]);
+                stack.push(cells[p as usize + 1]);
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Which predicates may be memoized (see [`Pred::memo`]).
+fn memoizable(data: &ProgramData) -> Vec<bool> {
+    let n = data.preds.len();
+    let mut calls: Vec<Calls> = Vec::with_capacity(n);
+    for p in &data.preds {
+        let mut c = Calls::default();
+        for cl in &p.clauses {
+            for g in cl.body.iter() {
+                let mut stack = Vec::new();
+                call_effects(data, &cl.cells, g.name, &g.args, &mut c, &mut stack);
+                for sub in stack {
+                    goal_calls(data, &cl.cells, sub, &mut c);
+                }
+            }
+        }
+        calls.push(c);
+    }
+    // impurity flows from callees to callers
+    let mut impure: Vec<bool> = calls.iter().map(|c| c.impure).collect();
+    loop {
+        let mut changed = false;
+        for i in 0..n {
+            if !impure[i] && calls[i].preds.iter().any(|&q| impure[q as usize]) {
+                impure[i] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // recursive predicates (on a cycle of the call graph) are not memoized themselves
+    let recursive: Vec<bool> = (0..n)
+        .map(|i| {
+            let mut seen = vec![false; n];
+            let mut stack: Vec<u32> = calls[i].preds.clone();
+            while let Some(q) = stack.pop() {
+                if q as usize == i {
+                    return true;
+                }
+                if !std::mem::replace(&mut seen[q as usize], true) {
+                    stack.extend_from_slice(&calls[q as usize].preds);
+                }
+            }
+            false
+        })
+        .collect();
+    (0..n)
+        .map(|i| !impure[i] && !recursive[i] && !data.preds[i].library && data.preds[i].arity > 0)
+        .collect()
 }

@@ -15,6 +15,35 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// After this many steps a traversal starts remembering the compound cells (or pairs) it has seen,
+/// so that cyclic terms (made by unification without occurs check, `X = f(X)`) and heavily shared
+/// ones cannot make it run forever: small terms never pay for it.
+const CYCLE_CHECK_AFTER: u32 = 1 << 16;
+
+/// Remembers visited keys once a traversal has run long enough (see [`CYCLE_CHECK_AFTER`]).
+struct Visited<K> {
+    steps: u32,
+    seen: Option<rustc_hash::FxHashSet<K>>,
+}
+
+impl<K: std::hash::Hash + Eq> Visited<K> {
+    fn new() -> Visited<K> {
+        Visited {
+            steps: 0,
+            seen: None,
+        }
+    }
+    /// `false` if `k` was seen before (after the threshold).
+    #[inline]
+    fn first(&mut self, k: K) -> bool {
+        if self.steps < CYCLE_CHECK_AFTER {
+            self.steps += 1;
+            return true;
+        }
+        self.seen.get_or_insert_with(Default::default).insert(k)
+    }
+}
+
 /// One word of the store.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Cell {
@@ -196,12 +225,14 @@ impl Store {
         }
     }
 
-    /// Unifies two cells (no occurs check, as in ISO Prolog's `=/2`).
+    /// Unifies two cells (no occurs check, as in ISO Prolog's `=/2`). Terminates on cyclic terms:
+    /// a pair of compounds met again is already being unified (rational-tree unification).
     pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
         let mut stack = std::mem::take(&mut self.unify_stack);
         stack.clear();
         stack.push((a, b));
         let mut ok = true;
+        let mut visited: Visited<(u32, u32)> = Visited::new();
         while let Some((x, y)) = stack.pop() {
             let x = self.deref(x);
             let y = self.deref(y);
@@ -237,13 +268,13 @@ impl Store {
                     }
                 }
                 (Cell::List(p), Cell::List(q)) => {
-                    if p != q {
+                    if p != q && visited.first((p, q)) {
                         stack.push((self.heap[p as usize + 1], self.heap[q as usize + 1]));
                         stack.push((self.heap[p as usize], self.heap[q as usize]));
                     }
                 }
                 (Cell::Struct(p), Cell::Struct(q)) => {
-                    if p != q {
+                    if p != q && visited.first((p, q)) {
                         let (fp, fq) = (self.heap[p as usize], self.heap[q as usize]);
                         if fp != fq {
                             ok = false;
@@ -327,45 +358,78 @@ impl Store {
 
     /// Copies a heap term out as an owned term; unbound variables are numbered in order of first
     /// occurrence through `names` (shared across calls, so several terms can be extracted consistently).
+    /// After [`CYCLE_CHECK_AFTER`] steps, a compound seen before is reused (shared `Arc`s, so a
+    /// heavily shared term stays small) and a compound met inside itself (a cyclic term) is written
+    /// as the atom `'@cycle'`.
     pub fn extract(&self, c: Cell, names: &mut HashMap<u32, u32>) -> Term {
         enum Job {
             Visit(Cell),
-            Build(Atom, usize),
+            Build(Atom, usize, u32),
         }
         let mut jobs = vec![Job::Visit(c)];
         let mut out: Vec<Term> = Vec::new();
+        let mut steps = 0u32;
+        // compound address -> its finished term; compounds being built
+        let mut done: rustc_hash::FxHashMap<u32, Term> = Default::default();
+        let mut building: rustc_hash::FxHashSet<u32> = Default::default();
         while let Some(job) = jobs.pop() {
             match job {
-                Job::Visit(c) => match self.deref(c) {
-                    Cell::Ref(a) => {
-                        let next = names.len() as u32;
-                        let n = *names.entry(a).or_insert(next);
-                        out.push(Term::Var(n));
-                    }
-                    Cell::Atom(a) => out.push(Term::Atom(a)),
-                    Cell::Int(i) => out.push(Term::Int(i)),
-                    Cell::Float(f) => out.push(Term::Float(f)),
-                    Cell::Str(s) => out.push(Term::Str(s)),
-                    Cell::List(p) => {
-                        jobs.push(Job::Build(atom::DOT, 2));
-                        // visit in reverse so that results come out in order
-                        jobs.push(Job::Visit(self.heap[p as usize + 1]));
-                        jobs.push(Job::Visit(self.heap[p as usize]));
-                    }
-                    Cell::Struct(p) => {
-                        let Cell::Functor(f, n) = self.heap[p as usize] else {
-                            unreachable!()
-                        };
-                        jobs.push(Job::Build(f, n as usize));
-                        for i in (1..=n).rev() {
-                            jobs.push(Job::Visit(self.heap[(p + i) as usize]));
+                Job::Visit(c) => {
+                    let c = self.deref(c);
+                    let tracked = steps >= CYCLE_CHECK_AFTER;
+                    steps = steps.saturating_add(1);
+                    if tracked {
+                        if let Cell::List(p) | Cell::Struct(p) = c {
+                            if let Some(t) = done.get(&p) {
+                                out.push(t.clone());
+                                continue;
+                            }
+                            if !building.insert(p) {
+                                out.push(Term::Atom(Atom::new("@cycle")));
+                                continue;
+                            }
                         }
                     }
-                    Cell::Functor(..) | Cell::Var(_) => unreachable!("header or slot as value"),
-                },
-                Job::Build(f, n) => {
+                    match c {
+                        Cell::Ref(a) => {
+                            let next = names.len() as u32;
+                            let n = *names.entry(a).or_insert(next);
+                            out.push(Term::Var(n));
+                        }
+                        Cell::Atom(a) => out.push(Term::Atom(a)),
+                        Cell::Int(i) => out.push(Term::Int(i)),
+                        Cell::Float(f) => out.push(Term::Float(f)),
+                        Cell::Str(s) => out.push(Term::Str(s)),
+                        Cell::List(p) => {
+                            jobs.push(Job::Build(atom::DOT, 2, if tracked { p } else { u32::MAX }));
+                            // visit in reverse so that results come out in order
+                            jobs.push(Job::Visit(self.heap[p as usize + 1]));
+                            jobs.push(Job::Visit(self.heap[p as usize]));
+                        }
+                        Cell::Struct(p) => {
+                            let Cell::Functor(f, n) = self.heap[p as usize] else {
+                                unreachable!()
+                            };
+                            jobs.push(Job::Build(
+                                f,
+                                n as usize,
+                                if tracked { p } else { u32::MAX },
+                            ));
+                            for i in (1..=n).rev() {
+                                jobs.push(Job::Visit(self.heap[(p + i) as usize]));
+                            }
+                        }
+                        Cell::Functor(..) | Cell::Var(_) => unreachable!("header or slot as value"),
+                    }
+                }
+                Job::Build(f, n, p) => {
                     let args: Vec<Term> = out.split_off(out.len() - n);
-                    out.push(Term::Compound(f, Arc::from(args)));
+                    let t = Term::Compound(f, Arc::from(args));
+                    if p != u32::MAX {
+                        building.remove(&p);
+                        done.insert(p, t.clone());
+                    }
+                    out.push(t);
                 }
             }
         }
@@ -384,8 +448,25 @@ impl Store {
         let mut vars: HashMap<u32, u32> = HashMap::new();
         let mut out_root = Cell::Atom(atom::NIL);
         let mut work: Vec<(Cell, Option<u32>)> = vec![(root, None)];
+        // after many steps, compounds already copied are shared (cyclic and shared terms stay finite)
+        let mut steps = 0u32;
+        let mut copied: rustc_hash::FxHashMap<u32, Cell> = Default::default();
         while let Some((c, slot)) = work.pop() {
-            let v = match self.deref(c) {
+            let c = self.deref(c);
+            let tracked = steps >= CYCLE_CHECK_AFTER;
+            steps = steps.saturating_add(1);
+            if tracked {
+                if let Cell::List(p) | Cell::Struct(p) = c {
+                    if let Some(&v) = copied.get(&p) {
+                        match slot {
+                            Some(s) => dst[s as usize] = v,
+                            None => out_root = v,
+                        }
+                        continue;
+                    }
+                }
+            }
+            let v = match c {
                 Cell::Ref(a) => match vars.get(&a) {
                     Some(&r) => Cell::Ref(r),
                     None => {
@@ -409,6 +490,9 @@ impl Store {
                     dst.push(Cell::Atom(atom::NIL));
                     work.push((self.heap[p as usize + 1], Some(q + 1)));
                     work.push((self.heap[p as usize], Some(q)));
+                    if tracked {
+                        copied.insert(p, Cell::List(q));
+                    }
                     Cell::List(q)
                 }
                 Cell::Struct(p) => {
@@ -422,6 +506,9 @@ impl Store {
                     }
                     for i in (1..=n).rev() {
                         work.push((self.heap[(p + i) as usize], Some(q + i)));
+                    }
+                    if tracked {
+                        copied.insert(p, Cell::Struct(q));
                     }
                     Cell::Struct(q)
                 }
@@ -452,9 +539,11 @@ impl Store {
     /// Is the term ground?
     pub fn is_ground(&self, c: Cell) -> bool {
         let mut stack = vec![c];
+        let mut visited: Visited<u32> = Visited::new();
         while let Some(c) = stack.pop() {
             match self.deref(c) {
                 Cell::Ref(_) => return false,
+                Cell::List(p) | Cell::Struct(p) if !visited.first(p) => {}
                 Cell::List(p) => {
                     stack.push(self.heap[p as usize + 1]);
                     stack.push(self.heap[p as usize]);
@@ -543,6 +632,7 @@ impl Store {
     /// a float before an integer of equal value; compounds by arity, then name, then arguments.
     pub fn compare(&self, a: Cell, b: Cell) -> Ordering {
         let mut stack = vec![(a, b)];
+        let mut visited: Visited<(u32, u32)> = Visited::new();
         while let Some((a, b)) = stack.pop() {
             let a = self.deref(a);
             let b = self.deref(b);
@@ -574,7 +664,13 @@ impl Store {
                                 fa.name().cmp(fb.name())
                             }
                         });
-                        if o == Ordering::Equal {
+                        let addr = |c: Cell| match c {
+                            Cell::List(p) | Cell::Struct(p) => p,
+                            _ => u32::MAX,
+                        };
+                        let (pa, pb) = (addr(a), addr(b));
+                        // the same compound, or a pair already being compared (cyclic terms)
+                        if o == Ordering::Equal && pa != pb && visited.first((pa, pb)) {
                             for i in (0..na).rev() {
                                 stack.push((self.arg(a, i), self.arg(b, i)));
                             }

@@ -1,5 +1,6 @@
 //! The fixed operator table (ISO plus the few SWI-Prolog operators SIDL games use). There is no
-//! `op/3`: the table is part of the language definition (see docs/language.md).
+//! `op/3`: the table is part of the language definition (see docs/language.md). Priorities and types
+//! are those of SWI-Prolog 9 (`current_op/3`), including its `|` at 1105, `:` at 600 and `xor` at 400.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpType {

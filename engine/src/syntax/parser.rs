@@ -86,10 +86,9 @@ pub fn parse_term(src: &str) -> Result<ReadTerm, Vec<Diagnostic>> {
             if p.pos < p.toks.len() {
                 let t = p.peek();
                 let msg = format!("unexpected {} after the end of the term", p.describe(t));
-                p.diags.push(
-                    Diagnostic::error(codes::OPERATOR_EXPECTED, msg, t.span)
-                        .with_help("only one term can be read here; remove the rest or join the terms with an operator"),
-                );
+                p.diags.push(Diagnostic::error(codes::OPERATOR_EXPECTED, msg, t.span).with_help(
+                        "only one term can be read here; remove the rest or join the terms with an operator",
+                    ));
             }
             Some(node)
         }
@@ -225,11 +224,18 @@ impl<'s> Parser<'s> {
     fn tok(&self, i: usize) -> Token {
         match self.toks.get(i) {
             Some(t) => *t,
-            None => Token {
-                kind: EOF_TOKEN,
-                span: Span::new(self.src.len(), self.src.len()),
-                layout_before: true,
-            },
+            None => {
+                // Errors at the end of the text are reported right after the last token, on its line.
+                let end = self
+                    .toks
+                    .last()
+                    .map_or(self.src.len() as u32, |t| t.span.end);
+                Token {
+                    kind: EOF_TOKEN,
+                    span: Span { start: end, end },
+                    layout_before: true,
+                }
+            }
         }
     }
 
@@ -242,7 +248,8 @@ impl<'s> Parser<'s> {
     }
 
     fn is_eof(&self, t: Token) -> bool {
-        t.kind == EOF_TOKEN && t.span.is_empty() && t.span.start as usize == self.src.len()
+        // Real tokens are never empty.
+        t.kind == EOF_TOKEN && t.span.is_empty()
     }
 
     /// 1-based line of a byte offset (for messages).
@@ -333,11 +340,13 @@ impl<'s> Parser<'s> {
             .unwrap_or("");
         let at = node.span.end;
         if self.is_eof(t) || (gap.contains('\n') && can_start_term(t.kind)) {
-            let line = self.line_of(at);
             let msg = if self.is_eof(t) {
                 "missing '.' at the end of the clause (the text ends here)".to_string()
             } else {
-                format!("missing '.' at the end of the clause ending on line {line}")
+                let line = self.line_of(t.span.start);
+                format!(
+                    "missing '.' at the end of the clause (the next clause starts on line {line})"
+                )
             };
             self.error(codes::MISSING_END, msg, Span { start: at, end: at })
                 .with_label_mut(node.span, "this clause")
@@ -419,9 +428,10 @@ impl<'s> Parser<'s> {
                 State::Have { node, prec, h } => {
                     if h as usize > MAX_DEPTH {
                         let msg = format!("term nested too deeply (more than {MAX_DEPTH} levels)");
-                        self.error(codes::TOO_DEEP, msg, node.span).with_help_mut(
-                            "split the term into smaller parts, e.g. with auxiliary predicates",
-                        );
+                        self.error(codes::TOO_DEEP, msg, node.name_span())
+                            .with_help_mut(
+                                "split the term into smaller parts, e.g. with auxiliary predicates",
+                            );
                         return Err(Fail);
                     }
                     match stack.pop() {
@@ -594,7 +604,7 @@ impl<'s> Parser<'s> {
                     t.span,
                 )
                 .with_help_mut(format!(
-                    "write '_' for an {what} you don't care about, or remove the extra separator"
+                    "write '_' if the {what} does not matter, or remove the extra separator"
                 ))
                 .with_fix_mut("insert '_'", at, "_");
                 let number = self.fresh_var("_");
@@ -739,10 +749,8 @@ impl<'s> Parser<'s> {
                 TokenKind::Name | TokenKind::Symbol | TokenKind::Solo => {
                     let nt = self.text(next.span);
                     let after = self.tok(self.pos + 1);
-                    ops::infix(nt).is_some()
-                        && ops::prefix(nt).is_none()
-                        && !(after.kind == TokenKind::OpenParen && !after.layout_before)
-                        && !(nt == "-" && after.kind.is_number() && !after.layout_before)
+                    let functional = after.kind == TokenKind::OpenParen && !after.layout_before;
+                    ops::infix(nt).is_some() && ops::prefix(nt).is_none() && !functional
                 }
                 _ => self.is_eof(next),
             };

@@ -421,7 +421,10 @@ pub fn parse_term_text(text: &str) -> Result<Term, Term> {
     match crate::syntax::parse_term(text) {
         Ok(read) => Ok(read.term),
         Err(diags) => {
-            let msg = diags.first().map(|d| d.message.clone()).unwrap_or_else(|| "cannot parse".to_string());
+            let msg = diags
+                .first()
+                .map(|d| d.message.clone())
+                .unwrap_or_else(|| "cannot parse".to_string());
             Err(syntax_error(&msg))
         }
     }

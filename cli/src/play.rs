@@ -1,0 +1,839 @@
+//! `sidl play`: play a game at the terminal, chronon by chronon. Every human seat sees only its own
+//! view (sidl-semantics §6); automatic seats (`random`) submit from the session's seeded RNG.
+
+mod seat;
+mod show;
+
+use crate::render;
+use seat::SeatKind;
+use sidl_engine::game::session::slot_value;
+use sidl_engine::game::{
+    fill_template, template_slots, Actions, RuntimeError, Session, Settings, SwitchInfo,
+    TemplateSlot,
+};
+use sidl_engine::syntax::parse_term;
+use sidl_engine::term::Term;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A game runtime error, boxed (it is large and travels through every step of the loop).
+pub type Res<T> = Result<T, Box<RuntimeError>>;
+
+const AFTER_HELP: &str = "\
+Seats: every player is `human` unless --seat says otherwise. PLAYER is the player term as the
+game writes it (`--seat '[bob]=random'`; a bare atom `bob` also names `[bob]`). Seat kinds:
+  human    a person at this terminal; several humans share it, and each one is shown only
+           its own view (with a 'hand the terminal to ...' separator between players)
+  random   uniformly random actions from the game's seeded RNG (same --seed, same play);
+           unlimited switches are left to their default
+
+Each chronon, every human seat that owns a legal switch sees its visible facts, the accounts,
+the events it may see since its last turn, and its switches: choose an action by number, type
+an action term, or type `wait` (or `skip`) to leave the switch to the game's default. For an
+unlimited switch choose a template, then type each slot value (an integer typed for a `double`
+slot is taken as a float). Commands at any prompt: undo, history, view, help, quit. End of
+input ends the game (exit status 0).
+
+--interrupt: interrupt mode (paper §4). Every accepted submission immediately runs its own
+transition, in which only that switch acts (no defaults, no chance switches). So each seat
+makes at most one submission per turn and the players after it see the new state. When no
+seat submits anything in a round, a chronon runs in which only the chance switches act.
+
+Exit status: 0 when the game ends, stops, is quit or input ends; 1 for a game that does not
+load or a bad --seat; 2 for a runtime error of the game with no human seat to decide.";
+
+/// The arguments of `sidl play`.
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = AFTER_HELP)]
+pub struct PlayArgs {
+    /// The game file.
+    pub game: PathBuf,
+    /// PLAYER=KIND: who plays PLAYER, KIND `human` (the default) or `random`. Repeat per player.
+    #[arg(long = "seat", value_name = "PLAYER=KIND")]
+    pub seats: Vec<String>,
+    /// Seed of the game's RNG (chance switches and random seats).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Interrupt mode: every accepted submission triggers its own transition (see --help).
+    #[arg(long)]
+    pub interrupt: bool,
+    /// Stop after this many chronons (default: no limit).
+    #[arg(long)]
+    pub max_chronons: Option<u64>,
+}
+
+/// `sidl play`: exit 0 (game over, stopped, quit, end of input), 1 (load error, bad seat), 2 (a
+/// runtime error with no human to decide what to do).
+pub fn run(args: &PlayArgs) -> u8 {
+    let (game, _src) = match crate::commands::load_game(&args.game) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let settings = Settings {
+        interrupt: args.interrupt,
+        ..Settings::default()
+    };
+    let session = match Session::new(game.clone(), args.seed, settings) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let players = session.players();
+    let seats = match seat::assign(&players, &args.seats) {
+        Ok(s) => s,
+        Err(m) => {
+            eprintln!("error: {m}");
+            return 1;
+        }
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let (term_in, term_out) = (stdin.is_terminal(), stdout.is_terminal());
+    let mut play = Play {
+        initial_accounts: session.accounts(),
+        s: session,
+        name: args.game.display().to_string(),
+        src: game.source.clone(),
+        seen: vec![0; players.len()],
+        turn_from: vec![0; players.len()],
+        players,
+        seats,
+        interrupt: args.interrupt,
+        max: args.max_chronons,
+        seed: args.seed,
+        input: Box::new(stdin.lock()),
+        out: Box::new(stdout.lock()),
+        echo: !term_in,
+        color: term_out && std::env::var_os("NO_COLOR").is_none(),
+        pause: term_in && term_out,
+        last_human: None,
+    };
+    play.main()
+}
+
+/// What the game loop does next.
+enum Flow {
+    Go,
+    Undo,
+    Quit,
+    Eof,
+    /// A runtime error and nobody to ask: exit 2.
+    Abort,
+}
+
+/// The answer to one switch.
+enum Pick {
+    Submitted,
+    Wait,
+    Flow(Flow),
+}
+
+/// The result of typing a template's slot values.
+enum Fill {
+    Action(Term),
+    Back,
+    Wait,
+    Flow(Flow),
+}
+
+enum End {
+    Terminal,
+    Limit,
+    Quit,
+    Eof,
+}
+
+/// A command typed at a prompt.
+enum Cmd {
+    Wait,
+    Undo,
+    History,
+    View,
+    Help,
+    Quit,
+}
+
+fn command(text: &str) -> Option<Cmd> {
+    Some(match text.trim().trim_end_matches('.').trim_end() {
+        "wait" | "skip" => Cmd::Wait,
+        "undo" => Cmd::Undo,
+        "history" => Cmd::History,
+        "view" => Cmd::View,
+        "help" | "?" => Cmd::Help,
+        "quit" | "exit" => Cmd::Quit,
+        _ => return None,
+    })
+}
+
+/// A choice by number (`3`, `3.`).
+fn index(text: &str) -> Option<i64> {
+    text.trim().trim_end_matches('.').trim_end().parse().ok()
+}
+
+/// Reads a typed term; the error is the parser's first message.
+fn read_term(text: &str) -> Result<Term, String> {
+    match parse_term(text) {
+        Ok(r) => Ok(r.term),
+        Err(d) => Err(d
+            .first()
+            .map(|d| d.message.clone())
+            .unwrap_or_else(|| "not a term".to_string())),
+    }
+}
+
+/// A typed slot value checked against its type; an integer for a `double` slot becomes a float.
+fn typed(slot: &TemplateSlot, v: &Term) -> Option<Term> {
+    match (slot.ty.name(), v) {
+        ("double", Term::Int(i)) => Some(Term::Float(*i as f64)),
+        (_, v) => slot_value(slot.ty, v),
+    }
+}
+
+fn describe(slot: &TemplateSlot) -> &'static str {
+    match slot.ty.name() {
+        "double" => "a float such as 12.5 (an integer such as 12 is taken as 12.0)",
+        "integer" => "an integer such as 3",
+        "number" => "a number such as 3 or 12.5",
+        "atom" => "an atom such as red",
+        _ => "a term without variables",
+    }
+}
+
+const HELP: &str = "\
+at a switch:
+  NUMBER      choose the action (or the template) with this number
+  TERM        type the action itself, e.g. [alice,12.5]
+  wait, skip  leave this switch to the game's default
+at a slot value (unlimited switches):
+  VALUE       a value of the slot's type; back: choose another template
+  quote an atom that is also a command: 'wait'
+at any prompt:
+  undo        undo the last chronon (and the automatic ones before it)
+  history     your submissions and the events you saw, chronon by chronon
+  view        show your view again
+  help        this text
+  quit        end the game";
+
+struct Play<'a> {
+    s: Session,
+    /// The game file's name and text, for error locations.
+    name: String,
+    src: Arc<str>,
+    players: Vec<Term>,
+    seats: Vec<SeatKind>,
+    interrupt: bool,
+    max: Option<u64>,
+    seed: u64,
+    input: Box<dyn BufRead + 'a>,
+    out: Box<dyn Write + 'a>,
+    /// Echo input lines (stdin is not a terminal): the transcript then reads like a session.
+    echo: bool,
+    /// Bold headers (stdout is a terminal and NO_COLOR is unset).
+    color: bool,
+    /// Clear the screen and wait for Enter when the terminal changes hands (stdin and stdout are
+    /// terminals).
+    pause: bool,
+    /// Per player, how many chronons of the history it has been shown.
+    seen: Vec<usize>,
+    /// Per player, where the events of its current turn's view started (for `view`).
+    turn_from: Vec<usize>,
+    initial_accounts: Vec<(Term, Term)>,
+    /// The human seat that saw the terminal last.
+    last_human: Option<usize>,
+}
+
+impl Play<'_> {
+    fn say(&mut self, line: &str) {
+        let _ = writeln!(self.out, "{line}");
+    }
+
+    fn bold(&self, s: &str) -> String {
+        if self.color {
+            format!("\x1b[1m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+
+    /// Prints `prompt`, reads a line; `None` at the end of input.
+    fn read(&mut self, prompt: &str) -> Option<String> {
+        let _ = write!(self.out, "{prompt}");
+        let _ = self.out.flush();
+        let mut buf = Vec::new();
+        match self.input.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                self.say("");
+                None
+            }
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string();
+                if self.echo {
+                    self.say(&line);
+                }
+                Some(line)
+            }
+        }
+    }
+
+    fn humans(&self) -> usize {
+        self.seats.iter().filter(|k| k.is_human()).count()
+    }
+
+    /// Does some human seat own a legal switch now?
+    fn human_decides(&mut self) -> Res<bool> {
+        for pi in 0..self.players.len() {
+            if self.seats[pi].is_human() {
+                let p = self.players[pi].clone();
+                if !self.s.switches_of(&p)?.is_empty() {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    fn main(&mut self) -> u8 {
+        self.intro();
+        loop {
+            let flow = match self.ended() {
+                Ok(Some(end)) => return self.finish(end),
+                Ok(None) => match self.round() {
+                    Ok(f) => f,
+                    Err(e) => self.on_error(&e),
+                },
+                Err(e) => self.on_error(&e),
+            };
+            match flow {
+                Flow::Go => {}
+                Flow::Undo => self.undo(),
+                Flow::Quit => return self.finish(End::Quit),
+                Flow::Eof => return self.finish(End::Eof),
+                Flow::Abort => return 2,
+            }
+        }
+    }
+
+    fn intro(&mut self) {
+        let title = self.bold(&format!("sidl play: {} (seed {})", self.name, self.seed));
+        self.say(&title);
+        let seats: Vec<String> = self
+            .players
+            .iter()
+            .zip(&self.seats)
+            .map(|(p, k)| format!("{} {}", show::term(p), k.name()))
+            .collect();
+        self.say(&format!("players: {}", seats.join(", ")));
+        if self.interrupt {
+            self.say("interrupt mode: every accepted submission runs its own transition");
+        }
+        if self.humans() > 0 {
+            self.say("type help at any prompt for the commands");
+        }
+    }
+
+    fn ended(&mut self) -> Res<Option<End>> {
+        if self.s.is_terminal()? {
+            return Ok(Some(End::Terminal));
+        }
+        if self.max.is_some_and(|m| self.s.chronon() >= m) {
+            return Ok(Some(End::Limit));
+        }
+        Ok(None)
+    }
+
+    /// One chronon: every seat in player order decides, then the chronon runs. In interrupt mode the
+    /// submissions run their own transitions; the chronon runs only if nobody submitted anything.
+    fn round(&mut self) -> Res<Flow> {
+        let mut moved = 0;
+        for pi in 0..self.players.len() {
+            if self.interrupt && moved > 0 && self.ended()?.is_some() {
+                return Ok(Flow::Go);
+            }
+            let kind = self.seats[pi].clone();
+            if kind.is_human() {
+                let (flow, n) = self.human_turn(pi)?;
+                moved += n;
+                if !matches!(flow, Flow::Go) {
+                    return Ok(flow);
+                }
+            } else {
+                let p = self.players[pi].clone();
+                moved += kind.auto_move(&mut self.s, &p, self.interrupt)?;
+            }
+        }
+        if !self.interrupt || moved == 0 {
+            self.s.run_chronon()?;
+        }
+        if self.humans() == 0 {
+            let line = format!(
+                "chronon {}: accounts: {}",
+                self.s.chronon(),
+                show::accounts(&self.s.accounts())
+            );
+            self.say(&line);
+        }
+        Ok(Flow::Go)
+    }
+
+    /// A human seat's turn: its view, then each of its switches. Returns the flow and the number of
+    /// accepted submissions.
+    fn human_turn(&mut self, pi: usize) -> Res<(Flow, usize)> {
+        let p = self.players[pi].clone();
+        let switches = self.s.switches_of(&p)?;
+        if switches.is_empty() {
+            return Ok((Flow::Go, 0));
+        }
+        if self.humans() > 1 && self.last_human != Some(pi) {
+            if let Some(f) = self.hand_over(&p) {
+                return Ok((f, 0));
+            }
+        }
+        self.last_human = Some(pi);
+        let header = format!(
+            "── chronon {} · {} ──",
+            self.s.chronon() + 1,
+            show::term(&p)
+        );
+        self.turn_from[pi] = self.seen[pi];
+        self.show_view(pi, &header, self.seen[pi])?;
+        let n = switches.len();
+        let mut moved = 0;
+        for (k, sw) in switches.iter().enumerate() {
+            self.show_switch(sw, k, n);
+            match self.ask_switch(pi, sw, k, n)? {
+                Pick::Submitted => {
+                    moved += 1;
+                    if self.interrupt {
+                        break;
+                    }
+                }
+                Pick::Wait => {}
+                Pick::Flow(f) => return Ok((f, moved)),
+            }
+        }
+        Ok((Flow::Go, moved))
+    }
+
+    /// Between two human seats: a separator (and, at a real terminal, a cleared screen and Enter).
+    fn hand_over(&mut self, p: &Term) -> Option<Flow> {
+        if self.pause {
+            let _ = write!(self.out, "\x1b[2J\x1b[H");
+        }
+        let line = self.bold(&format!("════ hand the terminal to {} ════", show::term(p)));
+        self.say("");
+        self.say(&line);
+        if self.pause {
+            let prompt = format!("{} presses Enter to go on> ", show::term(p));
+            match self.read(&prompt) {
+                None => return Some(Flow::Eof),
+                Some(l) if matches!(command(&l), Some(Cmd::Quit)) => return Some(Flow::Quit),
+                Some(_) => {}
+            }
+        }
+        None
+    }
+
+    /// The player's view: events since its last turn, visible facts, accounts.
+    fn show_view(&mut self, pi: usize, header: &str, from: usize) -> Res<()> {
+        let p = self.players[pi].clone();
+        let header = self.bold(header);
+        self.say(&header);
+        let len = self.s.history().len();
+        let from = from.min(len);
+        if from < len {
+            let start = from.max(len.saturating_sub(5));
+            if start > from {
+                self.say(&format!(
+                    "({} earlier chronons: type history)",
+                    start - from
+                ));
+            }
+            self.say("since your last turn:");
+            for i in start..len {
+                self.say(&format!("  chronon {}:", i + 1));
+                for l in self.chronon_lines(i, pi) {
+                    self.say(&format!("    {l}"));
+                }
+            }
+        }
+        self.seen[pi] = len;
+        let facts = self.s.view(Some(&p))?;
+        match facts.len() {
+            0 => self.say("you see no facts"),
+            1 => self.say("you see 1 fact:"),
+            n => self.say(&format!("you see {n} facts:")),
+        }
+        for f in &facts {
+            self.say(&format!("  {}", show::term(f)));
+        }
+        for l in show::accounts_block(&self.s.accounts()) {
+            self.say(&l);
+        }
+        Ok(())
+    }
+
+    fn chronon_lines(&self, i: usize, pi: usize) -> Vec<String> {
+        let history = self.s.history();
+        let Some(rec) = history.get(i) else {
+            return Vec::new();
+        };
+        let before = match i.checked_sub(1).and_then(|j| history.get(j)) {
+            Some(prev) => show::accounts_after(prev),
+            None => self.initial_accounts.clone(),
+        };
+        show::chronon_lines(rec, pi, &self.players[pi], &before)
+    }
+
+    fn show_history(&mut self, pi: usize) {
+        let p = show::term(&self.players[pi]);
+        let len = self.s.history().len();
+        if len == 0 {
+            self.say(&format!("history of {p}: no chronon has run yet"));
+            return;
+        }
+        self.say(&format!("history of {p} ({len} chronons):"));
+        for i in 0..len {
+            self.say(&format!("  chronon {}:", i + 1));
+            for l in self.chronon_lines(i, pi) {
+                self.say(&format!("    {l}"));
+            }
+        }
+    }
+
+    fn show_switch(&mut self, sw: &SwitchInfo, k: usize, n: usize) {
+        let id = show::term(&sw.id);
+        let head = if n > 1 {
+            format!("switch {id} ({} of {n})", k + 1)
+        } else {
+            format!("switch {id}")
+        };
+        match &sw.actions {
+            Actions::Finite(acts) => {
+                self.say(&format!("{head}: choose an action"));
+                for (i, a) in acts.iter().enumerate() {
+                    self.say(&format!("  {}) {}", i + 1, show::term(a)));
+                }
+            }
+            Actions::Unlimited(tpls) => {
+                self.say(&format!("{head}: choose a template, then type its values"));
+                for (i, t) in tpls.iter().enumerate() {
+                    self.say(&format!("  {}) {}", i + 1, show::template(t)));
+                }
+            }
+        }
+        self.say("  or wait (the game's default); help lists the commands");
+    }
+
+    /// Asks for one switch until the player submits an accepted action, waits, or leaves the turn.
+    fn ask_switch(&mut self, pi: usize, sw: &SwitchInfo, k: usize, n: usize) -> Res<Pick> {
+        let p = self.players[pi].clone();
+        let count = match &sw.actions {
+            Actions::Finite(a) => a.len(),
+            Actions::Unlimited(t) => t.len(),
+        };
+        if count == 0 {
+            self.say("(no actions: the switch is left to its default)");
+            return Ok(Pick::Wait);
+        }
+        let prompt = if sw.id == p {
+            format!("{} 1-{count}/wait> ", show::term(&p))
+        } else {
+            format!("{} {} 1-{count}/wait> ", show::term(&p), show::term(&sw.id))
+        };
+        let hint = format!("type a number from 1 to {count}, an action term, wait, or help");
+        loop {
+            let Some(line) = self.read(&prompt) else {
+                return Ok(Pick::Flow(Flow::Eof));
+            };
+            let text = line.trim();
+            if text.is_empty() {
+                self.say(&hint);
+                continue;
+            }
+            match command(text) {
+                Some(Cmd::Wait) => {
+                    self.say(&format!("{} is left to its default", show::term(&sw.id)));
+                    return Ok(Pick::Wait);
+                }
+                Some(cmd) => {
+                    if let Some(f) = self.common(cmd, pi)? {
+                        return Ok(Pick::Flow(f));
+                    }
+                    self.show_switch(sw, k, n);
+                    continue;
+                }
+                None => {}
+            }
+            let action = if let Some(i) = index(text) {
+                let chosen = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| i.checked_sub(1))
+                    .filter(|&i| i < count);
+                let Some(i) = chosen else {
+                    self.say(&format!(
+                        "there is no choice {i}: type a number from 1 to {count}"
+                    ));
+                    continue;
+                };
+                match &sw.actions {
+                    Actions::Finite(acts) => acts[i].clone(),
+                    Actions::Unlimited(tpls) => {
+                        let tpl = tpls[i].clone();
+                        match self.fill(pi, &tpl)? {
+                            Fill::Action(a) => a,
+                            Fill::Back => {
+                                self.show_switch(sw, k, n);
+                                continue;
+                            }
+                            Fill::Wait => {
+                                self.say(&format!("{} is left to its default", show::term(&sw.id)));
+                                return Ok(Pick::Wait);
+                            }
+                            Fill::Flow(f) => return Ok(Pick::Flow(f)),
+                        }
+                    }
+                }
+            } else {
+                match read_term(text) {
+                    Ok(t) => t,
+                    Err(m) => {
+                        self.say(&format!("cannot read that: {m}"));
+                        self.say(&hint);
+                        continue;
+                    }
+                }
+            };
+            match self.s.submit(&p, &sw.id, &action)? {
+                Ok(()) => {
+                    let mut msg = format!("ok: {} for {}", show::term(&action), show::term(&sw.id));
+                    if self.interrupt {
+                        msg.push_str("; it ran at once (interrupt mode)");
+                    }
+                    self.say(&msg);
+                    return Ok(Pick::Submitted);
+                }
+                Err(r) => {
+                    self.say(&format!("rejected: {r}"));
+                    self.say(&hint);
+                }
+            }
+        }
+    }
+
+    /// Asks for the slot values of a template one by one.
+    fn fill(&mut self, pi: usize, tpl: &Term) -> Res<Fill> {
+        let slots = template_slots(tpl);
+        if !slots.is_empty() {
+            self.say(&format!(
+                "type the values of {} (back: choose again)",
+                show::template(tpl)
+            ));
+        }
+        let mut values = Vec::with_capacity(slots.len());
+        while let Some(slot) = slots.get(values.len()) {
+            let name = match &slot.name {
+                Some(n) => show::term(n),
+                None => "_".to_string(),
+            };
+            let prompt = match slot.ty.name() {
+                "double" => format!("{name} (double; 12 is taken as 12.0)> "),
+                ty => format!("{name} ({ty})> "),
+            };
+            let Some(line) = self.read(&prompt) else {
+                return Ok(Fill::Flow(Flow::Eof));
+            };
+            let text = line.trim();
+            if text.trim_end_matches('.') == "back" {
+                return Ok(Fill::Back);
+            }
+            match command(text) {
+                Some(Cmd::Wait) => return Ok(Fill::Wait),
+                Some(cmd) => {
+                    if let Some(f) = self.common(cmd, pi)? {
+                        return Ok(Fill::Flow(f));
+                    }
+                    continue;
+                }
+                None => {}
+            }
+            let v = match read_term(text) {
+                Ok(v) => v,
+                Err(m) => {
+                    self.say(&format!("cannot read that: {m}"));
+                    continue;
+                }
+            };
+            match typed(slot, &v) {
+                Some(v) => values.push(v),
+                None => self.say(&format!(
+                    "{} is not a value of type {}: type {}",
+                    show::term(&v),
+                    slot.ty.name(),
+                    describe(slot)
+                )),
+            }
+        }
+        match fill_template(tpl, &values) {
+            Some(a) => Ok(Fill::Action(a)),
+            None => {
+                self.say("the values do not fit the template: choose again");
+                Ok(Fill::Back)
+            }
+        }
+    }
+
+    /// The commands of every prompt (`undo`, `history`, `view`, `help`, `quit`). `Some` ends the turn.
+    fn common(&mut self, cmd: Cmd, pi: usize) -> Res<Option<Flow>> {
+        match cmd {
+            Cmd::Undo => {
+                if self.s.history().is_empty() {
+                    self.say("nothing to undo: this is the start of the game");
+                    return Ok(None);
+                }
+                Ok(Some(Flow::Undo))
+            }
+            Cmd::Quit => Ok(Some(Flow::Quit)),
+            Cmd::History => {
+                self.show_history(pi);
+                Ok(None)
+            }
+            Cmd::View => {
+                let p = show::term(&self.players[pi]);
+                let header = format!("── chronon {} · {p} ──", self.s.chronon() + 1);
+                self.show_view(pi, &header, self.turn_from[pi])?;
+                Ok(None)
+            }
+            Cmd::Help => {
+                self.say(HELP);
+                Ok(None)
+            }
+            Cmd::Wait => Ok(None),
+        }
+    }
+
+    /// Undoes the last chronon, and the ones before it in which no human seat had a decision (the
+    /// automatic seats would otherwise replay them at once). The players choose again.
+    fn undo(&mut self) {
+        let mut undone = 0;
+        while self.s.undo() {
+            undone += 1;
+            if !matches!(self.human_decides(), Ok(false)) {
+                break;
+            }
+        }
+        self.s.clear_pending();
+        let len = self.s.history().len();
+        for s in self.seen.iter_mut().chain(self.turn_from.iter_mut()) {
+            *s = (*s).min(len);
+        }
+        if undone == 0 {
+            self.say("nothing to undo");
+        } else {
+            let what = if undone == 1 {
+                "1 chronon".to_string()
+            } else {
+                format!("{undone} chronons")
+            };
+            self.say(&format!(
+                "undid {what}: back at the start of chronon {}",
+                self.s.chronon() + 1
+            ));
+        }
+    }
+
+    fn print_error(&mut self, e: &RuntimeError) {
+        match &e.solve {
+            Some(se) => {
+                self.say(&format!(
+                    "error: {} (while evaluating {})",
+                    se.message, e.during
+                ));
+                if let Some(span) = se.span {
+                    let at = render::location(&self.name, &self.src, span.start);
+                    self.say(&format!("  --> {at}"));
+                }
+                if se.path.len() > 1 {
+                    let path: Vec<String> =
+                        se.path.iter().map(|(n, a)| format!("{n}/{a}")).collect();
+                    self.say(&format!("  call path: {}", path.join(" → ")));
+                }
+            }
+            None => self.say(&format!("error: {}", e.message)),
+        }
+    }
+
+    /// A runtime error: the state is as before. Humans choose undo, retry or quit.
+    fn on_error(&mut self, e: &RuntimeError) -> Flow {
+        self.print_error(e);
+        if self.humans() == 0 {
+            return Flow::Abort;
+        }
+        let hint = format!(
+            "the game stays at chronon {}: type undo, retry (choose again) or quit",
+            self.s.chronon() + 1
+        );
+        self.say(&hint);
+        loop {
+            let Some(line) = self.read("error> ") else {
+                return Flow::Eof;
+            };
+            match line.trim().trim_end_matches('.') {
+                "undo" if self.s.history().is_empty() => {
+                    self.say("nothing to undo: this is the start of the game")
+                }
+                "undo" => return Flow::Undo,
+                "retry" => {
+                    self.s.clear_pending();
+                    return Flow::Go;
+                }
+                "quit" | "exit" => return Flow::Quit,
+                _ => self.say(&hint),
+            }
+        }
+    }
+
+    fn finish(&mut self, end: End) -> u8 {
+        let n = self.s.chronon();
+        let over = matches!(end, End::Terminal | End::Limit);
+        let n = if n == 1 {
+            "1 chronon".to_string()
+        } else {
+            format!("{n} chronons")
+        };
+        match end {
+            End::Terminal => self.say(&format!("game over after {n}")),
+            End::Limit => self.say(&format!("stopped after {n} (--max-chronons)")),
+            End::Quit => self.say(&format!("quit after {n}")),
+            End::Eof => self.say(&format!("end of input: the game is left after {n}")),
+        }
+        // a single human seat sees how its game ended (several humans share no private view)
+        let humans: Vec<usize> = (0..self.players.len())
+            .filter(|&i| self.seats[i].is_human())
+            .collect();
+        if over && humans.len() == 1 {
+            let pi = humans[0];
+            let header = format!("── final view of {} ──", show::term(&self.players[pi]));
+            if let Err(e) = self.show_view(pi, &header, self.seen[pi]) {
+                self.print_error(&e);
+            }
+        }
+        let accounts = self.s.accounts();
+        let header = self.bold(if over { "final accounts:" } else { "accounts:" });
+        self.say(&header);
+        for (p, a) in &accounts {
+            self.say(&format!("  {} {}", show::term(p), show::term(a)));
+        }
+        if over {
+            for l in show::ranking(&accounts) {
+                self.say(&l);
+            }
+        }
+        let _ = self.out.flush();
+        0
+    }
+}

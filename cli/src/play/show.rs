@@ -1,0 +1,218 @@
+//! Text of terms, templates, events, accounts and rankings for `sidl play` (pure: no I/O).
+
+use sidl_engine::game::session::{slot, ActionSource};
+use sidl_engine::game::{ChrononRecord, Event, Submission};
+use sidl_engine::term::Term;
+use sidl_engine::write::writeq;
+
+/// A term as `writeq/1` writes it.
+pub fn term(t: &Term) -> String {
+    writeq(t, None)
+}
+
+/// A template with every slot `(Name, Type)` written as `<Name:Type>` and every variable as `_`.
+pub fn template(t: &Term) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let shown = mark_holes(t, &mut names);
+    writeq(&shown, Some(&names))
+}
+
+/// Replaces the holes of a template by fresh variables named in `names`.
+fn mark_holes(t: &Term, names: &mut Vec<String>) -> Term {
+    if let Some((name, ty)) = slot(t) {
+        names.push(format!("<{}:{}>", writeq(name, None), ty.name()));
+        return Term::Var(names.len() as u32 - 1);
+    }
+    match t {
+        Term::Var(_) => {
+            names.push("_".to_string());
+            Term::Var(names.len() as u32 - 1)
+        }
+        Term::Compound(f, args) => {
+            let args: Vec<Term> = args.iter().map(|a| mark_holes(a, names)).collect();
+            Term::Compound(*f, args.into())
+        }
+        other => other.clone(),
+    }
+}
+
+/// A number term as `f64` (accounts are integers or floats).
+pub fn number(t: &Term) -> f64 {
+    match t {
+        Term::Int(i) => *i as f64,
+        Term::Float(f) => *f,
+        _ => f64::NAN,
+    }
+}
+
+/// `[alice] 0.0, [bob] 1.0`.
+pub fn accounts(accounts: &[(Term, Term)]) -> String {
+    let parts: Vec<String> = accounts
+        .iter()
+        .map(|(p, a)| format!("{} {}", term(p), term(a)))
+        .collect();
+    parts.join(", ")
+}
+
+/// `accounts: [a] 1, [b] 2` on one line when it fits in 72 columns, else one account per line.
+pub fn accounts_block(accounts_: &[(Term, Term)]) -> Vec<String> {
+    let one = format!("accounts: {}", accounts(accounts_));
+    if one.chars().count() <= 72 {
+        return vec![one];
+    }
+    let mut lines = vec!["accounts:".to_string()];
+    lines.extend(
+        accounts_
+            .iter()
+            .map(|(p, a)| format!("  {} {}", term(p), term(a))),
+    );
+    lines
+}
+
+/// The lines a player sees about one chronon of the history: its own submissions, the events it may
+/// see (`player_events`), and the accounts when they changed (`before`: the accounts before it).
+pub fn chronon_lines(
+    rec: &ChrononRecord,
+    pi: usize,
+    player: &Term,
+    before: &[(Term, Term)],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let own: Vec<&Submission> = rec
+        .submissions
+        .iter()
+        .filter(|s| &s.player == player)
+        .collect();
+    for s in &own {
+        lines.push(format!(
+            "you chose {} for {}",
+            term(&s.action),
+            term(&s.switch)
+        ));
+    }
+    let mut after: Vec<(Term, Term)> = Vec::new();
+    let events = rec.player_events.get(pi).map(Vec::as_slice).unwrap_or(&[]);
+    for e in events {
+        match e {
+            Event::Created(w) => lines.push(format!("+ {}", term(w))),
+            Event::Deleted(w) => lines.push(format!("- {}", term(w))),
+            Event::Account { player, amount } => after.push((player.clone(), amount.clone())),
+            Event::Switch {
+                switch,
+                action,
+                how,
+                ok,
+            } => {
+                let failed = if *ok { "" } else { " (it failed: no effect)" };
+                match how {
+                    ActionSource::Submitted if *ok => {}
+                    ActionSource::Submitted => {
+                        lines.push(format!("{} did {}{failed}", term(switch), term(action)))
+                    }
+                    ActionSource::Default => lines.push(format!(
+                        "{} did its default {}{failed}",
+                        term(switch),
+                        term(action)
+                    )),
+                    ActionSource::Drawn => {
+                        lines.push(format!("{} drew {}{failed}", term(switch), term(action)))
+                    }
+                }
+            }
+        }
+    }
+    if !after.is_empty() && after.as_slice() != before {
+        lines.extend(accounts_block(&after));
+    }
+    if lines.is_empty() {
+        lines.push("(nothing you can see changed)".to_string());
+    }
+    lines
+}
+
+/// The accounts after a chronon, from its designer events.
+pub fn accounts_after(rec: &ChrononRecord) -> Vec<(Term, Term)> {
+    rec.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Account { player, amount } => Some((player.clone(), amount.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The winner line and the ranking line (best account first; equal accounts share a rank).
+pub fn ranking(accounts: &[(Term, Term)]) -> Vec<String> {
+    if accounts.is_empty() {
+        return vec!["no players".to_string()];
+    }
+    let mut order: Vec<&(Term, Term)> = accounts.iter().collect();
+    order.sort_by(|a, b| number(&b.1).total_cmp(&number(&a.1)));
+    let best = number(&order[0].1);
+    let top: Vec<String> = order
+        .iter()
+        .filter(|(_, a)| number(a) == best)
+        .map(|(p, _)| term(p))
+        .collect();
+    let first = if top.len() == accounts.len() && accounts.len() > 1 {
+        format!("draw: every player has {}", term(&order[0].1))
+    } else if top.len() == 1 {
+        format!("winner: {} ({})", top[0], term(&order[0].1))
+    } else {
+        format!("shared win: {} ({})", top.join(", "), term(&order[0].1))
+    };
+    let mut parts = Vec::new();
+    let mut rank = 0;
+    let mut prev: Option<f64> = None;
+    for (i, (p, a)) in order.iter().enumerate() {
+        let v = number(a);
+        if prev != Some(v) {
+            rank = i + 1;
+            prev = Some(v);
+        }
+        parts.push(format!("{rank}. {} {}", term(p), term(a)));
+    }
+    vec![first, format!("ranking: {}", parts.join(", "))]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(n: &str) -> Term {
+        Term::list(vec![Term::atom(n)])
+    }
+
+    #[test]
+    fn templates_show_slots() {
+        let t = Term::list(vec![
+            Term::atom("alice"),
+            Term::compound(",", vec![Term::atom("price"), Term::atom("double")]),
+        ]);
+        assert_eq!(template(&t), "[alice,<price:double>]");
+    }
+
+    #[test]
+    fn rankings() {
+        let acc = vec![
+            (p("a"), Term::Float(-1.0)),
+            (p("b"), Term::Float(1.0)),
+            (p("c"), Term::Float(-1.0)),
+        ];
+        assert_eq!(
+            ranking(&acc),
+            [
+                "winner: [b] (1.0)",
+                "ranking: 1. [b] 1.0, 2. [a] -1.0, 2. [c] -1.0"
+            ]
+        );
+        let tie = vec![(p("a"), Term::Int(0)), (p("b"), Term::Int(0))];
+        assert_eq!(ranking(&tie)[0], "draw: every player has 0");
+        let shared = vec![
+            (p("a"), Term::Int(2)),
+            (p("b"), Term::Int(2)),
+            (p("c"), Term::Int(0)),
+        ];
+        assert_eq!(ranking(&shared)[0], "shared win: [a], [b] (2)");
+    }
+}

@@ -161,8 +161,9 @@ fn instantiate(t: &Term, x: &mut Rng) -> Option<Term> {
 /// RNG, so a driver that consumed the session RNG between chronons makes the replay draw other
 /// actions (a known engine issue: replay should use the recorded draws).
 ///
-/// A runtime error while validating a submission (`switch/2` of an unlimited switch raising, as in
-/// `tests/games/bad_switch.sidl`) must leave the session as it was; play goes on without it.
+/// A submission that raises a runtime error (none should: an exception in `switch/2` while an
+/// unlimited action is validated, as in `tests/games/bad_switch.sidl`, rejects it) must at least
+/// leave the session as it was.
 fn drive(s: &mut Session, x: &mut Rng) -> Result<(), TestCaseError> {
     let switches = s.switches().map_err(rt)?;
     for sw in switches.iter() {

@@ -351,14 +351,6 @@ switch_info(Ps, I, sw(I, Owner, Kind, Acts)) :-
     ;   Kind = finite,
         findall(A, sidl_game:switch(I, A), As),
         distinct_list(As, Acts)
-    ),
-    % a distribution must fit the actions: an error of this state, not of the next chronon
-    (   Owner = dist(D)
-    ->  (   Kind == unlimited
-        ->  rt_error("owned/2: switch ~k is owned by the distribution ~k but is unlimited", [I, D])
-        ;   check_dist(I, D, Acts)
-        )
-    ;   true
     ).
 
 owner_class(O, Ps, player(O)) :- member(P, Ps), P =@= O, !.
@@ -380,6 +372,20 @@ distinct_variants([X|Xs], Seen, Out) :-
     ;   Out = [X|Out1]
     ),
     distinct_variants(Xs, [X|Seen], Out1).
+
+% check_nature(+Legal): every legal nature switch can take an action: it is not unlimited, its
+% distribution fits its actions, and it has actions to draw from (equal(0) with none is a
+% valid owner that cannot draw).  Checked when a chronon runs, as the engine does.
+check_nature(Legal) :-
+    forall(member(sw(I, dist(D), Kind, Acts), Legal),
+           (   Kind == unlimited
+           ->  rt_error("chance switch ~k has unlimited actions", [I])
+           ;   check_dist(I, D, Acts),
+               (   Acts == []
+               ->  rt_error("the chance switch ~k has no actions to draw from", [I])
+               ;   true
+               )
+           )).
 
 check_dist(I, equal(N), Acts) :- !,
     length(Acts, L),
@@ -435,9 +441,14 @@ action_ok(I, finite, Acts, A, Reason) :-
 action_ok(I, unlimited, Ts, A, Reason) :-
     (   \+ ( member(T, Ts), template_match(T, A) )
     ->  format(string(Reason), "~k matches no template of switch ~k", [A, I])
-    ;   sidl_game:switch(I, A)          % an exception is a runtime error (sidl-semantics §5)
-    ->  Reason = ok
-    ;   format(string(Reason), "switch(~k, ~k) fails", [I, A])
+    ;   catch(( sidl_game:switch(I, A) -> R0 = ok ; R0 = fails ), E, R0 = error(E)),
+        (   R0 == ok
+        ->  Reason = ok
+        ;   R0 == fails
+        ->  format(string(Reason), "switch(~k, ~k) fails", [I, A])
+        ;   R0 = error(E1), message_text(E1, M),
+            format(string(Reason), "switch(~k, ~k) raised: ~w", [I, A, M])
+        )
     ).
 
 % A slot (Name, Type) stands for a value of Type; a variable in a template stands for
@@ -482,9 +493,8 @@ clear_does :-
     (   sidl_state:dz(_, _) -> retractall(sidl_state:dz(_, _)) ; true ).
 
 chronon_(K, Legal, Subs, Nats) :-
-    % 1. nature (legal_info/1 checked the distributions); equal(0) with no actions cannot draw
-    forall(member(sw(I, dist(_), finite, []), Legal),
-           rt_error("the chance switch ~k has no actions to draw from", [I])),
+    % 1. nature (checked even when the script fixes the action)
+    check_nature(Legal),
     % does/2: submitted and drawn actions, in legal switch order
     forall(member(sw(I, Owner, _, _), Legal),
            (   Owner = dist(_) -> ( member(I0-A, Nats), I0 == I -> assertz(sidl_state:dz(I, A)) ; true )
@@ -804,8 +814,7 @@ script_loop([], _, _, _, _, _).
 script_loop([Item-Line|Items], K, Max, Legal, Subs, Nats) :-
     K1 is K + 1,
     (   Item = submit(P, I, A)
-    ->  % switch/2 runs for an unlimited switch: an exception there is a runtime error of state K
-        catch(once(guarded(validate_submit(Legal, P, I, A, R))), E, ( print_error(K, E), gm_exit(2) )),
+    ->  validate_submit(Legal, P, I, A, R),
         (   R == ok
         ->  replace_pair(I, A, Subs, Subs1), script_loop(Items, K, Max, Legal, Subs1, Nats)
         ;   format(user_error, "gm: line ~w: rejected ~k before chronon ~d: ~w~n",
@@ -820,7 +829,9 @@ script_loop([Item-Line|Items], K, Max, Legal, Subs, Nats) :-
                    [Line, nature(I, A), K1, R]),
             script_loop(Items, K, Max, Legal, Subs, Nats)
         )
-    ;   % chronon.
+    ;   % chronon.  A nature switch that cannot act is a runtime error of this chronon, not a
+        % missing nature line.
+        catch(check_nature(Legal), E0, ( print_error(K1, E0), gm_exit(2) )),
         forall(( member(sw(I, dist(_), Kind, Acts), Legal),
                  \+ ( Kind == finite, ( Acts == [] ; Acts = [_] ) ),
                  \+ ( member(I0-_, Nats), I0 == I ) ),
@@ -861,6 +872,7 @@ batch_status(Status) :- gm_exit(Status).
 % ---- random decisions (SWI's RNG): nature draws by distribution, one uniformly random
 % action for every player-owned finite switch; unlimited switches get none.
 random_decisions(Legal, Subs, Nats, Out) :-
+    check_nature(Legal),
     foldl(random_decision, Legal, [], RevOut),
     reverse(RevOut, Out),
     findall(I-A, member(submit(_, I, A), Out), Subs),

@@ -75,6 +75,7 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
         let g = Game::new(clauses, graph);
         g.owners(&mut out);
         g.defaults_and_do(&mut out);
+        never_created(clauses, graph, &mut out);
     }
     duplicates(clauses, &mut out);
     out
@@ -461,6 +462,58 @@ fn duplicates(clauses: &[Clause], out: &mut Vec<Diagnostic>) {
                 seen.insert(&c.term, c.span);
             }
         }
+    }
+}
+
+/// `fact(W)` / `delete(W)` where no `init/1` head and no `create/1` argument unifies with `W`.
+fn never_created(clauses: &[Clause], graph: &CallGraph, out: &mut Vec<Diagnostic>) {
+    let mut producers: Vec<Term> = Vec::new();
+    let mut consumers: Vec<&Node> = Vec::new();
+    for &c in graph.clauses_of((atom::INIT, 1)) {
+        if let Some(a) = clauses[c].head().args().first() {
+            producers.push(a.to_term());
+        }
+    }
+    for c in clauses {
+        if c.is_directive() {
+            continue;
+        }
+        let Some(body) = c.body() else {
+            continue;
+        };
+        for g in goals(body) {
+            if g.is_functor(atom::CREATE, 1) {
+                producers.push(g.args()[0].to_term());
+            } else if g.is_functor(atom::FACT, 1) || g.is_functor(atom::DELETE, 1) {
+                consumers.push(g);
+            }
+        }
+    }
+    if producers.iter().any(|p| matches!(p, Term::Var(_))) {
+        return; // anything may be created
+    }
+    for g in consumers {
+        let arg = &g.args()[0];
+        if arg.is_var() {
+            continue;
+        }
+        let t = arg.to_term();
+        if producers.iter().any(|p| unify_all(&[(&t, p)])) {
+            continue;
+        }
+        let k = g
+            .functor()
+            .map_or(String::new(), |(n, a)| show((n, a as u32)));
+        out.push(
+            Diagnostic::warning(
+                codes::NEVER_CREATED,
+                format!(
+                    "no `init/1` or `create/1` makes a fact of this form: `{k}` never matches it"
+                ),
+                arg.span,
+            )
+            .with_help("check the spelling and length of the word against `init/1` and `create/1`"),
+        );
     }
 }
 

@@ -55,6 +55,8 @@ pub mod codes {
     pub const NAME_NOT_GAME: &str = "W0413";
     /// A game without `legal/1`: it ends at once.
     pub const NO_LEGAL: &str = "W0414";
+    /// `fact(W)` or `delete(W)` of a form that no `init/1` or `create/1` produces.
+    pub const NEVER_CREATED: &str = "W0415";
 
     /// Every analysis code, in order.
     pub const ALL: &[&str] = &[
@@ -74,6 +76,7 @@ pub mod codes {
         DUPLICATE_CLAUSE,
         NAME_NOT_GAME,
         NO_LEGAL,
+        NEVER_CREATED,
     ];
 }
 

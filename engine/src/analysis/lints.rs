@@ -5,7 +5,9 @@
 
 use super::callgraph::{goal_args, show, CallGraph, PredKey};
 use super::codes;
-use super::placement::{is_body_keyword, is_keyword_name, keyword_arities, HEAD_KEYWORDS};
+use super::placement::{
+    is_body_keyword, is_head_keyword, is_keyword_name, keyword_arities, HEAD_KEYWORDS,
+};
 use crate::atom::{self, Atom};
 use crate::diag::{Diagnostic, Span};
 use crate::solve::builtins;
@@ -61,12 +63,13 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     undefined(clauses, graph, &mut out);
     keyword_heads(clauses, graph, &mut out);
+    let has_unlimited = graph.is_defined((atom::UNLIMITED, 2));
     for c in clauses {
         if c.is_directive() || c.has_errors {
             continue;
         }
         singletons(c, &mut out);
-        unbound(c, &mut out);
+        unbound(c, has_unlimited, &mut out);
     }
     let is_game = HEAD_KEYWORDS.iter().any(|&k| graph.is_defined(k));
     if is_game {
@@ -274,11 +277,35 @@ fn goals(body: &Node) -> Vec<&Node> {
 
 const COMPARISONS: &[&str] = &["<", ">", "=<", ">=", "=:=", "=\\="];
 
-fn unbound(c: &Clause, out: &mut Vec<Diagnostic>) {
+/// The head arguments the game manager binds when it calls a keyword (all of them for a helper):
+/// `legal(I)` and `init` are enumerated, `switch(I, A)` enumerates `A` (unless the game has unlimited
+/// switches, whose actions are validated), `owned`, `default` and `payoff` are called with their first
+/// argument bound, `do/1`, `hidden/2` and `unlimited/2` with all bound but `unlimited`'s templates.
+pub fn bound_head_args(key: PredKey, has_unlimited: bool) -> std::ops::Range<usize> {
+    let n = key.1 as usize;
+    if !is_head_keyword(key) {
+        return 0..n;
+    }
+    match key.0 {
+        atom::GAME | atom::NAME | atom::INIT | atom::LEGAL => 0..0,
+        atom::SWITCH if has_unlimited => 0..2,
+        atom::SWITCH | atom::OWNED | atom::DEFAULT | atom::PAYOFF | atom::UNLIMITED => 0..1,
+        _ => 0..n,
+    }
+}
+
+fn unbound(c: &Clause, has_unlimited: bool, out: &mut Vec<Diagnostic>) {
     let Some(body) = c.body() else {
         return;
     };
-    let head_vars: HashSet<u32> = var_occurrences(c.head()).iter().map(|v| v.0).collect();
+    let head = c.head();
+    let key = head.functor().map(|(n, a)| (n, a as u32));
+    let mut head_vars: HashSet<u32> = HashSet::new();
+    if let Some(key) = key {
+        for a in &head.args()[bound_head_args(key, has_unlimited)] {
+            head_vars.extend(var_occurrences(a).iter().map(|v| v.0));
+        }
+    }
     let occ = var_occurrences(body);
     let before = |n: u32, at: Span| -> bool {
         head_vars.contains(&n) || occ.iter().any(|&(m, _, s)| m == n && s.start < at.start)

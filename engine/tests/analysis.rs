@@ -205,3 +205,35 @@ fn call_graph_follows_meta_calls() {
     assert!(g.calls(0)[0].negated);
     assert!(g.has_unknown_calls(0));
 }
+
+#[test]
+fn never_panics_on_syntax_fixtures_and_large_inputs() {
+    for sub in [
+        "tests/syntax/err",
+        "tests/syntax/ok",
+        "tests/syntax/paper_raw",
+    ] {
+        let d = dir(sub);
+        if !d.exists() {
+            continue;
+        }
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if let Ok(src) = std::fs::read_to_string(&p) {
+                let _ = analysis::check(&src);
+            }
+        }
+    }
+    // a long body of arithmetic and a long list stay fast
+    let mut src = String::from("game(g).\ninit([p], 0).\nlegal([s]) :- fact([n, X0])");
+    for i in 1..800 {
+        src.push_str(&format!(", X{i} is X{} + 1", i - 1));
+    }
+    src.push_str(".\nitems([");
+    src.push_str(&vec!["a"; 100_000].join(","));
+    src.push_str("]).\n");
+    let started = std::time::Instant::now();
+    let diags = analysis::check(&src);
+    assert!(started.elapsed().as_secs() < 10);
+    assert!(diags.iter().all(|d| d.code != "W0405"));
+}

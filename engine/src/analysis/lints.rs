@@ -307,8 +307,17 @@ fn unbound(c: &Clause, has_unlimited: bool, out: &mut Vec<Diagnostic>) {
         }
     }
     let occ = var_occurrences(body);
+    let mut first: HashMap<u32, u32> = HashMap::new();
+    let mut total: HashMap<u32, usize> = HashMap::new();
+    for &(m, _, s) in &occ {
+        first.entry(m).or_insert(s.start);
+    }
+    for (m, _, _) in var_occurrences(&c.node) {
+        *total.entry(m).or_default() += 1;
+    }
+    let last: HashMap<u32, u32> = occ.iter().map(|&(m, _, s)| (m, s.start)).collect();
     let before = |n: u32, at: Span| -> bool {
-        head_vars.contains(&n) || occ.iter().any(|&(m, _, s)| m == n && s.start < at.start)
+        head_vars.contains(&n) || first.get(&n).is_some_and(|&f| f < at.start)
     };
     let mut reported: HashSet<u32> = HashSet::new();
     for g in goals(body) {
@@ -322,13 +331,18 @@ fn unbound(c: &Clause, has_unlimited: bool, out: &mut Vec<Diagnostic>) {
                 if !is_named(vname) || before(v, g.span) || reported.contains(&v) {
                     continue;
                 }
-                let total = occ.iter().filter(|o| o.0 == v).count();
-                if total == 1 {
+                if total.get(&v) == Some(&1) {
                     continue; // a singleton: reported as such
                 }
                 reported.insert(v);
-                let later = occ.iter().any(|&(m, _, s)| m == v && s.start >= g.span.end);
-                let message = if later {
+                let later = last.get(&v).is_some_and(|&l| l >= g.span.end);
+                let in_head = var_occurrences(head).iter().any(|o| o.0 == v);
+                let message = if in_head {
+                    format!(
+                        "`{vname}` is not bound when this negation runs: the game manager calls `{}` with that argument unbound",
+                        key.map_or(String::new(), show)
+                    )
+                } else if later {
                     format!("`{vname}` is not bound before this negation, only after it")
                 } else {
                     format!("`{vname}` occurs only inside this negation")

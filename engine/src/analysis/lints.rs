@@ -78,6 +78,7 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
         let g = Game::new(clauses, graph);
         g.owners(&mut out);
         g.defaults_and_do(&mut out);
+        g.legal_switches(&mut out);
         never_created(clauses, graph, &mut out);
     }
     duplicates(clauses, &mut out);
@@ -620,6 +621,7 @@ struct Game<'a> {
     owned: Vec<KwClause<'a>>,
     default: Vec<KwClause<'a>>,
     doo: Vec<KwClause<'a>>,
+    legal: Vec<KwClause<'a>>,
 }
 
 impl<'a> Game<'a> {
@@ -648,6 +650,7 @@ impl<'a> Game<'a> {
             owned: get((atom::OWNED, 2)),
             default: get((atom::DEFAULT, 2)),
             doo: get((atom::DO, 1)),
+            legal: get((atom::LEGAL, 1)),
         }
     }
 
@@ -746,6 +749,43 @@ impl<'a> Game<'a> {
                     Diagnostic::error(codes::PROBABILITIES, p, node.span).with_help(
                         "a distribution owner is a list of non-negative probabilities, one per action, summing to 1",
                     ),
+                );
+            }
+        }
+    }
+
+    /// Legal switches that no `owned/2` clause, or no `switch/2` / `unlimited/2` clause, can apply to.
+    fn legal_switches(&self, out: &mut Vec<Diagnostic>) {
+        for l in &self.legal {
+            let (switch, node) = (&l.args[0], &l.nodes[0]);
+            let w = || crate::write::writeq(switch, Some(l.names));
+            if !self
+                .owned
+                .iter()
+                .any(|o| unify_all(&[(switch, &o.args[0])]))
+            {
+                out.push(
+                    Diagnostic::warning(
+                        codes::NO_OWNER,
+                        format!("no `owned/2` clause applies to switch `{}`: nobody can choose its action", w()),
+                        node.span,
+                    )
+                    .with_help("add an `owned/2` clause: a player, `equal(N)` or a list of probabilities"),
+                );
+            }
+            let has_actions = self
+                .switch
+                .iter()
+                .chain(&self.unlimited)
+                .any(|s| unify_all(&[(switch, &s.args[0])]));
+            if !has_actions {
+                out.push(
+                    Diagnostic::warning(
+                        codes::NO_ACTIONS,
+                        format!("no `switch/2` or `unlimited/2` clause applies to switch `{}`: it has no actions", w()),
+                        node.span,
+                    )
+                    .with_help("add `switch(Switch, Action)` clauses"),
                 );
             }
         }

@@ -57,6 +57,10 @@ pub mod codes {
     pub const NO_LEGAL: &str = "W0414";
     /// `fact(W)` or `delete(W)` of a form that no `init/1` or `create/1` produces.
     pub const NEVER_CREATED: &str = "W0415";
+    /// A legal switch that no `owned/2` clause applies to.
+    pub const NO_OWNER: &str = "W0416";
+    /// A legal switch that no `switch/2` or `unlimited/2` clause applies to.
+    pub const NO_ACTIONS: &str = "W0417";
 
     /// Every analysis code, in order.
     pub const ALL: &[&str] = &[
@@ -77,6 +81,8 @@ pub mod codes {
         NAME_NOT_GAME,
         NO_LEGAL,
         NEVER_CREATED,
+        NO_OWNER,
+        NO_ACTIONS,
     ];
 }
 
@@ -84,11 +90,14 @@ pub mod codes {
 /// placement (`E03xx`) and lint (`W04xx`/`E04xx`) diagnostics, sorted by position.
 pub fn check(src: &str) -> Vec<Diagnostic> {
     let parsed = parse_file(src);
+    check_parsed(&parsed)
+}
+
+/// [`check`] of an already parsed file (the language server keeps the parse).
+pub fn check_parsed(parsed: &ParsedFile) -> Vec<Diagnostic> {
     let mut diags = parsed.diagnostics.clone();
-    diags.extend(load_diagnostics(&parsed));
-    diags.extend(analyze(&parsed));
-    // Hook for the Def.1 §11 static hidden-information analysis (`hidden_static`): append its
-    // diagnostics here.
+    diags.extend(load_diagnostics(parsed));
+    diags.extend(analyze(parsed));
     sort(&mut diags);
     diags
 }
@@ -114,7 +123,14 @@ pub fn analyze(parsed: &ParsedFile) -> Vec<Diagnostic> {
     let graph = CallGraph::build(&parsed.clauses);
     let mut out = placement::check_placement(&parsed.clauses, &graph);
     out.extend(lints::lint(&parsed.clauses, &graph));
+    out.extend(hidden_information(parsed, &graph));
     out
+}
+
+/// Hook for the Def.1 §11 static hidden-information analysis (`hidden_static.rs`): its diagnostics
+/// join [`check`] here, with the call graph already built.
+fn hidden_information(_parsed: &ParsedFile, _graph: &CallGraph) -> Vec<Diagnostic> {
+    Vec::new()
 }
 
 /// Sorts by position, then code; removes exact duplicates.

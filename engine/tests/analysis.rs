@@ -224,6 +224,13 @@ fn never_panics_on_syntax_fixtures_and_large_inputs() {
             }
         }
     }
+    for src in [
+        "[a, b] :- X is 1, \\+ Y.\n{a} :- b.\nlegal(_) :- [f].\n",
+        "game(g).\n'.'(X, Y) :- X > Y.\n{X} :- X < 1.\nlegal([s]) :- call(foo, 1, 2).\n",
+        "game(g).\nlegal(X) :- maplist(X, [1]), foldl(_, [], 0, _), findall(_, _, _).\n",
+    ] {
+        let _ = analysis::check(src);
+    }
     // a long body of arithmetic and a long list stay fast
     let mut src = String::from("game(g).\ninit([p], 0).\nlegal([s]) :- fact([n, X0])");
     for i in 1..800 {

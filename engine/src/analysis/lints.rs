@@ -303,7 +303,9 @@ fn unbound(c: &Clause, has_unlimited: bool, out: &mut Vec<Diagnostic>) {
     let key = head.functor().map(|(n, a)| (n, a as u32));
     let mut head_vars: HashSet<u32> = HashSet::new();
     if let Some(key) = key {
-        for a in &head.args()[bound_head_args(key, has_unlimited)] {
+        let r = bound_head_args(key, has_unlimited);
+        let args = head.args();
+        for a in &args[r.start.min(args.len())..r.end.min(args.len())] {
             head_vars.extend(var_occurrences(a).iter().map(|v| v.0));
         }
     }
@@ -434,13 +436,25 @@ fn unused(clauses: &[Clause], graph: &CallGraph, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let first = graph.clauses_of(p)[0];
+        let near = graph
+            .predicates()
+            .iter()
+            .copied()
+            .filter(|&q| q != p && q.1 == p.1 && reach.contains(q))
+            .map(|q| (levenshtein(p.0.name(), q.0.name()), q))
+            .filter(|&(d, _)| d <= (p.0.name().chars().count() / 3).max(1))
+            .min_by_key(|&(d, q)| (d, q.0.name()));
+        let help = match near {
+            Some((_, q)) => format!("is it a misspelling of `{}`? Otherwise remove it, or call it from the rule that needs it", show(q)),
+            None => "remove it, or call it from the rule that needs it".to_string(),
+        };
         out.push(
             Diagnostic::warning(
                 codes::UNUSED_PREDICATE,
                 format!("`{}` is never used: no keyword reaches it", show(p)),
                 clauses[first].head().name_span(),
             )
-            .with_help("remove it, or call it from the rule that needs it"),
+            .with_help(help),
         );
     }
 }

@@ -442,7 +442,7 @@ fn unused(clauses: &[Clause], graph: &CallGraph, out: &mut Vec<Diagnostic>) {
             .copied()
             .filter(|&q| q != p && q.1 == p.1 && reach.contains(q))
             .map(|q| (levenshtein(p.0.name(), q.0.name()), q))
-            .filter(|&(d, _)| d <= (p.0.name().chars().count() / 3).max(1))
+            .filter(|&(d, _)| d <= (p.0.name().chars().count() / 5).max(1))
             .min_by_key(|&(d, q)| (d, q.0.name()));
         let help = match near {
             Some((_, q)) => format!("is it a misspelling of `{}`? Otherwise remove it, or call it from the rule that needs it", show(q)),

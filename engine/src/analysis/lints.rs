@@ -70,6 +70,7 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
         }
         singletons(c, &mut out);
         unbound(c, has_unlimited, &mut out);
+        unsafe_head(c, has_unlimited, &mut out);
     }
     let is_game = HEAD_KEYWORDS.iter().any(|&k| graph.is_defined(k));
     if is_game {
@@ -82,6 +83,13 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
         never_created(clauses, graph, &mut out);
     }
     duplicates(clauses, &mut out);
+    // a variable that makes a keyword's answer non-ground is reported as that, not as a singleton
+    let unsafe_spans: HashSet<Span> = out
+        .iter()
+        .filter(|d| d.code == codes::UNSAFE_HEAD)
+        .map(|d| d.span)
+        .collect();
+    out.retain(|d| d.code != codes::SINGLETON || !unsafe_spans.contains(&d.span));
     out
 }
 
@@ -292,6 +300,52 @@ pub fn bound_head_args(key: PredKey, has_unlimited: bool) -> std::ops::Range<usi
         atom::SWITCH if has_unlimited => 0..2,
         atom::SWITCH | atom::OWNED | atom::DEFAULT | atom::PAYOFF | atom::UNLIMITED => 0..1,
         _ => 0..n,
+    }
+}
+
+/// Variables of a keyword's answer arguments (those the game manager leaves unbound) that the body
+/// never mentions: the answer is not ground.
+fn unsafe_head(c: &Clause, has_unlimited: bool, out: &mut Vec<Diagnostic>) {
+    let head = c.head();
+    let Some(key) = head.functor().map(|(n, a)| (n, a as u32)) else {
+        return;
+    };
+    if !is_head_keyword(key) || matches!(key.0, atom::GAME | atom::NAME | atom::UNLIMITED) {
+        return;
+    }
+    let args = head.args();
+    let r = bound_head_args(key, has_unlimited);
+    let (bound_args, answer_args) = args.split_at(r.end.min(args.len()));
+    let mut known: HashSet<u32> = HashSet::new();
+    for a in bound_args {
+        known.extend(var_occurrences(a).iter().map(|v| v.0));
+    }
+    if let Some(b) = c.body() {
+        known.extend(var_occurrences(b).iter().map(|v| v.0));
+    }
+    let mut seen = HashSet::new();
+    for a in answer_args {
+        for (v, name, span) in var_occurrences(a) {
+            if known.contains(&v) || !seen.insert(v) {
+                continue;
+            }
+            let what = if name == "_" {
+                "`_`".to_string()
+            } else {
+                format!("`{name}`")
+            };
+            out.push(
+                Diagnostic::warning(
+                    codes::UNSAFE_HEAD,
+                    format!(
+                        "{what} is never bound: `{}` answers with a non-ground term",
+                        show(key)
+                    ),
+                    span,
+                )
+                .with_help("the game manager enumerates this argument: bind the variable in the body (e.g. with member/2)"),
+            );
+        }
     }
 }
 

@@ -61,6 +61,8 @@ pub mod codes {
     pub const NO_OWNER: &str = "W0416";
     /// A legal switch that no `switch/2` or `unlimited/2` clause applies to.
     pub const NO_ACTIONS: &str = "W0417";
+    /// A variable of a keyword's answer argument that the body never binds.
+    pub const UNSAFE_HEAD: &str = "W0418";
 
     /// Every analysis code, in order.
     pub const ALL: &[&str] = &[
@@ -83,6 +85,7 @@ pub mod codes {
         NEVER_CREATED,
         NO_OWNER,
         NO_ACTIONS,
+        UNSAFE_HEAD,
     ];
 }
 

@@ -6,8 +6,10 @@
 //! (placement `E03xx`, lints `W04xx`/`E04xx`).
 //!
 //! ```
-//! let diags = sidl_engine::analysis::check("game(g).\ninit([p], 0).\nlegal([s]) :- create([x]).\n");
+//! let src = "game(g).\ninit([p], 0).\nlegal([s]) :- create([x]).\nswitch([s], [a]).\nowned([s], [p]).\n";
+//! let diags = sidl_engine::analysis::check(src);
 //! assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0301"]);
+//! assert!(diags[0].message.contains("`create/1` cannot be used in the condition of `legal/1`"));
 //! ```
 
 pub mod callgraph;

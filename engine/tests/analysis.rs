@@ -126,6 +126,25 @@ fn placement_names_the_path_and_reports_once_per_head_keyword() {
     assert!(diags
         .iter()
         .any(|d| d.message.contains("legal/1 → mark/0 → create/1")));
+    let long = diags
+        .iter()
+        .find(|d| {
+            d.message
+                .contains("payoff/2 → gesture/1 → mark/0 → create/1")
+        })
+        .unwrap();
+    let labels: Vec<&str> = long.labels.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "`payoff/2` calls `gesture/1` here",
+            "`gesture/1` calls `mark/0` here"
+        ]
+    );
+    assert_eq!(
+        long.labels[0].span.start as usize,
+        src.find("gesture(x)").unwrap()
+    );
     let at = src.find("create([m])").unwrap() as u32;
     assert_eq!(diags.iter().filter(|d| d.span.start == at).count(), 2);
     assert!(diags.iter().all(|d| d.is_error() && d.help.is_some()));

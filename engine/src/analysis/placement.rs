@@ -154,11 +154,20 @@ pub fn check_placement(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic>
                         show(kw)
                     )
                 };
-                out.push(
+                let mut d =
                     Diagnostic::error(codes::BODY_KEYWORD_PLACEMENT, message, s.span).with_help(
                         format!("the condition of `{}` may use {}", show(kw), list(allowed)),
-                    ),
-                );
+                    );
+                // each step of the path, where it is called
+                for w in path.windows(2) {
+                    if let Some((_, site)) = graph.calls_of(w[0]).find(|(_, c)| c.callee == w[1]) {
+                        d = d.with_label(
+                            site.span,
+                            format!("`{}` calls `{}` here", show(w[0]), show(w[1])),
+                        );
+                    }
+                }
+                out.push(d);
             }
         }
     }

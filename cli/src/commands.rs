@@ -268,3 +268,35 @@ pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool) -> u8 {
         }
     }
 }
+
+/// Output format of `sidl check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    Human,
+    Json,
+}
+
+/// `sidl check GAME`: every diagnostic of the analyses. Human: codespan snippets on stderr and a
+/// summary line. JSON: one object per line on stdout. Exit 1 if there is an error, else 0.
+pub fn check(file: &Path, format: CheckFormat) -> u8 {
+    let src = match read(file) {
+        Ok(s) => s,
+        Err(c) => return c,
+    };
+    let name = file.display().to_string();
+    let diags = sidl_engine::analysis::check(&src);
+    match format {
+        CheckFormat::Human => {
+            render::diagnostics(&name, &src, &diags);
+            let errors = diags.iter().filter(|d| d.is_error()).count();
+            let warnings = diags.len() - errors;
+            eprintln!("{name}: {errors} error(s), {warnings} other diagnostic(s)");
+        }
+        CheckFormat::Json => {
+            for d in &diags {
+                println!("{}", render::json(&src, d));
+            }
+        }
+    }
+    u8::from(diags.iter().any(|d| d.is_error()))
+}

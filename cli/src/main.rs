@@ -56,6 +56,14 @@ enum Command {
     },
     /// Play a game at the terminal: human seats choose, random seats draw (see --help).
     Play(play::PlayArgs),
+    /// Check a game without running it: syntax, load, keyword placement and lints. Exit 1 if there
+    /// is an error.
+    Check {
+        game: PathBuf,
+        /// `human` (source snippets on stderr) or `json` (one object per line on stdout).
+        #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
+        format: commands::CheckFormat,
+    },
     /// Random play with a readable line per chronon.
     Run {
         game: PathBuf,
@@ -100,6 +108,7 @@ fn main() -> ExitCode {
             interrupt,
         } => commands::trace(&game, seed, script.as_deref(), max_chronons, interrupt),
         Command::Play(args) => play::run(&args),
+        Command::Check { game, format } => commands::check(&game, format),
         Command::Run {
             game,
             seed,

@@ -53,3 +53,60 @@ pub fn location(name: &str, src: &str, offset: u32) -> String {
     let lc = idx.line_col(src, offset, ColumnUnit::Char);
     format!("{}:{}:{}", name, lc.line + 1, lc.col + 1)
 }
+
+/// A diagnostic as one line of JSON: `code`, `severity`, `message`, 1-based `line`, `column`,
+/// `end_line`, `end_column` (columns in characters), `labels` (same positions + `message`), `help`.
+pub fn json(src: &str, d: &Diagnostic) -> String {
+    let idx = LineIndex::new(src);
+    let pos = |span: sidl_engine::diag::Span| {
+        let a = idx.line_col(src, span.start, ColumnUnit::Char);
+        let b = idx.line_col(src, span.end, ColumnUnit::Char);
+        format!(
+            "\"line\":{},\"column\":{},\"end_line\":{},\"end_column\":{}",
+            a.line + 1,
+            a.col + 1,
+            b.line + 1,
+            b.col + 1
+        )
+    };
+    let labels: Vec<String> = d
+        .labels
+        .iter()
+        .map(|l| {
+            format!(
+                "{{{},\"message\":{}}}",
+                pos(l.span),
+                json_string(&l.message)
+            )
+        })
+        .collect();
+    let help = d.help.as_deref().map_or("null".to_string(), json_string);
+    format!(
+        "{{\"code\":{},\"severity\":\"{}\",\"message\":{},{},\"labels\":[{}],\"help\":{}}}",
+        json_string(d.code),
+        d.severity.as_str(),
+        json_string(&d.message),
+        pos(d.span),
+        labels.join(","),
+        help
+    )
+}
+
+/// A JSON string literal.
+pub fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

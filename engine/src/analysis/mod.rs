@@ -1,0 +1,152 @@
+//! Static analyses of a game's source: keyword placement ([`placement`], sidl-semantics §2), lints
+//! ([`lints`]) over a call graph ([`callgraph`]). Pure; spans are bytes.
+//!
+//! [`check`] is what `sidl check` (and later the language server) runs: syntax, load, placement and
+//! lint diagnostics, sorted by position. The codes are documented in `docs/diagnostics.md`
+//! (placement `E03xx`, lints `W04xx`/`E04xx`).
+//!
+//! ```
+//! let src = "game(g).\ninit([p], 0).\nlegal([s]) :- create([x]).\nswitch([s], [a]).\nowned([s], [p]).\n";
+//! let diags = sidl_engine::analysis::check(src);
+//! assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0301"]);
+//! assert!(diags[0].message.contains("`create/1` cannot be used in the condition of `legal/1`"));
+//! ```
+
+pub mod callgraph;
+pub mod lints;
+pub mod placement;
+
+use crate::diag::Diagnostic;
+use crate::solve::{ProgramBuilder, SourceClause};
+use crate::syntax::{parse_file, ParsedFile};
+use callgraph::CallGraph;
+
+/// The stable codes of the analyses (see `docs/diagnostics.md`).
+pub mod codes {
+    /// A body keyword used (directly or through helpers) in the condition of a head keyword whose
+    /// table row does not allow it.
+    pub const BODY_KEYWORD_PLACEMENT: &str = "E0301";
+    /// A head keyword called from a body.
+    pub const HEAD_KEYWORD_CALLED: &str = "E0302";
+
+    /// A call of a predicate that is neither defined nor built in.
+    pub const UNDEFINED_PREDICATE: &str = "W0401";
+    /// A keyword name with the wrong arity (`legal/2`, `fact/2`).
+    pub const KEYWORD_ARITY: &str = "W0402";
+    /// A named variable that occurs once in its clause.
+    pub const SINGLETON: &str = "W0403";
+    /// A variable of a negation that is not bound before it.
+    pub const UNBOUND_IN_NEGATION: &str = "W0404";
+    /// A variable of an arithmetic evaluation or comparison that cannot be bound before it.
+    pub const UNBOUND_IN_ARITHMETIC: &str = "W0405";
+    /// A helper predicate that no keyword reaches.
+    pub const UNUSED_PREDICATE: &str = "W0406";
+    /// A game without `init/2` (no players).
+    pub const NO_PLAYERS: &str = "W0407";
+    /// `equal(N)` whose `N` differs from the switch's number of actions.
+    pub const EQUAL_COUNT: &str = "E0408";
+    /// A list of probabilities that does not sum to 1 (or has a negative element, or the wrong length).
+    pub const PROBABILITIES: &str = "E0409";
+    /// A `default/2` action that is not an action of its switch.
+    pub const DEFAULT_NOT_ACTION: &str = "E0410";
+    /// An action that no `do/1` clause handles.
+    pub const NO_DO: &str = "W0411";
+    /// A clause identical to an earlier one (up to variable names).
+    pub const DUPLICATE_CLAUSE: &str = "W0412";
+    /// `name/1` instead of `game/1`.
+    pub const NAME_NOT_GAME: &str = "W0413";
+    /// A game without `legal/1`: it ends at once.
+    pub const NO_LEGAL: &str = "W0414";
+    /// `fact(W)` or `delete(W)` of a form that no `init/1` or `create/1` produces.
+    pub const NEVER_CREATED: &str = "W0415";
+    /// A legal switch that no `owned/2` clause applies to.
+    pub const NO_OWNER: &str = "W0416";
+    /// A legal switch that no `switch/2` or `unlimited/2` clause applies to.
+    pub const NO_ACTIONS: &str = "W0417";
+    /// A variable of a keyword's answer argument that the body never binds.
+    pub const UNSAFE_HEAD: &str = "W0418";
+
+    /// Every analysis code, in order.
+    pub const ALL: &[&str] = &[
+        BODY_KEYWORD_PLACEMENT,
+        HEAD_KEYWORD_CALLED,
+        UNDEFINED_PREDICATE,
+        KEYWORD_ARITY,
+        SINGLETON,
+        UNBOUND_IN_NEGATION,
+        UNBOUND_IN_ARITHMETIC,
+        UNUSED_PREDICATE,
+        NO_PLAYERS,
+        EQUAL_COUNT,
+        PROBABILITIES,
+        DEFAULT_NOT_ACTION,
+        NO_DO,
+        DUPLICATE_CLAUSE,
+        NAME_NOT_GAME,
+        NO_LEGAL,
+        NEVER_CREATED,
+        NO_OWNER,
+        NO_ACTIONS,
+        UNSAFE_HEAD,
+    ];
+}
+
+/// Everything `sidl check` reports for a source text: syntax (`E00xx`), load (`E01xx`, `W0104`),
+/// placement (`E03xx`) and lint (`W04xx`/`E04xx`) diagnostics, sorted by position.
+pub fn check(src: &str) -> Vec<Diagnostic> {
+    let parsed = parse_file(src);
+    check_parsed(&parsed)
+}
+
+/// [`check`] of an already parsed file (the language server keeps the parse).
+pub fn check_parsed(parsed: &ParsedFile) -> Vec<Diagnostic> {
+    let mut diags = parsed.diagnostics.clone();
+    diags.extend(load_diagnostics(parsed));
+    diags.extend(analyze(parsed));
+    sort(&mut diags);
+    diags
+}
+
+/// The diagnostics of loading the parsed file as a game (directives, non-callable heads, body
+/// keywords defined by the game, redefined library predicates): what `Game::load` reports besides
+/// syntax errors.
+pub fn load_diagnostics(parsed: &ParsedFile) -> Vec<Diagnostic> {
+    let clauses = parsed.clauses.iter().map(|c| SourceClause {
+        term: c.term.clone(),
+        span: c.span,
+        var_names: c.var_names.clone().into(),
+    });
+    let (_, diags) = ProgramBuilder::new()
+        .host_predicates(&crate::game::host::keyword_predicates())
+        .clauses(clauses)
+        .build();
+    diags
+}
+
+/// Placement and lint diagnostics of a parsed file (unsorted).
+pub fn analyze(parsed: &ParsedFile) -> Vec<Diagnostic> {
+    let graph = CallGraph::build(&parsed.clauses);
+    let mut out = placement::check_placement(&parsed.clauses, &graph);
+    out.extend(lints::lint(&parsed.clauses, &graph));
+    out.extend(hidden_information(parsed, &graph));
+    out
+}
+
+/// Hook for the Def.1 §11 static hidden-information analysis (`hidden_static.rs`): its diagnostics
+/// join [`check`] here, with the call graph already built.
+fn hidden_information(_parsed: &ParsedFile, _graph: &CallGraph) -> Vec<Diagnostic> {
+    Vec::new()
+}
+
+/// Sorts by position, then code; removes exact duplicates.
+pub fn sort(diags: &mut Vec<Diagnostic>) {
+    diags.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.code, &a.message).cmp(&(
+            b.span.start,
+            b.span.end,
+            b.code,
+            &b.message,
+        ))
+    });
+    diags.dedup();
+}

@@ -204,6 +204,9 @@ struct Snapshot {
     rng: Rng,
 }
 
+/// Mixed into the seed of the drivers' RNG (see [`Session::rng`]).
+pub const DRIVER_SEED_MIX: u64 = 0x5851_F42D_4C95_7F2D;
+
 /// A play of a game.
 pub struct Session {
     game: Arc<Game>,
@@ -218,6 +221,7 @@ pub struct Session {
     undo: Vec<Snapshot>,
     machine: Machine,
     replaying: bool,
+    driver_rng: Rng,
 }
 
 fn show(t: &Term) -> String {
@@ -371,6 +375,7 @@ impl Session {
             undo: Vec::new(),
             machine,
             replaying: false,
+            driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
         })
     }
 
@@ -1002,9 +1007,12 @@ impl Session {
         v
     }
 
-    /// Draws from the session's RNG (for drivers that pick random actions: same seed, same game).
+    /// The drivers' RNG, for whoever picks random actions for players (random seats, `sidl trace`
+    /// without a script, benchmarks). It is seeded from the session seed (`seed ^ DRIVER_SEED_MIX`)
+    /// but separate from the game's own RNG (chance draws, `random/1`), so that replaying the
+    /// submissions of a history redraws exactly the same chance actions.
     pub fn rng(&mut self) -> &mut Rng {
-        &mut self.machine.rng
+        &mut self.driver_rng
     }
 }
 
@@ -1438,5 +1446,41 @@ mod snapshot_tests {
         assert_eq!(r.pending(), s.pending());
         assert_eq!(r.snapshot(), s.snapshot());
         assert!(Session::restore_json(r.game().clone(), "{", Settings::default()).is_err());
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    use super::*;
+
+    /// A driver drawing random actions must not shift the chance draws: replaying the history gives
+    /// the same states.
+    #[test]
+    fn replay_after_random_drivers_gives_the_same_states() {
+        let src = "legal([p]). legal([coin]). owned([p], [p]). owned([coin], equal(2)).\n\
+                   switch([p], [p, a]). switch([p], [p, b]). switch([coin], [heads]). switch([coin], [tails]).\n\
+                   init([p], 0). do([heads]) :- create([heads]). do([tails]). do([p, _]).\n";
+        let (game, _) = Game::load(src).expect("loads");
+        let game = Arc::new(game);
+        for seed in 0..10 {
+            let mut s = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            let mut states = Vec::new();
+            for _ in 0..6 {
+                crate::game::trace::random_submissions(&mut s).expect("submits");
+                s.run_chronon().expect("runs");
+                states.push(s.view(None).expect("view"));
+            }
+            let history = s.history().to_vec();
+            let mut r = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            for (rec, want) in history.iter().zip(&states) {
+                for sub in &rec.submissions {
+                    r.submit(&sub.player, &sub.switch, &sub.action)
+                        .expect("no error")
+                        .expect("accepted");
+                }
+                r.run_chronon().expect("runs");
+                assert_eq!(&r.view(None).expect("view"), want, "seed {seed}");
+            }
+        }
     }
 }

@@ -1,0 +1,228 @@
+// The sidl playground: a game source, its diagnostics, and a session played chronon by chronon.
+// Plain ES module over the wasm-bindgen output in ./pkg (built by scripts/playground.sh).
+// The engine runs on the main thread in this slice (a Web Worker is future work).
+import init, { SidlGame } from './pkg/sidl_wasm.js';
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+};
+
+let game = null;          // SidlGame
+let seats = new Map();    // player text -> 'human' | 'random'
+let viewAs = '';          // '' = designer, else a player's text
+
+function status(text, isError = false) {
+  const s = $('status');
+  s.textContent = text;
+  s.classList.toggle('error', isError);
+}
+
+// Runs an engine call; errors (thrown JS Errors) go to the status line and give FAIL.
+const FAIL = Symbol('fail');
+function guard(f) {
+  try {
+    return f();
+  } catch (e) {
+    status(String(e && e.message ? e.message : e), true);
+    console.error(e);
+    return FAIL;
+  }
+}
+const or = (x, dflt) => (x === FAIL ? dflt : x);
+
+function showDiagnostics(diags) {
+  const ul = $('diagnostics');
+  ul.replaceChildren();
+  if (diags.length === 0) ul.append(el('li', { class: 'none' }, 'none'));
+  for (const d of diags) {
+    const li = el('li', { class: d.severity, title: d.help || '' },
+      `line ${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message}`);
+    li.dataset.line = d.line;
+    li.addEventListener('click', () => {
+      const ta = $('source');
+      ta.focus();
+      ta.setSelectionRange(d.from, Math.max(d.to, d.from + 1));
+    });
+    ul.append(li);
+  }
+}
+
+function load() {
+  const src = $('source').value;
+  const diags = SidlGame.check(src);
+  showDiagnostics(diags);
+  if (diags.some((d) => d.severity === 'error')) {
+    const n = diags.filter((d) => d.severity === 'error').length;
+    status(`not loaded: ${n} error${n === 1 ? '' : 's'}`, true);
+    return;
+  }
+  const g = guard(() => new SidlGame(src));
+  if (g === FAIL) return;
+  if (game) game.free();
+  game = g;
+  seats = new Map(game.players().map((p) => [p, 'human']));
+  viewAs = '';
+  $('log').replaceChildren();
+  if (guard(() => game.start(seedValue())) !== FAIL) status('loaded');
+  renderSeats();
+  render();
+}
+
+function seedValue() {
+  const n = Number($('seed').value);
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) % 4294967296 : 1;
+}
+
+function renderSeats() {
+  const div = $('seats');
+  div.replaceChildren();
+  for (const [p, kind] of seats) {
+    const sel = el('select', { 'data-player': p, 'aria-label': `seat ${p}` },
+      el('option', { value: 'human' }, 'human'),
+      el('option', { value: 'random' }, 'random'));
+    sel.value = kind;
+    sel.addEventListener('change', () => { seats.set(p, sel.value); render(); });
+    div.append(el('div', { class: 'seat' }, el('span', { class: 'term' }, p), sel));
+  }
+  const va = $('viewas');
+  va.replaceChildren(el('option', { value: '' }, 'designer'));
+  for (const p of seats.keys()) va.append(el('option', { value: p }, p));
+  va.value = viewAs;
+}
+
+function render() {
+  if (!game) return;
+  const terminal = or(guard(() => game.isTerminal()), false);
+  const n = game.chrononNumber();
+  $('chronon-label').replaceChildren(
+    `chronon ${n}`, terminal ? el('span', { class: 'over' }, ' — game over') : '');
+
+  // moves of the human seats
+  const moves = $('moves');
+  moves.replaceChildren();
+  let any = false;
+  for (const [p, kind] of seats) {
+    if (kind !== 'human') continue;
+    const sws = or(guard(() => game.switches(p)), []);
+    for (const sw of sws) {
+      any = true;
+      const row = el('div', { class: 'switch' },
+        el('span', { class: 'term' }, `${p} at ${sw.switch}:`));
+      if (sw.unlimited) {
+        const input = el('input', { placeholder: sw.actions.join(' | '), class: 'term' });
+        row.append(input, el('button', { class: 'action', onclick: () => submit(p, sw.switch, input.value) }, 'submit'));
+      } else {
+        for (const a of sw.actions) {
+          row.append(el('button', {
+            class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
+            onclick: () => submit(p, sw.switch, a),
+          }, a));
+        }
+      }
+      moves.append(row);
+    }
+  }
+  if (!any) moves.append(el('span', { class: 'none' }, terminal ? 'the game is over' : 'no human seat has a switch now'));
+
+  const pending = or(guard(() => game.pending()), []);
+  $('pending').textContent = pending.length
+    ? 'pending: ' + pending.map(([p, s, a]) => `${p} ${s} ← ${a}`).join('; ')
+    : '';
+
+  // the view
+  const facts = or(guard(() => game.view(viewAs === '' ? null : viewAs)), []);
+  const ul = $('facts');
+  ul.replaceChildren(...facts.map((f) => el('li', {}, f)));
+  if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
+
+  const acc = or(guard(() => game.accounts()), []);
+  $('accounts').replaceChildren(...acc.map((a) => el('tr', {}, el('td', {}, a.player), el('td', {}, a.amount))));
+
+  $('chronon').disabled = !!terminal;
+  $('random-chronon').disabled = !!terminal;
+  $('undo').disabled = n === 0;
+}
+
+function submit(player, sw, action) {
+  const r = guard(() => game.submit(player, sw, action));
+  if (r === FAIL) return;
+  if (r.ok) status(`${player} submitted ${action} at ${sw}`);
+  else status(`rejected: ${r.reason}`, true);
+  render();
+}
+
+function runChronon(allRandom) {
+  if (!game) return;
+  const randomSeats = [...seats].filter(([, k]) => allRandom || k === 'random').map(([p]) => p);
+  if (randomSeats.length && guard(() => game.randomMoves(randomSeats)) === FAIL) {
+    render();
+    return;
+  }
+  const c = guard(() => game.chronon());
+  if (c === FAIL) { render(); return; }
+  const log = $('log');
+  const who = viewAs === '' ? -1 : [...seats.keys()].indexOf(viewAs);
+  const events = who < 0 ? c.events : (c.playerEvents[who] || []);
+  const items = [el('li', { class: 'chronon' }, `chronon ${c.chronon}${viewAs ? ` (as ${viewAs})` : ''}`)];
+  for (const e of events) items.push(el('li', { class: e.kind }, e.text));
+  log.prepend(...items);
+  status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
+  render();
+}
+
+function undo() {
+  if (!game) return;
+  if (game.undo()) {
+    $('log').prepend(el('li', { class: 'chronon' }, `undo → chronon ${game.chrononNumber()}`));
+    status('undone');
+  }
+  render();
+}
+
+async function loadExample(name) {
+  const r = await fetch(`games/${name}`);
+  if (!r.ok) throw new Error(`games/${name}: ${r.status}`);
+  $('source').value = await r.text();
+  load();
+}
+
+async function main() {
+  await init();
+  let names = ['nim.sidl'];
+  try {
+    const r = await fetch('games/index.json');
+    if (r.ok) names = await r.json();
+  } catch (_) { /* keep the default */ }
+  const ex = $('example');
+  ex.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
+  ex.value = names.includes('nim.sidl') ? 'nim.sidl' : names[0];
+  ex.addEventListener('change', () => loadExample(ex.value).catch((e) => status(String(e), true)));
+  $('load').addEventListener('click', load);
+  $('source').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); load(); }
+  });
+  $('restart').addEventListener('click', () => {
+    if (!game) return;
+    if (guard(() => game.start(seedValue())) !== FAIL) {
+      $('log').replaceChildren();
+      status(`restarted with seed ${seedValue()}`);
+    }
+    render();
+  });
+  $('chronon').addEventListener('click', () => runChronon(false));
+  $('random-chronon').addEventListener('click', () => runChronon(true));
+  $('undo').addEventListener('click', undo);
+  $('viewas').addEventListener('change', () => { viewAs = $('viewas').value; render(); });
+  await loadExample(ex.value);
+  document.body.dataset.ready = 'true';
+}
+
+main().catch((e) => { status(`failed to start: ${e}`, true); console.error(e); });

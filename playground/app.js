@@ -178,6 +178,19 @@ function runChronon(allRandom) {
   render();
 }
 
+// A goal against the rules over the current state (fact/1 etc. read it).
+function runQuery(e) {
+  e.preventDefault();
+  if (!game) return;
+  const ul = $('answers');
+  const r = guard(() => game.query($('query').value));
+  if (r === FAIL) { ul.replaceChildren(el('li', { class: 'error' }, $('status').textContent)); return; }
+  const items = r.answers.length ? r.answers.map((a) => el('li', {}, a)) : [el('li', {}, 'false.')];
+  if (r.truncated) items.push(el('li', { class: 'none' }, `… (first ${r.answers.length} answers)`));
+  if (r.error) items.push(el('li', { class: 'error' }, `error: ${r.error}`));
+  ul.replaceChildren(...items);
+}
+
 function undo() {
   if (!game) return;
   if (game.undo()) {
@@ -220,6 +233,7 @@ async function main() {
   $('chronon').addEventListener('click', () => runChronon(false));
   $('random-chronon').addEventListener('click', () => runChronon(true));
   $('undo').addEventListener('click', undo);
+  $('query-form').addEventListener('submit', runQuery);
   $('viewas').addEventListener('change', () => { viewAs = $('viewas').value; render(); });
   await loadExample(ex.value);
   document.body.dataset.ready = 'true';

@@ -29,7 +29,7 @@ fi
 log "building sidl-wasm (release, wasm32)"
 cargo build --release --locked --target wasm32-unknown-unknown -p sidl-wasm
 rm -rf playground/pkg
-wasm-bindgen --target web --out-dir playground/pkg \
+wasm-bindgen --target web --remove-name-section --out-dir playground/pkg \
   "$target_dir/wasm32-unknown-unknown/release/sidl_wasm.wasm"
 size=$(stat -c %s playground/pkg/sidl_wasm_bg.wasm)
 gz=$(gzip -9 -c playground/pkg/sidl_wasm_bg.wasm | wc -c)

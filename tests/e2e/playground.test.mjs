@@ -62,6 +62,18 @@ try {
     await page.selectOption('#viewas', '');
   });
 
+  await check('a query reads the current state', async () => {
+    await page.fill('#query', 'fact(F), F = [P, N]');
+    await page.click('#run-query');
+    assert.deepEqual(await page.locator('#answers li').allTextContents(), ['F = [alice,10], P = alice, N = 10.']);
+    await page.fill('#query', 'player(P)');
+    await page.click('#run-query');
+    assert.deepEqual(await page.locator('#answers li').allTextContents(), ['P = [alice].', 'P = [bob].']);
+    await page.fill('#query', '1 = 2');
+    await page.click('#run-query');
+    assert.deepEqual(await page.locator('#answers li').allTextContents(), ['false.']);
+  });
+
   await check('nim played to the end by clicking', async () => {
     let n = 0;
     while (!/game over/.test(await label())) {

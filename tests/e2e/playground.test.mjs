@@ -139,6 +139,22 @@ try {
     assert.match(await label(), /chronon 1/);
   });
 
+  await check('"view as" a player hides the opponent\'s card (kuhn)', async () => {
+    await page.selectOption('#example', 'kuhn.sidl');
+    await page.waitForFunction(() => document.querySelector('#source').value.includes('game(kuhn)'));
+    await page.waitForFunction(() => document.querySelector('#status').textContent === 'loaded');
+    await page.click('#chronon'); // the deal (a chance switch)
+    const cards = async () => (await facts()).filter((f) => f.startsWith('[card,')).length;
+    assert.equal(await cards(), 2);
+    const players = (await page.locator('#viewas option').allTextContents()).slice(1);
+    assert.equal(players.length, 2);
+    for (const p of players) {
+      await page.selectOption('#viewas', p);
+      assert.equal(await cards(), 1, `${p} sees only its own card`);
+    }
+    await shot('05-kuhn-view-as');
+  });
+
   assert.deepEqual(consoleErrors, [], 'no console errors');
   console.log(`all playground checks passed; screenshots in ${artifacts}`);
 } catch (e) {

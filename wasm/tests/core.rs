@@ -118,3 +118,24 @@ fn diagnostics_have_1_based_lines_and_utf16_columns() {
 fn a_good_game_checks_clean() {
     assert!(check(&nim()).iter().all(|d| d.severity != "error"));
 }
+
+#[test]
+fn a_players_view_hides_the_opponents_card() {
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/kuhn.sidl"))
+        .expect("kuhn");
+    let mut g = Core::new(&src).expect("loads");
+    let sw = g.switches(None).expect("switches");
+    assert!(
+        sw.iter().any(|s| s.nature),
+        "the deal is a chance switch: {sw:?}"
+    );
+    g.run_chronon().expect("deal");
+    let all = g.view(None).expect("view");
+    let cards = |v: &[String]| v.iter().filter(|f| f.starts_with("[card,")).count();
+    assert_eq!(cards(&all), 2, "{all:?}");
+    for p in g.players() {
+        let v = g.view(Some(&p)).expect("view");
+        assert_eq!(cards(&v), 1, "{p} sees one card: {v:?}");
+    }
+    assert!(g.view(Some("[nobody]")).is_err());
+}

@@ -18,6 +18,7 @@ const el = (tag, attrs = {}, ...children) => {
 let game = null;          // SidlGame
 let seats = new Map();    // player text -> 'human' | 'random'
 let viewAs = '';          // '' = designer, else a player's text
+let history = [];         // the log: Chronon DTOs and {undo: n}, oldest first
 
 function status(text, isError = false) {
   const s = $('status');
@@ -70,7 +71,7 @@ function load() {
   game = g;
   seats = new Map(game.players().map((p) => [p, 'human']));
   viewAs = '';
-  $('log').replaceChildren();
+  history = [];
   if (guard(() => game.start(seedValue())) !== FAIL) status('loaded');
   renderSeats();
   render();
@@ -146,9 +147,23 @@ function render() {
   const acc = or(guard(() => game.accounts()), []);
   $('accounts').replaceChildren(...acc.map((a) => el('tr', {}, el('td', {}, a.player), el('td', {}, a.amount))));
 
+  renderLog();
   $('chronon').disabled = !!terminal;
   $('random-chronon').disabled = !!terminal;
   $('undo').disabled = n === 0;
+}
+
+// The event log, newest first, as the "view as" seat sees it (its own events only).
+function renderLog() {
+  const who = viewAs === '' ? -1 : [...seats.keys()].indexOf(viewAs);
+  const items = [];
+  for (const c of history.slice().reverse()) {
+    if ('undo' in c) { items.push(el('li', { class: 'chronon' }, `undo → chronon ${c.undo}`)); continue; }
+    items.push(el('li', { class: 'chronon' }, `chronon ${c.chronon}${viewAs ? ` (as ${viewAs})` : ''}`));
+    const events = who < 0 ? c.events : (c.playerEvents[who] || []);
+    for (const e of events) items.push(el('li', { class: e.kind }, e.text));
+  }
+  $('log').replaceChildren(...items);
 }
 
 function submit(player, sw, action) {
@@ -168,12 +183,7 @@ function runChronon(allRandom) {
   }
   const c = guard(() => game.chronon());
   if (c === FAIL) { render(); return; }
-  const log = $('log');
-  const who = viewAs === '' ? -1 : [...seats.keys()].indexOf(viewAs);
-  const events = who < 0 ? c.events : (c.playerEvents[who] || []);
-  const items = [el('li', { class: 'chronon' }, `chronon ${c.chronon}${viewAs ? ` (as ${viewAs})` : ''}`)];
-  for (const e of events) items.push(el('li', { class: e.kind }, e.text));
-  log.prepend(...items);
+  history.push(c);
   status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
   render();
 }
@@ -194,7 +204,7 @@ function runQuery(e) {
 function undo() {
   if (!game) return;
   if (game.undo()) {
-    $('log').prepend(el('li', { class: 'chronon' }, `undo → chronon ${game.chrononNumber()}`));
+    history.push({ undo: game.chrononNumber() });
     status('undone');
   }
   render();
@@ -225,7 +235,7 @@ async function main() {
   $('restart').addEventListener('click', () => {
     if (!game) return;
     if (guard(() => game.start(seedValue())) !== FAIL) {
-      $('log').replaceChildren();
+      history = [];
       status(`restarted with seed ${seedValue()}`);
     }
     render();

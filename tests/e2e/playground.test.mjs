@@ -151,6 +151,8 @@ try {
     for (const p of players) {
       await page.selectOption('#viewas', p);
       assert.equal(await cards(), 1, `${p} sees only its own card`);
+      const log = await page.locator('#log li').allTextContents();
+      assert.equal(log.filter((l) => l.startsWith('+ [card,')).length, 1, `${p}'s events: ${log}`);
     }
     await shot('05-kuhn-view-as');
   });

@@ -1,7 +1,39 @@
 // The sidl playground: a game source, its diagnostics, and a session played chronon by chronon.
 // Plain ES module over the wasm-bindgen output in ./pkg (built by scripts/playground.sh).
-// The engine runs on the main thread in this slice (a Web Worker is future work).
-import init, { SidlGame } from './pkg/sidl_wasm.js';
+// The engine runs in a Web Worker (worker.js): every call is a message and a promise, so a long
+// chronon never freezes the page. While work is under way <body data-busy> is set (tests wait on it).
+const worker = new Worker('worker.js', { type: 'module' });
+let nextId = 0;
+const waiting = new Map();
+worker.onmessage = (e) => {
+  const { id, ok, value, error } = e.data;
+  const w = waiting.get(id);
+  waiting.delete(id);
+  if (ok) w.resolve(value); else w.reject(new Error(error));
+};
+worker.onerror = (e) => status(`engine worker failed: ${e.message || e}`, true);
+const rpc = (op, ...args) => new Promise((resolve, reject) => {
+  const id = nextId++;
+  waiting.set(id, { resolve, reject });
+  worker.postMessage({ id, op, args });
+});
+const call = (method, ...args) => rpc('call', method, ...args);
+
+// Runs a UI action; <body data-busy> is set until every action has finished.
+let busy = 0;
+async function act(f) {
+  busy += 1;
+  document.body.dataset.busy = 'true';
+  try {
+    await f();
+  } catch (e) {
+    status(String(e && e.message ? e.message : e), true);
+    console.error(e);
+  } finally {
+    busy -= 1;
+    if (busy === 0) delete document.body.dataset.busy;
+  }
+}
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -15,7 +47,7 @@ const el = (tag, attrs = {}, ...children) => {
   return e;
 };
 
-let game = null;          // SidlGame
+let game = false;         // is a game loaded (in the worker)
 let seats = new Map();    // player text -> 'human' | 'random'
 let viewAs = '';          // '' = designer, else a player's text
 let history = [];         // the log: Chronon DTOs and {undo: n}, oldest first
@@ -28,9 +60,9 @@ function status(text, isError = false) {
 
 // Runs an engine call; errors (thrown JS Errors) go to the status line and give FAIL.
 const FAIL = Symbol('fail');
-function guard(f) {
+async function guard(f) {
   try {
-    return f();
+    return await f();
   } catch (e) {
     status(String(e && e.message ? e.message : e), true);
     console.error(e);
@@ -56,25 +88,24 @@ function showDiagnostics(diags) {
   }
 }
 
-function load() {
+async function load() {
   const src = $('source').value;
-  const diags = SidlGame.check(src);
+  const diags = await rpc('check', src);
   showDiagnostics(diags);
   if (diags.some((d) => d.severity === 'error')) {
     const n = diags.filter((d) => d.severity === 'error').length;
     status(`not loaded: ${n} error${n === 1 ? '' : 's'}`, true);
     return;
   }
-  const g = guard(() => new SidlGame(src));
-  if (g === FAIL) return;
-  if (game) game.free();
-  game = g;
-  seats = new Map(game.players().map((p) => [p, 'human']));
+  const players = await guard(() => rpc('load', src));
+  if (players === FAIL) return;
+  game = true;
+  seats = new Map(players.map((p) => [p, 'human']));
   viewAs = '';
   history = [];
-  if (guard(() => game.start(seedValue())) !== FAIL) status('loaded');
+  if (await guard(() => call('start', seedValue())) !== FAIL) status('loaded');
   renderSeats();
-  render();
+  await render();
 }
 
 function seedValue() {
@@ -90,7 +121,7 @@ function renderSeats() {
       el('option', { value: 'human' }, 'human'),
       el('option', { value: 'random' }, 'random'));
     sel.value = kind;
-    sel.addEventListener('change', () => { seats.set(p, sel.value); render(); });
+    sel.addEventListener('change', () => act(() => { seats.set(p, sel.value); return render(); }));
     div.append(el('div', { class: 'seat' }, el('span', { class: 'term' }, p), sel));
   }
   const va = $('viewas');
@@ -99,10 +130,10 @@ function renderSeats() {
   va.value = viewAs;
 }
 
-function render() {
+async function render() {
   if (!game) return;
-  const terminal = or(guard(() => game.isTerminal()), false);
-  const n = game.chrononNumber();
+  const terminal = or(await guard(() => call('isTerminal')), false);
+  const n = or(await guard(() => call('chrononNumber')), 0);
   $('chronon-label').replaceChildren(
     `chronon ${n}`, terminal ? el('span', { class: 'over' }, ' — game over') : '');
 
@@ -112,19 +143,19 @@ function render() {
   let any = false;
   for (const [p, kind] of seats) {
     if (kind !== 'human') continue;
-    const sws = or(guard(() => game.switches(p)), []);
+    const sws = or(await guard(() => call('switches', p)), []);
     for (const sw of sws) {
       any = true;
       const row = el('div', { class: 'switch' },
         el('span', { class: 'term' }, `${p} at ${sw.switch}:`));
       if (sw.unlimited) {
         const input = el('input', { placeholder: sw.actions.join(' | '), class: 'term' });
-        row.append(input, el('button', { class: 'action', onclick: () => submit(p, sw.switch, input.value) }, 'submit'));
+        row.append(input, el('button', { class: 'action', onclick: () => act(() => submit(p, sw.switch, input.value)) }, 'submit'));
       } else {
         for (const a of sw.actions) {
           row.append(el('button', {
             class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
-            onclick: () => submit(p, sw.switch, a),
+            onclick: () => act(() => submit(p, sw.switch, a)),
           }, a));
         }
       }
@@ -133,18 +164,18 @@ function render() {
   }
   if (!any) moves.append(el('span', { class: 'none' }, terminal ? 'the game is over' : 'no human seat has a switch now'));
 
-  const pending = or(guard(() => game.pending()), []);
+  const pending = or(await guard(() => call('pending')), []);
   $('pending').textContent = pending.length
     ? 'pending: ' + pending.map(([p, s, a]) => `${p} ${s} ← ${a}`).join('; ')
     : '';
 
   // the view
-  const facts = or(guard(() => game.view(viewAs === '' ? null : viewAs)), []);
+  const facts = or(await guard(() => call('view', viewAs === '' ? null : viewAs)), []);
   const ul = $('facts');
   ul.replaceChildren(...facts.map((f) => el('li', {}, f)));
   if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
 
-  const acc = or(guard(() => game.accounts()), []);
+  const acc = or(await guard(() => call('accounts')), []);
   $('accounts').replaceChildren(...acc.map((a) => el('tr', {}, el('td', {}, a.player), el('td', {}, a.amount))));
 
   renderLog();
@@ -166,34 +197,33 @@ function renderLog() {
   $('log').replaceChildren(...items);
 }
 
-function submit(player, sw, action) {
-  const r = guard(() => game.submit(player, sw, action));
+async function submit(player, sw, action) {
+  const r = await guard(() => call('submit', player, sw, action));
   if (r === FAIL) return;
   if (r.ok) status(`${player} submitted ${action} at ${sw}`);
   else status(`rejected: ${r.reason}`, true);
-  render();
+  await render();
 }
 
-function runChronon(allRandom) {
+async function runChronon(allRandom) {
   if (!game) return;
   const randomSeats = [...seats].filter(([, k]) => allRandom || k === 'random').map(([p]) => p);
-  if (randomSeats.length && guard(() => game.randomMoves(randomSeats)) === FAIL) {
-    render();
+  if (randomSeats.length && await guard(() => call('randomMoves', randomSeats)) === FAIL) {
+    await render();
     return;
   }
-  const c = guard(() => game.chronon());
-  if (c === FAIL) { render(); return; }
+  const c = await guard(() => call('chronon'));
+  if (c === FAIL) { await render(); return; }
   history.push(c);
   status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
-  render();
+  await render();
 }
 
 // A goal against the rules over the current state (fact/1 etc. read it).
-function runQuery(e) {
-  e.preventDefault();
+async function runQuery() {
   if (!game) return;
   const ul = $('answers');
-  const r = guard(() => game.query($('query').value));
+  const r = await guard(() => call('query', $('query').value));
   if (r === FAIL) { ul.replaceChildren(el('li', { class: 'error' }, $('status').textContent)); return; }
   const items = r.answers.length ? r.answers.map((a) => el('li', {}, a)) : [el('li', {}, 'false.')];
   if (r.truncated) items.push(el('li', { class: 'none' }, `… (first ${r.answers.length} answers)`));
@@ -201,24 +231,23 @@ function runQuery(e) {
   ul.replaceChildren(...items);
 }
 
-function undo() {
+async function undo() {
   if (!game) return;
-  if (game.undo()) {
-    history.push({ undo: game.chrononNumber() });
+  if (await guard(() => call('undo')) === true) {
+    history.push({ undo: await call('chrononNumber') });
     status('undone');
   }
-  render();
+  await render();
 }
 
 async function loadExample(name) {
   const r = await fetch(`games/${name}`);
   if (!r.ok) throw new Error(`games/${name}: ${r.status}`);
   $('source').value = await r.text();
-  load();
+  await load();
 }
 
 async function main() {
-  await init();
   let names = ['nim.sidl'];
   try {
     const r = await fetch('games/index.json');
@@ -227,25 +256,25 @@ async function main() {
   const ex = $('example');
   ex.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
   ex.value = names.includes('nim.sidl') ? 'nim.sidl' : names[0];
-  ex.addEventListener('change', () => loadExample(ex.value).catch((e) => status(String(e), true)));
-  $('load').addEventListener('click', load);
+  ex.addEventListener('change', () => act(() => loadExample(ex.value)));
+  $('load').addEventListener('click', () => act(load));
   $('source').addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); load(); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); act(load); }
   });
-  $('restart').addEventListener('click', () => {
+  $('restart').addEventListener('click', () => act(async () => {
     if (!game) return;
-    if (guard(() => game.start(seedValue())) !== FAIL) {
+    if (await guard(() => call('start', seedValue())) !== FAIL) {
       history = [];
       status(`restarted with seed ${seedValue()}`);
     }
-    render();
-  });
-  $('chronon').addEventListener('click', () => runChronon(false));
-  $('random-chronon').addEventListener('click', () => runChronon(true));
-  $('undo').addEventListener('click', undo);
-  $('query-form').addEventListener('submit', runQuery);
-  $('viewas').addEventListener('change', () => { viewAs = $('viewas').value; render(); });
-  await loadExample(ex.value);
+    await render();
+  }));
+  $('chronon').addEventListener('click', () => act(() => runChronon(false)));
+  $('random-chronon').addEventListener('click', () => act(() => runChronon(true)));
+  $('undo').addEventListener('click', () => act(undo));
+  $('query-form').addEventListener('submit', (e) => { e.preventDefault(); act(runQuery); });
+  $('viewas').addEventListener('change', () => act(() => { viewAs = $('viewas').value; return render(); }));
+  await act(() => loadExample(ex.value));
   document.body.dataset.ready = 'true';
 }
 

@@ -25,6 +25,10 @@ page.on('pageerror', (e) => consoleErrors.push(String(e)));
 const shot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 const facts = () => page.locator('#facts li').allTextContents();
 const label = () => page.locator('#chronon-label').textContent();
+// The engine runs in a worker: after an input, wait until the page is idle again.
+const idle = () => page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 30000 });
+const click = async (sel) => { await page.click(sel); await idle(); };
+const select = async (sel, v) => { await page.selectOption(sel, v); await idle(); };
 let step = 'start';
 const check = async (name, f) => { step = name; await f(); console.log(`ok - ${name}`); };
 
@@ -39,38 +43,40 @@ try {
     assert.deepEqual(await page.locator('#viewas option').allTextContents(), ['designer', '[alice]', '[bob]']);
     assert.deepEqual(await page.locator('#moves button.action').allTextContents(), ['[1]', '[2]', '[3]']);
     assert.match(await label(), /chronon 0/);
+    const workers = page.workers().map((w) => w.url());
+    assert.ok(workers.some((u) => u.endsWith('/worker.js')), `the engine runs in a worker: ${workers}`);
     await shot('01-loaded');
   });
 
   await check('a click submits, Chronon runs it, Undo takes it back', async () => {
-    await page.click('#moves button[data-action="[3]"]');
+    await click('#moves button[data-action="[3]"]');
     assert.match(await page.textContent('#pending'), /\[alice\] \[main\] ← \[3\]/);
-    await page.click('#chronon');
+    await click('#chronon');
     assert.deepEqual(await facts(), ['[bob,7]']);
     assert.match(await label(), /chronon 1/);
     assert.match(await page.textContent('#log'), /\+ \[bob,7\]/);
-    await page.click('#undo');
+    await click('#undo');
     assert.deepEqual(await facts(), ['[alice,10]']);
     assert.match(await label(), /chronon 0/);
   });
 
   await check('"view as" switches between the designer and each player', async () => {
-    await page.selectOption('#viewas', '[bob]');
+    await select('#viewas', '[bob]');
     assert.deepEqual(await facts(), ['[alice,10]']); // nim hides nothing
-    await page.selectOption('#viewas', '[alice]');
+    await select('#viewas', '[alice]');
     assert.deepEqual(await facts(), ['[alice,10]']);
-    await page.selectOption('#viewas', '');
+    await select('#viewas', '');
   });
 
   await check('a query reads the current state', async () => {
     await page.fill('#query', 'fact(F), F = [P, N]');
-    await page.click('#run-query');
+    await click('#run-query');
     assert.deepEqual(await page.locator('#answers li').allTextContents(), ['F = [alice,10], P = alice, N = 10.']);
     await page.fill('#query', 'player(P)');
-    await page.click('#run-query');
+    await click('#run-query');
     assert.deepEqual(await page.locator('#answers li').allTextContents(), ['P = [alice].', 'P = [bob].']);
     await page.fill('#query', '1 = 2');
-    await page.click('#run-query');
+    await click('#run-query');
     assert.deepEqual(await page.locator('#answers li').allTextContents(), ['false.']);
   });
 
@@ -80,8 +86,8 @@ try {
       const buttons = page.locator('#moves button.action');
       const k = await buttons.count();
       assert.ok(k > 0, 'a human seat has a move');
-      await buttons.nth(k - 1).click(); // take as many as allowed
-      await page.click('#chronon');
+      await buttons.nth(k - 1).click(); await idle(); // take as many as allowed
+      await click('#chronon');
       n += 1;
       assert.ok(n <= 10, 'nim ends within 10 chronons');
     }
@@ -94,18 +100,18 @@ try {
 
   await check('random seats play a game after a restart', async () => {
     await page.fill('#seed', '7');
-    await page.click('#restart');
+    await click('#restart');
     assert.match(await label(), /chronon 0/);
-    for (const sel of await page.locator('#seats select').all()) await sel.selectOption('random');
+    for (const sel of await page.locator('#seats select').all()) { await sel.selectOption('random'); await idle(); }
     assert.equal(await page.locator('#moves button.action').count(), 0);
     let n = 0;
     while (!/game over/.test(await label())) {
-      await page.click('#chronon');
+      await click('#chronon');
       n += 1;
       assert.ok(n <= 10, 'nim ends within 10 chronons');
     }
     assert.equal(await page.locator('#accounts tr').count(), 2);
-    await page.selectOption('#viewas', '[bob]');
+    await select('#viewas', '[bob]');
     await shot('03-random-seats');
   });
 
@@ -116,7 +122,7 @@ try {
     assert.ok(i >= 0);
     lines[i] = 'legal([main]) :- fact([_, I]), I > .';
     await page.fill('#source', lines.join('\n'));
-    await page.click('#load');
+    await click('#load');
     const first = page.locator('#diagnostics li.error').first();
     const text = await first.textContent();
     assert.match(text, new RegExp(`^line ${i + 1}:\\d+: error\\[`), text);
@@ -125,31 +131,31 @@ try {
     // fixing it loads again
     lines[i] = 'legal([main]) :- fact([_, I]), I > 0.';
     await page.fill('#source', lines.join('\n'));
-    await page.click('#load');
+    await click('#load');
     assert.equal(await page.locator('#diagnostics li.error').count(), 0);
     assert.deepEqual(await facts(), ['[alice,10]']);
   });
 
   await check('another example game loads from the menu', async () => {
-    await page.selectOption('#example', 'tictactoe.sidl');
+    await select('#example', 'tictactoe.sidl');
     await page.waitForFunction(() => document.querySelector('#source').value.includes('tictactoe'));
     await page.waitForFunction(() => document.querySelector('#status').textContent === 'loaded');
     assert.ok((await page.locator('#seats select').count()) >= 2);
-    await page.click('#random-chronon');
+    await click('#random-chronon');
     assert.match(await label(), /chronon 1/);
   });
 
   await check('"view as" a player hides the opponent\'s card (kuhn)', async () => {
-    await page.selectOption('#example', 'kuhn.sidl');
+    await select('#example', 'kuhn.sidl');
     await page.waitForFunction(() => document.querySelector('#source').value.includes('game(kuhn)'));
     await page.waitForFunction(() => document.querySelector('#status').textContent === 'loaded');
-    await page.click('#chronon'); // the deal (a chance switch)
+    await click('#chronon'); // the deal (a chance switch)
     const cards = async () => (await facts()).filter((f) => f.startsWith('[card,')).length;
     assert.equal(await cards(), 2);
     const players = (await page.locator('#viewas option').allTextContents()).slice(1);
     assert.equal(players.length, 2);
     for (const p of players) {
-      await page.selectOption('#viewas', p);
+      await select('#viewas', p);
       assert.equal(await cards(), 1, `${p} sees only its own card`);
       const log = await page.locator('#log li').allTextContents();
       assert.equal(log.filter((l) => l.startsWith('+ [card,')).length, 1, `${p}'s events: ${log}`);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test of the project on a fresh machine: installs what is missing, then builds and tests.
+# Runs every test of the project on a fresh machine: installs what is missing (Debian swi-prolog-nox
+# and chromium, the wasm32 target, wasm-bindgen-cli, the e2e npm packages), then builds and tests.
 # Used by CI (.ci/run) and by developers: `bash scripts/test.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,8 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 }
-apt_install swi-prolog-nox
+apt_install swi-prolog-nox chromium
+command -v npm >/dev/null 2>&1 || apt_install nodejs npm
 if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
   log "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
@@ -35,6 +37,8 @@ log "engine builds for wasm32 (pure: no threads, clock or OS randomness)"
 cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
 log "cargo test"
 cargo test --workspace --locked
+log "playground: sidl-wasm built with wasm-bindgen, played in headless Chromium (scripts/e2e.sh)"
+bash scripts/e2e.sh
 log "reference game manager (SWI-Prolog) reproduces the shared example trajectories"
 if [ -x tests/reference/check_examples.sh ]; then bash tests/reference/check_examples.sh; fi
 log "all tests passed"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The playground's browser test: builds the wasm, serves playground/ on a free local port, runs the
+# Playwright (playwright-core) test in Debian's headless Chromium, stops the server.
+# Screenshots: target/e2e-artifacts/. Called by scripts/test.sh (which installs chromium first).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+bash scripts/playground.sh --build
+(cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+python3 -m http.server --bind 127.0.0.1 --directory playground "$port" >/dev/null 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break
+  sleep 0.1
+done
+BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/playground.test.mjs

@@ -26,7 +26,8 @@ use std::sync::Arc;
 pub struct ExploreOptions {
     /// Distinct states of the breadth-first phase.
     pub max_states: usize,
-    /// Random playouts after an incomplete breadth-first phase.
+    /// Random playouts after an incomplete breadth-first phase (they stop early once they have added
+    /// `max_states` more states).
     pub playouts: usize,
     /// Chronons per playout.
     pub playout_chronons: usize,
@@ -296,7 +297,7 @@ pub fn explore(
     ex.report.complete = queue.is_empty();
     if !ex.report.complete {
         for i in 0..opts.playouts {
-            if ex.done() {
+            if ex.done() || ex.nodes.len() >= opts.max_states.saturating_mul(2) {
                 break;
             }
             ex.playout();
@@ -563,7 +564,7 @@ impl Explorer {
         };
         let mut at = 0usize;
         for _ in 0..self.opts.playout_chronons {
-            if self.done() {
+            if self.done() || self.nodes.len() >= self.opts.max_states.saturating_mul(2) {
                 return;
             }
             let switches = match s.switches() {

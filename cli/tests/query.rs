@@ -22,7 +22,10 @@ const FILE: &str = "tests/data/family.pl";
 fn every_answer_on_its_own_line_in_canonical_text() {
     let (out, _, code) = sidl(&["query", FILE, "append(X, Y, [1,2])"]);
     assert_eq!(code, 0);
-    assert_eq!(out, "X = [], Y = [1,2].\nX = [1], Y = [2].\nX = [1,2], Y = [].\n");
+    assert_eq!(
+        out,
+        "X = [], Y = [1,2].\nX = [1], Y = [2].\nX = [1,2], Y = [].\n"
+    );
     let (out, _, _) = sidl(&["query", FILE, "grandparent(tom, C)"]);
     assert_eq!(out, "C = ann.\n");
     let (out, _, _) = sidl(&["query", FILE, "X = 'hello world', Y = f(-1, 2.5, \"s\")"]);
@@ -39,9 +42,19 @@ fn no_answer_prints_false_and_ground_success_prints_true() {
 
 #[test]
 fn deep_non_tail_recursion_over_a_million_elements() {
-    let (out, err, code) = sidl(&["query", FILE, "numlist(1, 1000000, L), len(L, N)", "--max-answers", "1"]);
+    let (out, err, code) = sidl(&[
+        "query",
+        FILE,
+        "numlist(1, 1000000, L), len(L, N)",
+        "--max-answers",
+        "1",
+    ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.trim_end().ends_with("N = 1000000."), "{}", &out[out.len().saturating_sub(80)..]);
+    assert!(
+        out.trim_end().ends_with("N = 1000000."),
+        "{}",
+        &out[out.len().saturating_sub(80)..]
+    );
 }
 
 #[test]
@@ -57,7 +70,10 @@ fn runtime_errors_name_the_predicate_the_clause_and_the_path() {
 fn budgets_end_runaway_queries_with_a_clear_error() {
     let (_, err, code) = sidl(&["query", FILE, "loop", "--max-inferences", "100000"]);
     assert_eq!(code, 2);
-    assert!(err.contains("budget of 100000 inference steps exhausted while running loop/0"), "{err}");
+    assert!(
+        err.contains("budget of 100000 inference steps exhausted while running loop/0"),
+        "{err}"
+    );
     let (_, err, code) = sidl(&["query", FILE, "findall(X, between(1, inf, X), L)"]);
     assert_eq!(code, 2);
     assert!(err.contains("budget"), "{err}");

@@ -246,6 +246,8 @@ struct Explorer {
     groups: FxHashMap<(usize, Vec<String>), usize>,
     report: ExploreReport,
     rng: Rng,
+    /// A session at a node, kept between the expansions of siblings.
+    cache: Option<(usize, Session)>,
 }
 
 fn sorted_key(facts: &[Term]) -> Vec<String> {
@@ -279,6 +281,7 @@ pub fn explore(
         groups: FxHashMap::default(),
         report: ExploreReport::default(),
         rng: Rng::new(opts.seed ^ 0x5eed_5eed),
+        cache: None,
     };
     let root = ex.register(&mut s, None, None)?.unwrap_or(0);
     let mut queue = VecDeque::from([root]);
@@ -487,16 +490,51 @@ impl Explorer {
         st
     }
 
+    /// A session at node `k`: the cached one if it is there, else replayed from the initial state.
+    fn session_at(&mut self, k: usize) -> Result<Session, String> {
+        if let Some((c, s)) = self.cache.take() {
+            if c == k {
+                return Ok(s);
+            }
+        }
+        replay(self.game.clone(), &self.opts, &self.history(k))
+    }
+
+    /// Tries every action combination of node `n`. Siblings are expanded one after the other, so the
+    /// session stays at their parent between them (one chronon and an undo instead of a replay).
     fn expand(&mut self, n: usize, queue: &mut VecDeque<usize>) {
-        let h = self.history(n);
-        let mut s = match replay(self.game.clone(), &self.opts, &h) {
-            Ok(s) => s,
-            Err(e) => return self.error(e),
-        };
-        let choices = Self::choices(&self.nodes[n].switches);
         if self.nodes[n].switches.is_empty() {
             return;
         }
+        let (mut s, base) = match (self.nodes[n].parent, self.nodes[n].step.clone()) {
+            (Some(p), Some(st)) => {
+                let mut s = match self.session_at(p) {
+                    Ok(s) => s,
+                    Err(e) => return self.error(e),
+                };
+                if let Err(e) = apply(&mut s, &st) {
+                    return self.error(e);
+                }
+                if let Err(e) = s.run_chronon() {
+                    return self.error(e.to_string());
+                }
+                (s, p)
+            }
+            _ => match self.session_at(n) {
+                Ok(s) => (s, n),
+                Err(e) => return self.error(e),
+            },
+        };
+        self.expand_at(n, &mut s, queue);
+        if base != n {
+            s.undo();
+            s.clear_pending();
+        }
+        self.cache = Some((base, s));
+    }
+
+    fn expand_at(&mut self, n: usize, s: &mut Session, queue: &mut VecDeque<usize>) {
+        let choices = Self::choices(&self.nodes[n].switches);
         let total: usize = choices
             .iter()
             .map(|c| c.2.len())
@@ -532,7 +570,7 @@ impl Explorer {
                 return;
             }
             let st = Self::step_of(&choices, &pick);
-            if let Err(e) = apply(&mut s, &st) {
+            if let Err(e) = apply(s, &st) {
                 s.clear_pending();
                 self.error(e);
                 continue;
@@ -543,7 +581,7 @@ impl Explorer {
                 self.error(e.to_string());
                 continue;
             }
-            match self.register(&mut s, Some(n), Some(st)) {
+            match self.register(s, Some(n), Some(st)) {
                 Ok(Some(c)) => queue.push_back(c),
                 Ok(None) => {}
                 Err(e) => self.error(e.to_string()),

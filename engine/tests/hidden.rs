@@ -260,3 +260,101 @@ mod dynamic {
         );
     }
 }
+
+/// Fixtures: a leak through legality and one through ownership, both analyses, replayed.
+mod fixtures {
+    use super::read;
+    use sidl_engine::analysis::hidden_dynamic::{explore, replay, Difference, ExploreOptions};
+    use sidl_engine::analysis::hidden_static::check_static;
+    use sidl_engine::game::{Game, Owner};
+    use sidl_engine::term::Term;
+    use std::sync::Arc;
+
+    fn b() -> Term {
+        Term::list(vec![Term::atom("b")])
+    }
+
+    fn dynamic(
+        rel: &str,
+    ) -> (
+        Arc<Game>,
+        ExploreOptions,
+        Vec<sidl_engine::analysis::hidden_dynamic::Violation>,
+    ) {
+        let game = Arc::new(Game::load(&read(rel)).expect("loads").0);
+        let o = ExploreOptions::default();
+        let r = explore(game.clone(), &o, &mut |_| {}).unwrap();
+        assert!(r.complete);
+        (game, o, r.violations)
+    }
+
+    #[test]
+    fn legality_leak() {
+        let rel = "engine/tests/hidden/legality_leak.sidl";
+        let src = read(rel);
+        let d = check_static(&src);
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(
+            d[0].message
+                .starts_with("legality of switch [b] reads fact([coin,heads])"),
+            "{}",
+            d[0].message
+        );
+        let (game, o, v) = dynamic(rel);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert_eq!((&v[0].player, &v[0].switch), (&b(), &b()));
+        let Difference::Legality { legal_in_first } = v[0].difference else {
+            panic!("{:?}", v[0].difference)
+        };
+        let mut s1 = replay(game.clone(), &o, &v[0].first).unwrap();
+        let mut s2 = replay(game, &o, &v[0].second).unwrap();
+        assert_eq!(s1.view(Some(&b())).unwrap(), s2.view(Some(&b())).unwrap());
+        let legal = |s: &mut sidl_engine::game::Session| {
+            s.switches().unwrap().iter().any(|sw| sw.id == b())
+        };
+        assert_eq!(legal(&mut s1), legal_in_first);
+        assert_eq!(legal(&mut s2), !legal_in_first);
+    }
+
+    #[test]
+    fn owner_leak() {
+        let rel = "engine/tests/hidden/owner_leak.sidl";
+        let src = read(rel);
+        let d = check_static(&src);
+        assert!(!d.is_empty(), "{d:#?}");
+        assert!(
+            d.iter()
+                .all(|d| d.message.starts_with("the owner of switch [x]")),
+            "{d:#?}"
+        );
+        assert!(
+            d.iter().any(|d| d
+                .help
+                .as_deref()
+                .unwrap_or("")
+                .contains("owned/2 → side/1 → fact/1")),
+            "{d:#?}"
+        );
+        let (game, o, v) = dynamic(rel);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert_eq!(v[0].player, b());
+        let Difference::Owner { first, second } = &v[0].difference else {
+            panic!("{:?}", v[0].difference)
+        };
+        assert_ne!(first, second);
+        let mut s1 = replay(game.clone(), &o, &v[0].first).unwrap();
+        let mut s2 = replay(game, &o, &v[0].second).unwrap();
+        assert_eq!(s1.view(Some(&b())).unwrap(), s2.view(Some(&b())).unwrap());
+        let x = Term::list(vec![Term::atom("x")]);
+        let owner = |s: &mut sidl_engine::game::Session| {
+            s.switches()
+                .unwrap()
+                .iter()
+                .find(|sw| sw.id == x)
+                .map(|sw| sw.owner.clone())
+        };
+        assert_eq!(owner(&mut s1).as_ref(), Some(first));
+        assert_eq!(owner(&mut s2).as_ref(), Some(second));
+        assert!([first, second].contains(&&Owner::Player(b())));
+    }
+}

@@ -1,6 +1,7 @@
 //! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
 
 mod commands;
+mod explore;
 mod play;
 mod render;
 
@@ -87,6 +88,15 @@ enum Command {
         #[arg(long)]
         profile: bool,
     },
+    /// Explore reachable states for a Def.1 §11 leak (hidden facts revealed by a player's switches);
+    /// prints each counterexample, exit 1 if one is found.
+    Explore {
+        game: PathBuf,
+        #[arg(long, default_value_t = 10_000)]
+        max_states: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -121,6 +131,11 @@ fn main() -> ExitCode {
             seed,
             profile,
         } => commands::bench(&game, chronons, seed, profile),
+        Command::Explore {
+            game,
+            max_states,
+            seed,
+        } => explore::run(&game, max_states, seed),
     };
     ExitCode::from(code)
 }

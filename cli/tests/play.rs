@@ -301,7 +301,7 @@ fn runtime_errors_keep_the_state_and_offer_undo() {
     assert!(undone.contains("  [count,0]\n"), "{}", r.out);
     assert!(r.out.contains("winner: [solo] (1)"), "{}", r.out);
     // no human to ask: exit 2
-    let r = play(&[&faulty, "--seat", "solo=random", "--seed", "1"], "");
+    let r = play(&[&faulty, "--seat", "solo=random", "--seed", "2"], "");
     assert_eq!(r.code, 2, "{}{}", r.out, r.err);
     assert!(r.out.contains("call path: do/1 → explode/1"), "{}", r.out);
 }

@@ -1,5 +1,6 @@
 //! Static analyses of a game's source: keyword placement ([`placement`], sidl-semantics §2), lints
-//! ([`lints`]) over a call graph ([`callgraph`]). Pure; spans are bytes.
+//! ([`lints`]) over a call graph ([`callgraph`]), and the Def.1 §11 hidden-information checks
+//! ([`hidden_static`], `W0501`; [`hidden_dynamic`]: exploration with counterexamples). Pure; spans are bytes.
 //!
 //! [`check`] is what `sidl check` (and later the language server) runs: syntax, load, placement and
 //! lint diagnostics, sorted by position. The codes are documented in `docs/diagnostics.md`
@@ -13,6 +14,8 @@
 //! ```
 
 pub mod callgraph;
+pub mod hidden_dynamic;
+pub mod hidden_static;
 pub mod lints;
 pub mod placement;
 
@@ -132,10 +135,29 @@ pub fn analyze(parsed: &ParsedFile) -> Vec<Diagnostic> {
     out
 }
 
-/// Hook for the Def.1 §11 static hidden-information analysis (`hidden_static.rs`): its diagnostics
-/// join [`check`] here, with the call graph already built.
-fn hidden_information(_parsed: &ParsedFile, _graph: &CallGraph) -> Vec<Diagnostic> {
-    Vec::new()
+/// Clauses larger than this skip the static §11 analysis.
+const MAX_STATIC_CLAUSE_NODES: usize = 2_000;
+
+/// The Def.1 §11 static hidden-information analysis ([`hidden_static`], `W0501`) of a game that
+/// loads (a game that does not load is reported by the loader).
+fn hidden_information(parsed: &ParsedFile, _graph: &CallGraph) -> Vec<Diagnostic> {
+    if parsed.has_errors() {
+        return Vec::new();
+    }
+    // the abstract interpretation recurses over terms: very large clauses (data tables of many
+    // thousands of nodes) are left to the dynamic check
+    let too_large = parsed.clauses.iter().any(|c| {
+        let mut n = 0usize;
+        c.term.walk(|_| n += 1);
+        n > MAX_STATIC_CLAUSE_NODES
+    });
+    if too_large {
+        return Vec::new();
+    }
+    match crate::game::Game::from_parsed(parsed, "") {
+        Ok((game, _)) => hidden_static::check_game(&game, &parsed.clauses),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Sorts by position, then code; removes exact duplicates.

@@ -30,11 +30,19 @@ impl Game {
     /// is `Err` with every diagnostic. Otherwise the game and its (non-blocking) diagnostics.
     pub fn load(src: &str) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
         let parsed = crate::syntax::parse_file(src);
-        let mut diags = parsed.diagnostics;
-        let clauses = parsed.clauses.into_iter().map(|c| SourceClause {
-            term: c.term,
+        Game::from_parsed(&parsed, src)
+    }
+
+    /// [`Game::load`] of an already parsed source (the analyses and the language server keep it).
+    pub fn from_parsed(
+        parsed: &crate::syntax::ParsedFile,
+        src: &str,
+    ) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut diags = parsed.diagnostics.clone();
+        let clauses = parsed.clauses.iter().map(|c| SourceClause {
+            term: c.term.clone(),
             span: c.span,
-            var_names: c.var_names.into(),
+            var_names: c.var_names.clone().into(),
         });
         let (program, mut d) = ProgramBuilder::new()
             .host_predicates(&host::keyword_predicates())

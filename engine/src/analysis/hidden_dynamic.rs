@@ -1,0 +1,642 @@
+//! Def.1 §11, dynamically: explore reachable states and find two that a player cannot tell apart
+//! (the same visible facts) but in which a switch it owns has a different owner, action list or
+//! legality. A violation comes with a counterexample: the two histories, replayable with
+//! [`replay`].
+//!
+//! Exploration is breadth-first from the initial state up to [`ExploreOptions::max_states`]
+//! distinct states (a state is its set of facts; accounts never decide legality). From each state every
+//! combination of actions is tried: each player-owned switch with a finite action list branches over
+//! its actions, each chance switch over its actions (fixed with `set_nature`, so histories replay
+//! exactly); unlimited switches and switches without an owner take their default. More than
+//! [`ExploreOptions::max_joint`] combinations are sampled. If the budget ends the breadth-first
+//! phase, [`ExploreOptions::playouts`] random playouts from the initial state follow.
+//!
+//! Pure: the caller measures time (states per second = `states` / its own clock).
+
+use crate::game::{Actions, Game, Owner, RuntimeError, Session, Settings, Submission, SwitchInfo};
+use crate::rng::Rng;
+use crate::term::Term;
+use crate::write::canonical;
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// What to explore.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    /// Distinct states of the breadth-first phase.
+    pub max_states: usize,
+    /// Random playouts after an incomplete breadth-first phase (they stop early once they have added
+    /// `max_states` more states).
+    pub playouts: usize,
+    /// Chronons per playout.
+    pub playout_chronons: usize,
+    /// Action combinations tried per state (sampled beyond).
+    pub max_joint: usize,
+    /// Stop after this many violations (each a different player and switch).
+    pub max_violations: usize,
+    /// Seed of every session (for `random/1` in rules) and of the sampling.
+    pub seed: u64,
+    pub settings: Settings,
+}
+
+impl Default for ExploreOptions {
+    fn default() -> ExploreOptions {
+        ExploreOptions {
+            max_states: 10_000,
+            playouts: 100,
+            playout_chronons: 200,
+            max_joint: 256,
+            max_violations: 10,
+            seed: 0,
+            settings: Settings::default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Breadth,
+    Playouts,
+    Done,
+}
+
+/// Reported now and then during exploration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub phase: Phase,
+    /// Distinct states seen.
+    pub states: usize,
+    /// States waiting to be expanded (breadth-first phase).
+    pub queue: usize,
+    pub chronons: u64,
+    pub violations: usize,
+}
+
+/// One chronon of a history: the accepted submissions and the fixed chance actions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub submissions: Vec<Submission>,
+    /// `(switch, action)` of chance switches.
+    pub nature: Vec<(Term, Term)>,
+}
+
+/// What differs for the switch between the two states.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Difference {
+    /// Legal in the first state only (`true`) or the second only (`false`).
+    Legality {
+        legal_in_first: bool,
+    },
+    Owner {
+        first: Owner,
+        second: Owner,
+    },
+    Actions {
+        first: Actions,
+        second: Actions,
+    },
+}
+
+/// A definite Def.1 §11 violation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    /// The player that cannot tell the two states apart and owns the switch in one of them.
+    pub player: Term,
+    pub switch: Term,
+    pub difference: Difference,
+    /// The history to the first state, then to the second (from the initial state, same seed).
+    pub first: Vec<Step>,
+    pub second: Vec<Step>,
+    /// The facts the player sees in both (in the first state's order).
+    pub view: Vec<Term>,
+}
+
+impl Violation {
+    /// A readable multi-line description.
+    pub fn describe(&self) -> String {
+        let p = canonical(&self.player);
+        let sw = canonical(&self.switch);
+        let what = match &self.difference {
+            Difference::Legality { legal_in_first } => format!(
+                "switch {sw} is legal in the {} state only",
+                if *legal_in_first { "first" } else { "second" }
+            ),
+            Difference::Owner { first, second } => format!(
+                "switch {sw} is owned by {} in the first state and by {} in the second",
+                show_owner(first),
+                show_owner(second)
+            ),
+            Difference::Actions { first, second } => format!(
+                "switch {sw} has actions {} in the first state and {} in the second",
+                show_actions(first),
+                show_actions(second)
+            ),
+        };
+        let mut s = format!(
+            "player {p} cannot tell two states apart, but {what}\n  {p} sees: {}\n",
+            self.view
+                .iter()
+                .map(canonical)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        for (name, h) in [("first", &self.first), ("second", &self.second)] {
+            s.push_str(&format!("  {name} history:\n"));
+            s.push_str(&show_history(h));
+        }
+        s
+    }
+}
+
+fn show_owner(o: &Owner) -> String {
+    o.term()
+        .map(|t| canonical(&t))
+        .unwrap_or_else(|| "nobody".into())
+}
+
+fn show_actions(a: &Actions) -> String {
+    let (Actions::Finite(v) | Actions::Unlimited(v)) = a;
+    format!(
+        "[{}]",
+        v.iter().map(canonical).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// A history, one chronon a line.
+pub fn show_history(h: &[Step]) -> String {
+    let mut s = String::new();
+    if h.is_empty() {
+        s.push_str("    (the initial state)\n");
+    }
+    for (i, st) in h.iter().enumerate() {
+        let mut parts: Vec<String> = st
+            .nature
+            .iter()
+            .map(|(sw, a)| format!("nature plays {} at {}", canonical(a), canonical(sw)))
+            .collect();
+        parts.extend(st.submissions.iter().map(|x| {
+            format!(
+                "{} plays {} at {}",
+                canonical(&x.player),
+                canonical(&x.action),
+                canonical(&x.switch)
+            )
+        }));
+        if parts.is_empty() {
+            parts.push("(defaults)".into());
+        }
+        s.push_str(&format!("    chronon {}: {}\n", i + 1, parts.join("; ")));
+    }
+    s
+}
+
+/// The result of an exploration.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExploreReport {
+    pub violations: Vec<Violation>,
+    /// Distinct states seen.
+    pub states: usize,
+    /// Chronons run (transitions tried).
+    pub chronons: u64,
+    /// Whether every reachable state was seen (the breadth-first phase ran out of states).
+    pub complete: bool,
+    /// Runtime errors of transitions (first few), whose successor states were skipped.
+    pub errors: Vec<String>,
+}
+
+/// Replays a history from the initial state (the exploration's seed and settings).
+pub fn replay(game: Arc<Game>, opts: &ExploreOptions, history: &[Step]) -> Result<Session, String> {
+    let mut s = Session::new(game, opts.seed, opts.settings.clone()).map_err(|e| e.to_string())?;
+    for st in history {
+        apply(&mut s, st)?;
+        s.run_chronon().map_err(|e| e.to_string())?;
+    }
+    Ok(s)
+}
+
+fn apply(s: &mut Session, st: &Step) -> Result<(), String> {
+    for (sw, a) in &st.nature {
+        s.set_nature(sw, a)
+            .map_err(|e| e.to_string())?
+            .map_err(|r| r.to_string())?;
+    }
+    for x in &st.submissions {
+        s.submit(&x.player, &x.switch, &x.action)
+            .map_err(|e| e.to_string())?
+            .map_err(|r| r.to_string())?;
+    }
+    Ok(())
+}
+
+struct Node {
+    parent: Option<usize>,
+    step: Option<Step>,
+    switches: Arc<Vec<SwitchInfo>>,
+    views: Vec<Vec<Term>>,
+}
+
+struct Explorer {
+    game: Arc<Game>,
+    opts: ExploreOptions,
+    players: Vec<Term>,
+    nodes: Vec<Node>,
+    by_facts: FxHashMap<Vec<String>, usize>,
+    /// `(player index, sorted visible facts)` → the first node seen.
+    groups: FxHashMap<(usize, Vec<String>), usize>,
+    report: ExploreReport,
+    rng: Rng,
+    /// A session at a node, kept between the expansions of siblings.
+    cache: Option<(usize, Session)>,
+}
+
+fn sorted_key(facts: &[Term]) -> Vec<String> {
+    let mut v: Vec<String> = facts.iter().map(canonical).collect();
+    v.sort();
+    v
+}
+
+fn same_actions(a: &Actions, b: &Actions) -> bool {
+    match (a, b) {
+        (Actions::Finite(x), Actions::Finite(y))
+        | (Actions::Unlimited(x), Actions::Unlimited(y)) => sorted_key(x) == sorted_key(y),
+        _ => false,
+    }
+}
+
+/// Explores `game` (see the module documentation). `Err` only when the initial state cannot be
+/// computed.
+pub fn explore(
+    game: Arc<Game>,
+    opts: &ExploreOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<ExploreReport, RuntimeError> {
+    let mut s = Session::new(game.clone(), opts.seed, opts.settings.clone())?;
+    let mut ex = Explorer {
+        game,
+        opts: opts.clone(),
+        players: s.players(),
+        nodes: Vec::new(),
+        by_facts: FxHashMap::default(),
+        groups: FxHashMap::default(),
+        report: ExploreReport::default(),
+        rng: Rng::new(opts.seed ^ 0x5eed_5eed),
+        cache: None,
+    };
+    let root = ex.register(&mut s, None, None)?.unwrap_or(0);
+    let mut queue = VecDeque::from([root]);
+    let mut tick = 0usize;
+    while let Some(n) = queue.pop_front() {
+        if ex.done() || ex.nodes.len() >= opts.max_states {
+            queue.push_front(n);
+            break;
+        }
+        ex.expand(n, &mut queue);
+        tick += 1;
+        if tick % 16 == 0 {
+            progress(&ex.progress(Phase::Breadth, queue.len()));
+        }
+    }
+    ex.report.complete = queue.is_empty();
+    if !ex.report.complete {
+        for i in 0..opts.playouts {
+            if ex.done() || ex.nodes.len() >= opts.max_states.saturating_mul(2) {
+                break;
+            }
+            ex.playout();
+            if i % 4 == 0 {
+                progress(&ex.progress(Phase::Playouts, 0));
+            }
+        }
+    }
+    ex.report.states = ex.nodes.len();
+    progress(&ex.progress(Phase::Done, 0));
+    Ok(ex.report)
+}
+
+impl Explorer {
+    fn done(&self) -> bool {
+        self.report.violations.len() >= self.opts.max_violations
+    }
+
+    fn progress(&self, phase: Phase, queue: usize) -> Progress {
+        Progress {
+            phase,
+            states: self.nodes.len(),
+            queue,
+            chronons: self.report.chronons,
+            violations: self.report.violations.len(),
+        }
+    }
+
+    fn error(&mut self, e: String) {
+        if self.report.errors.len() < 10 && !self.report.errors.contains(&e) {
+            self.report.errors.push(e);
+        }
+    }
+
+    fn history(&self, mut n: usize) -> Vec<Step> {
+        let mut h = Vec::new();
+        loop {
+            let node = &self.nodes[n];
+            if let Some(st) = &node.step {
+                h.push(st.clone());
+            }
+            match node.parent {
+                Some(p) => n = p,
+                None => break,
+            }
+        }
+        h.reverse();
+        h
+    }
+
+    /// Records the session's current state: `Ok(Some(node))` if new, `Ok(None)` if already seen.
+    fn register(
+        &mut self,
+        s: &mut Session,
+        parent: Option<usize>,
+        step: Option<Step>,
+    ) -> Result<Option<usize>, RuntimeError> {
+        let facts = s.view(None)?;
+        let key = sorted_key(&facts);
+        if self.by_facts.contains_key(&key) {
+            return Ok(None);
+        }
+        let switches = s.switches()?;
+        let mut views = Vec::with_capacity(self.players.len());
+        for p in self.players.clone() {
+            views.push(s.view(Some(&p))?);
+        }
+        let id = self.nodes.len();
+        self.by_facts.insert(key, id);
+        self.nodes.push(Node {
+            parent,
+            step,
+            switches,
+            views,
+        });
+        for pi in 0..self.players.len() {
+            let vk = sorted_key(&self.nodes[id].views[pi]);
+            match self.groups.get(&(pi, vk.clone())) {
+                Some(&rep) => self.compare(pi, rep, id),
+                None => {
+                    self.groups.insert((pi, vk), id);
+                }
+            }
+        }
+        Ok(Some(id))
+    }
+
+    /// Compares two states player `pi` cannot tell apart.
+    fn compare(&mut self, pi: usize, a: usize, b: usize) {
+        let p = self.players[pi].clone();
+        let owner = Owner::Player(p.clone());
+        for (x, y, x_first) in [(a, b, true), (b, a, false)] {
+            let owned: Vec<SwitchInfo> = self.nodes[x]
+                .switches
+                .iter()
+                .filter(|sw| sw.owner == owner)
+                .cloned()
+                .collect();
+            for sw in owned {
+                let other = self.nodes[y]
+                    .switches
+                    .iter()
+                    .find(|o| o.id == sw.id)
+                    .cloned();
+                let diff = match other {
+                    None => Some(Difference::Legality {
+                        legal_in_first: x_first,
+                    }),
+                    Some(o) if o.owner != sw.owner => Some(if x_first {
+                        Difference::Owner {
+                            first: sw.owner.clone(),
+                            second: o.owner,
+                        }
+                    } else {
+                        Difference::Owner {
+                            first: o.owner,
+                            second: sw.owner.clone(),
+                        }
+                    }),
+                    Some(o) if !same_actions(&o.actions, &sw.actions) => Some(if x_first {
+                        Difference::Actions {
+                            first: sw.actions.clone(),
+                            second: o.actions,
+                        }
+                    } else {
+                        Difference::Actions {
+                            first: o.actions,
+                            second: sw.actions.clone(),
+                        }
+                    }),
+                    Some(_) => None,
+                };
+                let Some(difference) = diff else { continue };
+                if self.done()
+                    || self
+                        .report
+                        .violations
+                        .iter()
+                        .any(|v| v.player == p && v.switch == sw.id)
+                {
+                    continue;
+                }
+                self.report.violations.push(Violation {
+                    player: p.clone(),
+                    switch: sw.id.clone(),
+                    difference,
+                    first: self.history(a),
+                    second: self.history(b),
+                    view: self.nodes[a].views[pi].clone(),
+                });
+            }
+        }
+    }
+
+    /// The choices of each switch: `(is_nature, switch, actions)`; empty actions = default.
+    fn choices(switches: &[SwitchInfo]) -> Vec<(Option<Term>, Term, Vec<Term>)> {
+        switches
+            .iter()
+            .filter_map(|sw| match (&sw.owner, &sw.actions) {
+                (Owner::Player(p), Actions::Finite(a)) if !a.is_empty() => {
+                    Some((Some(p.clone()), sw.id.clone(), a.clone()))
+                }
+                (o, Actions::Finite(a)) if o.is_nature() && !a.is_empty() => {
+                    Some((None, sw.id.clone(), a.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn step_of(choices: &[(Option<Term>, Term, Vec<Term>)], pick: &[usize]) -> Step {
+        let mut st = Step {
+            submissions: Vec::new(),
+            nature: Vec::new(),
+        };
+        for ((owner, sw, acts), &i) in choices.iter().zip(pick) {
+            let a = acts[i].clone();
+            match owner {
+                Some(p) => st.submissions.push(Submission {
+                    player: p.clone(),
+                    switch: sw.clone(),
+                    action: a,
+                }),
+                None => st.nature.push((sw.clone(), a)),
+            }
+        }
+        st
+    }
+
+    /// A session at node `k`: the cached one if it is there, else replayed from the initial state.
+    fn session_at(&mut self, k: usize) -> Result<Session, String> {
+        if let Some((c, s)) = self.cache.take() {
+            if c == k {
+                return Ok(s);
+            }
+        }
+        replay(self.game.clone(), &self.opts, &self.history(k))
+    }
+
+    /// Tries every action combination of node `n`. Siblings are expanded one after the other, so the
+    /// session stays at their parent between them (one chronon and an undo instead of a replay).
+    fn expand(&mut self, n: usize, queue: &mut VecDeque<usize>) {
+        if self.nodes[n].switches.is_empty() {
+            return;
+        }
+        let (mut s, base) = match (self.nodes[n].parent, self.nodes[n].step.clone()) {
+            (Some(p), Some(st)) => {
+                let mut s = match self.session_at(p) {
+                    Ok(s) => s,
+                    Err(e) => return self.error(e),
+                };
+                if let Err(e) = apply(&mut s, &st) {
+                    return self.error(e);
+                }
+                if let Err(e) = s.run_chronon() {
+                    return self.error(e.to_string());
+                }
+                (s, p)
+            }
+            _ => match self.session_at(n) {
+                Ok(s) => (s, n),
+                Err(e) => return self.error(e),
+            },
+        };
+        self.expand_at(n, &mut s, queue);
+        if base != n {
+            s.undo();
+            s.clear_pending();
+        }
+        self.cache = Some((base, s));
+    }
+
+    fn expand_at(&mut self, n: usize, s: &mut Session, queue: &mut VecDeque<usize>) {
+        let choices = Self::choices(&self.nodes[n].switches);
+        let total: usize = choices
+            .iter()
+            .map(|c| c.2.len())
+            .try_fold(1usize, |acc, k| acc.checked_mul(k))
+            .unwrap_or(usize::MAX);
+        let picks: Vec<Vec<usize>> = if total <= self.opts.max_joint {
+            let mut all = vec![Vec::new()];
+            for c in &choices {
+                all = all
+                    .into_iter()
+                    .flat_map(|p| {
+                        (0..c.2.len()).map(move |i| {
+                            let mut q = p.clone();
+                            q.push(i);
+                            q
+                        })
+                    })
+                    .collect();
+            }
+            all
+        } else {
+            (0..self.opts.max_joint)
+                .map(|_| {
+                    choices
+                        .iter()
+                        .map(|c| self.rng.below(c.2.len() as u64) as usize)
+                        .collect()
+                })
+                .collect()
+        };
+        for pick in picks {
+            if self.done() || self.nodes.len() >= self.opts.max_states {
+                return;
+            }
+            let st = Self::step_of(&choices, &pick);
+            if let Err(e) = apply(s, &st) {
+                s.clear_pending();
+                self.error(e);
+                continue;
+            }
+            self.report.chronons += 1;
+            if let Err(e) = s.run_chronon() {
+                s.clear_pending();
+                self.error(e.to_string());
+                continue;
+            }
+            match self.register(s, Some(n), Some(st)) {
+                Ok(Some(c)) => queue.push_back(c),
+                Ok(None) => {}
+                Err(e) => self.error(e.to_string()),
+            }
+            s.undo();
+            s.clear_pending();
+        }
+    }
+
+    fn playout(&mut self) {
+        let mut s = match Session::new(
+            self.game.clone(),
+            self.opts.seed,
+            self.opts.settings.clone(),
+        ) {
+            Ok(s) => s,
+            Err(e) => return self.error(e.to_string()),
+        };
+        let mut at = 0usize;
+        for _ in 0..self.opts.playout_chronons {
+            if self.done() || self.nodes.len() >= self.opts.max_states.saturating_mul(2) {
+                return;
+            }
+            let switches = match s.switches() {
+                Ok(sw) => sw,
+                Err(e) => return self.error(e.to_string()),
+            };
+            if switches.is_empty() {
+                return;
+            }
+            let choices = Self::choices(&switches);
+            let pick: Vec<usize> = choices
+                .iter()
+                .map(|c| self.rng.below(c.2.len() as u64) as usize)
+                .collect();
+            let st = Self::step_of(&choices, &pick);
+            if let Err(e) = apply(&mut s, &st) {
+                return self.error(e);
+            }
+            self.report.chronons += 1;
+            if let Err(e) = s.run_chronon() {
+                return self.error(e.to_string());
+            }
+            let key = match s.view(None) {
+                Ok(f) => sorted_key(&f),
+                Err(e) => return self.error(e.to_string()),
+            };
+            at = match self.by_facts.get(&key) {
+                Some(&known) => known,
+                None => match self.register(&mut s, Some(at), Some(st)) {
+                    Ok(Some(c)) => c,
+                    Ok(None) => return,
+                    Err(e) => return self.error(e.to_string()),
+                },
+            };
+        }
+    }
+}

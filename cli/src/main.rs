@@ -64,6 +64,12 @@ enum Command {
         /// `human` (source snippets on stderr) or `json` (one object per line on stdout).
         #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
         format: commands::CheckFormat,
+        /// Also run the dynamic Def.1 §11 check (as `sidl explore`) when the game has no errors.
+        #[arg(long)]
+        explore: bool,
+        /// State budget of `--explore`.
+        #[arg(long, default_value_t = 20_000)]
+        max_states: usize,
     },
     /// Random play with a readable line per chronon.
     Run {
@@ -118,7 +124,19 @@ fn main() -> ExitCode {
             interrupt,
         } => commands::trace(&game, seed, script.as_deref(), max_chronons, interrupt),
         Command::Play(args) => play::run(&args),
-        Command::Check { game, format } => commands::check(&game, format),
+        Command::Check {
+            game,
+            format,
+            explore,
+            max_states,
+        } => {
+            let code = commands::check(&game, format);
+            if explore && code == 0 {
+                explore::run(&game, max_states, 0)
+            } else {
+                code
+            }
+        }
         Command::Run {
             game,
             seed,

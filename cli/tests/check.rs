@@ -72,3 +72,24 @@ fn human_format_shows_snippets_on_stderr() {
     let (_, _, code) = sidl(&["check", "no/such/file.sidl"]);
     assert_eq!(code, 1);
 }
+
+#[test]
+fn explore_adds_the_dynamic_hidden_information_check() {
+    // the leaky Kuhn poker: the static check warns (W0501), the exploration finds a counterexample
+    let (out, err, code) = sidl(&["check", "../tests/analysis/kuhn_leaky.sidl", "--explore"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("W0501"), "{err}");
+    assert!(
+        out.contains("first history") && out.contains("second history"),
+        "{out}"
+    );
+    assert!(out.contains("states/s"), "{out}");
+    let (_, _, code) = sidl(&[
+        "check",
+        "../games/kuhn.sidl",
+        "--explore",
+        "--max-states",
+        "500",
+    ]);
+    assert_eq!(code, 0);
+}

@@ -7,7 +7,8 @@
 //! distinct states (a state is its set of facts; accounts never decide legality). From each state every
 //! combination of actions is tried: each player-owned switch with a finite action list branches over
 //! its actions, each chance switch over its actions (fixed with `set_nature`, so histories replay
-//! exactly); unlimited switches and switches without an owner take their default. More than
+//! exactly); each unlimited switch over a few sampled values (`unlimited_samples`: a refused value
+//! leaves it to its default); switches without an owner take their default. More than
 //! [`ExploreOptions::max_joint`] combinations are sampled. If the budget ends the breadth-first
 //! phase, [`ExploreOptions::playouts`] random playouts from the initial state follow.
 //!
@@ -222,9 +223,11 @@ fn apply(s: &mut Session, st: &Step) -> Result<(), String> {
             .map_err(|r| r.to_string())?;
     }
     for x in &st.submissions {
-        s.submit(&x.player, &x.switch, &x.action)
-            .map_err(|e| e.to_string())?
-            .map_err(|r| r.to_string())?;
+        // a sampled value of an unlimited switch may be refused by its switch/2 in this state: then
+        // the switch's default applies, as for a player who typed nothing
+        let _ = s
+            .submit(&x.player, &x.switch, &x.action)
+            .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -455,6 +458,54 @@ impl Explorer {
         }
     }
 
+    /// A few actions of an unlimited switch: each template with every slot given one of a few values of
+    /// its type (`double`: 1.0, 10.0, 100.0; `integer`: 1, 10, 100; `number`: 1, 10.0; `atom`: `a`;
+    /// `term`: `a`), at most [`MAX_UNLIMITED_SAMPLES`] in all. A value the switch refuses leaves the
+    /// switch to its default.
+    fn unlimited_samples(templates: &[Term]) -> Vec<Term> {
+        let values = |ty: &str| -> Vec<Term> {
+            match ty {
+                "double" => vec![Term::Float(1.0), Term::Float(10.0), Term::Float(100.0)],
+                "integer" => vec![Term::Int(1), Term::Int(10), Term::Int(100)],
+                "number" => vec![Term::Int(1), Term::Float(10.0)],
+                _ => vec![Term::atom("a")],
+            }
+        };
+        let mut out = Vec::new();
+        for t in templates {
+            let slots = crate::game::template_slots(t);
+            if slots.is_empty() {
+                out.push(t.clone());
+                continue;
+            }
+            // the same sample index for every slot keeps the count small
+            let n = slots
+                .iter()
+                .map(|s| values(s.ty.name()).len())
+                .max()
+                .unwrap_or(1);
+            for i in 0..n {
+                let vals: Vec<Term> = slots
+                    .iter()
+                    .map(|s| {
+                        let v = values(s.ty.name());
+                        v[i.min(v.len() - 1)].clone()
+                    })
+                    .collect();
+                if let Some(a) = crate::game::fill_template(t, &vals) {
+                    if !out.contains(&a) {
+                        out.push(a);
+                    }
+                }
+            }
+        }
+        out.truncate(Self::MAX_UNLIMITED_SAMPLES);
+        out
+    }
+
+    /// The most sampled actions of one unlimited switch.
+    const MAX_UNLIMITED_SAMPLES: usize = 4;
+
     /// The choices of each switch: `(is_nature, switch, actions)`; empty actions = default.
     fn choices(switches: &[SwitchInfo]) -> Vec<(Option<Term>, Term, Vec<Term>)> {
         switches
@@ -465,6 +516,10 @@ impl Explorer {
                 }
                 (o, Actions::Finite(a)) if o.is_nature() && !a.is_empty() => {
                     Some((None, sw.id.clone(), a.clone()))
+                }
+                (Owner::Player(p), Actions::Unlimited(templates)) => {
+                    let samples = Self::unlimited_samples(templates);
+                    (!samples.is_empty()).then(|| (Some(p.clone()), sw.id.clone(), samples))
                 }
                 _ => None,
             })

@@ -1116,6 +1116,26 @@ impl Machine {
             redo,
         );
         self.args_buf = buf;
+        let retry = |state| CpKind::Native {
+            f,
+            args,
+            arity,
+            state,
+            name,
+        };
+        self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
+    }
+
+    /// What a native or host predicate's answer means for the machine: continue, fail, throw, or
+    /// continue leaving a choicepoint (`retry(state)`) made with the heights from before the call.
+    fn finish_call(
+        &mut self,
+        r: Result<Det, Term>,
+        retry: impl FnOnce(u64) -> CpKind,
+        saved_mark: u32,
+        (heap, trail, frames): (u32, u32, u32),
+        next: u32,
+    ) -> Result<Step, SolveError> {
         match r {
             Ok(Det::True) => {
                 self.store.mark = saved_mark;
@@ -1131,13 +1151,7 @@ impl Machine {
                     return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
                 }
                 self.cps.push(ChoicePoint {
-                    kind: CpKind::Native {
-                        f,
-                        args,
-                        arity,
-                        state,
-                        name,
-                    },
+                    kind: retry(state),
                     heap,
                     trail,
                     frames,
@@ -1177,43 +1191,14 @@ impl Machine {
         self.store.mark = heap;
         let r = host.call(id, &mut self.store, &mut self.rng, &buf, redo);
         self.args_buf = buf;
-        match r {
-            Ok(Det::True) => {
-                self.store.mark = saved_mark;
-                self.cur = next;
-                Ok(Step::Go)
-            }
-            Ok(Det::Fail) => {
-                self.store.mark = saved_mark;
-                Ok(Step::Fail)
-            }
-            Ok(Det::Retry(state)) => {
-                if self.cps.len() >= self.limits.max_choicepoints {
-                    return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
-                }
-                self.cps.push(ChoicePoint {
-                    kind: CpKind::Host {
-                        id,
-                        args,
-                        arity,
-                        state,
-                        name,
-                    },
-                    heap,
-                    trail,
-                    frames,
-                    next,
-                    cutb: 0,
-                });
-                self.store.mark = heap;
-                self.cur = next;
-                Ok(Step::Go)
-            }
-            Err(ball) => {
-                self.store.mark = saved_mark;
-                Ok(Step::Throw(ball))
-            }
-        }
+        let retry = |state| CpKind::Host {
+            id,
+            args,
+            arity,
+            state,
+            name,
+        };
+        self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
     }
 
     fn control(&mut self, c: Control, args: u32, cutb: u32, next: u32) -> Result<Step, SolveError> {

@@ -1,19 +1,9 @@
 //! `sidl explore`: the dynamic Def.1 §11 check from the command line. Drives the real binary.
 
-use std::process::Command;
+mod common;
 
 fn sidl(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sidl"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("sidl runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    common::sidl_in("..", args)
 }
 
 #[test]

@@ -27,15 +27,7 @@ pub const HEAD_KEYWORDS: &[(Atom, u32)] = &[
 ];
 
 /// The body keywords (provided by the game manager).
-pub const BODY_KEYWORDS: &[(Atom, u32)] = &[
-    (atom::PLAYER, 1),
-    (atom::FACT, 1),
-    (atom::CREATE, 1),
-    (atom::DELETE, 1),
-    (atom::TOCREATE, 1),
-    (atom::TODELETE, 1),
-    (atom::DOES, 2),
-];
+pub const BODY_KEYWORDS: &[(Atom, u32)] = crate::game::host::KEYWORD_PREDICATES;
 
 pub fn is_head_keyword(key: PredKey) -> bool {
     HEAD_KEYWORDS.contains(&key)

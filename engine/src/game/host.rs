@@ -24,16 +24,19 @@ pub const TOCREATE: u32 = 4;
 pub const TODELETE: u32 = 5;
 pub const DOES: u32 = 6;
 
+/// The body keywords, in host-id order.
+pub const KEYWORD_PREDICATES: &[(Atom, u32)] = &[
+    (atom::PLAYER, 1),
+    (atom::FACT, 1),
+    (atom::CREATE, 1),
+    (atom::DELETE, 1),
+    (atom::TOCREATE, 1),
+    (atom::TODELETE, 1),
+    (atom::DOES, 2),
+];
+
 pub fn keyword_predicates() -> Vec<(Atom, u32)> {
-    vec![
-        (atom::PLAYER, 1),
-        (atom::FACT, 1),
-        (atom::CREATE, 1),
-        (atom::DELETE, 1),
-        (atom::TOCREATE, 1),
-        (atom::TODELETE, 1),
-        (atom::DOES, 2),
-    ]
+    KEYWORD_PREDICATES.to_vec()
 }
 
 const UNDO_CREATE: u32 = 0;

@@ -1099,14 +1099,7 @@ impl Machine {
         redo: Option<u64>,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let buf = self.load_args(args, arity);
-        let saved_mark = self.store.mark;
-        let (heap, trail, frames) = marks.unwrap_or((
-            self.store.len(),
-            self.store.trail.len() as u32,
-            self.frames.len() as u32,
-        ));
-        self.store.mark = heap;
+        let (buf, saved_mark, (heap, trail, frames)) = self.begin_call(args, arity, marks);
         let r = f(
             &mut Ctx {
                 store: &mut self.store,
@@ -1124,6 +1117,25 @@ impl Machine {
             name,
         };
         self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
+    }
+
+    /// Before a native or host call: its arguments, the mark to restore, and the heights a retry
+    /// choicepoint gets (`marks` when retrying). Every binding made by the call is trailed.
+    fn begin_call(
+        &mut self,
+        args: u32,
+        arity: u32,
+        marks: Option<(u32, u32, u32)>,
+    ) -> (Vec<Cell>, u32, (u32, u32, u32)) {
+        let buf = self.load_args(args, arity);
+        let saved_mark = self.store.mark;
+        let heights = marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ));
+        self.store.mark = heights.0;
+        (buf, saved_mark, heights)
     }
 
     /// What a native or host predicate's answer means for the machine: continue, fail, throw, or
@@ -1181,14 +1193,7 @@ impl Machine {
         redo: Option<u64>,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let buf = self.load_args(args, arity);
-        let saved_mark = self.store.mark;
-        let (heap, trail, frames) = marks.unwrap_or((
-            self.store.len(),
-            self.store.trail.len() as u32,
-            self.frames.len() as u32,
-        ));
-        self.store.mark = heap;
+        let (buf, saved_mark, (heap, trail, frames)) = self.begin_call(args, arity, marks);
         let r = host.call(id, &mut self.store, &mut self.rng, &buf, redo);
         self.args_buf = buf;
         let retry = |state| CpKind::Host {

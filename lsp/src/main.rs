@@ -12,7 +12,12 @@ The SIDL language server: speaks the Language Server Protocol on stdin/stdout.";
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         [] | ["--stdio"] => {}
         ["--version" | "-V"] => {
             println!("sidl-lsp {}", env!("CARGO_PKG_VERSION"));

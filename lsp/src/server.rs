@@ -52,7 +52,11 @@ impl Backend {
     }
 
     fn unit(&self) -> ColumnUnit {
-        self.state.unit.read().map(|u| *u).unwrap_or(ColumnUnit::Utf16)
+        self.state
+            .unit
+            .read()
+            .map(|u| *u)
+            .unwrap_or(ColumnUnit::Utf16)
     }
 
     fn snapshot(&self, uri: &Uri) -> Result<Snapshot> {
@@ -177,7 +181,10 @@ impl LanguageServer for Backend {
         self.client
             .log_message(
                 MessageType::INFO,
-                format!("sidl-lsp {} ready ({unit} positions)", env!("CARGO_PKG_VERSION")),
+                format!(
+                    "sidl-lsp {} ready ({unit} positions)",
+                    env!("CARGO_PKG_VERSION")
+                ),
             )
             .await;
     }

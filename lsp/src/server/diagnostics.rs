@@ -28,13 +28,17 @@ pub fn schedule(backend: &Backend, uri: Uri, version: i32) {
             return;
         }
         let text = snap.text.clone();
-        let result =
-            tokio::task::spawn_blocking(move || guard::catch(|| sidl_engine::analysis::check(&text)))
-                .await;
+        let result = tokio::task::spawn_blocking(move || {
+            guard::catch(|| sidl_engine::analysis::check(&text))
+        })
+        .await;
         let diags = match result {
             Ok(Ok(d)) => d,
             Ok(Err(panic)) => {
-                let m = format!("sidl-lsp: internal error while checking {}: {panic}", uri.as_str());
+                let m = format!(
+                    "sidl-lsp: internal error while checking {}: {panic}",
+                    uri.as_str()
+                );
                 eprintln!("{m}");
                 client.log_message(MessageType::ERROR, m).await;
                 return;

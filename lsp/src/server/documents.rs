@@ -173,7 +173,8 @@ mod tests {
             // replace `x` (line 1, after `tábla(`: 6 UTF-16 units, 7 UTF-8 bytes)
             let c = if unit == ColumnUnit::Utf16 { 6 } else { 7 };
             let r = Range::new(Position::new(1, c), Position::new(1, c + 1));
-            docs.change(&uri, 2, vec![change(Some(r), "yy")], unit).unwrap();
+            docs.change(&uri, 2, vec![change(Some(r), "yy")], unit)
+                .unwrap();
             // insert after the emoji (2 UTF-16 units, 4 UTF-8 bytes after `% `)
             let p = Position::new(0, col + if unit == ColumnUnit::Utf16 { 0 } else { 1 });
             docs.change(&uri, 3, vec![change(Some(Range::new(p, p)), "!")], unit)

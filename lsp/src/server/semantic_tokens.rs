@@ -5,8 +5,8 @@ use super::documents::Snapshot;
 use sidl_engine::diag::Span;
 use sidl_engine::ide::semantic_tokens::{semantic_tokens, TokenClass};
 use tower_lsp_server::ls_types::{
-    SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens,
-    SemanticTokensLegend, SemanticTokensResult,
+    SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensLegend,
+    SemanticTokensResult,
 };
 
 /// The legend: token types in the order of `TokenClass::ALL`, then the modifiers.
@@ -37,7 +37,10 @@ pub fn full(snap: &Snapshot) -> SemanticTokensResult {
     let mut data = Vec::new();
     let (mut prev_line, mut prev_start) = (0u32, 0u32);
     for t in semantic_tokens(&doc) {
-        let ty = TokenClass::ALL.iter().position(|&c| c == t.class).unwrap_or(0) as u32;
+        let ty = TokenClass::ALL
+            .iter()
+            .position(|&c| c == t.class)
+            .unwrap_or(0) as u32;
         let mods = u32::from(t.definition) | (u32::from(t.library) << 1);
         for piece in per_line(&snap.text, t.span) {
             let a = snap.position(piece.start);

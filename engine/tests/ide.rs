@@ -10,6 +10,7 @@
 //! - `^ references L:C ...` (with the definitions)
 //! - `^ rename NEW L:C ...` (the starts of the edits) / `^ rename NEW error TEXT`
 //! - `^ complete head|body|none has A,B lacks C,D` (item labels; `has`/`lacks` optional)
+//! - `^ complete-first LABEL` (the first item by rank, then label)
 //! - `^ token CLASS` (the class of the semantic token at the cursor: keyword, predicate, variable,
 //!   atom, number, string, comment; `CLASS+def`, `CLASS+lib` for the modifiers)
 //! - `^ action TITLE => LINE` (apply the first code action at the cursor whose title contains TITLE;
@@ -131,6 +132,17 @@ fn check_at(cx: &Ctx, offset: u32, line: usize, check: &str) -> Result<(), Strin
                 }
             }
             Ok(())
+        }
+        "complete-first" => {
+            let c = completions(doc, offset);
+            let first = c
+                .items
+                .iter()
+                .min_by_key(|i| (i.rank, i.label.clone()))
+                .map(|i| i.label.as_str());
+            (first == Some(rest))
+                .then_some(())
+                .ok_or(format!("complete-first: expected {rest}, got {first:?}"))
         }
         "token" => {
             let toks = semantic_tokens(doc);

@@ -106,7 +106,8 @@ pub fn completions(doc: &Document, offset: u32) -> Completions {
             }
             user_predicates(doc, &mut items, false);
             for b in builtins::all() {
-                if doc.graph.is_defined(b.key) {
+                // call/2..8 are call/1 with extra arguments: one item is enough
+                if doc.graph.is_defined(b.key) || (b.key.0.name() == "call" && b.key.1 > 1) {
                     continue;
                 }
                 items.push(CompletionItem {
@@ -119,18 +120,17 @@ pub fn completions(doc: &Document, offset: u32) -> Completions {
                     rank: 4,
                 });
             }
-            if let Some(ci) = doc.clause_index_at(offset) {
-                for v in doc.variable_names(ci) {
-                    items.push(CompletionItem {
-                        label: v.clone(),
-                        kind: CompletionKind::Variable,
-                        detail: "variable of this clause".into(),
-                        documentation: None,
-                        insert_text: v,
-                        snippet: false,
-                        rank: 0,
-                    });
-                }
+            let in_word = word_start(&doc.src, offset);
+            for v in clause_variables(&doc.src, offset) {
+                items.push(CompletionItem {
+                    label: v.clone(),
+                    kind: CompletionKind::Variable,
+                    detail: "variable of this clause".into(),
+                    documentation: None,
+                    insert_text: v,
+                    snippet: false,
+                    rank: u8::from(in_word),
+                });
             }
             for w in doc.fact_words() {
                 items.push(CompletionItem {
@@ -140,7 +140,7 @@ pub fn completions(doc: &Document, offset: u32) -> Completions {
                     documentation: None,
                     insert_text: w,
                     snippet: false,
-                    rank: 3,
+                    rank: if in_word { 0 } else { 3 },
                 });
             }
         }
@@ -187,6 +187,56 @@ fn user_predicates(doc: &Document, items: &mut Vec<CompletionItem>, head: bool) 
             rank: 2,
         });
     }
+}
+
+/// The named variables of the clause around `offset`, in order of appearance (read from the
+/// tokens, so that a clause still being typed, without its end, has them too).
+fn clause_variables(src: &str, offset: u32) -> Vec<String> {
+    let toks = tokens(src);
+    let start = toks
+        .iter()
+        .rposition(|(k, s)| *k == TokenKind::End && s.end <= offset)
+        .map_or(0, |i| i + 1);
+    let mut out: Vec<String> = Vec::new();
+    for (k, s) in &toks[start..] {
+        match k {
+            TokenKind::End => break,
+            TokenKind::Var => {
+                let name = &src[s.range()];
+                if !out.iter().any(|v| v == name) {
+                    out.push(name.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether the cursor is at the first element of the word of a state keyword:
+/// `fact([|`, `create([ca|`, ...
+fn word_start(src: &str, offset: u32) -> bool {
+    let toks: Vec<(TokenKind, Span)> = tokens(src)
+        .into_iter()
+        .filter(|(k, s)| {
+            s.start < offset && !matches!(k, TokenKind::LineComment | TokenKind::BlockComment)
+        })
+        .collect();
+    let mut end = toks.len();
+    if end > 0 && toks[end - 1].0 == TokenKind::Name && toks[end - 1].1.end == offset {
+        end -= 1;
+    }
+    if end < 3 {
+        return false;
+    }
+    let [(name, ns), (open, _), (bracket, _)] = [toks[end - 3], toks[end - 2], toks[end - 1]];
+    name == TokenKind::Name
+        && open == TokenKind::OpenParen
+        && bracket == TokenKind::OpenBracket
+        && matches!(
+            &src[ns.range()],
+            "fact" | "create" | "delete" | "tocreate" | "todelete" | "init"
+        )
 }
 
 /// `name(${1:A}, ${2:B})` (just `name` for arity 0).

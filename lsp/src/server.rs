@@ -66,16 +66,20 @@ impl Backend {
             .ok_or_else(|| Error::invalid_params(format!("document not open: {}", uri.as_str())))
     }
 
-    /// Runs a request's engine work on an open document, turning a panic into an error response
-    /// (and a log message): the server keeps serving.
-    async fn with_doc<T>(
+    /// Runs a request's engine work on an open document, on a blocking thread (the message loop
+    /// stays free), turning a panic into an error response and a log message: the server keeps
+    /// serving.
+    async fn with_doc<T: Send + 'static>(
         &self,
         what: &str,
         uri: &Uri,
-        f: impl FnOnce(&Snapshot) -> Result<T>,
+        f: impl FnOnce(&Snapshot) -> Result<T> + Send + 'static,
     ) -> Result<T> {
         let snap = self.snapshot(uri)?;
-        match guard::catch(|| f(&snap)) {
+        let outcome = tokio::task::spawn_blocking(move || guard::catch(|| f(&snap)))
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+        match outcome {
             Ok(r) => r,
             Err(msg) => {
                 let m = format!("sidl-lsp: internal error in {what}: {msg}");
@@ -225,7 +229,7 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
-        self.with_doc("hover", &p.text_document.uri, |s| {
+        self.with_doc("hover", &p.text_document.uri, move |s| {
             Ok(hover::hover(s, p.position))
         })
         .await
@@ -233,7 +237,7 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let p = params.text_document_position;
-        self.with_doc("completion", &p.text_document.uri, |s| {
+        self.with_doc("completion", &p.text_document.uri, move |s| {
             Ok(completion::completion(s, p.position))
         })
         .await
@@ -245,7 +249,7 @@ impl LanguageServer for Backend {
     ) -> Result<Option<GotoDefinitionResponse>> {
         let p = params.text_document_position_params;
         let uri = p.text_document.uri.clone();
-        self.with_doc("definition", &uri, |s| {
+        self.with_doc("definition", &p.text_document.uri, move |s| {
             Ok(definition::definition(s, &uri, p.position))
         })
         .await
@@ -255,7 +259,7 @@ impl LanguageServer for Backend {
         let p = params.text_document_position;
         let uri = p.text_document.uri.clone();
         let decl = params.context.include_declaration;
-        self.with_doc("references", &uri, |s| {
+        self.with_doc("references", &p.text_document.uri, move |s| {
             Ok(definition::references(s, &uri, p.position, decl))
         })
         .await
@@ -265,7 +269,7 @@ impl LanguageServer for Backend {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        self.with_doc("documentSymbol", &params.text_document.uri, |s| {
+        self.with_doc("documentSymbol", &params.text_document.uri, move |s| {
             Ok(symbols::document_symbols(s))
         })
         .await
@@ -275,7 +279,7 @@ impl LanguageServer for Backend {
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        self.with_doc("prepareRename", &params.text_document.uri, |s| {
+        self.with_doc("prepareRename", &params.text_document.uri, move |s| {
             rename::prepare(s, params.position)
         })
         .await
@@ -284,7 +288,7 @@ impl LanguageServer for Backend {
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let p = params.text_document_position;
         let uri = p.text_document.uri.clone();
-        self.with_doc("rename", &uri, |s| {
+        self.with_doc("rename", &p.text_document.uri, move |s| {
             rename::rename(s, &uri, p.position, &params.new_name)
         })
         .await
@@ -294,7 +298,7 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        self.with_doc("semanticTokens", &params.text_document.uri, |s| {
+        self.with_doc("semanticTokens", &params.text_document.uri, move |s| {
             Ok(Some(semantic_tokens::full(s)))
         })
         .await
@@ -302,7 +306,7 @@ impl LanguageServer for Backend {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri.clone();
-        self.with_doc("codeAction", &uri, |s| {
+        self.with_doc("codeAction", &params.text_document.uri, move |s| {
             Ok(code_action::code_actions(s, &uri, params.range))
         })
         .await

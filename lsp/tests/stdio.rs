@@ -55,8 +55,11 @@ impl Client {
                     if line.is_empty() {
                         break;
                     }
+                    // stdout carries the protocol only: anything else is a failure
                     if let Some(v) = line.strip_prefix("Content-Length: ") {
                         len = v.parse::<usize>().ok();
+                    } else if !line.starts_with("Content-Type: ") {
+                        panic!("not a protocol header on stdout: {line:?}");
                     }
                 }
                 let mut buf = vec![0; len.expect("Content-Length header")];

@@ -2,6 +2,7 @@
 // vscode-languageclient and adds the command "SIDL: Check hidden-information consistency".
 // Everything that can be tested without VS Code lives in resolve.ts and report.ts.
 
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
@@ -14,7 +15,14 @@ import {
   WorkDoneProgressBegin,
   WorkDoneProgressReport,
 } from 'vscode-languageclient/node';
-import { nodeHost, processInput, rejectionWarning, resolveServer, SETTING } from './resolve';
+import {
+  bundledServerPath,
+  nodeHost,
+  processInput,
+  rejectionWarning,
+  resolveServer,
+  SETTING,
+} from './resolve';
 import {
   CHECK_METHOD,
   checkParams,
@@ -53,7 +61,24 @@ export async function deactivate(): Promise<void> {
   await stop();
 }
 
+/** A .vsix unpacked without file modes leaves the bundled server not executable: fix that. */
+async function ensureBundledExecutable(): Promise<void> {
+  if (process.platform === 'win32') {
+    return;
+  }
+  const bundled = bundledServerPath(extensionPath, process.platform);
+  try {
+    const st = await fs.stat(bundled);
+    if (st.isFile() && (st.mode & 0o111) === 0) {
+      await fs.chmod(bundled, st.mode | 0o755);
+    }
+  } catch {
+    // No bundled server (or not ours to change): resolution reports it.
+  }
+}
+
 async function start(): Promise<void> {
+  await ensureBundledExecutable();
   const setting = vscode.workspace.getConfiguration('sidl').get<string>('server.path');
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const resolution = await resolveServer(processInput(setting, extensionPath, folder), nodeHost());

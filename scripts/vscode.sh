@@ -10,7 +10,8 @@
 #
 # The server is a debug build by default: after `cargo test --workspace` (scripts/test.sh) it is
 # already built, while a release build (thin LTO, tokio) would add minutes on a 2-core machine.
-# SIDL_LSP_PROFILE=release packages an optimised server (for distribution).
+# SIDL_LSP_PROFILE=release packages an optimised server (for distribution); SIDL_LSP_BIN=PATH packages
+# a server built elsewhere (no cargo build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -47,17 +48,23 @@ log "grammar tests (vscode-tmgrammar-test)"
 npx --no-install vscode-tmgrammar-test -g syntaxes/sidl.tmLanguage.json 'test/grammar/*.sidl'
 
 # --- the server --------------------------------------------------------------------------------------
-log "cargo build -p sidl-lsp ($profile)"
-cargo_flags=(--locked -p sidl-lsp)
-[ "$profile" = release ] && cargo_flags+=(--release)
-(cd "$root" && cargo build "${cargo_flags[@]}")
-target_dir=$(cd "$root" && cargo metadata --format-version 1 --no-deps --locked |
-  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 exe=sidl-lsp
 case "$(uname -s)" in MINGW* | MSYS* | CYGWIN*) exe=sidl-lsp.exe ;; esac
+if [ -n "${SIDL_LSP_BIN:-}" ]; then
+  log "using the server SIDL_LSP_BIN=$SIDL_LSP_BIN (no cargo build)"
+  server_bin="$SIDL_LSP_BIN"
+else
+  log "cargo build -p sidl-lsp ($profile)"
+  cargo_flags=(--locked -p sidl-lsp)
+  [ "$profile" = release ] && cargo_flags+=(--release)
+  (cd "$root" && cargo build "${cargo_flags[@]}")
+  target_dir=$(cd "$root" && cargo metadata --format-version 1 --no-deps --locked |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+  server_bin="$target_dir/$profile/$exe"
+fi
 rm -rf server
 mkdir -p server
-cp "$target_dir/$profile/$exe" "server/$exe"
+cp "$server_bin" "server/$exe"
 chmod 755 "server/$exe"
 
 # --- package -----------------------------------------------------------------------------------------

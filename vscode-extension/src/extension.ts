@@ -190,8 +190,18 @@ async function checkHiddenInformation(): Promise<void> {
         progress.report(step);
       });
       try {
-        return { value: await c.sendRequest(CHECK_METHOD, checkParams(document.uri.toString(), maxStates, token), cancel) };
+        const value: unknown = await c.sendRequest(
+          CHECK_METHOD,
+          checkParams(document.uri.toString(), maxStates, token),
+          cancel,
+        );
+        // On Cancel the client sends $/cancelRequest and resolves with no value.
+        return cancel.isCancellationRequested ? { cancelled: true as const } : { value };
       } catch (e) {
+        // The server cancelled the request itself (e.g. the document changed): vscode.CancellationError.
+        if (cancel.isCancellationRequested || e instanceof vscode.CancellationError) {
+          return { cancelled: true as const };
+        }
         return { error: e };
       } finally {
         forward.dispose();
@@ -199,16 +209,15 @@ async function checkHiddenInformation(): Promise<void> {
     },
   );
 
+  if ('cancelled' in raw) {
+    void vscode.window.showInformationMessage('SIDL: hidden-information check cancelled.');
+    return;
+  }
   if ('error' in raw) {
-    const e = raw.error as { code?: number; message?: string };
-    // -32800: RequestCancelled (the user pressed Cancel).
-    if (e?.code === -32800 || String(e?.message ?? '').toLowerCase().includes('cancel')) {
-      void vscode.window.showInformationMessage('SIDL: hidden-information check cancelled.');
-    } else {
-      const message = `SIDL: the hidden-information check failed: ${e?.message ?? String(raw.error)}`;
-      output.appendLine(message);
-      void vscode.window.showErrorMessage(message);
-    }
+    const e = raw.error as { message?: string } | undefined;
+    const message = `SIDL: the hidden-information check failed: ${e?.message ?? String(raw.error)}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message);
     return;
   }
   const result = parseCheckResult(raw.value);

@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod atom;
 pub mod diag;
 pub mod game;
+pub mod ide;
 pub mod rng;
 pub mod solve;
 pub mod syntax;

@@ -20,6 +20,7 @@ use crate::term::Term;
 use crate::write::canonical;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// What to explore.
@@ -204,6 +205,8 @@ pub struct ExploreReport {
     pub complete: bool,
     /// Runtime errors of transitions (first few), whose successor states were skipped.
     pub errors: Vec<String>,
+    /// The progress callback of [`explore_until`] asked to stop: the report covers what was seen.
+    pub cancelled: bool,
 }
 
 /// Replays a history from the initial state (the exploration's seed and settings).
@@ -274,6 +277,20 @@ pub fn explore(
     opts: &ExploreOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<ExploreReport, RuntimeError> {
+    explore_until(game, opts, &mut |p| {
+        progress(p);
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`explore`] whose progress callback may stop the exploration (`ControlFlow::Break`): the report
+/// then has `cancelled` set, `complete` unset, and what was found so far. The callback is called
+/// every few expanded states, after every few playouts, and once at the end.
+pub fn explore_until(
+    game: Arc<Game>,
+    opts: &ExploreOptions,
+    progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+) -> Result<ExploreReport, RuntimeError> {
     let mut s = Session::new(game.clone(), opts.seed, opts.settings.clone())?;
     let mut ex = Explorer {
         game,
@@ -296,24 +313,26 @@ pub fn explore(
         }
         ex.expand(n, &mut queue);
         tick += 1;
-        if tick % 16 == 0 {
-            progress(&ex.progress(Phase::Breadth, queue.len()));
+        if tick % 16 == 0 && progress(&ex.progress(Phase::Breadth, queue.len())).is_break() {
+            ex.report.cancelled = true;
+            break;
         }
     }
-    ex.report.complete = queue.is_empty();
-    if !ex.report.complete {
+    ex.report.complete = queue.is_empty() && !ex.report.cancelled;
+    if !ex.report.complete && !ex.report.cancelled {
         for i in 0..opts.playouts {
             if ex.done() || ex.nodes.len() >= opts.max_states.saturating_mul(2) {
                 break;
             }
             ex.playout();
-            if i % 4 == 0 {
-                progress(&ex.progress(Phase::Playouts, 0));
+            if i % 4 == 0 && progress(&ex.progress(Phase::Playouts, 0)).is_break() {
+                ex.report.cancelled = true;
+                break;
             }
         }
     }
     ex.report.states = ex.nodes.len();
-    progress(&ex.progress(Phase::Done, 0));
+    let _ = progress(&ex.progress(Phase::Done, 0));
     Ok(ex.report)
 }
 

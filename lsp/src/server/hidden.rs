@@ -1,0 +1,295 @@
+//! The custom request `sidl/checkHiddenInformation` (and the command `sidl.checkHiddenInformation`
+//! taking `[uri]`): the dynamic Def.1 §11 check (`explore_until`) on a blocking thread, with a
+//! state budget, `$/progress` reports, and cancellation (`$/cancelRequest` drops the request's
+//! future, whose guard raises the flag the exploration's progress callback reads).
+
+use super::{guard, Backend};
+use serde::{Deserialize, Serialize};
+use sidl_engine::analysis::hidden_dynamic::{explore_until, ExploreOptions, Phase};
+use sidl_engine::game::Game;
+use sidl_engine::write::canonical;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{
+    ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
+    TextDocumentIdentifier, Uri,
+};
+
+pub const METHOD: &str = "sidl/checkHiddenInformation";
+pub const COMMAND: &str = "sidl.checkHiddenInformation";
+/// The default state budget (`maxStates`), and the largest accepted.
+pub const DEFAULT_MAX_STATES: usize = 10_000;
+pub const MAX_MAX_STATES: usize = 2_000_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckParams {
+    pub text_document: TextDocumentIdentifier,
+    pub max_states: Option<usize>,
+    pub work_done_token: Option<ProgressToken>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckResult {
+    /// No violation was found.
+    pub consistent: bool,
+    /// Every reachable state was explored (so `consistent` is a proof, not a bounded search).
+    pub complete: bool,
+    pub states: usize,
+    pub chronons: u64,
+    /// How many violations were found (at most 10 are searched for).
+    pub violations: usize,
+    /// One line for people.
+    pub message: String,
+    pub counterexample: Option<Counterexample>,
+    /// Runtime errors met during the exploration (their successor states were skipped).
+    pub errors: Vec<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Counterexample {
+    pub player: String,
+    pub switch: String,
+    /// What differs, and what the player sees in both states.
+    pub description: String,
+    /// The two histories, one line per chronon, each prefixed with `first:` or `second:`.
+    pub steps: Vec<String>,
+}
+
+/// Raises the cancel flag when dropped (the request's future is dropped on `$/cancelRequest`).
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+pub async fn execute_command(
+    backend: &Backend,
+    params: ExecuteCommandParams,
+) -> Result<Option<LSPAny>> {
+    if params.command != COMMAND {
+        return Err(Error::invalid_params(format!(
+            "unknown command {}",
+            params.command
+        )));
+    }
+    let uri: Uri = params
+        .arguments
+        .first()
+        .and_then(|a| a.as_str())
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| Error::invalid_params(format!("{COMMAND} takes [uri]")))?;
+    let max_states = params
+        .arguments
+        .get(1)
+        .and_then(|v| v.as_u64())
+        .map(|n| n as usize);
+    let r = check(
+        backend,
+        CheckParams {
+            text_document: TextDocumentIdentifier { uri },
+            max_states,
+            work_done_token: params.work_done_progress_params.work_done_token,
+        },
+    )
+    .await?;
+    serde_json::to_value(r)
+        .map(Some)
+        .map_err(|e| Error::invalid_params(e.to_string()))
+}
+
+fn failed(message: String) -> Error {
+    Error {
+        code: ErrorCode::ServerError(-32803),
+        message: message.into(),
+        data: None,
+    }
+}
+
+pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult> {
+    let uri = params.text_document.uri;
+    let text: String = match backend.state.docs.snapshot(&uri, backend.unit()) {
+        Some(s) => s.text.to_string(),
+        None => {
+            let path = uri
+                .to_file_path()
+                .ok_or_else(|| Error::invalid_params("not open and not a file URI"))?;
+            std::fs::read_to_string(&path)
+                .map_err(|e| failed(format!("cannot read {}: {e}", path.display())))?
+        }
+    };
+    let game = match guard::catch(|| Game::load(&text)) {
+        Ok(Ok((g, _))) => Arc::new(g),
+        Ok(Err(diags)) => {
+            let first = diags
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| d.to_string())
+                .unwrap_or_default();
+            return Err(failed(format!(
+                "the game does not load ({first}); fix its errors first"
+            )));
+        }
+        Err(p) => return Err(failed(format!("internal error while loading: {p}"))),
+    };
+    let max_states = params
+        .max_states
+        .unwrap_or(DEFAULT_MAX_STATES)
+        .clamp(1, MAX_MAX_STATES);
+
+    // progress: the client's token, or one we create if the client supports that
+    let token = match params.work_done_token {
+        Some(t) => Some(t),
+        None if backend.state.work_done_progress.load(Ordering::SeqCst) => {
+            let n = backend.state.next_token.fetch_add(1, Ordering::SeqCst);
+            let t = NumberOrString::String(format!("sidl-check-{n}"));
+            backend
+                .client
+                .create_work_done_progress(t.clone())
+                .await
+                .ok()
+                .map(|_| t)
+        }
+        None => None,
+    };
+    let progress = match token {
+        Some(t) => Some(
+            backend
+                .client
+                .progress(t, "SIDL: hidden-information check")
+                .with_message(format!("exploring up to {max_states} states"))
+                .begin()
+                .await,
+        ),
+        None => None,
+    };
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _on_drop = CancelOnDrop(cancel.clone());
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let flag = cancel.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        guard::catch(move || {
+            let opts = ExploreOptions {
+                max_states,
+                ..ExploreOptions::default()
+            };
+            let mut last = Instant::now();
+            explore_until(game, &opts, &mut |p| {
+                if flag.load(Ordering::SeqCst) {
+                    return ControlFlow::Break(());
+                }
+                if p.phase != Phase::Done && last.elapsed() >= Duration::from_millis(100) {
+                    last = Instant::now();
+                    let phase = match p.phase {
+                        Phase::Breadth => "breadth-first",
+                        Phase::Playouts => "random playouts",
+                        Phase::Done => "done",
+                    };
+                    let _ = tx.send(format!(
+                        "{phase}: {} states, {} queued, {} violations",
+                        p.states, p.queue, p.violations
+                    ));
+                }
+                ControlFlow::Continue(())
+            })
+        })
+    });
+    while let Some(msg) = rx.recv().await {
+        if let Some(p) = &progress {
+            p.report(msg).await;
+        }
+    }
+    let outcome = task.await;
+    let report = match outcome {
+        Ok(Ok(Ok(r))) => r,
+        Ok(Ok(Err(e))) => {
+            if let Some(p) = progress {
+                p.finish_with_message("the initial state cannot be computed")
+                    .await;
+            }
+            return Err(failed(format!("the initial state cannot be computed: {e}")));
+        }
+        Ok(Err(panic)) => {
+            let m = format!("sidl-lsp: internal error in the hidden-information check: {panic}");
+            eprintln!("{m}");
+            backend.client.log_message(MessageType::ERROR, &m).await;
+            if let Some(p) = progress {
+                p.finish_with_message("internal error").await;
+            }
+            return Err(failed(m));
+        }
+        Err(e) => return Err(failed(format!("the check task failed: {e}"))),
+    };
+    if report.cancelled {
+        if let Some(p) = progress {
+            p.finish_with_message("cancelled").await;
+        }
+        return Err(Error::request_cancelled());
+    }
+    let result = to_result(&report);
+    if let Some(p) = progress {
+        p.finish_with_message(result.message.clone()).await;
+    }
+    Ok(result)
+}
+
+fn to_result(r: &sidl_engine::analysis::hidden_dynamic::ExploreReport) -> CheckResult {
+    let scope = if r.complete {
+        "every reachable state"
+    } else {
+        "bounded search"
+    };
+    let message = match r.violations.first() {
+        None => format!(
+            "no Def.1 §11 violation found in {} states ({scope})",
+            r.states
+        ),
+        Some(v) => format!(
+            "Def.1 §11 violation: player {} can tell hidden facts from switch {} ({} states, {scope})",
+            canonical(&v.player),
+            canonical(&v.switch),
+            r.states
+        ),
+    };
+    let counterexample = r.violations.first().map(|v| {
+        let text = v.describe();
+        let mut description = Vec::new();
+        let mut steps = Vec::new();
+        let mut which: Option<&str> = None;
+        for line in text.lines() {
+            let t = line.trim();
+            match t {
+                "first history:" => which = Some("first"),
+                "second history:" => which = Some("second"),
+                _ => match which {
+                    Some(w) => steps.push(format!("{w}: {t}")),
+                    None => description.push(t.to_string()),
+                },
+            }
+        }
+        Counterexample {
+            player: canonical(&v.player),
+            switch: canonical(&v.switch),
+            description: description.join("\n"),
+            steps,
+        }
+    });
+    CheckResult {
+        consistent: r.violations.is_empty(),
+        complete: r.complete,
+        states: r.states,
+        chronons: r.chronons,
+        violations: r.violations.len(),
+        message,
+        counterexample,
+        errors: r.errors.clone(),
+    }
+}

@@ -5,8 +5,10 @@
 #
 # Steps: npm ci (skipped when node_modules was installed from the same package-lock.json), type-check
 # (tsc, which also compiles the pure modules for the unit tests), esbuild bundle, unit tests (node
-# --test), grammar tests (vscode-tmgrammar-test), cargo build of sidl-lsp, copy to server/, vsce
-# package, and a check of the .vsix contents and of the bundled server's --version.
+# --test test/unit/), grammar tests (vscode-tmgrammar-test), cargo build of sidl-lsp, copy to
+# server/, extension tests (node --test test/extension/: the bundle in node with a stand-in `vscode`
+# module, against a scripted server and the bundled sidl-lsp; VS Code itself cannot be downloaded
+# here), vsce package, and a check of the .vsix contents and of the bundled server's --version.
 #
 # The server is a debug build by default: after `cargo test --workspace` (scripts/test.sh) it is
 # already built, while a release build (thin LTO, tokio) would add minutes on a 2-core machine.
@@ -66,6 +68,9 @@ rm -rf server
 mkdir -p server
 cp "$server_bin" "server/$exe"
 chmod 755 "server/$exe"
+
+log "extension tests (node --test test/extension/: dist/extension.js with a stand-in vscode module, against a scripted server and the bundled sidl-lsp)"
+node --test test/extension/
 
 # --- package -----------------------------------------------------------------------------------------
 version=$(node -p 'require("./package.json").version')

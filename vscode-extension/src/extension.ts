@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -38,6 +39,28 @@ let traceOutput: vscode.OutputChannel;
 let startError: string | undefined;
 let extensionPath = '';
 let progressCounter = 0;
+
+/** The commands this extension contributes (package.json `contributes.commands`). */
+const OWN_COMMANDS = new Set(['sidl.checkHiddenInformation', 'sidl.restartServer']);
+
+/**
+ * The server may offer `workspace/executeCommand` commands under ids this extension contributes
+ * itself (sidl-lsp offers `sidl.checkHiddenInformation`, which our command of the same id calls as
+ * the custom request, with progress and a report). VS Code refuses a second registration of an id,
+ * which would make the client fail to start: the client registers only the others.
+ */
+function leaveOwnCommandsToUs(c: LanguageClient): void {
+  const feature = c.getFeature(ExecuteCommandRequest.method);
+  const register = feature.register.bind(feature);
+  feature.register = (data) =>
+    register({
+      ...data,
+      registerOptions: {
+        ...data.registerOptions,
+        commands: (data.registerOptions.commands ?? []).filter((id) => !OWN_COMMANDS.has(id)),
+      },
+    });
+}
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionPath = context.extensionPath;
@@ -113,6 +136,7 @@ async function start(): Promise<void> {
   };
   // The id `sidl` makes the client read `sidl.trace.server` (and follow its changes).
   client = new LanguageClient('sidl', 'SIDL Language Server', serverOptions, clientOptions);
+  leaveOwnCommandsToUs(client);
   try {
     await client.start();
   } catch (e) {
@@ -229,6 +253,10 @@ async function checkHiddenInformation(): Promise<void> {
   }
   const s = summary(result);
   output.appendLine(s.text);
+  output.appendLine(`  ${name}: ${result.message} (${result.states} states)`);
+  for (const e of result.errors ?? []) {
+    output.appendLine(`  runtime error: ${e}`);
+  }
   if (result.counterexample === null) {
     if (s.level === 'info') {
       void vscode.window.showInformationMessage(s.text);

@@ -7,6 +7,8 @@ export const CHECK_METHOD = 'sidl/checkHiddenInformation';
 export interface Counterexample {
   /** The player the hidden information leaks to. */
   player: string;
+  /** The switch through which it leaks (optional). */
+  switch?: string;
   description: string;
   /** The replayable steps from the initial state. */
   steps: string[];
@@ -21,6 +23,8 @@ export interface CheckResult {
   states: number;
   message: string;
   counterexample: Counterexample | null;
+  /** Runtime errors met during the exploration (optional). */
+  errors?: string[];
 }
 
 /** The request's parameters. */
@@ -73,14 +77,24 @@ export function parseCheckResult(value: unknown): CheckResult | { error: string 
       return { error: "the server's counterexample needs `player`, `description` and string `steps`" };
     }
     counterexample = { player: ce.player, description: ce.description, steps: ce.steps as string[] };
+    if (typeof ce.switch === 'string') {
+      counterexample.switch = ce.switch;
+    }
   }
-  return {
+  const result: CheckResult = {
     consistent: v.consistent as boolean,
     complete: v.complete as boolean,
     states: v.states as number,
     message: v.message as string,
     counterexample,
   };
+  if (v.errors !== undefined) {
+    if (!Array.isArray(v.errors) || !v.errors.every((e) => typeof e === 'string')) {
+      return { error: "the server's `errors` is not a list of strings" };
+    }
+    result.errors = v.errors as string[];
+  }
+  return result;
 }
 
 function plural(n: number, word: string): string {
@@ -89,19 +103,27 @@ function plural(n: number, word: string): string {
 
 /** What to tell the user, and whether it is a warning. */
 export function summary(r: CheckResult): { level: 'info' | 'warning'; text: string } {
-  const explored = r.complete
-    ? `all ${plural(r.states, 'reachable state')} explored`
-    : `stopped after ${plural(r.states, 'state')}: the result covers only those`;
-  if (r.consistent && r.counterexample === null) {
-    return { level: r.complete ? 'info' : 'warning', text: `SIDL: hidden information is consistent (${explored}). ${r.message}`.trim() };
-  }
+  const errors = r.errors?.length
+    ? ` ${plural(r.errors.length, 'runtime error')} during the exploration (see the output "SIDL Language Server").`
+    : '';
   if (r.counterexample !== null) {
+    const ce = r.counterexample;
+    const via = ce.switch !== undefined ? ` through switch ${ce.switch}` : '';
+    return { level: 'warning', text: `SIDL: hidden information leaks to player ${ce.player}${via}: ${ce.description}${errors}` };
+  }
+  if (!r.consistent) {
+    return { level: 'warning', text: `SIDL: hidden information is not consistent: ${r.message}${errors}` };
+  }
+  if (!r.complete) {
     return {
       level: 'warning',
-      text: `SIDL: hidden information leaks to player ${r.counterexample.player}: ${r.counterexample.description}`,
+      text: `SIDL: no hidden-information leak in ${plural(r.states, 'state')}, but the budget ran out before every reachable state was explored (setting sidl.checkHiddenInformation.maxStates).${errors}`,
     };
   }
-  return { level: 'warning', text: `SIDL: hidden information is not consistent (${explored}). ${r.message}`.trim() };
+  return {
+    level: errors ? 'warning' : 'info',
+    text: `SIDL: hidden information is consistent: no leak in all ${plural(r.states, 'reachable state')}.${errors}`,
+  };
 }
 
 /** A Markdown report of a counterexample (shown beside the game). */
@@ -109,15 +131,22 @@ export function counterexampleMarkdown(file: string, r: CheckResult): string {
   const lines: string[] = [`# Hidden-information counterexample`, '', `Game: \`${file}\``, ''];
   if (r.counterexample !== null) {
     const ce = r.counterexample;
-    lines.push(`**Player:** \`${ce.player}\``, '', ce.description, '');
+    lines.push(`**Player:** \`${ce.player}\``, '');
+    if (ce.switch !== undefined) {
+      lines.push(`**Switch:** \`${ce.switch}\``, '');
+    }
+    lines.push(ce.description, '');
     if (ce.steps.length === 0) {
       lines.push('The initial state already shows it.', '');
     } else {
-      lines.push('## Steps from the initial state', '');
+      lines.push('## Steps (one line per chronon)', '');
       ce.steps.forEach((s, i) => lines.push(`${i + 1}. ${s.includes('`') ? s : '`' + s + '`'}`));
       lines.push('');
     }
   }
   lines.push(`${r.message}`, '', `States explored: ${r.states}${r.complete ? ' (all reachable)' : ' (budget reached)'}.`, '');
+  if (r.errors?.length) {
+    lines.push('## Runtime errors during the exploration', '', ...r.errors.map((e) => `- ${e}`), '');
+  }
   return lines.join('\n');
 }

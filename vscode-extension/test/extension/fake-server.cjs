@@ -12,7 +12,12 @@ if (process.argv.includes('--version')) {
 const rpc = require('vscode-jsonrpc/node');
 const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
 
-conn.onRequest('initialize', () => ({ capabilities: { textDocumentSync: 1 }, serverInfo: { name: 'fake-sidl-lsp' } }));
+// Like sidl-lsp, it offers a command under the id the extension contributes itself.
+conn.onRequest('initialize', () => ({
+  capabilities: { textDocumentSync: 1, executeCommandProvider: { commands: ['sidl.checkHiddenInformation', 'sidl.fake.other'] } },
+  serverInfo: { name: 'fake-sidl-lsp' },
+}));
+conn.onRequest('workspace/executeCommand', (p) => `executed ${p.command}`);
 conn.onNotification('initialized', () => {});
 conn.onNotification('textDocument/didOpen', (p) => {
   const firstLine = p.textDocument.text.split('\n')[0];

@@ -42,8 +42,9 @@ test('a consistent game: the request carries document, budget and token; progres
   await check();
   assert.deepEqual(state.messages.map((m) => m.level), ['info'], JSON.stringify(state.messages));
   const text = state.messages[0].text;
-  assert.match(text, /^SIDL: hidden information is consistent \(all 25 reachable states explored\)/);
-  const params = JSON.parse(text.slice(text.indexOf('params ') + 7));
+  assert.equal(text, 'SIDL: hidden information is consistent: no leak in all 25 reachable states.');
+  const log = state.outputs.get('SIDL Language Server').lines.join('\n');
+  const params = JSON.parse(log.slice(log.lastIndexOf('params ') + 7).split(' (25 states)')[0]);
   assert.equal(params.textDocument.uri, 'file:///games/nim.sidl');
   assert.equal(params.maxStates, 5000);
   assert.match(params.workDoneToken, /^sidl-check-/);
@@ -89,6 +90,12 @@ test('Cancel sends $/cancelRequest: the check ends as cancelled', async () => {
   assert.deepEqual(state.messages, [{ level: 'info', text: 'SIDL: hidden-information check cancelled.', items: [] }]);
   const trace = state.outputs.get('SIDL Language Server Trace').lines.join('\n');
   assert.match(trace, /Sending notification '\$\/cancelRequest'/);
+});
+
+test("the server's commands are registered, except those the extension contributes itself", async () => {
+  assert.equal(await state.commands.get('sidl.fake.other')(), 'executed sidl.fake.other');
+  assert.ok(state.commands.has('sidl.checkHiddenInformation'));
+  assert.ok(state.commands.has('sidl.restartServer'));
 });
 
 test('no .sidl editor: the command asks for one', async () => {

@@ -284,6 +284,8 @@ const languages = withInert({
 
 const commands = withInert({
   registerCommand(id, fn) {
+    // As in VS Code: a command id can be registered once.
+    if (state.commands.has(id)) throw new Error(`command '${id}' already exists`);
     state.commands.set(id, fn);
     return new Disposable(() => state.commands.delete(id));
   },

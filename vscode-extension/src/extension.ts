@@ -1,0 +1,277 @@
+// The VS Code side of SIDL: starts the sidl-lsp language server (found by resolve.ts) with
+// vscode-languageclient and adds the command "SIDL: Check hidden-information consistency".
+// Everything that can be tested without VS Code lives in resolve.ts and report.ts.
+
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+  WorkDoneProgress,
+  WorkDoneProgressBegin,
+  WorkDoneProgressReport,
+} from 'vscode-languageclient/node';
+import {
+  bundledServerPath,
+  nodeHost,
+  processInput,
+  rejectionWarning,
+  resolveServer,
+  SETTING,
+} from './resolve';
+import {
+  CHECK_METHOD,
+  checkParams,
+  counterexampleMarkdown,
+  parseCheckResult,
+  summary,
+} from './report';
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+let traceOutput: vscode.OutputChannel;
+/** Why there is no client (shown by the commands), if the last start failed. */
+let startError: string | undefined;
+let extensionPath = '';
+let progressCounter = 0;
+
+/** The commands this extension contributes (package.json `contributes.commands`). */
+const OWN_COMMANDS = new Set(['sidl.checkHiddenInformation', 'sidl.restartServer']);
+
+/**
+ * The server may offer `workspace/executeCommand` commands under ids this extension contributes
+ * itself (sidl-lsp offers `sidl.checkHiddenInformation`, which our command of the same id calls as
+ * the custom request, with progress and a report). VS Code refuses a second registration of an id,
+ * which would make the client fail to start: the client registers only the others.
+ */
+function leaveOwnCommandsToUs(c: LanguageClient): void {
+  const feature = c.getFeature(ExecuteCommandRequest.method);
+  const register = feature.register.bind(feature);
+  feature.register = (data) =>
+    register({
+      ...data,
+      registerOptions: {
+        ...data.registerOptions,
+        commands: (data.registerOptions.commands ?? []).filter((id) => !OWN_COMMANDS.has(id)),
+      },
+    });
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
+  output = vscode.window.createOutputChannel('SIDL Language Server');
+  traceOutput = vscode.window.createOutputChannel('SIDL Language Server Trace');
+  context.subscriptions.push(
+    output,
+    traceOutput,
+    vscode.commands.registerCommand('sidl.checkHiddenInformation', checkHiddenInformation),
+    vscode.commands.registerCommand('sidl.restartServer', restart),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SETTING)) {
+        void restart();
+      }
+    }),
+  );
+  await start();
+}
+
+export async function deactivate(): Promise<void> {
+  await stop();
+}
+
+/** A .vsix unpacked without file modes leaves the bundled server not executable: fix that. */
+async function ensureBundledExecutable(): Promise<void> {
+  if (process.platform === 'win32') {
+    return;
+  }
+  const bundled = bundledServerPath(extensionPath, process.platform);
+  try {
+    const st = await fs.stat(bundled);
+    if (st.isFile() && (st.mode & 0o111) === 0) {
+      await fs.chmod(bundled, st.mode | 0o755);
+    }
+  } catch {
+    // No bundled server (or not ours to change): resolution reports it.
+  }
+}
+
+async function start(): Promise<void> {
+  await ensureBundledExecutable();
+  const setting = vscode.workspace.getConfiguration('sidl').get<string>('server.path');
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const resolution = await resolveServer(processInput(setting, extensionPath, folder), nodeHost());
+  if (!resolution.ok) {
+    startError = resolution.message;
+    output.appendLine(resolution.message);
+    void showStartError(resolution.message);
+    return;
+  }
+  startError = undefined;
+  output.appendLine(`Using ${resolution.version} (${resolution.source}): ${resolution.path}`);
+  const warning = rejectionWarning(resolution);
+  if (warning !== undefined) {
+    output.appendLine(warning);
+    void vscode.window.showWarningMessage(warning);
+  }
+
+  const serverOptions: ServerOptions = {
+    command: resolution.path,
+    args: [],
+    transport: TransportKind.stdio,
+    options: { cwd: folder ?? path.dirname(resolution.path) },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'sidl' },
+      { scheme: 'untitled', language: 'sidl' },
+    ],
+    outputChannel: output,
+    traceOutputChannel: traceOutput,
+    synchronize: { configurationSection: 'sidl' },
+  };
+  // The id `sidl` makes the client read `sidl.trace.server` (and follow its changes).
+  client = new LanguageClient('sidl', 'SIDL Language Server', serverOptions, clientOptions);
+  leaveOwnCommandsToUs(client);
+  try {
+    await client.start();
+  } catch (e) {
+    startError = `SIDL: the language server ${resolution.path} failed to start: ${String(e)}`;
+    output.appendLine(startError);
+    void showStartError(startError);
+    client = undefined;
+  }
+}
+
+async function stop(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c !== undefined) {
+    try {
+      await c.stop();
+    } catch (e) {
+      output.appendLine(`Stopping the language server failed: ${String(e)}`);
+    }
+  }
+}
+
+async function restart(): Promise<void> {
+  await stop();
+  await start();
+}
+
+async function showStartError(message: string): Promise<void> {
+  const open = 'Open Settings';
+  const choice = await vscode.window.showErrorMessage(message, open);
+  if (choice === open) {
+    await vscode.commands.executeCommand('workbench.action.openSettings', SETTING);
+  }
+}
+
+/** "SIDL: Check hidden-information consistency" for the active editor's game. */
+async function checkHiddenInformation(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== 'sidl') {
+    void vscode.window.showWarningMessage('SIDL: open a .sidl game in the editor to check it.');
+    return;
+  }
+  const c = client;
+  if (c === undefined || c.state !== State.Running) {
+    void showStartError(startError ?? 'SIDL: the language server is not running.');
+    return;
+  }
+  const document = editor.document;
+  const maxStates = vscode.workspace.getConfiguration('sidl').get<number | null>('checkHiddenInformation.maxStates');
+  const token = `sidl-check-${process.pid}-${++progressCounter}`;
+  const name = path.basename(document.uri.fsPath || document.uri.path);
+
+  const raw = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `SIDL: checking hidden information of ${name}`,
+      cancellable: true,
+    },
+    async (progress, cancel) => {
+      // The server reports work-done progress on our token; forward it to the notification.
+      let lastPercent = 0;
+      const forward = c.onProgress(WorkDoneProgress.type, token, (value) => {
+        if (value.kind === 'end') {
+          return;
+        }
+        const v = value as WorkDoneProgressBegin | WorkDoneProgressReport;
+        const step: { message?: string; increment?: number } = {};
+        if (v.message !== undefined) {
+          step.message = v.message;
+        }
+        if (typeof v.percentage === 'number' && v.percentage > lastPercent) {
+          step.increment = v.percentage - lastPercent;
+          lastPercent = v.percentage;
+        }
+        progress.report(step);
+      });
+      try {
+        const value: unknown = await c.sendRequest(
+          CHECK_METHOD,
+          checkParams(document.uri.toString(), maxStates, token),
+          cancel,
+        );
+        // On Cancel the client sends $/cancelRequest and resolves with no value.
+        return cancel.isCancellationRequested ? { cancelled: true as const } : { value };
+      } catch (e) {
+        // The server cancelled the request itself (e.g. the document changed): vscode.CancellationError.
+        if (cancel.isCancellationRequested || e instanceof vscode.CancellationError) {
+          return { cancelled: true as const };
+        }
+        return { error: e };
+      } finally {
+        forward.dispose();
+      }
+    },
+  );
+
+  if ('cancelled' in raw) {
+    void vscode.window.showInformationMessage('SIDL: hidden-information check cancelled.');
+    return;
+  }
+  if ('error' in raw) {
+    const e = raw.error as { message?: string } | undefined;
+    const message = `SIDL: the hidden-information check failed: ${e?.message ?? String(raw.error)}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message);
+    return;
+  }
+  const result = parseCheckResult(raw.value);
+  if ('error' in result) {
+    const message = `SIDL: unexpected answer to ${CHECK_METHOD}: ${result.error}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message);
+    return;
+  }
+  const s = summary(result);
+  output.appendLine(s.text);
+  output.appendLine(`  ${name}: ${result.message} (${result.states} states)`);
+  for (const e of result.errors ?? []) {
+    output.appendLine(`  runtime error: ${e}`);
+  }
+  if (result.counterexample === null) {
+    if (s.level === 'info') {
+      void vscode.window.showInformationMessage(s.text);
+    } else {
+      void vscode.window.showWarningMessage(s.text);
+    }
+    return;
+  }
+  const markdown = counterexampleMarkdown(vscode.workspace.asRelativePath(document.uri), result);
+  output.appendLine(markdown);
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  const show = 'Show Output';
+  const choice = await vscode.window.showWarningMessage(s.text, show);
+  if (choice === show) {
+    output.show(true);
+  }
+}

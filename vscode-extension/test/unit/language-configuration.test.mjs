@@ -1,0 +1,38 @@
+// language-configuration.json: comments, brackets and quotes as SIDL writes them, and the regular
+// expressions VS Code applies (compiled here as VS Code compiles them: wordPattern with its flags).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ext = join(new URL('.', import.meta.url).pathname, '..', '..');
+const conf = JSON.parse(readFileSync(join(ext, 'language-configuration.json'), 'utf8'));
+
+test('comments, brackets and auto-closed quotes', () => {
+  assert.equal(conf.comments.lineComment, '%');
+  assert.deepEqual(conf.comments.blockComment, ['/*', '*/']);
+  assert.deepEqual(conf.brackets, [['(', ')'], ['[', ']'], ['{', '}']]);
+  const closes = Object.fromEntries(conf.autoClosingPairs.map((p) => [p.open, p.close]));
+  for (const [o, c] of [['(', ')'], ['[', ']'], ['{', '}'], ["'", "'"], ['"', '"'], ['`', '`']]) {
+    assert.equal(closes[o], c, o);
+  }
+});
+
+test('a word is a name, a variable or a number', () => {
+  const w = new RegExp(conf.wordPattern.pattern, conf.wordPattern.flags + 'g');
+  assert.deepEqual('fact([Über_1, été]), N1 is 1.5e3 - 2'.match(w), ['fact', 'Über_1', 'été', 'N1', 'is', '1.5e3', '2']);
+});
+
+test('indent after :- and back to the margin after the clause end', () => {
+  const inc = new RegExp(conf.indentationRules.increaseIndentPattern);
+  assert.ok(inc.test('do([T]) :-'));
+  assert.ok(inc.test('do([T]) :-   % the move'));
+  assert.ok(!inc.test('do([T]) :- fact([T]).'));
+  assert.ok(!inc.test('game(nim).'));
+  const outdent = conf.onEnterRules.find((r) => r.action.indent === 'outdent');
+  const end = new RegExp(outdent.beforeText);
+  assert.ok(end.test('    create([B, NI]).'));
+  assert.ok(end.test('    create([B, NI]).  % done'));
+  assert.ok(!end.test('    fact([A, I]),'));
+  assert.ok(!end.test('game(nim).'), 'a clause at the margin stays there');
+});

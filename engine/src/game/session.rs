@@ -228,8 +228,8 @@ fn show(t: &Term) -> String {
     crate::write::canonical(t)
 }
 
-fn call(name: &str, args: Vec<Term>) -> Term {
-    Term::compound(name, args)
+fn call(name: Atom, args: Vec<Term>) -> Term {
+    Term::new_compound(name, args)
 }
 
 /// Runs `goal` and collects `template` for up to `max` solutions.
@@ -296,7 +296,34 @@ pub fn add_amount(a: &Term, b: &Term) -> Result<Term, String> {
 impl Session {
     /// Starts a session: runs `init/1` and `init/2`.
     pub fn new(game: Arc<Game>, seed: u64, settings: Settings) -> Result<Session, RuntimeError> {
-        let mut machine = Machine::new(game.program.clone(), settings.limits);
+        let machine = Machine::new(game.program.clone(), settings.limits);
+        Session::with_machine(game, seed, settings, machine)
+    }
+
+    /// A new play of the same game with another seed (and the same settings), reusing this
+    /// session's logic machine: its memo table (answers of predicates that depend on their arguments
+    /// only, so valid for every play of the game) and its allocations. Same result as
+    /// [`Session::new`] (profiling, if on, restarts from zero).
+    pub fn recycle(self, seed: u64) -> Result<Session, RuntimeError> {
+        let Session {
+            game,
+            settings,
+            mut machine,
+            ..
+        } = self;
+        machine.reset();
+        if let Some(p) = &mut machine.profile {
+            p.clear();
+        }
+        Session::with_machine(game, seed, settings, machine)
+    }
+
+    fn with_machine(
+        game: Arc<Game>,
+        seed: u64,
+        settings: Settings,
+        mut machine: Machine,
+    ) -> Result<Session, RuntimeError> {
         // the game's one RNG: chance draws, random/1 in rules, and random drivers
         machine.rng = Rng::new(seed);
         let empty = FactSet::default();
@@ -308,7 +335,7 @@ impl Session {
             for f in solutions(
                 &mut machine,
                 &mut host,
-                &call("init", vec![w.clone()]),
+                &call(atom::INIT, vec![w.clone()]),
                 &w,
                 usize::MAX,
                 "init/1",
@@ -326,8 +353,8 @@ impl Session {
         let mut players: Vec<Term> = Vec::new();
         let mut accounts: Vec<Term> = Vec::new();
         if game.program.pred(atom::INIT, 2).is_some() {
-            let pair = call("-", vec![Term::Var(0), Term::Var(1)]);
-            let goal = call("init", vec![Term::Var(0), Term::Var(1)]);
+            let pair = call(atom::MINUS, vec![Term::Var(0), Term::Var(1)]);
+            let goal = call(atom::INIT, vec![Term::Var(0), Term::Var(1)]);
             for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
                 let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
                 if !n.is_ground() {
@@ -426,7 +453,7 @@ impl Session {
             ids = distinct(solutions(
                 m,
                 &mut host,
-                &call("legal", vec![v.clone()]),
+                &call(atom::LEGAL, vec![v.clone()]),
                 &v,
                 usize::MAX,
                 "legal/1",
@@ -439,7 +466,7 @@ impl Session {
                 solutions(
                     m,
                     &mut host,
-                    &call("owned", vec![id.clone(), v.clone()]),
+                    &call(atom::OWNED, vec![id.clone(), v.clone()]),
                     &v,
                     1,
                     "owned/2",
@@ -453,7 +480,7 @@ impl Session {
                 templates = distinct(solutions(
                     m,
                     &mut host,
-                    &call("unlimited", vec![id.clone(), v.clone()]),
+                    &call(atom::UNLIMITED, vec![id.clone(), v.clone()]),
                     &v,
                     usize::MAX,
                     "unlimited/2",
@@ -467,7 +494,7 @@ impl Session {
                     acts = distinct(solutions(
                         m,
                         &mut host,
-                        &call("switch", vec![id.clone(), v.clone()]),
+                        &call(atom::SWITCH, vec![id.clone(), v.clone()]),
                         &v,
                         usize::MAX,
                         "switch/2",
@@ -517,7 +544,7 @@ impl Session {
         for p in state.player_terms() {
             let mut row = Vec::with_capacity(words.len());
             for w in words {
-                let g = call("hidden", vec![w.clone(), p.clone()]);
+                let g = call(atom::HIDDEN, vec![w.clone(), p.clone()]);
                 let r = solutions(
                     &mut self.machine,
                     &mut host,
@@ -643,7 +670,7 @@ impl Session {
                 };
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
-                let g = call("switch", vec![switch.clone(), a.clone()]);
+                let g = call(atom::SWITCH, vec![switch.clone(), a.clone()]);
                 let r = solutions(
                     &mut self.machine,
                     &mut host,
@@ -804,6 +831,8 @@ impl Session {
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
         let prog = self.game.program.clone();
         let mut events = Vec::new();
+        // per switch event (in order): the index of the player owning the switch
+        let mut switch_owner: Vec<Option<usize>> = Vec::new();
         // 2. each legal switch in order runs its action
         for (i, sw) in switches.iter().enumerate() {
             let (action, how) = match &chosen[i] {
@@ -816,7 +845,7 @@ impl Session {
                     let v = Term::Var(0);
                     let mut d = Vec::new();
                     if prog.pred(atom::DEFAULT, 2).is_some() {
-                        let g = call("default", vec![sw.id.clone(), v.clone()]);
+                        let g = call(atom::DEFAULT, vec![sw.id.clone(), v.clone()]);
                         d = solutions(&mut self.machine, &mut host, &g, &v, 1, "default/2")?;
                     }
                     if d.is_empty() {
@@ -831,7 +860,7 @@ impl Session {
                 }
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
-                let g = call("do", vec![action.clone()]);
+                let g = call(atom::DO, vec![action.clone()]);
                 !solutions(
                     &mut self.machine,
                     &mut host,
@@ -850,13 +879,17 @@ impl Session {
                 how,
                 ok,
             });
+            switch_owner.push(match &sw.owner {
+                Owner::Player(o) => state.player_index(o),
+                _ => None,
+            });
         }
         // 3. payoffs: every solution of payoff(N, X) for each player N in order
         let mut accounts = state.accounts.clone();
         if prog.pred(atom::PAYOFF, 2).is_some() {
             for (pi, p) in state.players.iter().enumerate() {
                 let x = Term::Var(0);
-                let g = call("payoff", vec![p.term.clone(), x.clone()]);
+                let g = call(atom::PAYOFF, vec![p.term.clone(), x.clone()]);
                 for amount in
                     solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")?
                 {
@@ -889,8 +922,9 @@ impl Session {
         let words: Vec<Term> = deleted.iter().chain(created.iter()).cloned().collect();
         let hidden = self.hidden_of(state, &words)?;
         let mut player_events = Vec::with_capacity(state.players.len());
-        for (pi, p) in state.player_terms().enumerate() {
+        for pi in 0..state.players.len() {
             let mut evs = Vec::new();
+            let mut switch_no = 0;
             for e in &events {
                 let keep = match e {
                     Event::Deleted(w) => {
@@ -902,9 +936,10 @@ impl Session {
                     }
                     Event::Account { .. } => true,
                     // a player sees what its own switches did, not other players' or nature's choices
-                    Event::Switch { switch, .. } => switches
-                        .iter()
-                        .any(|s| &s.id == switch && s.owner == Owner::Player(p.clone())),
+                    Event::Switch { .. } => {
+                        switch_no += 1;
+                        switch_owner[switch_no - 1] == Some(pi)
+                    }
                 };
                 if keep {
                     evs.push(e.clone());

@@ -53,11 +53,32 @@ impl Ground {
 /// How many leading elements of a word are indexed.
 pub const INDEXED: usize = 4;
 
+/// A fact in the set's lookup table: hashed and compared by its term, without copying the term.
+#[derive(Debug, Clone)]
+struct ByTerm(Arc<Ground>);
+
+impl PartialEq for ByTerm {
+    fn eq(&self, other: &ByTerm) -> bool {
+        self.0.term == other.0.term
+    }
+}
+impl Eq for ByTerm {}
+impl std::hash::Hash for ByTerm {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.term.hash(h)
+    }
+}
+impl std::borrow::Borrow<Term> for ByTerm {
+    fn borrow(&self) -> &Term {
+        &self.0.term
+    }
+}
+
 /// The facts of a state: insertion-ordered, duplicate-free, indexed on the first one and two elements.
 #[derive(Debug, Default, Clone)]
 pub struct FactSet {
     facts: Vec<Arc<Ground>>,
-    ids: FxHashMap<Term, u32>,
+    ids: FxHashMap<ByTerm, u32>,
     all: Arc<[u32]>,
     /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
     /// pattern uses the most selective of its bound leading elements).
@@ -76,11 +97,11 @@ impl Candidates {
 
 impl FactSet {
     pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
-        let mut ids = FxHashMap::default();
+        let mut ids = FxHashMap::with_capacity_and_hasher(facts.len(), Default::default());
         let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
         for (i, f) in facts.iter().enumerate() {
             let i = i as u32;
-            ids.insert(f.term.clone(), i);
+            ids.insert(ByTerm(f.clone()), i);
             for (pos, k) in f.keys().into_iter().enumerate() {
                 if let Some(k) = k {
                     by_pos[pos].entry(k).or_default().push(i);

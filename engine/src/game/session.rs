@@ -14,7 +14,10 @@ use std::sync::Arc;
 /// Session settings.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Budgets of every query the manager runs (one per keyword call: `legal/1`, each `do/1`, ...).
+    /// Budgets of the queries the manager runs. The inference budget covers a whole chronon (every
+    /// `default/2`, `do/1`, `payoff/2` and `hidden/2` query of its transition together) and, outside
+    /// chronons, each query on its own (`legal/1` with owners and actions, views, submissions, `init`).
+    /// The heap, choicepoint and frame budgets apply to each query.
     pub limits: Limits,
     /// Interrupt mode (paper §4): every accepted submission triggers its own state transition.
     pub interrupt: bool,
@@ -222,6 +225,7 @@ pub struct Session {
     machine: Machine,
     replaying: bool,
     driver_rng: Rng,
+    consts: ConstCache,
 }
 
 fn show(t: &Term) -> String {
@@ -260,6 +264,83 @@ fn solutions(
         redo = true;
     }
     Ok(out)
+}
+
+/// Answers of keyword queries whose predicate reaches no host predicate but `player/1`: they are
+/// the same in every state of a session (its players never change), so each is asked once.
+#[derive(Default)]
+struct ConstCache {
+    /// Per keyword (`owned/2`, `switch/2`, `unlimited/2`, `hidden/2`, `default/2`): may it be cached?
+    owned: bool,
+    switch: bool,
+    unlimited: bool,
+    hidden: bool,
+    default: bool,
+    /// (goal, maximum number of solutions) -> the solutions.
+    answers: rustc_hash::FxHashMap<(Term, usize), Vec<Term>>,
+}
+
+impl ConstCache {
+    fn new(game: &Game) -> ConstCache {
+        let constant = |name, arity| {
+            game.program
+                .pred(name, arity)
+                .is_some_and(|p| p.reaches & !(1 << super::host::PLAYER) == 0)
+        };
+        ConstCache {
+            owned: constant(atom::OWNED, 2),
+            switch: constant(atom::SWITCH, 2),
+            unlimited: constant(atom::UNLIMITED, 2),
+            hidden: constant(atom::HIDDEN, 2),
+            default: constant(atom::DEFAULT, 2),
+            answers: Default::default(),
+        }
+    }
+
+    /// May the answers of this keyword goal be cached?
+    fn constant(&self, goal: &Term) -> bool {
+        match goal {
+            Term::Compound(f, args) if args.len() == 2 => match *f {
+                atom::OWNED => self.owned,
+                atom::SWITCH => self.switch,
+                atom::UNLIMITED => self.unlimited,
+                atom::HIDDEN => self.hidden,
+                atom::DEFAULT => self.default,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// The [`ConstCache`] is emptied when it holds this many goals.
+const CONST_CACHE_MAX: usize = 1 << 16;
+
+/// [`solutions`], answered from `cache` when the goal's predicate is constant in the session (see
+/// [`ConstCache`]). Errors are not cached.
+#[allow(clippy::too_many_arguments)]
+fn cached_solutions(
+    cache: &mut ConstCache,
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    goal: Term,
+    template: &Term,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
+    if !cache.constant(&goal) {
+        return solutions(machine, host, &goal, template, max, during);
+    }
+    let key = (goal, max);
+    if let Some(a) = cache.answers.get(&key) {
+        return Ok(a.clone());
+    }
+    let a = solutions(machine, host, &key.0, template, max, during)?;
+    if cache.answers.len() >= CONST_CACHE_MAX {
+        cache.answers.clear();
+    }
+    cache.answers.insert(key, a.clone());
+    Ok(a)
 }
 
 /// The distinct terms of `items`, in first-appearance order.
@@ -309,13 +390,20 @@ impl Session {
             game,
             settings,
             mut machine,
+            consts,
+            state,
             ..
         } = self;
         machine.reset();
         if let Some(p) = &mut machine.profile {
             p.clear();
         }
-        Session::with_machine(game, seed, settings, machine)
+        let mut s = Session::with_machine(game, seed, settings, machine)?;
+        // answers that depend on the players only stay valid for the same players
+        if s.state.player_terms().eq(state.player_terms()) {
+            s.consts = consts;
+        }
+        Ok(s)
     }
 
     fn with_machine(
@@ -390,6 +478,7 @@ impl Session {
             accounts,
         };
         Ok(Session {
+            consts: ConstCache::new(&game),
             game,
             settings,
             seed,
@@ -463,10 +552,11 @@ impl Session {
         for id in ids {
             let v = Term::Var(0);
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
-                solutions(
+                cached_solutions(
+                    &mut self.consts,
                     m,
                     &mut host,
-                    &call(atom::OWNED, vec![id.clone(), v.clone()]),
+                    call(atom::OWNED, vec![id.clone(), v.clone()]),
                     &v,
                     1,
                     "owned/2",
@@ -477,10 +567,11 @@ impl Session {
             };
             let mut templates = Vec::new();
             if prog.pred(atom::UNLIMITED, 2).is_some() {
-                templates = distinct(solutions(
+                templates = distinct(cached_solutions(
+                    &mut self.consts,
                     m,
                     &mut host,
-                    &call(atom::UNLIMITED, vec![id.clone(), v.clone()]),
+                    call(atom::UNLIMITED, vec![id.clone(), v.clone()]),
                     &v,
                     usize::MAX,
                     "unlimited/2",
@@ -491,10 +582,11 @@ impl Session {
             } else {
                 let mut acts = Vec::new();
                 if prog.pred(atom::SWITCH, 2).is_some() {
-                    acts = distinct(solutions(
+                    acts = distinct(cached_solutions(
+                        &mut self.consts,
                         m,
                         &mut host,
-                        &call(atom::SWITCH, vec![id.clone(), v.clone()]),
+                        call(atom::SWITCH, vec![id.clone(), v.clone()]),
                         &v,
                         usize::MAX,
                         "switch/2",
@@ -545,10 +637,11 @@ impl Session {
             let mut row = Vec::with_capacity(words.len());
             for w in words {
                 let g = call(atom::HIDDEN, vec![w.clone(), p.clone()]);
-                let r = solutions(
+                let r = cached_solutions(
+                    &mut self.consts,
                     &mut self.machine,
                     &mut host,
-                    &g,
+                    g,
                     &Term::Atom(atom::TRUE),
                     1,
                     "hidden/2",
@@ -761,7 +854,12 @@ impl Session {
         let switches = self.switches()?;
         let state = self.state.clone();
         let rng_before = self.machine.rng.clone();
-        match self.transition(&switches, &state) {
+        // one inference budget for the whole transition
+        self.machine.inferences = 0;
+        self.machine.keep_inferences = true;
+        let result = self.transition(&switches, &state);
+        self.machine.keep_inferences = false;
+        match result {
             Ok((next, record)) => {
                 self.undo.push(Snapshot {
                     state: state.clone(),
@@ -846,7 +944,15 @@ impl Session {
                     let mut d = Vec::new();
                     if prog.pred(atom::DEFAULT, 2).is_some() {
                         let g = call(atom::DEFAULT, vec![sw.id.clone(), v.clone()]);
-                        d = solutions(&mut self.machine, &mut host, &g, &v, 1, "default/2")?;
+                        d = cached_solutions(
+                            &mut self.consts,
+                            &mut self.machine,
+                            &mut host,
+                            g,
+                            &v,
+                            1,
+                            "default/2",
+                        )?;
                     }
                     if d.is_empty() {
                         if let Actions::Finite(acts) = &sw.actions {
@@ -948,10 +1054,14 @@ impl Session {
             player_events.push(evs);
         }
         // 5. apply: deletions, then creations in scheduling order
-        let facts = state.facts.apply(&deletes, &creates);
+        let facts = if deletes.is_empty() && creates.is_empty() {
+            state.facts.clone()
+        } else {
+            Arc::new(state.facts.apply(&deletes, &creates))
+        };
         let next = State {
             chronon: state.chronon + 1,
-            facts: Arc::new(facts),
+            facts,
             players: state.players.clone(),
             accounts,
         };

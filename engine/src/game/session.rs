@@ -1028,17 +1028,16 @@ impl Session {
         let words: Vec<Term> = deleted.iter().chain(created.iter()).cloned().collect();
         let hidden = self.hidden_of(state, &words)?;
         let mut player_events = Vec::with_capacity(state.players.len());
-        for pi in 0..state.players.len() {
+        for (pi, hidden_pi) in hidden.iter().enumerate() {
             let mut evs = Vec::new();
             let mut switch_no = 0;
             for e in &events {
                 let keep = match e {
                     Event::Deleted(w) => {
-                        !hidden[pi][deleted.iter().position(|d| d == w).unwrap_or(0)]
+                        !hidden_pi[deleted.iter().position(|d| d == w).unwrap_or(0)]
                     }
                     Event::Created(w) => {
-                        !hidden[pi]
-                            [deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
+                        !hidden_pi[deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
                     }
                     Event::Account { .. } => true,
                     // a player sees what its own switches did, not other players' or nature's choices

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
 cargo build --release -q -p sidl-cli
-sidl=target/release/sidl
+sidl=${CARGO_TARGET_DIR:-target}/release/sidl
 best() { sort -g | head -1; }
 swi_time() {  # CPU seconds of bench/0 in SWI-Prolog (best of $rounds)
   for _ in $(seq "$rounds"); do

@@ -79,13 +79,7 @@ impl Term {
     }
     /// Visits every subterm, iteratively (terms may be a million levels deep).
     pub fn walk(&self, mut f: impl FnMut(&Term)) {
-        let mut stack = vec![self];
-        while let Some(t) = stack.pop() {
-            f(t);
-            if let Term::Compound(_, args) = t {
-                stack.extend(args.iter().rev());
-            }
-        }
+        walk_from(self, &mut f, 0);
     }
     pub fn is_ground(&self) -> bool {
         let mut ground = true;
@@ -162,6 +156,10 @@ impl Term {
 impl PartialEq for Term {
     /// Structural identity (floats by bit pattern, as unification: `0.0` and `-0.0` differ); iterative.
     fn eq(&self, other: &Term) -> bool {
+        // most terms are shallow: compare them by bounded recursion, without allocating
+        if let Some(same) = eq_shallow(self, other, 0) {
+            return same;
+        }
         let mut stack = vec![(self, other)];
         while let Some((a, b)) = stack.pop() {
             let same = match (a, b) {
@@ -186,6 +184,69 @@ impl PartialEq for Term {
             }
         }
         true
+    }
+}
+
+/// Pre-order walk: plain recursion near the root, an explicit stack below depth [`SHALLOW`].
+fn walk_from<F: FnMut(&Term)>(t: &Term, f: &mut F, depth: u32) {
+    if depth < SHALLOW {
+        f(t);
+        if let Term::Compound(_, args) = t {
+            for a in args.iter() {
+                walk_from(a, f, depth + 1);
+            }
+        }
+        return;
+    }
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        f(t);
+        if let Term::Compound(_, args) = t {
+            stack.extend(args.iter().rev());
+        }
+    }
+}
+
+/// `a == b` by recursion up to depth [`SHALLOW`]; `None` if the terms are deeper.
+fn eq_shallow(a: &Term, b: &Term, depth: u32) -> Option<bool> {
+    Some(match (a, b) {
+        (Term::Var(x), Term::Var(y)) => x == y,
+        (Term::Atom(x), Term::Atom(y)) | (Term::Str(x), Term::Str(y)) => x == y,
+        (Term::Int(x), Term::Int(y)) => x == y,
+        (Term::Float(x), Term::Float(y)) => x.to_bits() == y.to_bits(),
+        (Term::Compound(f, xs), Term::Compound(g, ys)) => {
+            if f != g || xs.len() != ys.len() {
+                return Some(false);
+            }
+            if Arc::ptr_eq(xs, ys) {
+                return Some(true);
+            }
+            if depth >= SHALLOW {
+                return None;
+            }
+            for (x, y) in xs.iter().zip(ys.iter()) {
+                if !eq_shallow(x, y, depth + 1)? {
+                    return Some(false);
+                }
+            }
+            true
+        }
+        _ => false,
+    })
+}
+
+/// Depth up to which terms are compared and dropped by plain recursion.
+const SHALLOW: u32 = 8;
+
+/// Is every uniquely owned compound below `t` within `depth` levels (so that dropping it recurses at
+/// most that deep)?
+fn drops_shallow(t: &Term, depth: u32) -> bool {
+    match t {
+        Term::Compound(_, args) => {
+            depth > 0
+                && (Arc::strong_count(args) > 1 || args.iter().all(|a| drops_shallow(a, depth - 1)))
+        }
+        _ => true,
     }
 }
 
@@ -214,6 +275,10 @@ impl Drop for Term {
         let Some(args) = Arc::get_mut(args) else {
             return;
         };
+        // a shallow term is dropped by the (bounded) recursion of the children's own drops
+        if args.iter().all(|a| drops_shallow(a, SHALLOW)) {
+            return;
+        }
         let mut stack: Vec<Term> = Vec::new();
         for a in args.iter_mut() {
             if matches!(a, Term::Compound(..)) {

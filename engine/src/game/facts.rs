@@ -15,6 +15,8 @@ pub struct Ground {
     cells: Box<[Cell]>,
     ends: Box<[u32]>,
     root: Cell,
+    /// The index keys of its first [`INDEXED`] word elements.
+    keys: [Option<Key>; INDEXED],
 }
 
 impl Ground {
@@ -22,12 +24,25 @@ impl Ground {
         let mut cells = Vec::new();
         let mut ends = Vec::new();
         let root = compile_term(&term, &mut cells, &mut ends);
-        Ground {
+        let mut g = Ground {
             term,
             cells: cells.into(),
             ends: ends.into(),
             root,
-        }
+            keys: [None; INDEXED],
+        };
+        g.keys = g.keys();
+        g
+    }
+
+    /// A quick necessary condition for unifying with a pattern whose leading elements have the keys
+    /// `pattern` ([`FactSet::pattern_keys`]): the keys agree wherever the pattern has one.
+    #[inline]
+    pub fn may_match(&self, pattern: &[Option<Key>; INDEXED]) -> bool {
+        pattern
+            .iter()
+            .zip(&self.keys)
+            .all(|(p, k)| p.is_none() || p == k)
     }
 
     /// Unifies with heap cell `h` (bindings trailed; undone by the caller on failure).
@@ -53,11 +68,32 @@ impl Ground {
 /// How many leading elements of a word are indexed.
 pub const INDEXED: usize = 4;
 
+/// A fact in the set's lookup table: hashed and compared by its term, without copying the term.
+#[derive(Debug, Clone)]
+struct ByTerm(Arc<Ground>);
+
+impl PartialEq for ByTerm {
+    fn eq(&self, other: &ByTerm) -> bool {
+        self.0.term == other.0.term
+    }
+}
+impl Eq for ByTerm {}
+impl std::hash::Hash for ByTerm {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.term.hash(h)
+    }
+}
+impl std::borrow::Borrow<Term> for ByTerm {
+    fn borrow(&self) -> &Term {
+        &self.0.term
+    }
+}
+
 /// The facts of a state: insertion-ordered, duplicate-free, indexed on the first one and two elements.
 #[derive(Debug, Default, Clone)]
 pub struct FactSet {
     facts: Vec<Arc<Ground>>,
-    ids: FxHashMap<Term, u32>,
+    ids: FxHashMap<ByTerm, u32>,
     all: Arc<[u32]>,
     /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
     /// pattern uses the most selective of its bound leading elements).
@@ -76,11 +112,11 @@ impl Candidates {
 
 impl FactSet {
     pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
-        let mut ids = FxHashMap::default();
+        let mut ids = FxHashMap::with_capacity_and_hasher(facts.len(), Default::default());
         let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
         for (i, f) in facts.iter().enumerate() {
             let i = i as u32;
-            ids.insert(f.term.clone(), i);
+            ids.insert(ByTerm(f.clone()), i);
             for (pos, k) in f.keys().into_iter().enumerate() {
                 if let Some(k) = k {
                     by_pos[pos].entry(k).or_default().push(i);
@@ -120,13 +156,28 @@ impl FactSet {
     /// The facts that can match the heap pattern `pat`, in insertion order: the shortest candidate
     /// list among the pattern's bound leading elements.
     pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates {
+        self.candidates_by_keys(&FactSet::pattern_keys(store, pat))
+    }
+
+    /// The index keys of the leading elements of the heap pattern `pat` (`None`: no key there).
+    pub fn pattern_keys(store: &Store, pat: Cell) -> [Option<Key>; INDEXED] {
         let at = |q: u32| store.heap[q as usize];
-        let mut best: Option<&Arc<[u32]>> = None;
+        let mut out = [None; INDEXED];
         let mut t = store.deref(pat);
-        for pos in 0..INDEXED {
+        for slot in out.iter_mut() {
             let Cell::List(p) = t else { break };
-            if let Some(k) = Key::of_cell(store.deref(at(p)), at) {
-                match self.by_pos[pos].get(&k) {
+            *slot = Key::of_cell(store.deref(at(p)), at);
+            t = store.deref(at(p + 1));
+        }
+        out
+    }
+
+    /// [`FactSet::candidates`] of a pattern with the keys `keys` ([`FactSet::pattern_keys`]).
+    pub fn candidates_by_keys(&self, keys: &[Option<Key>; INDEXED]) -> Candidates {
+        let mut best: Option<&Arc<[u32]>> = None;
+        for (pos, k) in keys.iter().enumerate() {
+            if let Some(k) = k {
+                match self.by_pos[pos].get(k) {
                     None => return Candidates(Arc::from(Vec::new())),
                     Some(v) => {
                         if best.is_none_or(|b| v.len() < b.len()) {
@@ -135,7 +186,6 @@ impl FactSet {
                     }
                 }
             }
-            t = store.deref(at(p + 1));
         }
         Candidates(best.cloned().unwrap_or_else(|| self.all.clone()))
     }

@@ -124,16 +124,35 @@ impl Host for KeywordHost<'_> {
                 self.players.len(),
             ),
             FACT => {
-                let cands = self.facts.candidates(store, args[0]);
+                // candidates from the index, then only those whose indexed elements all agree with
+                // the pattern are unified; no choicepoint is left when no later candidate agrees
+                let keys = FactSet::pattern_keys(store, args[0]);
+                let cands = self.facts.candidates_by_keys(&keys);
                 let ids = cands.ids();
-                let n = ids.len();
-                enumerate(
-                    store,
-                    args[0],
-                    start,
-                    ids.iter().map(|&i| &**self.facts.get(i)).enumerate(),
-                    n,
-                )
+                let agrees = |pos: usize| self.facts.get(ids[pos]).may_match(&keys);
+                let mut pos = start;
+                loop {
+                    while pos < ids.len() && !agrees(pos) {
+                        pos += 1;
+                    }
+                    if pos >= ids.len() {
+                        break Det::Fail;
+                    }
+                    let t = store.trail.len();
+                    if self.facts.get(ids[pos]).unify(store, args[0]) {
+                        let mut next = pos + 1;
+                        while next < ids.len() && !agrees(next) {
+                            next += 1;
+                        }
+                        break if next < ids.len() {
+                            Det::Retry(next as u64)
+                        } else {
+                            Det::True
+                        };
+                    }
+                    store.undo_to(t, |_| {});
+                    pos += 1;
+                }
             }
             TOCREATE => enumerate(
                 store,

@@ -14,7 +14,10 @@ use std::sync::Arc;
 /// Session settings.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Budgets of every query the manager runs (one per keyword call: `legal/1`, each `do/1`, ...).
+    /// Budgets of the queries the manager runs. The inference budget covers a whole chronon (every
+    /// `default/2`, `do/1`, `payoff/2` and `hidden/2` query of its transition together) and, outside
+    /// chronons, each query on its own (`legal/1` with owners and actions, views, submissions, `init`).
+    /// The heap, choicepoint and frame budgets apply to each query.
     pub limits: Limits,
     /// Interrupt mode (paper §4): every accepted submission triggers its own state transition.
     pub interrupt: bool,
@@ -222,14 +225,15 @@ pub struct Session {
     machine: Machine,
     replaying: bool,
     driver_rng: Rng,
+    consts: ConstCache,
 }
 
 fn show(t: &Term) -> String {
     crate::write::canonical(t)
 }
 
-fn call(name: &str, args: Vec<Term>) -> Term {
-    Term::compound(name, args)
+fn call(name: Atom, args: Vec<Term>) -> Term {
+    Term::new_compound(name, args)
 }
 
 /// Runs `goal` and collects `template` for up to `max` solutions.
@@ -260,6 +264,83 @@ fn solutions(
         redo = true;
     }
     Ok(out)
+}
+
+/// Answers of keyword queries whose predicate reaches no host predicate but `player/1`: they are
+/// the same in every state of a session (its players never change), so each is asked once.
+#[derive(Default)]
+struct ConstCache {
+    /// Per keyword (`owned/2`, `switch/2`, `unlimited/2`, `hidden/2`, `default/2`): may it be cached?
+    owned: bool,
+    switch: bool,
+    unlimited: bool,
+    hidden: bool,
+    default: bool,
+    /// (goal, maximum number of solutions) -> the solutions.
+    answers: rustc_hash::FxHashMap<(Term, usize), Vec<Term>>,
+}
+
+impl ConstCache {
+    fn new(game: &Game) -> ConstCache {
+        let constant = |name, arity| {
+            game.program
+                .pred(name, arity)
+                .is_some_and(|p| p.reaches & !(1 << super::host::PLAYER) == 0)
+        };
+        ConstCache {
+            owned: constant(atom::OWNED, 2),
+            switch: constant(atom::SWITCH, 2),
+            unlimited: constant(atom::UNLIMITED, 2),
+            hidden: constant(atom::HIDDEN, 2),
+            default: constant(atom::DEFAULT, 2),
+            answers: Default::default(),
+        }
+    }
+
+    /// May the answers of this keyword goal be cached?
+    fn constant(&self, goal: &Term) -> bool {
+        match goal {
+            Term::Compound(f, args) if args.len() == 2 => match *f {
+                atom::OWNED => self.owned,
+                atom::SWITCH => self.switch,
+                atom::UNLIMITED => self.unlimited,
+                atom::HIDDEN => self.hidden,
+                atom::DEFAULT => self.default,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// The [`ConstCache`] is emptied when it holds this many goals.
+const CONST_CACHE_MAX: usize = 1 << 16;
+
+/// [`solutions`], answered from `cache` when the goal's predicate is constant in the session (see
+/// [`ConstCache`]). Errors are not cached.
+#[allow(clippy::too_many_arguments)]
+fn cached_solutions(
+    cache: &mut ConstCache,
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    goal: Term,
+    template: &Term,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
+    if !cache.constant(&goal) {
+        return solutions(machine, host, &goal, template, max, during);
+    }
+    let key = (goal, max);
+    if let Some(a) = cache.answers.get(&key) {
+        return Ok(a.clone());
+    }
+    let a = solutions(machine, host, &key.0, template, max, during)?;
+    if cache.answers.len() >= CONST_CACHE_MAX {
+        cache.answers.clear();
+    }
+    cache.answers.insert(key, a.clone());
+    Ok(a)
 }
 
 /// The distinct terms of `items`, in first-appearance order.
@@ -296,7 +377,41 @@ pub fn add_amount(a: &Term, b: &Term) -> Result<Term, String> {
 impl Session {
     /// Starts a session: runs `init/1` and `init/2`.
     pub fn new(game: Arc<Game>, seed: u64, settings: Settings) -> Result<Session, RuntimeError> {
-        let mut machine = Machine::new(game.program.clone(), settings.limits);
+        let machine = Machine::new(game.program.clone(), settings.limits);
+        Session::with_machine(game, seed, settings, machine)
+    }
+
+    /// A new play of the same game with another seed (and the same settings), reusing this
+    /// session's logic machine: its memo table (answers of predicates that depend on their arguments
+    /// only, so valid for every play of the game) and its allocations. Same result as
+    /// [`Session::new`] (profiling, if on, restarts from zero).
+    pub fn recycle(self, seed: u64) -> Result<Session, RuntimeError> {
+        let Session {
+            game,
+            settings,
+            mut machine,
+            consts,
+            state,
+            ..
+        } = self;
+        machine.reset();
+        if let Some(p) = &mut machine.profile {
+            p.clear();
+        }
+        let mut s = Session::with_machine(game, seed, settings, machine)?;
+        // answers that depend on the players only stay valid for the same players
+        if s.state.player_terms().eq(state.player_terms()) {
+            s.consts = consts;
+        }
+        Ok(s)
+    }
+
+    fn with_machine(
+        game: Arc<Game>,
+        seed: u64,
+        settings: Settings,
+        mut machine: Machine,
+    ) -> Result<Session, RuntimeError> {
         // the game's one RNG: chance draws, random/1 in rules, and random drivers
         machine.rng = Rng::new(seed);
         let empty = FactSet::default();
@@ -308,7 +423,7 @@ impl Session {
             for f in solutions(
                 &mut machine,
                 &mut host,
-                &call("init", vec![w.clone()]),
+                &call(atom::INIT, vec![w.clone()]),
                 &w,
                 usize::MAX,
                 "init/1",
@@ -326,8 +441,8 @@ impl Session {
         let mut players: Vec<Term> = Vec::new();
         let mut accounts: Vec<Term> = Vec::new();
         if game.program.pred(atom::INIT, 2).is_some() {
-            let pair = call("-", vec![Term::Var(0), Term::Var(1)]);
-            let goal = call("init", vec![Term::Var(0), Term::Var(1)]);
+            let pair = call(atom::MINUS, vec![Term::Var(0), Term::Var(1)]);
+            let goal = call(atom::INIT, vec![Term::Var(0), Term::Var(1)]);
             for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
                 let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
                 if !n.is_ground() {
@@ -363,6 +478,7 @@ impl Session {
             accounts,
         };
         Ok(Session {
+            consts: ConstCache::new(&game),
             game,
             settings,
             seed,
@@ -426,7 +542,7 @@ impl Session {
             ids = distinct(solutions(
                 m,
                 &mut host,
-                &call("legal", vec![v.clone()]),
+                &call(atom::LEGAL, vec![v.clone()]),
                 &v,
                 usize::MAX,
                 "legal/1",
@@ -436,10 +552,11 @@ impl Session {
         for id in ids {
             let v = Term::Var(0);
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
-                solutions(
+                cached_solutions(
+                    &mut self.consts,
                     m,
                     &mut host,
-                    &call("owned", vec![id.clone(), v.clone()]),
+                    call(atom::OWNED, vec![id.clone(), v.clone()]),
                     &v,
                     1,
                     "owned/2",
@@ -450,10 +567,11 @@ impl Session {
             };
             let mut templates = Vec::new();
             if prog.pred(atom::UNLIMITED, 2).is_some() {
-                templates = distinct(solutions(
+                templates = distinct(cached_solutions(
+                    &mut self.consts,
                     m,
                     &mut host,
-                    &call("unlimited", vec![id.clone(), v.clone()]),
+                    call(atom::UNLIMITED, vec![id.clone(), v.clone()]),
                     &v,
                     usize::MAX,
                     "unlimited/2",
@@ -464,10 +582,11 @@ impl Session {
             } else {
                 let mut acts = Vec::new();
                 if prog.pred(atom::SWITCH, 2).is_some() {
-                    acts = distinct(solutions(
+                    acts = distinct(cached_solutions(
+                        &mut self.consts,
                         m,
                         &mut host,
-                        &call("switch", vec![id.clone(), v.clone()]),
+                        call(atom::SWITCH, vec![id.clone(), v.clone()]),
                         &v,
                         usize::MAX,
                         "switch/2",
@@ -517,11 +636,12 @@ impl Session {
         for p in state.player_terms() {
             let mut row = Vec::with_capacity(words.len());
             for w in words {
-                let g = call("hidden", vec![w.clone(), p.clone()]);
-                let r = solutions(
+                let g = call(atom::HIDDEN, vec![w.clone(), p.clone()]);
+                let r = cached_solutions(
+                    &mut self.consts,
                     &mut self.machine,
                     &mut host,
-                    &g,
+                    g,
                     &Term::Atom(atom::TRUE),
                     1,
                     "hidden/2",
@@ -643,7 +763,7 @@ impl Session {
                 };
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
-                let g = call("switch", vec![switch.clone(), a.clone()]);
+                let g = call(atom::SWITCH, vec![switch.clone(), a.clone()]);
                 let r = solutions(
                     &mut self.machine,
                     &mut host,
@@ -734,7 +854,12 @@ impl Session {
         let switches = self.switches()?;
         let state = self.state.clone();
         let rng_before = self.machine.rng.clone();
-        match self.transition(&switches, &state) {
+        // one inference budget for the whole transition
+        self.machine.inferences = 0;
+        self.machine.keep_inferences = true;
+        let result = self.transition(&switches, &state);
+        self.machine.keep_inferences = false;
+        match result {
             Ok((next, record)) => {
                 self.undo.push(Snapshot {
                     state: state.clone(),
@@ -804,6 +929,8 @@ impl Session {
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
         let prog = self.game.program.clone();
         let mut events = Vec::new();
+        // per switch event (in order): the index of the player owning the switch
+        let mut switch_owner: Vec<Option<usize>> = Vec::new();
         // 2. each legal switch in order runs its action
         for (i, sw) in switches.iter().enumerate() {
             let (action, how) = match &chosen[i] {
@@ -816,8 +943,16 @@ impl Session {
                     let v = Term::Var(0);
                     let mut d = Vec::new();
                     if prog.pred(atom::DEFAULT, 2).is_some() {
-                        let g = call("default", vec![sw.id.clone(), v.clone()]);
-                        d = solutions(&mut self.machine, &mut host, &g, &v, 1, "default/2")?;
+                        let g = call(atom::DEFAULT, vec![sw.id.clone(), v.clone()]);
+                        d = cached_solutions(
+                            &mut self.consts,
+                            &mut self.machine,
+                            &mut host,
+                            g,
+                            &v,
+                            1,
+                            "default/2",
+                        )?;
                     }
                     if d.is_empty() {
                         if let Actions::Finite(acts) = &sw.actions {
@@ -831,7 +966,7 @@ impl Session {
                 }
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
-                let g = call("do", vec![action.clone()]);
+                let g = call(atom::DO, vec![action.clone()]);
                 !solutions(
                     &mut self.machine,
                     &mut host,
@@ -850,13 +985,17 @@ impl Session {
                 how,
                 ok,
             });
+            switch_owner.push(match &sw.owner {
+                Owner::Player(o) => state.player_index(o),
+                _ => None,
+            });
         }
         // 3. payoffs: every solution of payoff(N, X) for each player N in order
         let mut accounts = state.accounts.clone();
         if prog.pred(atom::PAYOFF, 2).is_some() {
             for (pi, p) in state.players.iter().enumerate() {
                 let x = Term::Var(0);
-                let g = call("payoff", vec![p.term.clone(), x.clone()]);
+                let g = call(atom::PAYOFF, vec![p.term.clone(), x.clone()]);
                 for amount in
                     solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")?
                 {
@@ -889,22 +1028,23 @@ impl Session {
         let words: Vec<Term> = deleted.iter().chain(created.iter()).cloned().collect();
         let hidden = self.hidden_of(state, &words)?;
         let mut player_events = Vec::with_capacity(state.players.len());
-        for (pi, p) in state.player_terms().enumerate() {
+        for (pi, hidden_pi) in hidden.iter().enumerate() {
             let mut evs = Vec::new();
+            let mut switch_no = 0;
             for e in &events {
                 let keep = match e {
                     Event::Deleted(w) => {
-                        !hidden[pi][deleted.iter().position(|d| d == w).unwrap_or(0)]
+                        !hidden_pi[deleted.iter().position(|d| d == w).unwrap_or(0)]
                     }
                     Event::Created(w) => {
-                        !hidden[pi]
-                            [deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
+                        !hidden_pi[deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
                     }
                     Event::Account { .. } => true,
                     // a player sees what its own switches did, not other players' or nature's choices
-                    Event::Switch { switch, .. } => switches
-                        .iter()
-                        .any(|s| &s.id == switch && s.owner == Owner::Player(p.clone())),
+                    Event::Switch { .. } => {
+                        switch_no += 1;
+                        switch_owner[switch_no - 1] == Some(pi)
+                    }
                 };
                 if keep {
                     evs.push(e.clone());
@@ -913,10 +1053,14 @@ impl Session {
             player_events.push(evs);
         }
         // 5. apply: deletions, then creations in scheduling order
-        let facts = state.facts.apply(&deletes, &creates);
+        let facts = if deletes.is_empty() && creates.is_empty() {
+            state.facts.clone()
+        } else {
+            Arc::new(state.facts.apply(&deletes, &creates))
+        };
         let next = State {
             chronon: state.chronon + 1,
-            facts: Arc::new(facts),
+            facts,
             players: state.players.clone(),
             accounts,
         };

@@ -299,8 +299,13 @@ pub fn random_play(
 ) -> Result<PlayStats, RuntimeError> {
     let mut stats = PlayStats::default();
     let mut game_seed = seed;
+    let mut last: Option<Session> = None;
     while stats.chronons < chronons {
-        let mut s = Session::new(game.clone(), game_seed, settings.clone())?;
+        // the next game reuses the machine (memo table, allocations) of the previous one
+        let mut s = match last.take() {
+            Some(prev) => prev.recycle(game_seed)?,
+            None => Session::new(game.clone(), game_seed, settings.clone())?,
+        };
         s.set_profiling(profile);
         stats.games += 1;
         game_seed += 1;
@@ -325,6 +330,7 @@ pub fn random_play(
                 solve: None,
             });
         }
+        last = Some(s);
     }
     stats.profile.sort_by_key(|e| std::cmp::Reverse(e.1));
     Ok(stats)

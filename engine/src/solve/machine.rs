@@ -194,37 +194,70 @@ enum CpKind {
     },
 }
 
-/// A memo table key: the predicate and its argument tuple with variables numbered in order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct MemoKey {
+/// A memo table key: the predicate, then its argument tuple serialized in pre-order (two words per
+/// cell, variables numbered by first occurrence), so that two calls have the same key exactly when
+/// their argument tuples are variants of each other.
+type MemoKey = Box<[u64]>;
+
+/// Serializes the call `pred(args...)` into `words` as a [`MemoKey`]; `vars` is scratch space.
+/// Returns `false` (leaving `words` unspecified) for argument tuples of more than `MEMO_KEY_MAX`
+/// cells, which are not memoized through this path (also keeps cyclic terms finite).
+fn memo_key(
+    store: &Store,
     pred: u32,
-    words: Box<[u64]>,
+    args: u32,
+    arity: u32,
+    words: &mut Vec<u64>,
+    vars: &mut Vec<u32>,
+    stack: &mut Vec<Cell>,
+) -> bool {
+    words.clear();
+    vars.clear();
+    stack.clear();
+    words.push(pred as u64);
+    for i in (0..arity).rev() {
+        stack.push(store.heap[(args + i) as usize]);
+    }
+    while let Some(c) = stack.pop() {
+        if words.len() > 2 * MEMO_KEY_MAX {
+            return false;
+        }
+        let (tag, v): (u64, u64) = match store.deref(c) {
+            Cell::Ref(a) => match vars.iter().position(|&x| x == a) {
+                Some(i) => (0, i as u64),
+                None => {
+                    vars.push(a);
+                    (0, (vars.len() - 1) as u64)
+                }
+            },
+            Cell::Atom(a) => (1, a.0 as u64),
+            Cell::Int(i) => (2, i as u64),
+            Cell::Float(f) => (3, f.to_bits()),
+            Cell::Str(a) => (4, a.0 as u64),
+            Cell::Struct(p) => {
+                let Cell::Functor(f, n) = store.heap[p as usize] else {
+                    unreachable!("struct without header")
+                };
+                for i in (1..=n).rev() {
+                    stack.push(store.heap[(p + i) as usize]);
+                }
+                (6, ((f.0 as u64) << 32) | n as u64)
+            }
+            Cell::List(p) => {
+                stack.push(store.heap[p as usize + 1]);
+                stack.push(store.heap[p as usize]);
+                (7, 0)
+            }
+            Cell::Functor(..) | Cell::Var(_) => unreachable!("not a value"),
+        };
+        words.push(tag);
+        words.push(v);
+    }
+    true
 }
 
-impl MemoKey {
-    fn new(pred: u32, seg: &[Cell]) -> MemoKey {
-        let mut words = Vec::with_capacity(seg.len() * 2);
-        for &c in seg {
-            let (tag, v): (u64, u64) = match c {
-                Cell::Ref(a) => (0, a as u64),
-                Cell::Atom(a) => (1, a.0 as u64),
-                Cell::Int(i) => (2, i as u64),
-                Cell::Float(f) => (3, f.to_bits()),
-                Cell::Str(a) => (4, a.0 as u64),
-                Cell::Struct(p) => (5, p as u64),
-                Cell::Functor(f, n) => (6, ((f.0 as u64) << 32) | n as u64),
-                Cell::List(p) => (7, p as u64),
-                Cell::Var(v) => (8, v as u64),
-            };
-            words.push(tag);
-            words.push(v);
-        }
-        MemoKey {
-            pred,
-            words: words.into(),
-        }
-    }
-}
+/// Argument tuples larger than this many cells are not memoized.
+const MEMO_KEY_MAX: usize = 256;
 
 /// The answers of a memoized call: one relocatable argument tuple each.
 type MemoEntry = Arc<Vec<(Vec<Cell>, Cell)>>;
@@ -300,6 +333,10 @@ pub struct Machine {
     /// Memoized answers of predicates that depend on their arguments only (kept across queries: the
     /// program does not change).
     memo_table: rustc_hash::FxHashMap<MemoKey, u32>,
+    /// Scratch space of [`memo_key`].
+    memo_words: Vec<u64>,
+    memo_vars: Vec<u32>,
+    memo_stack: Vec<Cell>,
     memo_entries: Vec<MemoEntry>,
     memo_cells: usize,
     fills: Vec<Fill>,
@@ -307,6 +344,9 @@ pub struct Machine {
     no_memo: rustc_hash::FxHashSet<u32>,
     /// Memoize predicates that depend on their arguments only (on by default).
     pub memoize: bool,
+    /// [`Machine::reset`] keeps the inference count, so that the inference budget covers several
+    /// queries together (a game's chronon).
+    pub keep_inferences: bool,
 }
 
 /// The heap size below which no garbage collection runs. Debug builds collect far more often, so
@@ -343,11 +383,15 @@ impl Machine {
             gc_runs: 0,
             profile: None,
             memo_table: Default::default(),
+            memo_words: Vec::new(),
+            memo_vars: Vec::new(),
+            memo_stack: Vec::new(),
             memo_entries: Vec::new(),
             memo_cells: 0,
             fills: Vec::new(),
             no_memo: Default::default(),
             memoize: true,
+            keep_inferences: false,
         }
     }
 
@@ -374,7 +418,9 @@ impl Machine {
         self.fills.clear();
         self.collected_cells = 0;
         self.cur = NO_FRAME;
-        self.inferences = 0;
+        if !self.keep_inferences {
+            self.inferences = 0;
+        }
         self.base = 0;
         self.gc_at = GC_MIN;
     }
@@ -944,11 +990,33 @@ impl Machine {
         cutb: u32,
         next: u32,
     ) -> Result<Step, SolveError> {
-        let (seg, _) = self.copy_args(args, arity);
-        let key = MemoKey::new(p, &seg);
-        if let Some(&e) = self.memo_table.get(&key) {
+        let mut words = std::mem::take(&mut self.memo_words);
+        let mut vars = std::mem::take(&mut self.memo_vars);
+        let mut stack = std::mem::take(&mut self.memo_stack);
+        let small = memo_key(
+            &self.store,
+            p,
+            args,
+            arity,
+            &mut words,
+            &mut vars,
+            &mut stack,
+        );
+        let hit = if small {
+            self.memo_table.get(&words[..]).copied()
+        } else {
+            None
+        };
+        let key: Option<MemoKey> = (small && hit.is_none()).then(|| words[..].into());
+        self.memo_words = words;
+        self.memo_vars = vars;
+        self.memo_stack = stack;
+        if let Some(e) = hit {
             return self.serve_memo(e, 0, args, arity, next, None);
         }
+        let Some(key) = key else {
+            return self.call_user(data, p, args, arity, next);
+        };
         let fill = self.fills.len() as u32;
         self.fills.push(Fill {
             key,
@@ -981,8 +1049,8 @@ impl Machine {
         next: u32,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let entry = self.memo_entries[e as usize].clone();
-        if i >= entry.len() {
+        let len = self.memo_entries[e as usize].len();
+        if i >= len {
             return Ok(Step::Fail);
         }
         let (heap, trail, frames) = marks.unwrap_or((
@@ -990,7 +1058,7 @@ impl Machine {
             self.store.trail.len() as u32,
             self.frames.len() as u32,
         ));
-        if i + 1 < entry.len() {
+        if i + 1 < len {
             if self.cps.len() >= self.limits.max_choicepoints {
                 return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
             }
@@ -1009,7 +1077,7 @@ impl Machine {
             });
             self.store.mark = heap;
         }
-        let (seg, root) = &entry[i];
+        let (seg, root) = &self.memo_entries[e as usize][i];
         let t = self.store.copy_in(seg, *root);
         for j in 0..arity {
             let a = self.store.arg(t, j);

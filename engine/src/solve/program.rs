@@ -162,7 +162,14 @@ pub struct Pred {
     /// `does/2`), a meta-call of an unknown goal, or random numbers, and is not recursive. Its
     /// solutions depend on its arguments only.
     pub memo: bool,
+    /// What the predicate can reach besides its arguments, calls of other predicates included: bit
+    /// `i` (`i < 63`) for host predicate `i` (`min(i, 62)`), [`REACHES_UNKNOWN`] for a meta-call of
+    /// an unknown goal or random numbers. `0`: its solutions depend on its arguments only.
+    pub reaches: u64,
 }
+
+/// The bit of [`Pred::reaches`] for meta-calls of unknown goals and random numbers.
+pub const REACHES_UNKNOWN: u64 = 1 << 63;
 
 impl Pred {
     fn build_index(&mut self) {
@@ -374,9 +381,10 @@ impl ProgramBuilder {
             }
             p.build_index();
         }
-        let memo = memoizable(&data);
-        for (p, m) in data.preds.iter_mut().zip(memo) {
+        let (memo, reaches) = memoizable(&data);
+        for ((p, m), r) in data.preds.iter_mut().zip(memo).zip(reaches) {
             p.memo = m;
+            p.reaches = r;
         }
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
@@ -473,6 +481,7 @@ fn add_clause(data: &mut ProgramData, c: SourceClause, library: bool, diags: &mu
             library,
             index: PredIndex::default(),
             memo: false,
+            reaches: 0,
         });
         (data.preds.len() - 1) as u32
     });
@@ -633,8 +642,8 @@ impl Program {
 #[derive(Default)]
 struct Calls {
     preds: Vec<u32>,
-    /// Reaches host predicates, an unknown goal, or random numbers.
-    impure: bool,
+    /// Reaches host predicates, an unknown goal, or random numbers (bits as in [`Pred::reaches`]).
+    impure: u64,
 }
 
 /// The calls of goal template `cell` (a control construct's goals are followed statically).
@@ -646,13 +655,13 @@ fn goal_calls(data: &ProgramData, cells: &[Cell], cell: Cell, out: &mut Calls) {
             Cell::Struct(p) => match cells[p as usize] {
                 Cell::Functor(f, n) => (f, (1..=n).map(|i| cells[(p + i) as usize]).collect()),
                 _ => {
-                    out.impure = true;
+                    out.impure |= REACHES_UNKNOWN;
                     continue;
                 }
             },
             Cell::List(p) => (atom::DOT, vec![cells[p as usize], cells[p as usize + 1]]),
             _ => {
-                out.impure = true;
+                out.impure |= REACHES_UNKNOWN;
                 continue;
             }
         };
@@ -669,7 +678,7 @@ fn call_effects(
     stack: &mut Vec<Cell>,
 ) {
     if args.iter().any(|&a| mentions_random(cells, a)) {
-        out.impure = true;
+        out.impure |= REACHES_UNKNOWN;
     }
     match resolve(data, name, args.len() as u32) {
         Dispatch::Control(c) => match c {
@@ -684,12 +693,13 @@ fn call_effects(
                 stack.push(args[0]);
                 stack.push(args[2]);
             }
-            Control::Call(_) => out.impure = true,
+            Control::Call(_) => out.impure |= REACHES_UNKNOWN,
             Control::Cut | Control::True | Control::Fail | Control::Throw => {}
         },
         Dispatch::User(q) => out.preds.push(q),
         Dispatch::Native(_) => {}
-        Dispatch::Host(_) | Dispatch::Unknown => out.impure = true,
+        Dispatch::Host(id) => out.impure |= 1 << id.min(62),
+        Dispatch::Unknown => out.impure |= REACHES_UNKNOWN,
     }
 }
 
@@ -718,7 +728,7 @@ fn mentions_random(cells: &[Cell], c: Cell) -> bool {
 }
 
 /// Which predicates may be memoized (see [`Pred::memo`]).
-fn memoizable(data: &ProgramData) -> Vec<bool> {
+fn memoizable(data: &ProgramData) -> (Vec<bool>, Vec<u64>) {
     let n = data.preds.len();
     let mut calls: Vec<Calls> = Vec::with_capacity(n);
     for p in &data.preds {
@@ -735,12 +745,16 @@ fn memoizable(data: &ProgramData) -> Vec<bool> {
         calls.push(c);
     }
     // impurity flows from callees to callers
-    let mut impure: Vec<bool> = calls.iter().map(|c| c.impure).collect();
+    let mut impure: Vec<u64> = calls.iter().map(|c| c.impure).collect();
     loop {
         let mut changed = false;
         for i in 0..n {
-            if !impure[i] && calls[i].preds.iter().any(|&q| impure[q as usize]) {
-                impure[i] = true;
+            let r = calls[i]
+                .preds
+                .iter()
+                .fold(impure[i], |r, &q| r | impure[q as usize]);
+            if r != impure[i] {
+                impure[i] = r;
                 changed = true;
             }
         }
@@ -764,7 +778,10 @@ fn memoizable(data: &ProgramData) -> Vec<bool> {
             false
         })
         .collect();
-    (0..n)
-        .map(|i| !impure[i] && !recursive[i] && !data.preds[i].library && data.preds[i].arity > 0)
-        .collect()
+    let memo = (0..n)
+        .map(|i| {
+            impure[i] == 0 && !recursive[i] && !data.preds[i].library && data.preds[i].arity > 0
+        })
+        .collect();
+    (memo, impure)
 }

@@ -7,6 +7,7 @@
 //!   terminal (SWI-Prolog must be installed; CI installs it, and these tests fail without it).
 //! - `kalah_{testgame,special,demo}.txt`: the seed's printed transcripts. The human's moves are
 //!   their `|: ` lines.
+//! - `search.cases`: what our minimax finds in the seeds' positions.
 //!
 //! The seed program is the reference: its transcripts are compared with the printed ones (they
 //! differ only where the seed's special-position printout has one space more in the kalah line),
@@ -15,6 +16,7 @@
 
 mod common;
 
+use sidl_engine::ai::{AiSpec, Observation, choose};
 use sidl_engine::game::{Actions, Game, Session, Settings};
 use sidl_engine::term::Term;
 use sidl_engine::write::canonical;
@@ -331,6 +333,47 @@ fn computer_moves(program: &str) -> Vec<String> {
         .into_iter()
         .filter(|l| l.starts_with('['))
         .collect()
+}
+
+/// Our minimax's action (canonical text) and value for `p` now.
+fn search(s: &mut Session, p: &str, spec: AiSpec) -> (String, f64) {
+    let obs = Observation::of(s, &player(p)).expect("observation");
+    let choice = choose(&s.game().clone(), &obs, spec, 0).expect("no runtime error");
+    assert_eq!(choice.submissions.len(), 1, "{p} decides one switch");
+    (canonical(&choice.submissions[0].action), choice.value)
+}
+
+#[test]
+fn our_minimax_finds_what_the_seeds_say() {
+    let cases = read("tests/seeds/search.cases");
+    let mut n = 0;
+    for line in cases.lines().filter(|l| !l.starts_with('%') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [game, p, spec, action, value] = f[..] else {
+            panic!("search.cases: {line:?} is not GAME PLAYER AI ACTION VALUE");
+        };
+        let spec = AiSpec::parse(spec).expect("an AI");
+        let mut s = Session::new(load(game), 0, Settings::default()).expect("session");
+        let (got, v) = search(&mut s, p, spec);
+        if action != "*" {
+            assert_eq!(got, action, "{line}");
+        }
+        assert_eq!(v, value.parse::<f64>().expect("a value"), "{line}: {got}");
+        n += 1;
+    }
+    assert!(n >= 3);
+}
+
+/// The seed's test game: its computer (depth-6 alpha-beta, kalah difference) against the printed
+/// human moves. Our minimax at depth 6 in the computer's seat plays the program's game move for
+/// move, and the boards match.
+#[test]
+fn our_alpha_beta_plays_the_seed_programs_test_game() {
+    let moves = human_moves(&read("tests/seeds/kalah_testgame.txt"));
+    let program = seed_program("testgame", &moves);
+    let mut ours = |s: &mut Session| search(s, "south", AiSpec::Minimax { depth: 6 }).0;
+    let game = play_as_the_seed("games/kalah.sidl", "south", "north", &moves, Some(&mut ours));
+    assert_eq!(game, normalize(&program));
 }
 
 #[test]

@@ -16,7 +16,7 @@
 
 mod common;
 
-use sidl_engine::ai::{AiSpec, Observation, choose};
+use sidl_engine::ai::{choose, AiSpec, Observation};
 use sidl_engine::game::{Actions, Game, Session, Settings};
 use sidl_engine::term::Term;
 use sidl_engine::write::canonical;
@@ -347,7 +347,10 @@ fn search(s: &mut Session, p: &str, spec: AiSpec) -> (String, f64) {
 fn our_minimax_finds_what_the_seeds_say() {
     let cases = read("tests/seeds/search.cases");
     let mut n = 0;
-    for line in cases.lines().filter(|l| !l.starts_with('%') && !l.trim().is_empty()) {
+    for line in cases
+        .lines()
+        .filter(|l| !l.starts_with('%') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split_whitespace().collect();
         let [game, p, spec, action, value] = f[..] else {
             panic!("search.cases: {line:?} is not GAME PLAYER AI ACTION VALUE");
@@ -372,7 +375,13 @@ fn our_alpha_beta_plays_the_seed_programs_test_game() {
     let moves = human_moves(&read("tests/seeds/kalah_testgame.txt"));
     let program = seed_program("testgame", &moves);
     let mut ours = |s: &mut Session| search(s, "south", AiSpec::Minimax { depth: 6 }).0;
-    let game = play_as_the_seed("games/kalah.sidl", "south", "north", &moves, Some(&mut ours));
+    let game = play_as_the_seed(
+        "games/kalah.sidl",
+        "south",
+        "north",
+        &moves,
+        Some(&mut ours),
+    );
     assert_eq!(game, normalize(&program));
 }
 

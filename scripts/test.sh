@@ -37,7 +37,6 @@ log "engine builds for wasm32 (pure: no threads, clock or OS randomness)"
 cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
 log "cargo test"
 cargo test --workspace --locked
-log "WASM: API tests in Node and headless Chromium, native-vs-WASM trace parity (scripts/wasm-test.sh)"
 bash scripts/wasm-test.sh
 log "playground: sidl-wasm built with wasm-bindgen, played in headless Chromium (scripts/e2e.sh)"
 bash scripts/e2e.sh

@@ -324,9 +324,8 @@ impl SidlGame {
     pub fn check_hidden(
         &self,
         #[wasm_bindgen(js_name = maxStates)] max_states: f64,
-        #[wasm_bindgen(unchecked_param_type = "(p: HiddenProgress) => void")] progress: Option<
-            js_sys::Function,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "(p: HiddenProgress) => void")]
+        progress: Option<js_sys::Function>,
     ) -> Result<JsValue, js_sys::Error> {
         let max = count_of(max_states, "maxStates")? as usize;
         let mut report = |p: &core::ProgressDto| {
@@ -341,7 +340,7 @@ impl SidlGame {
     /// game (`script`: the script's text; `null` plays randomly).
     pub fn trace(
         &self,
-        script: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] script: Option<String>,
         seed: f64,
         #[wasm_bindgen(js_name = maxChronons)] max_chronons: f64,
     ) -> Result<String, js_sys::Error> {

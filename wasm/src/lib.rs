@@ -269,10 +269,11 @@ impl SidlGame {
         to_js(&self.core.pending())
     }
 
-    /// Random submissions for the switches of `players` (every player for `null`/omitted).
-    #[wasm_bindgen(js_name = randomMoves)]
-    pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<(), js_sys::Error> {
-        self.core.random_moves(players.as_deref()).map_err(err)
+    /// Random submissions for the finite switches of `players` (every player for `null`/omitted).
+    /// In interrupt mode only one (it runs its chronon); the chronons that ran (`[]` otherwise).
+    #[wasm_bindgen(js_name = randomMoves, unchecked_return_type = "Chronon[]")]
+    pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<JsValue, js_sys::Error> {
+        to_js(&self.core.random_moves(players.as_deref()).map_err(err)?)
     }
 
     /// Runs one chronon with the pending submissions; its events.

@@ -124,6 +124,8 @@ pub struct ErrorLocation {
 pub struct CoreError {
     pub message: String,
     pub location: Option<ErrorLocation>,
+    /// The diagnostics of a source that does not load (the message lists them as text).
+    pub diagnostics: Vec<DiagnosticDto>,
 }
 
 impl std::fmt::Display for CoreError {
@@ -137,6 +139,7 @@ impl From<String> for CoreError {
         CoreError {
             message,
             location: None,
+            diagnostics: Vec::new(),
         }
     }
 }
@@ -455,7 +458,14 @@ impl Core {
     pub fn new(source: &str) -> Result<Core, CoreError> {
         let (game, diags) = match Game::load(source) {
             Ok(g) => g,
-            Err(d) => return Err(diagnostics_text(&diagnostics(source, &d)).into()),
+            Err(d) => {
+                let diagnostics = diagnostics(source, &d);
+                return Err(CoreError {
+                    message: diagnostics_text(&diagnostics),
+                    location: None,
+                    diagnostics,
+                });
+            }
         };
         let game = Arc::new(game);
         let settings = Settings::default();
@@ -921,6 +931,7 @@ fn located(source: &str, message: &str, solve: Option<&SolveError>) -> CoreError
     CoreError {
         message: message.to_string(),
         location,
+        diagnostics: Vec::new(),
     }
 }
 

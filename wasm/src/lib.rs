@@ -71,8 +71,11 @@ export interface SidlErrorLocation {
   endColumn: number;
   path: string[];
 }
-/** Every method throws this: an `Error`, with `sidl` set when the source location is known. */
-export interface SidlError extends Error { sidl?: SidlErrorLocation; }
+/**
+ * Every method throws this: an `Error`, with `sidl` set when the source location of a runtime error
+ * is known, and `diagnostics` when a source does not load (`new SidlGame`).
+ */
+export interface SidlError extends Error { sidl?: SidlErrorLocation; diagnostics?: Diagnostic[]; }
 export interface QueryResult {
   vars: string[];
   answers: string[];
@@ -105,13 +108,19 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, js_sys::Error> {
         .map_err(|e| js_sys::Error::new(&e.to_string()))
 }
 
-/// A JavaScript `Error` with the message, and `sidl` set to the location when there is one.
+/// A JavaScript `Error` with the message, `sidl` set to the location when there is one, and
+/// `diagnostics` when a source does not load.
 fn err(e: impl Into<CoreError>) -> js_sys::Error {
     let e: CoreError = e.into();
     let out = js_sys::Error::new(&e.message);
     if let Some(loc) = &e.location {
         if let Ok(v) = to_js(loc) {
             let _ = js_sys::Reflect::set(&out, &JsValue::from_str("sidl"), &v);
+        }
+    }
+    if !e.diagnostics.is_empty() {
+        if let Ok(v) = to_js(&e.diagnostics) {
+            let _ = js_sys::Reflect::set(&out, &JsValue::from_str("diagnostics"), &v);
         }
     }
     out

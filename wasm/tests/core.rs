@@ -112,6 +112,7 @@ fn diagnostics_have_1_based_lines_and_utf16_columns() {
     assert_eq!(e.from, line3_start + 11);
     let err = Core::new(src).err().expect("blocked");
     assert!(err.message.starts_with("3:12: error["), "{err}");
+    assert_eq!(err.diagnostics, d);
 }
 
 #[test]

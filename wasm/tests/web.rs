@@ -56,6 +56,13 @@ fn check_reports_diagnostics_with_utf16_columns() {
     let (msg, sidl) = thrown(SidlGame::new("foo('é😀', ) ."));
     assert!(msg.starts_with("1:12: error["), "{msg}");
     assert_eq!(sidl, Value::Null, "a load error has no runtime location");
+    let e = SidlGame::new("foo('é😀', ) .").err().expect("an Error");
+    let diags = j(&js_sys::Reflect::get(&e, &"diagnostics".into()).expect("get"));
+    assert_eq!(
+        (diags[0]["line"].as_u64(), diags[0]["column"].as_u64()),
+        (Some(1), Some(12)),
+        "{diags}"
+    );
     let clean = j(&ok(SidlGame::check(NIM)));
     assert!(clean
         .as_array()

@@ -1,6 +1,7 @@
 //! `sidl-engine`: the pure core of sidl. Parsing, the logic engine, the game manager and the analyses.
 //! No I/O, no clock, no OS randomness: adapters (CLI, LSP, WASM) do that.
 
+pub mod ai;
 pub mod analysis;
 pub mod atom;
 pub mod diag;

@@ -1,0 +1,256 @@
+//! Depth-bounded minimax with alpha-beta pruning (paranoid: every other player minimises the AI's
+//! value), with iterative deepening so that it can be stopped at any node.
+//!
+//! - Depth counts the chronons in which some player chooses; chronons where only chance switches and
+//!   defaults act are simulated through without using depth (at most [`MAX_IDLE`] in a row).
+//! - In a chronon where several players choose, the AI chooses first and the others after it, each in
+//!   player order, as if they saw the earlier choices (pessimistic for the AI). A player owning
+//!   several switches chooses a combination: all combinations in order, the first switch varying
+//!   slowest.
+//! - Chance: the expectation over the joint outcomes of the chronon's chance switches (exact up to
+//!   [`sim::MAX_CHANCE_OUTCOMES`] outcomes, else sampled with the search's RNG); no pruning across
+//!   a chance node.
+//! - Evaluation of a state: terminal, `account(me) − max account(other)`; at the depth bound, the
+//!   same with the game's `heuristic(Player, Value)` in place of the account when the game defines it.
+//! - Move order is the switch's action order; ties go to the first best move.
+
+use super::determinize;
+use super::sim::{self, Decision};
+use super::{AiError, Choice, Observation, Stats};
+use crate::game::{Game, RuntimeError, Session, Submission};
+use crate::rng::Rng;
+use std::sync::Arc;
+
+/// The most chronons in a row in which no player chooses before the state is evaluated.
+pub const MAX_IDLE: u32 = 1000;
+
+pub struct Minimax {
+    game: Arc<Game>,
+    obs: Observation,
+    depth: u32,
+    rng: Rng,
+    root: Option<Session>,
+    me: usize,
+    heuristic: bool,
+    best: Option<Choice>,
+    stats: Stats,
+    /// The stop callback asked to stop.
+    pub stopped: bool,
+}
+
+type StopFn<'a> = &'a mut dyn FnMut(&Stats) -> bool;
+
+impl Minimax {
+    pub fn new(game: Arc<Game>, obs: Observation, depth: u32, seed: u64) -> Minimax {
+        let me = obs.player_index();
+        Minimax {
+            game,
+            obs,
+            depth,
+            rng: Rng::new(seed),
+            root: None,
+            me,
+            heuristic: false,
+            best: None,
+            stats: Stats::default(),
+            stopped: false,
+        }
+    }
+
+    /// Searches the next depth (1, 2, … up to the depth bound). Returns true when the full depth is
+    /// done, the player has nothing to choose, or the search was stopped.
+    pub fn step(&mut self, should_stop: StopFn<'_>) -> Result<bool, RuntimeError> {
+        if self.stopped || self.stats.depth >= self.depth || !self.obs.must_decide() {
+            return Ok(true);
+        }
+        if self.root.is_none() {
+            let (mut states, k) = determinize::states(&self.game, &self.obs, 1, &mut self.rng)?;
+            self.stats.determinizations = k as u64;
+            let s = states.swap_remove(0);
+            self.heuristic = sim::has_heuristic(&s);
+            self.root = Some(s);
+        }
+        let d = self.stats.depth + 1;
+        let mut s = match &self.root {
+            Some(r) => r.fork(),
+            None => return Ok(true),
+        };
+        match self.root_search(&mut s, d, should_stop) {
+            Ok((subs, value)) => {
+                self.stats.depth = d;
+                self.best = Some(Choice {
+                    submissions: subs,
+                    value,
+                    stats: self.stats.clone(),
+                });
+                Ok(d >= self.depth)
+            }
+            Err(AiError::Stopped) => {
+                self.stopped = true;
+                Ok(true)
+            }
+            Err(AiError::Runtime(e)) => Err(e),
+        }
+    }
+
+    /// The choice of the deepest completed depth (the first legal move before any).
+    pub fn best_so_far(&self) -> Choice {
+        let mut c = self.best.clone().unwrap_or_else(|| Choice {
+            submissions: sim::first_moves(&self.obs),
+            value: 0.0,
+            stats: Stats::default(),
+        });
+        c.stats = self.stats.clone();
+        c
+    }
+
+    fn root_search(
+        &mut self,
+        s: &mut Session,
+        depth: u32,
+        stop: StopFn<'_>,
+    ) -> Result<(Vec<Submission>, f64), AiError> {
+        let decisions = self.ordered(s)?;
+        let Some(mine) = decisions.first().filter(|d| d.player == self.me).cloned() else {
+            return Ok((Vec::new(), self.evaluate(s, false)?));
+        };
+        let me = self.obs.player.clone();
+        let mut alpha = f64::NEG_INFINITY;
+        let beta = f64::INFINITY;
+        let mut best: Option<(usize, f64)> = None;
+        for i in 0..mine.count() {
+            let mut subs = mine.combo(&me, i);
+            let v = self.choose_rest(s, &decisions, 1, &mut subs, depth, alpha, beta, stop)?;
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((i, v));
+            }
+            alpha = alpha.max(v);
+        }
+        let (i, v) = best.unwrap_or((0, 0.0));
+        Ok((mine.combo(&me, i), v))
+    }
+
+    /// The decisions of the state, the AI's first, then the others in player order.
+    fn ordered(&mut self, s: &mut Session) -> Result<Vec<Decision>, AiError> {
+        let mut d = sim::decisions(s)?;
+        if let Some(k) = d.iter().position(|x| x.player == self.me) {
+            let mine = d.remove(k);
+            d.insert(0, mine);
+        }
+        Ok(d)
+    }
+
+    fn evaluate(&mut self, s: &mut Session, heuristic: bool) -> Result<f64, AiError> {
+        let v = sim::standings(s, heuristic)?;
+        Ok(sim::relative(&v, self.me))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        s: &mut Session,
+        depth: u32,
+        idle: u32,
+        alpha: f64,
+        beta: f64,
+        stop: StopFn<'_>,
+    ) -> Result<f64, AiError> {
+        self.stats.nodes += 1;
+        if stop(&self.stats) {
+            return Err(AiError::Stopped);
+        }
+        if s.is_terminal()? {
+            return self.evaluate(s, false);
+        }
+        let decisions = self.ordered(s)?;
+        if decisions.is_empty() {
+            if idle >= MAX_IDLE {
+                return self.evaluate(s, self.heuristic);
+            }
+            return self.chance_then_run(s, &[], depth, idle + 1, alpha, beta, stop);
+        }
+        if depth == 0 {
+            return self.evaluate(s, self.heuristic);
+        }
+        let mut subs = Vec::new();
+        self.choose_rest(s, &decisions, 0, &mut subs, depth, alpha, beta, stop)
+    }
+
+    /// Decision `k` onwards of the chronon (submissions so far in `subs`), then the chronon.
+    #[allow(clippy::too_many_arguments)]
+    fn choose_rest(
+        &mut self,
+        s: &mut Session,
+        decisions: &[Decision],
+        k: usize,
+        subs: &mut Vec<Submission>,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        stop: StopFn<'_>,
+    ) -> Result<f64, AiError> {
+        let Some(d) = decisions.get(k) else {
+            let subs = subs.clone();
+            return self.chance_then_run(s, &subs, depth - 1, 0, alpha, beta, stop);
+        };
+        let maximise = d.player == self.me;
+        let p = self.obs.players[d.player].clone();
+        let mut best = if maximise {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        for i in 0..d.count() {
+            let n = subs.len();
+            subs.extend(d.combo(&p, i));
+            let v = self.choose_rest(s, decisions, k + 1, subs, depth, alpha, beta, stop);
+            subs.truncate(n);
+            let v = v?;
+            if maximise {
+                if v > best {
+                    best = v;
+                }
+                alpha = alpha.max(best);
+            } else {
+                if v < best {
+                    best = v;
+                }
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn chance_then_run(
+        &mut self,
+        s: &mut Session,
+        subs: &[Submission],
+        depth: u32,
+        idle: u32,
+        alpha: f64,
+        beta: f64,
+        stop: StopFn<'_>,
+    ) -> Result<f64, AiError> {
+        let chance = sim::chance_switches(s)?;
+        if chance.is_empty() {
+            sim::advance(s, subs, &[])?;
+            self.stats.chronons += 1;
+            let v = self.node(s, depth, idle, alpha, beta, stop)?;
+            sim::retreat(s);
+            return Ok(v);
+        }
+        let mut total = 0.0;
+        for (draws, p) in sim::chance_outcomes(&chance, &mut self.rng) {
+            sim::advance(s, subs, &draws)?;
+            self.stats.chronons += 1;
+            let v = self.node(s, depth, idle, f64::NEG_INFINITY, f64::INFINITY, stop)?;
+            sim::retreat(s);
+            total += p * v;
+        }
+        Ok(total)
+    }
+}

@@ -1,0 +1,319 @@
+//! What the searches share: the decisions of a state (who chooses what), chance outcomes, candidate
+//! actions of unlimited switches, and the evaluation of a state.
+
+use super::Observation;
+use crate::atom::Atom;
+use crate::game::session::{fill_template, instantiate_template, template_slots};
+use crate::game::{Actions, Owner, RuntimeError, Session, Submission, SwitchInfo};
+use crate::rng::Rng;
+use crate::term::Term;
+
+/// The most candidate actions sampled for one unlimited switch (without `candidate/2`).
+pub const MAX_UNLIMITED_SAMPLES: usize = 4;
+/// The most action combinations of one player's switches in one chronon (the rest are not searched).
+pub const MAX_COMBOS: usize = 4096;
+/// Chance: the expectation is exact up to this many joint outcomes, else [`CHANCE_SAMPLES`] samples.
+pub const MAX_CHANCE_OUTCOMES: usize = 64;
+pub const CHANCE_SAMPLES: usize = 8;
+
+/// A few values of a slot type: `integer` 0, 1, 2, 10; `double` 0.0, 1.0, 2.5, 10.0; `number` 0, 1,
+/// 2.5, 10; `atom`/`term`: none (an unlimited switch with such a slot needs `candidate/2`).
+fn slot_values(ty: Atom) -> Vec<Term> {
+    match ty.name() {
+        "integer" => vec![Term::Int(0), Term::Int(1), Term::Int(2), Term::Int(10)],
+        "double" => vec![
+            Term::Float(0.0),
+            Term::Float(1.0),
+            Term::Float(2.5),
+            Term::Float(10.0),
+        ],
+        "number" => vec![Term::Int(0), Term::Int(1), Term::Float(2.5), Term::Int(10)],
+        _ => Vec::new(),
+    }
+}
+
+/// The actions a search considers for a switch, in order: a finite switch's actions; for an unlimited
+/// switch the solutions of the game's `candidate(Switch, Action)` that fit one of its templates, or
+/// without `candidate/2`, each template with all its slots given the i-th of a few values of their
+/// types (at most [`MAX_UNLIMITED_SAMPLES`]). The session only checks `switch/2` on submission: a
+/// refused candidate leaves the switch to its default.
+pub fn candidates(s: &mut Session, sw: &SwitchInfo) -> Result<Vec<Term>, RuntimeError> {
+    let templates = match &sw.actions {
+        Actions::Finite(a) => return Ok(a.clone()),
+        Actions::Unlimited(t) => t,
+    };
+    let cand = Atom::new("candidate");
+    if s.game().program.pred(cand, 2).is_some() {
+        let v = Term::Var(0);
+        let goal = Term::new_compound(cand, vec![sw.id.clone(), v.clone()]);
+        let mut out: Vec<Term> = Vec::new();
+        for a in s.query_state(&goal, &v, 256, "candidate/2")? {
+            if templates
+                .iter()
+                .any(|t| instantiate_template(t, &a).is_some())
+                && !out.contains(&a)
+            {
+                out.push(a);
+            }
+        }
+        return Ok(out);
+    }
+    let mut out = Vec::new();
+    for t in templates {
+        let slots = template_slots(t);
+        if slots.is_empty() {
+            out.push(t.clone());
+            continue;
+        }
+        let vals: Vec<Vec<Term>> = slots.iter().map(|s| slot_values(s.ty)).collect();
+        let n = vals.iter().map(Vec::len).min().unwrap_or(0);
+        for i in 0..n {
+            let pick: Vec<Term> = vals.iter().map(|v| v[i].clone()).collect();
+            if let Some(a) = fill_template(t, &pick) {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
+            }
+        }
+    }
+    out.truncate(MAX_UNLIMITED_SAMPLES);
+    Ok(out)
+}
+
+/// One player's decision in a chronon: an action for each of its switches (with candidates).
+#[derive(Clone, Debug)]
+pub struct Decision {
+    pub player: usize,
+    /// `(switch, candidate actions)`, switches in legal order.
+    pub switches: Vec<(Term, Vec<Term>)>,
+}
+
+impl Decision {
+    /// The number of action combinations (capped at [`MAX_COMBOS`]).
+    pub fn count(&self) -> usize {
+        let mut n: usize = 1;
+        for (_, a) in &self.switches {
+            n = n.saturating_mul(a.len());
+        }
+        n.min(MAX_COMBOS)
+    }
+
+    /// The `i`-th combination in order (the first switch varies slowest), as submissions.
+    pub fn combo(&self, player: &Term, mut i: usize) -> Vec<Submission> {
+        let mut picks = vec![0; self.switches.len()];
+        for (k, (_, acts)) in self.switches.iter().enumerate().rev() {
+            picks[k] = i % acts.len();
+            i /= acts.len();
+        }
+        self.switches
+            .iter()
+            .zip(picks)
+            .map(|((sw, acts), j)| Submission {
+                player: player.clone(),
+                switch: sw.clone(),
+                action: acts[j].clone(),
+            })
+            .collect()
+    }
+}
+
+/// The decisions of the current state: one per player owning a legal switch with candidates, in
+/// player order.
+pub fn decisions(s: &mut Session) -> Result<Vec<Decision>, RuntimeError> {
+    let switches = s.switches()?;
+    let players = s.players();
+    let mut out: Vec<Decision> = Vec::new();
+    for sw in switches.iter() {
+        let Owner::Player(p) = &sw.owner else {
+            continue;
+        };
+        let Some(pi) = players.iter().position(|q| q == p) else {
+            continue;
+        };
+        let acts = candidates(s, sw)?;
+        if acts.is_empty() {
+            continue;
+        }
+        match out.iter_mut().find(|d| d.player == pi) {
+            Some(d) => d.switches.push((sw.id.clone(), acts)),
+            None => out.push(Decision {
+                player: pi,
+                switches: vec![(sw.id.clone(), acts)],
+            }),
+        }
+    }
+    out.sort_by_key(|d| d.player);
+    Ok(out)
+}
+
+/// The chance switches of the current state: `(switch, actions, probabilities)`.
+pub fn chance_switches(s: &mut Session) -> Result<Vec<(Term, Vec<Term>, Vec<f64>)>, RuntimeError> {
+    let switches = s.switches()?;
+    let mut out = Vec::new();
+    for sw in switches.iter() {
+        let Actions::Finite(acts) = &sw.actions else {
+            continue;
+        };
+        let probs = match &sw.owner {
+            Owner::Equal(n) if *n as usize == acts.len() && !acts.is_empty() => {
+                vec![1.0 / acts.len() as f64; acts.len()]
+            }
+            Owner::Probs(p) if p.len() == acts.len() => p.clone(),
+            // a bad distribution: the chronon raises the error itself
+            _ => continue,
+        };
+        out.push((sw.id.clone(), acts.clone(), probs));
+    }
+    Ok(out)
+}
+
+/// One draw per chance switch from `rng` (the search's own RNG, never the game's).
+pub fn sample_chance(chance: &[(Term, Vec<Term>, Vec<f64>)], rng: &mut Rng) -> Vec<(Term, Term)> {
+    chance
+        .iter()
+        .map(|(sw, acts, ps)| {
+            let u = rng.next_f64();
+            let mut acc = 0.0;
+            let mut pick = acts.len() - 1;
+            for (i, p) in ps.iter().enumerate() {
+                acc += p;
+                if u < acc {
+                    pick = i;
+                    break;
+                }
+            }
+            (sw.clone(), acts[pick].clone())
+        })
+        .collect()
+}
+
+/// The joint chance outcomes with their probabilities: all of them (zero-probability ones left out)
+/// when there are at most [`MAX_CHANCE_OUTCOMES`], else [`CHANCE_SAMPLES`] samples of weight
+/// `1/CHANCE_SAMPLES` each.
+pub fn chance_outcomes(
+    chance: &[(Term, Vec<Term>, Vec<f64>)],
+    rng: &mut Rng,
+) -> Vec<(Vec<(Term, Term)>, f64)> {
+    let mut total: usize = 1;
+    for (_, a, _) in chance {
+        total = total.saturating_mul(a.len());
+    }
+    if total > MAX_CHANCE_OUTCOMES {
+        return (0..CHANCE_SAMPLES)
+            .map(|_| (sample_chance(chance, rng), 1.0 / CHANCE_SAMPLES as f64))
+            .collect();
+    }
+    let mut out = vec![(Vec::new(), 1.0)];
+    for (sw, acts, ps) in chance {
+        let mut next = Vec::with_capacity(out.len() * acts.len());
+        for (draws, p) in &out {
+            for (a, q) in acts.iter().zip(ps) {
+                if *q <= 0.0 {
+                    continue;
+                }
+                let mut d: Vec<(Term, Term)> = draws.clone();
+                d.push((sw.clone(), a.clone()));
+                next.push((d, p * q));
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Submits `subs`, fixes the chance actions `draws`, runs the chronon.
+pub fn advance(
+    s: &mut Session,
+    subs: &[Submission],
+    draws: &[(Term, Term)],
+) -> Result<(), RuntimeError> {
+    s.clear_pending();
+    for sub in subs {
+        // a refused candidate (unlimited switch) leaves the switch to its default
+        let _ = s.submit(&sub.player, &sub.switch, &sub.action)?;
+    }
+    for (sw, a) in draws {
+        let _ = s.set_nature(sw, a)?;
+    }
+    s.run_chronon()?;
+    Ok(())
+}
+
+/// Steps back one chronon and withdraws its submissions.
+pub fn retreat(s: &mut Session) {
+    s.undo();
+    s.clear_pending();
+}
+
+fn number(t: &Term) -> Option<f64> {
+    match t {
+        Term::Int(i) => Some(*i as f64),
+        Term::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Does the game define `heuristic/2`?
+pub fn has_heuristic(s: &Session) -> bool {
+    s.game().program.pred(Atom::new("heuristic"), 2).is_some()
+}
+
+/// Each player's standing in the current state: with `heuristic`, the first numeric solution of the
+/// game's `heuristic(Player, Value)` (the account when it has none); else the account.
+pub fn standings(s: &mut Session, heuristic: bool) -> Result<Vec<f64>, RuntimeError> {
+    let state = s.state().clone();
+    let mut out: Vec<f64> = state
+        .accounts
+        .iter()
+        .map(|a| number(a).unwrap_or(0.0))
+        .collect();
+    if heuristic {
+        let h = Atom::new("heuristic");
+        for (i, p) in state.player_terms().enumerate() {
+            let v = Term::Var(0);
+            let goal = Term::new_compound(h, vec![p.clone(), v.clone()]);
+            if let Some(x) = s
+                .query_state(&goal, &v, 1, "heuristic/2")?
+                .first()
+                .and_then(number)
+            {
+                out[i] = x;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Player `i`'s value of standings: its own minus the best other player's (its own alone in a
+/// one-player game).
+pub fn relative(values: &[f64], i: usize) -> f64 {
+    let best_other = values
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .map(|(_, v)| *v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best_other == f64::NEG_INFINITY {
+        values.get(i).copied().unwrap_or(0.0)
+    } else {
+        values.get(i).copied().unwrap_or(0.0) - best_other
+    }
+}
+
+/// The first candidate of each of the player's switches (the fallback choice before any search).
+pub fn first_moves(obs: &Observation) -> Vec<Submission> {
+    obs.switches
+        .iter()
+        .filter_map(|sw| {
+            let a = match &sw.actions {
+                Actions::Finite(a) => a.first()?.clone(),
+                Actions::Unlimited(_) => return None,
+            };
+            Some(Submission {
+                player: obs.player.clone(),
+                switch: sw.id.clone(),
+                action: a,
+            })
+        })
+        .collect()
+}

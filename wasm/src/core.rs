@@ -3,6 +3,7 @@
 //! Terms cross as canonical text; text coming in is parsed with `sidl_engine::syntax::parse_term`.
 
 use serde::{Deserialize, Serialize};
+use sidl_engine::ai::{self, AiSpec, Observation};
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progress};
 use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
 use sidl_engine::atom::Atom;
@@ -644,6 +645,38 @@ impl Core {
             let a = acts[i].clone();
             if let Err(r) = self.session.submit(p, &sw.id, &a).map_err(|e| self.rt(e))? {
                 return Err(r.0.into());
+            }
+            if self.settings.interrupt {
+                break;
+            }
+        }
+        (before..self.session.history().len())
+            .map(|i| self.record(i))
+            .collect()
+    }
+
+    /// Submits the moves an AI player (`random`, `minimax:DEPTH` or `mcts:ITERATIONS`) chooses for
+    /// `player` in the current chronon, from what that player may see only (its observation) and
+    /// `seed` (same state, spec and seed: same moves). In interrupt mode only the first (it runs its
+    /// chronon). The chronons that ran (interrupt mode), else `[]`.
+    pub fn ai_moves(
+        &mut self,
+        player: &str,
+        spec: &str,
+        seed: u64,
+    ) -> Result<Vec<ChrononDto>, CoreError> {
+        let p = parse(player, "player")?;
+        let spec = AiSpec::parse(spec)?;
+        let obs = Observation::of(&mut self.session, &p).map_err(|e| self.rt(e))?;
+        let choice = ai::choose(&self.game, &obs, spec, seed).map_err(|e| self.rt(e))?;
+        let before = self.session.history().len();
+        for s in &choice.submissions {
+            let r = self
+                .session
+                .submit(&s.player, &s.switch, &s.action)
+                .map_err(|e| self.rt(e))?;
+            if let Err(r) = r {
+                return Err(format!("the AI's move was refused: {r}").into());
             }
             if self.settings.interrupt {
                 break;

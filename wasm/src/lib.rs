@@ -285,6 +285,24 @@ impl SidlGame {
         to_js(&self.core.random_moves(players.as_deref()).map_err(err)?)
     }
 
+    /// Submits the moves of an AI player for `player` in the current chronon: `spec` is `random`,
+    /// `minimax:DEPTH` or `mcts:ITERATIONS`; it sees only what `player` may see; same state, spec and
+    /// seed, same moves. In interrupt mode only one (it runs its chronon); the chronons that ran.
+    #[wasm_bindgen(js_name = aiMoves, unchecked_return_type = "Chronon[]")]
+    pub fn ai_moves(
+        &mut self,
+        player: &str,
+        spec: &str,
+        seed: f64,
+    ) -> Result<JsValue, js_sys::Error> {
+        to_js(
+            &self
+                .core
+                .ai_moves(player, spec, seed_of(seed)?)
+                .map_err(err)?,
+        )
+    }
+
     /// Runs one chronon with the pending submissions; its events.
     #[wasm_bindgen(unchecked_return_type = "Chronon")]
     pub fn chronon(&mut self) -> Result<JsValue, js_sys::Error> {

@@ -448,3 +448,50 @@ fn bad_seeds_and_limits_leave_the_session_alone() {
     assert_eq!(g2.chronon(), 1);
     g2.run_chronon().expect("the old budgets still apply");
 }
+
+#[test]
+fn ai_moves_submit_the_ais_choice() {
+    let mut g = Core::new(&nim()).expect("loads");
+    g.submit("[alice]", "[main]", "[3]").expect("submit");
+    g.run_chronon().expect("chronon");
+    // bob at 7: taking 2 leaves 5 (≡ 1 mod 4), a lost position for alice; minimax sees it
+    assert!(g.ai_moves("[bob]", "minimax:8", 1).expect("ai").is_empty());
+    assert_eq!(
+        g.pending(),
+        vec![["[bob]".to_string(), "[main]".into(), "[2]".into()]]
+    );
+    // random and mcts choose legal moves, the same for the same seed
+    for spec in ["random", "mcts:50"] {
+        let mut picks = Vec::new();
+        for _ in 0..2 {
+            g.undo();
+            g.submit("[alice]", "[main]", "[3]").expect("submit");
+            g.run_chronon().expect("chronon");
+            g.ai_moves("[bob]", spec, 9).expect("ai");
+            let p = g.pending();
+            assert_eq!(p.len(), 1, "{spec}");
+            assert!(
+                ["[1]", "[2]", "[3]"].contains(&p[0][2].as_str()),
+                "{spec}: {p:?}"
+            );
+            picks.push(p[0][2].clone());
+        }
+        assert_eq!(picks[0], picks[1], "{spec}");
+    }
+    // a player with nothing to choose submits nothing
+    g.ai_moves("[alice]", "random", 1).expect("ai");
+    assert_eq!(g.pending().len(), 1);
+    // bad specs and players are errors
+    let e = g.ai_moves("[bob]", "minimax", 1).expect_err("no depth");
+    assert!(e.message.contains("minimax:DEPTH"), "{e}");
+    assert!(g.ai_moves("[bob]", "alphabeta:2", 1).is_err());
+    assert!(g.ai_moves("[carol]", "random", 1).is_err());
+    // interrupt mode: one move, its chronon returned
+    g.start(1, true).expect("start");
+    let ran = g.ai_moves("[alice]", "minimax:10", 1).expect("ai");
+    assert_eq!(ran.len(), 1);
+    assert_eq!(
+        ran[0].submissions[0][2], "[1]",
+        "from 10 the winning move leaves 9"
+    );
+}

@@ -300,3 +300,15 @@ fn keywords_and_trace() {
     let (msg, _) = thrown(g.trace(Some("submit([".into()), 0.0, 10.0));
     assert!(msg.contains("script"), "{msg}");
 }
+
+#[wasm_bindgen_test]
+fn ai_moves_submit_for_a_player() {
+    let mut g = ok(SidlGame::new(NIM));
+    assert_eq!(j(&ok(g.ai_moves("[alice]", "minimax:10", 1.0))), json!([]));
+    assert_eq!(j(&ok(g.pending())), json!([["[alice]", "[main]", "[1]"]]));
+    ok(g.chronon());
+    ok(g.ai_moves("[bob]", "mcts:30", 2.0));
+    assert_eq!(j(&ok(g.pending())).as_array().map(Vec::len), Some(1));
+    let (msg, _) = thrown(g.ai_moves("[bob]", "minimax:0", 1.0));
+    assert!(msg.contains("positive"), "{msg}");
+}

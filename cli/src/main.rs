@@ -4,6 +4,7 @@ mod commands;
 mod explore;
 mod play;
 mod render;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -93,6 +94,29 @@ enum Command {
         /// Also count calls per predicate and print the most called ones.
         #[arg(long)]
         profile: bool,
+        /// Time an AI player instead (`random`, `minimax:DEPTH`, `mcts:ITERATIONS`): it decides at
+        /// --decisions positions of random games; prints playouts (or nodes) and chronons per second.
+        #[arg(long, value_name = "SPEC")]
+        ai: Option<String>,
+        /// With --ai: how many decisions to time.
+        #[arg(long, default_value_t = 5)]
+        decisions: u64,
+    },
+    /// AI seats play N games: a win/draw/loss table per player (win = strictly highest final
+    /// account, draw = tied for the highest) and the mean final accounts.
+    Tournament {
+        game: PathBuf,
+        /// PLAYER=KIND with KIND `random`, `minimax:DEPTH` or `mcts:ITERATIONS`; unnamed players
+        /// play at random.
+        #[arg(long = "seat", value_name = "PLAYER=KIND")]
+        seats: Vec<String>,
+        #[arg(long, default_value_t = 10)]
+        games: u64,
+        /// Game i (from 0) uses seed SEED + i.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, default_value_t = 1000)]
+        max_chronons: u64,
     },
     /// Explore reachable states for a Def.1 §11 leak (hidden facts revealed by a player's switches);
     /// prints each counterexample, exit 1 if one is found.
@@ -148,7 +172,19 @@ fn main() -> ExitCode {
             chronons,
             seed,
             profile,
-        } => commands::bench(&game, chronons, seed, profile),
+            ai,
+            decisions,
+        } => match ai {
+            Some(spec) => tournament::bench_ai(&game, &spec, decisions, seed),
+            None => commands::bench(&game, chronons, seed, profile),
+        },
+        Command::Tournament {
+            game,
+            seats,
+            games,
+            seed,
+            max_chronons,
+        } => tournament::tournament(&game, &seats, games, seed, max_chronons),
         Command::Explore {
             game,
             max_states,

@@ -1,7 +1,7 @@
 //! `sidl play`: play a game at the terminal, chronon by chronon. Every human seat sees only its own
 //! view (sidl-semantics §6); automatic seats (`random`) submit from the session's seeded RNG.
 
-mod seat;
+pub mod seat;
 mod show;
 
 use crate::render;
@@ -27,6 +27,9 @@ game writes it (`--seat '[bob]=random'`; a bare atom `bob` also names `[bob]`). 
            its own view (with a 'hand the terminal to ...' separator between players)
   random   uniformly random actions from the game's seeded RNG (same --seed, same play);
            unlimited switches are left to their default
+  minimax:DEPTH     depth-bounded minimax with alpha-beta (docs/ai.md); announces its moves
+  mcts:ITERATIONS   Monte Carlo tree search (decoupled UCT, determinization for hidden facts)
+           AI seats decide from their own view only, with seeds from --seed (same seed, same play)
 
 Each chronon, every human seat that owns a legal switch sees its visible facts, the accounts,
 the events it may see since its last turn, and its switches: choose an action by number, type
@@ -49,7 +52,8 @@ load or a bad --seat; 2 for a runtime error of the game with no human seat to de
 pub struct PlayArgs {
     /// The game file.
     pub game: PathBuf,
-    /// PLAYER=KIND: who plays PLAYER, KIND `human` (the default) or `random`. Repeat per player.
+    /// PLAYER=KIND: who plays PLAYER, KIND `human` (the default), `random`, `minimax:DEPTH` or
+    /// `mcts:ITERATIONS`. Repeat per player.
     #[arg(long = "seat", value_name = "PLAYER=KIND")]
     pub seats: Vec<String>,
     /// Seed of the game's RNG (chance switches and random seats).
@@ -363,7 +367,21 @@ impl Play<'_> {
                 }
             } else {
                 let p = self.players[pi].clone();
-                moved += kind.auto_move(&mut self.s, &p, self.interrupt)?;
+                let subs = kind.auto_move(&mut self.s, &p, self.interrupt)?;
+                moved += subs.len();
+                if matches!(kind, SeatKind::Ai(_)) {
+                    for sub in &subs {
+                        let line = format!(
+                            "chronon {}: {} ({}) plays {} at {}",
+                            self.s.chronon() + 1,
+                            show::term(&p),
+                            kind.name(),
+                            show::term(&sub.action),
+                            show::term(&sub.switch)
+                        );
+                        self.say(&line);
+                    }
+                }
             }
         }
         if !self.interrupt || moved == 0 {

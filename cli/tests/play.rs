@@ -316,9 +316,13 @@ fn seats_are_validated() {
         "{}",
         r.err
     );
-    let r = play(&[&game("nim.sidl"), "--seat", "[bob]=minimax:2"], "");
+    let r = play(&[&game("nim.sidl"), "--seat", "[bob]=alphabeta:2"], "");
     assert_eq!(r.code, 1);
-    assert!(r.err.contains("unknown seat kind 'minimax:2'"), "{}", r.err);
+    assert!(
+        r.err.contains("unknown seat kind 'alphabeta:2'"),
+        "{}",
+        r.err
+    );
     assert!(r.err.contains("human, random"), "{}", r.err);
 }
 

@@ -3,7 +3,8 @@
 //! and an arm in [`SeatKind::auto_move`].
 
 use super::Res;
-use sidl_engine::game::{Actions, Session};
+use sidl_engine::ai::{self, AiSpec, Observation};
+use sidl_engine::game::{Actions, Session, Submission};
 use sidl_engine::syntax::parse_term;
 use sidl_engine::term::Term;
 use sidl_engine::write::writeq;
@@ -16,10 +17,13 @@ pub enum SeatKind {
     /// Uniformly random actions from the session's seeded RNG (unlimited switches are left to their
     /// default: a random seat cannot invent a bid).
     Random,
+    /// A search player (`minimax:DEPTH`, `mcts:ITERATIONS`) of `sidl_engine::ai`: it decides from its
+    /// own observation only, with a seed drawn from the session's drivers' RNG.
+    Ai(AiSpec),
 }
 
 /// The kinds `--seat` accepts, as written on the command line.
-pub const KINDS: &[&str] = &["human", "random"];
+pub const KINDS: &[&str] = &["human", "random", "minimax:DEPTH", "mcts:ITERATIONS"];
 
 impl SeatKind {
     /// Reads a seat kind as written after `PLAYER=`.
@@ -27,6 +31,9 @@ impl SeatKind {
         match text.trim() {
             "human" => Ok(SeatKind::Human),
             "random" => Ok(SeatKind::Random),
+            t if t.starts_with("minimax") || t.starts_with("mcts") => {
+                AiSpec::parse(t).map(SeatKind::Ai)
+            }
             other => Err(format!(
                 "unknown seat kind '{other}': the seat kinds are {}",
                 KINDS.join(", ")
@@ -39,6 +46,7 @@ impl SeatKind {
         match self {
             SeatKind::Human => "human".to_string(),
             SeatKind::Random => "random".to_string(),
+            SeatKind::Ai(spec) => spec.to_string(),
         }
     }
 
@@ -48,12 +56,30 @@ impl SeatKind {
 
     /// An automatic seat submits its actions for the current state. With `one` (interrupt mode, where
     /// every accepted submission runs a transition) it stops after the first accepted submission.
-    /// Returns how many submissions were accepted. A human seat submits nothing here.
-    pub fn auto_move(&self, s: &mut Session, player: &Term, one: bool) -> Res<usize> {
+    /// Returns the accepted submissions. A human seat submits nothing here.
+    pub fn auto_move(&self, s: &mut Session, player: &Term, one: bool) -> Res<Vec<Submission>> {
         match self {
-            SeatKind::Human => Ok(0),
+            SeatKind::Human => Ok(Vec::new()),
+            SeatKind::Ai(spec) => {
+                let mut accepted = Vec::new();
+                if s.switches_of(player)?.is_empty() {
+                    return Ok(accepted);
+                }
+                let obs = Observation::of(s, player)?;
+                let seed = s.rng().next_u64();
+                let choice = ai::choose(s.game(), &obs, *spec, seed)?;
+                for sub in choice.submissions {
+                    if s.submit(&sub.player, &sub.switch, &sub.action)?.is_ok() {
+                        accepted.push(sub);
+                        if one {
+                            break;
+                        }
+                    }
+                }
+                Ok(accepted)
+            }
             SeatKind::Random => {
-                let mut accepted = 0;
+                let mut accepted = Vec::new();
                 for sw in s.switches_of(player)? {
                     let Actions::Finite(acts) = &sw.actions else {
                         continue;
@@ -64,7 +90,11 @@ impl SeatKind {
                     let i = s.rng().below(acts.len() as u64) as usize;
                     let Some(a) = acts.get(i) else { continue };
                     if s.submit(player, &sw.id, a)?.is_ok() {
-                        accepted += 1;
+                        accepted.push(Submission {
+                            player: player.clone(),
+                            switch: sw.id.clone(),
+                            action: a.clone(),
+                        });
                         if one {
                             break;
                         }
@@ -159,9 +189,22 @@ mod tests {
         let e = assign(&players(), &["[carol]=random".to_string()]).unwrap_err();
         assert!(e.contains("[carol] is not a player"), "{e}");
         assert!(e.contains("[alice], [bob]"), "{e}");
-        let e = assign(&players(), &["[bob]=minimax".to_string()]).unwrap_err();
-        assert!(e.contains("unknown seat kind 'minimax'"), "{e}");
-        assert!(e.contains("human, random"), "{e}");
+        let e = assign(&players(), &["[bob]=alphabeta".to_string()]).unwrap_err();
+        assert!(e.contains("unknown seat kind 'alphabeta'"), "{e}");
+        assert!(
+            e.contains("human, random, minimax:DEPTH, mcts:ITERATIONS"),
+            "{e}"
+        );
+        let e = assign(&players(), &["[bob]=minimax:0".to_string()]).unwrap_err();
+        assert!(e.contains("DEPTH must be a positive integer"), "{e}");
+        let k = assign(&players(), &["[bob]=mcts:50".to_string()]);
+        assert_eq!(
+            k,
+            Ok(vec![
+                SeatKind::Human,
+                SeatKind::Ai(AiSpec::Mcts { iterations: 50 })
+            ])
+        );
         let e = assign(&players(), &["[bob]".to_string()]).unwrap_err();
         assert!(e.contains("PLAYER=KIND"), "{e}");
         let e = assign(&players(), &["[bob=human".to_string()]).unwrap_err();

@@ -19,6 +19,8 @@ use super::sim::{self, Decision};
 use super::{AiError, Choice, Observation, Stats};
 use crate::game::{Game, RuntimeError, Session, Submission};
 use crate::rng::Rng;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// The most chronons in a row in which no player chooses before the state is evaluated.
@@ -36,6 +38,40 @@ pub struct Minimax {
     stats: Stats,
     /// The stop callback asked to stop.
     pub stopped: bool,
+    /// Iterative deepening (depth 1, 2, …): on for the anytime interface, off for [`super::choose`].
+    pub deepen: bool,
+    /// Transposition table of the current depth: state key → (value, bound).
+    table: FxHashMap<u64, (f64, Bound)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// The most transposition table entries.
+pub const MAX_TABLE: usize = 1 << 20;
+
+/// A state's key: the set of facts (order-insensitive), the accounts and the remaining depth.
+fn state_key(s: &Session, depth: u32) -> u64 {
+    let st = s.state();
+    let mut sum: u64 = 0;
+    let mut xor: u64 = 0;
+    for f in st.facts.terms() {
+        let mut h = FxHasher::default();
+        f.hash(&mut h);
+        let v = h.finish();
+        sum = sum.wrapping_add(v.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        xor ^= v.rotate_left(17);
+    }
+    let mut h = FxHasher::default();
+    (sum, xor, st.facts.len(), depth).hash(&mut h);
+    for a in &st.accounts {
+        a.hash(&mut h);
+    }
+    h.finish()
 }
 
 type StopFn<'a> = &'a mut dyn FnMut(&Stats) -> bool;
@@ -54,6 +90,8 @@ impl Minimax {
             best: None,
             stats: Stats::default(),
             stopped: false,
+            deepen: true,
+            table: FxHashMap::default(),
         }
     }
 
@@ -70,7 +108,12 @@ impl Minimax {
             self.heuristic = sim::has_heuristic(&s);
             self.root = Some(s);
         }
-        let d = self.stats.depth + 1;
+        let d = if self.deepen {
+            self.stats.depth + 1
+        } else {
+            self.depth
+        };
+        self.table.clear();
         let mut s = match &self.root {
             Some(r) => r.fork(),
             None => return Ok(true),
@@ -172,8 +215,32 @@ impl Minimax {
         if depth == 0 {
             return self.evaluate(s, self.heuristic);
         }
+        let key = state_key(s, depth);
+        let (mut alpha, mut beta) = (alpha, beta);
+        if let Some(&(v, bound)) = self.table.get(&key) {
+            match bound {
+                Bound::Exact => return Ok(v),
+                Bound::Lower => alpha = alpha.max(v),
+                Bound::Upper => beta = beta.min(v),
+            }
+            if alpha >= beta {
+                return Ok(v);
+            }
+        }
+        let (a0, b0) = (alpha, beta);
         let mut subs = Vec::new();
-        self.choose_rest(s, &decisions, 0, &mut subs, depth, alpha, beta, stop)
+        let v = self.choose_rest(s, &decisions, 0, &mut subs, depth, alpha, beta, stop)?;
+        let bound = if v <= a0 {
+            Bound::Upper
+        } else if v >= b0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if self.table.len() < MAX_TABLE {
+            self.table.insert(key, (v, bound));
+        }
+        Ok(v)
     }
 
     /// Decision `k` onwards of the chronon (submissions so far in `subs`), then the chronon.

@@ -259,7 +259,13 @@ pub fn choose(
     spec: AiSpec,
     seed: u64,
 ) -> Result<Choice, RuntimeError> {
-    choose_until(game, obs, spec, seed, &mut |_| false)
+    let mut search = Search::new(game.clone(), obs.clone(), spec, seed);
+    if let SearchKind::Minimax(m) = &mut search.inner {
+        // nothing can stop it: the full depth at once
+        m.deepen = false;
+    }
+    search.run(&mut |_| false)?;
+    Ok(search.best_so_far())
 }
 
 /// [`choose`] with a stop callback, polled at every node (minimax) or iteration (MCTS) with the

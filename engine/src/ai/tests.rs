@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::game::Session;
+use crate::rng::Rng;
 
 pub(crate) fn load(name: &str) -> Arc<Game> {
     let path = format!("{}/../games/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -99,4 +100,246 @@ fn minimax_never_loses_tictactoe() {
         never_loses(&game, &mut s, ai, opp, 9, &mut games);
         assert!(games > 50, "{games} games");
     }
+}
+
+/// Kuhn poker: `player`'s observation and choice after the deal `[deal, C1, C2]` (and, for p2, after
+/// p1's `first` action).
+fn kuhn_choice(
+    game: &Arc<Game>,
+    deal: &str,
+    player: &str,
+    first: Option<&str>,
+    spec: AiSpec,
+    seed: u64,
+) -> (Observation, Choice) {
+    let mut s = Session::new(game.clone(), 3, Settings::default()).expect("starts");
+    s.set_nature(&t("[deal]"), &t(deal))
+        .expect("ok")
+        .expect("deal");
+    s.run_chronon().expect("deals");
+    if let Some(a) = first {
+        s.submit(&t("[p1]"), &t("[p1]"), &t(a))
+            .expect("ok")
+            .expect("accepted");
+        s.run_chronon().expect("runs");
+    }
+    let obs = Observation::of(&mut s, &t(player)).expect("observation");
+    let c = choose(game, &obs, spec, seed).expect("choice");
+    (obs, c)
+}
+
+#[test]
+fn kuhn_choices_do_not_depend_on_the_opponents_hidden_card() {
+    let game = load("kuhn.sidl");
+    let specs = [
+        AiSpec::Mcts { iterations: 40 },
+        AiSpec::Minimax { depth: 2 },
+    ];
+    for spec in specs {
+        for seed in 0..3 {
+            // p1 holds the queen; p2 holds the jack or the king
+            let (oa, ca) = kuhn_choice(&game, "[deal, q, j]", "[p1]", None, spec, seed);
+            let (ob, cb) = kuhn_choice(&game, "[deal, q, k]", "[p1]", None, spec, seed);
+            assert_eq!(oa, ob, "p1 sees the same");
+            assert_eq!(ca.submissions, cb.submissions, "{spec} seed {seed}");
+            assert_eq!(ca.submissions.len(), 1);
+            // p2 holds the queen facing a bet or a check; p1 holds the jack or the king
+            for first in ["[p1, bet]", "[p1, check]"] {
+                let (oa, ca) = kuhn_choice(&game, "[deal, j, q]", "[p2]", Some(first), spec, seed);
+                let (ob, cb) = kuhn_choice(&game, "[deal, k, q]", "[p2]", Some(first), spec, seed);
+                assert_eq!(oa, ob, "p2 sees the same");
+                assert!(!oa.view.iter().any(|f| f == &t("[card, p1, j]")));
+                assert_eq!(ca.submissions, cb.submissions, "{spec} seed {seed} {first}");
+            }
+        }
+    }
+}
+
+#[test]
+fn kuhn_determinization_samples_consistent_states() {
+    let game = load("kuhn.sidl");
+    let mut s = Session::new(game.clone(), 5, Settings::default()).expect("starts");
+    s.set_nature(&t("[deal]"), &t("[deal, j, q]"))
+        .expect("ok")
+        .expect("deal");
+    s.run_chronon().expect("deals");
+    s.submit(&t("[p1]"), &t("[p1]"), &t("[p1, bet]"))
+        .expect("ok")
+        .expect("bet");
+    s.run_chronon().expect("runs");
+    let obs = Observation::of(&mut s, &t("[p2]")).expect("observation");
+    let mut rng = Rng::new(9);
+    let mut p1_cards = Vec::new();
+    for _ in 0..12 {
+        let mut d = determinize::sample(&game, &obs, &mut rng)
+            .expect("no error")
+            .expect("a consistent state");
+        let facts = d.view(None).expect("view");
+        // p2's own card and p1's (visible) bet are as observed; p1's card is one of the others
+        assert!(facts.contains(&t("[card, p2, q]")));
+        assert!(facts.contains(&t("[turn, p2, facing]")));
+        let c = facts
+            .iter()
+            .find(|f| {
+                f.as_list()
+                    .is_some_and(|l| l.len() == 3 && *l[0] == t("card") && *l[1] == t("p1"))
+            })
+            .cloned();
+        let c = c.expect("p1 has a card");
+        assert_ne!(c, t("[card, p1, q]"));
+        if !p1_cards.contains(&c) {
+            p1_cards.push(c);
+        }
+        assert_eq!(
+            d.view(Some(&t("[p2]"))).expect("view").len(),
+            obs.view.len()
+        );
+    }
+    // both of p1's possible cards are sampled
+    assert_eq!(p1_cards.len(), 2, "{p1_cards:?}");
+}
+
+#[test]
+fn same_seed_same_choice() {
+    let game = load("tictactoe.sidl");
+    let mut s = Session::new(game.clone(), 0, Settings::default()).expect("starts");
+    s.submit(&t("[xplayer]"), &t("[xplayer]"), &t("[mark, 1, 1]"))
+        .expect("ok")
+        .expect("accepted");
+    s.run_chronon().expect("runs");
+    let obs = Observation::of(&mut s, &t("[oplayer]")).expect("observation");
+    for spec in [
+        AiSpec::Random,
+        AiSpec::Mcts { iterations: 30 },
+        AiSpec::Minimax { depth: 2 },
+    ] {
+        let a = choose(&game, &obs, spec, 11).expect("choice");
+        let b = choose(&game, &obs, spec, 11).expect("choice");
+        assert_eq!(a, b, "{spec}");
+        assert_eq!(a.submissions.len(), 1);
+    }
+    // different seeds let random play differ
+    let picks: Vec<Vec<Submission>> = (0..8)
+        .map(|seed| {
+            choose(&game, &obs, AiSpec::Random, seed)
+                .expect("choice")
+                .submissions
+        })
+        .collect();
+    assert!(picks.iter().any(|p| p != &picks[0]));
+}
+
+#[test]
+fn minimax_takes_the_win_and_blocks() {
+    // x: (1,1) (1,2); o: (2,1) (2,2); x to move: (1,3) wins at once
+    let game = load("tictactoe.sidl");
+    let mut s = Session::new(game.clone(), 0, Settings::default()).expect("starts");
+    for (p, a) in [
+        ("[xplayer]", "[mark, 1, 1]"),
+        ("[oplayer]", "[mark, 2, 1]"),
+        ("[xplayer]", "[mark, 1, 2]"),
+        ("[oplayer]", "[mark, 2, 2]"),
+    ] {
+        s.submit(&t(p), &t(p), &t(a))
+            .expect("ok")
+            .expect("accepted");
+        s.run_chronon().expect("runs");
+    }
+    let obs = Observation::of(&mut s, &t("[xplayer]")).expect("observation");
+    for depth in [1, 3] {
+        let c = choose(&game, &obs, AiSpec::Minimax { depth }, 0).expect("choice");
+        assert_eq!(c.submissions[0].action, t("[mark, 1, 3]"), "depth {depth}");
+        assert_eq!(c.value, 100.0);
+    }
+    // o to move after x (1,1) (1,2): o must block at (1,3)
+    let mut s = Session::new(game.clone(), 0, Settings::default()).expect("starts");
+    for (p, a) in [
+        ("[xplayer]", "[mark, 1, 1]"),
+        ("[oplayer]", "[mark, 3, 3]"),
+        ("[xplayer]", "[mark, 1, 2]"),
+    ] {
+        s.submit(&t(p), &t(p), &t(a))
+            .expect("ok")
+            .expect("accepted");
+        s.run_chronon().expect("runs");
+    }
+    let obs = Observation::of(&mut s, &t("[oplayer]")).expect("observation");
+    let c = choose(&game, &obs, AiSpec::Minimax { depth: 2 }, 0).expect("choice");
+    assert_eq!(c.submissions[0].action, t("[mark, 1, 3]"));
+}
+
+#[test]
+fn a_stopped_search_returns_a_legal_move() {
+    let game = load("tictactoe.sidl");
+    let mut s = Session::new(game.clone(), 0, Settings::default()).expect("starts");
+    let obs = Observation::of(&mut s, &t("[xplayer]")).expect("observation");
+    let legal = match &obs.switches[0].actions {
+        Actions::Finite(a) => a.clone(),
+        _ => panic!("finite"),
+    };
+    for spec in [
+        AiSpec::Minimax { depth: 9 },
+        AiSpec::Mcts {
+            iterations: 100_000,
+        },
+    ] {
+        let mut polls = 0;
+        let c = choose_until(&game, &obs, spec, 0, &mut |_| {
+            polls += 1;
+            polls > 50
+        })
+        .expect("choice");
+        assert!(legal.contains(&c.submissions[0].action), "{spec}");
+        assert!(c.stats.nodes <= 60, "{spec}: {:?}", c.stats);
+    }
+    // stepping: MCTS 10 iterations at a time
+    let mut search = Search::new(
+        game.clone(),
+        obs.clone(),
+        AiSpec::Mcts { iterations: 30 },
+        0,
+    );
+    let mut steps = 0;
+    while !search.step(10).expect("steps") {
+        steps += 1;
+    }
+    assert_eq!(steps, 2);
+    assert_eq!(search.best_so_far().stats.nodes, 30);
+}
+
+/// MCTS against uniform random on tic-tac-toe: a few short games each way (the 100-game table is
+/// `sidl tournament`, see docs/ai.md).
+#[test]
+fn mcts_beats_random_at_tictactoe() {
+    let game = load("tictactoe.sidl");
+    let players = [t("[xplayer]"), t("[oplayer]")];
+    let (mut wins, mut losses) = (0, 0);
+    for g in 0..4u64 {
+        let ai = (g % 2) as usize;
+        let mut s = Session::new(game.clone(), g, Settings::default()).expect("starts");
+        while !s.is_terminal().expect("legal") {
+            for (i, p) in players.iter().enumerate() {
+                if s.switches_of(p).expect("switches").is_empty() {
+                    continue;
+                }
+                let obs = Observation::of(&mut s, p).expect("observation");
+                let spec = if i == ai {
+                    AiSpec::Mcts { iterations: 200 }
+                } else {
+                    AiSpec::Random
+                };
+                let seed = s.rng().next_u64();
+                let c = choose(&game, &obs, spec, seed).expect("choice");
+                submit_choice(&mut s, &c).expect("submits");
+            }
+            s.run_chronon().expect("runs");
+        }
+        let (a, o) = (account(&s, &players[ai]), account(&s, &players[1 - ai]));
+        if a > o {
+            wins += 1;
+        } else if a < o {
+            losses += 1;
+        }
+    }
+    assert!(wins >= 3, "wins {wins}, losses {losses}");
 }

@@ -1,0 +1,214 @@
+//! `sidl tournament` (AI seats play N games; a win/draw/loss table) and `sidl bench --ai` (the speed
+//! of an AI player on a game).
+
+use crate::play::seat::{self, SeatKind};
+use sidl_engine::ai::{self, AiSpec, Observation, Stats};
+use sidl_engine::game::{RuntimeError, Session, Settings};
+use sidl_engine::term::Term;
+use sidl_engine::write::writeq;
+use std::path::Path;
+use std::sync::Arc;
+
+fn number(t: &Term) -> f64 {
+    match t {
+        Term::Int(i) => *i as f64,
+        Term::Float(f) => *f,
+        _ => 0.0,
+    }
+}
+
+/// The outcome of one game per player: 0 win (strictly highest final account), 1 draw (tied for the
+/// highest), 2 loss.
+pub fn outcomes(accounts: &[f64]) -> Vec<usize> {
+    let best = accounts.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let tied = accounts.iter().filter(|&&a| a == best).count();
+    accounts
+        .iter()
+        .map(|&a| match (a == best, tied) {
+            (true, 1) => 0,
+            (true, _) => 1,
+            _ => 2,
+        })
+        .collect()
+}
+
+/// Plays one game with the seats; returns the final accounts and the number of chronons.
+fn play_one(
+    game: &Arc<sidl_engine::game::Game>,
+    seed: u64,
+    seats: &[SeatKind],
+    max_chronons: u64,
+) -> Result<(Vec<f64>, u64), Box<RuntimeError>> {
+    let mut s = Session::new(game.clone(), seed, Settings::default())?;
+    let players = s.players();
+    while !s.is_terminal()? && s.chronon() < max_chronons {
+        for (p, kind) in players.iter().zip(seats) {
+            kind.auto_move(&mut s, p, false)?;
+        }
+        s.run_chronon()?;
+    }
+    let accounts = s.state().accounts.iter().map(number).collect();
+    Ok((accounts, s.chronon()))
+}
+
+/// `sidl tournament GAME --seat P=KIND ... --games N`: exit 0, 1 (load error, bad seat), 2 (a runtime
+/// error of the game).
+pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chronons: u64) -> u8 {
+    let (game, _src) = match crate::commands::load_game(file) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let players = match Session::new(game.clone(), seed, Settings::default()) {
+        Ok(s) => s.players(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if seats.iter().any(|s| s.trim_end().ends_with("=human")) {
+        eprintln!("error: a tournament has no human seats");
+        return 1;
+    }
+    // unnamed seats play at random
+    let kinds: Vec<SeatKind> = match seat::assign(&players, seats) {
+        Ok(k) => k
+            .into_iter()
+            .map(|k| if k.is_human() { SeatKind::Random } else { k })
+            .collect(),
+        Err(m) => {
+            eprintln!("error: {m}");
+            return 1;
+        }
+    };
+    let n = players.len();
+    let mut table = vec![[0u64; 3]; n];
+    let mut sums = vec![0.0; n];
+    let mut chronons = 0;
+    for g in 0..games {
+        let (accounts, c) = match play_one(&game, seed.wrapping_add(g), &kinds, max_chronons) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: game {} (seed {}): {e}", g + 1, seed.wrapping_add(g));
+                return 2;
+            }
+        };
+        chronons += c;
+        for (i, o) in outcomes(&accounts).into_iter().enumerate() {
+            table[i][o] += 1;
+            sums[i] += accounts[i];
+        }
+    }
+    println!(
+        "{}: {games} games, seeds {seed}..{}, at most {max_chronons} chronons each (mean {:.1})",
+        file.display(),
+        seed.wrapping_add(games.saturating_sub(1)),
+        chronons as f64 / games.max(1) as f64
+    );
+    let names: Vec<String> = players.iter().map(|p| writeq(p, None)).collect();
+    let kinds: Vec<String> = kinds.iter().map(SeatKind::name).collect();
+    let w = names.iter().map(String::len).max().unwrap_or(6).max(6);
+    let k = kinds.iter().map(String::len).max().unwrap_or(4).max(4);
+    println!(
+        "{:<w$}  {:<k$}  {:>6}  {:>6}  {:>6}  {:>12}",
+        "player", "seat", "wins", "draws", "losses", "mean account"
+    );
+    for i in 0..n {
+        println!(
+            "{:<w$}  {:<k$}  {:>6}  {:>6}  {:>6}  {:>12.3}",
+            names[i],
+            kinds[i],
+            table[i][0],
+            table[i][1],
+            table[i][2],
+            sums[i] / games.max(1) as f64
+        );
+    }
+    0
+}
+
+/// `sidl bench GAME --ai SPEC`: the AI decides for the first deciding player at `decisions` positions
+/// of a random game (seed `seed`); prints the time, the AI's playouts (MCTS iterations) or nodes
+/// (minimax) and simulated chronons per second.
+pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
+    let spec = match AiSpec::parse(spec) {
+        Ok(s) => s,
+        Err(m) => {
+            eprintln!("error: --ai {m}");
+            return 1;
+        }
+    };
+    let (game, _src) = match crate::commands::load_game(file) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let run = || -> Result<(Stats, u64, f64), RuntimeError> {
+        let mut total = Stats::default();
+        let mut done = 0;
+        let mut secs = 0.0;
+        let mut game_seed = seed;
+        while done < decisions {
+            let mut s = Session::new(game.clone(), game_seed, Settings::default())?;
+            game_seed += 1;
+            while done < decisions && !s.is_terminal()? {
+                let deciding = s
+                    .players()
+                    .into_iter()
+                    .find(|p| s.switches_of(p).is_ok_and(|v| !v.is_empty()));
+                if let Some(p) = deciding {
+                    let obs = Observation::of(&mut s, &p)?;
+                    let start = std::time::Instant::now();
+                    let c = ai::choose(&game, &obs, spec, done)?;
+                    secs += start.elapsed().as_secs_f64();
+                    total.nodes += c.stats.nodes;
+                    total.chronons += c.stats.chronons;
+                    total.determinizations += c.stats.determinizations;
+                    done += 1;
+                }
+                sidl_engine::game::trace::random_submissions(&mut s)?;
+                s.run_chronon()?;
+            }
+            if s.chronon() == 0 {
+                return Err(RuntimeError {
+                    message: "the game is terminal in its initial state".into(),
+                    during: "bench".into(),
+                    solve: None,
+                });
+            }
+        }
+        Ok((total, done, secs))
+    };
+    match run() {
+        Ok((st, done, secs)) => {
+            let what = match spec {
+                AiSpec::Mcts { .. } => "playouts",
+                _ => "nodes",
+            };
+            println!(
+                "ai={spec} decisions={done} seconds={secs:.3} seconds_per_decision={:.4} {what}={} {what}_per_sec={:.0} chronons={} chronons_per_sec={:.0} determinizations={}",
+                secs / done.max(1) as f64,
+                st.nodes,
+                st.nodes as f64 / secs.max(1e-9),
+                st.chronons,
+                st.chronons as f64 / secs.max(1e-9),
+                st.determinizations
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::outcomes;
+
+    #[test]
+    fn wins_draws_losses() {
+        assert_eq!(outcomes(&[100.0, 0.0]), [0, 2]);
+        assert_eq!(outcomes(&[50.0, 50.0]), [1, 1]);
+        assert_eq!(outcomes(&[1.0, 3.0, 3.0]), [2, 1, 1]);
+    }
+}

@@ -124,7 +124,7 @@ pub struct ErrorLocation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CoreError {
     pub message: String,
-    pub location: Option<ErrorLocation>,
+    pub location: Option<Box<ErrorLocation>>,
     /// The diagnostics of a source that does not load (the message lists them as text).
     pub diagnostics: Vec<DiagnosticDto>,
 }
@@ -779,7 +779,7 @@ impl Core {
                 Some(Err(e)) => {
                     let err = located(&self.source, &e.message, Some(&e));
                     out.error = Some(err.message);
-                    out.location = err.location;
+                    out.location = err.location.map(|l| *l);
                     break;
                 }
                 None => break,
@@ -948,7 +948,7 @@ fn located(source: &str, message: &str, solve: Option<&SolveError>) -> CoreError
         let index = LineIndex::new(source);
         let s = index.line_col(source, span.start, ColumnUnit::Utf16);
         let t = index.line_col(source, span.end, ColumnUnit::Utf16);
-        Some(ErrorLocation {
+        Some(Box::new(ErrorLocation {
             code: match e.kind {
                 ErrorKind::Budget(_) => "budget".into(),
                 ErrorKind::Uncaught => "runtime".into(),
@@ -959,7 +959,7 @@ fn located(source: &str, message: &str, solve: Option<&SolveError>) -> CoreError
             end_line: t.line + 1,
             end_column: t.col + 1,
             path: e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect(),
-        })
+        }))
     });
     CoreError {
         message: message.to_string(),

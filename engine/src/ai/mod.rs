@@ -290,17 +290,17 @@ pub struct Search {
 }
 
 enum SearchKind {
-    Random(Option<Choice>, Arc<Game>, Observation, u64),
-    Minimax(minimax::Minimax),
+    Random(Box<(Option<Choice>, Arc<Game>, Observation, u64)>),
+    Minimax(Box<minimax::Minimax>),
     Mcts(Box<mcts::Mcts>),
 }
 
 impl Search {
     pub fn new(game: Arc<Game>, obs: Observation, spec: AiSpec, seed: u64) -> Search {
         let inner = match spec {
-            AiSpec::Random => SearchKind::Random(None, game, obs, seed),
+            AiSpec::Random => SearchKind::Random(Box::new((None, game, obs, seed))),
             AiSpec::Minimax { depth } => {
-                SearchKind::Minimax(minimax::Minimax::new(game, obs, depth, seed))
+                SearchKind::Minimax(Box::new(minimax::Minimax::new(game, obs, depth, seed)))
             }
             AiSpec::Mcts { iterations } => {
                 SearchKind::Mcts(Box::new(mcts::Mcts::new(game, obs, iterations, seed)))
@@ -313,7 +313,8 @@ impl Search {
     /// depth; MCTS, up to `n` iterations. Returns true when the search has used its whole budget.
     pub fn step(&mut self, n: u64) -> Result<bool, RuntimeError> {
         match &mut self.inner {
-            SearchKind::Random(c, game, obs, seed) => {
+            SearchKind::Random(r) => {
+                let (c, game, obs, seed) = &mut **r;
                 if c.is_none() {
                     *c = Some(random_choice(game, obs, *seed)?);
                 }
@@ -349,8 +350,8 @@ impl Search {
     /// The best choice found so far (always a legal choice of the player's switches).
     pub fn best_so_far(&self) -> Choice {
         match &self.inner {
-            SearchKind::Random(c, _, obs, _) => c.clone().unwrap_or_else(|| Choice {
-                submissions: sim::first_moves(obs),
+            SearchKind::Random(r) => r.0.clone().unwrap_or_else(|| Choice {
+                submissions: sim::first_moves(&r.2),
                 value: 0.0,
                 stats: Stats::default(),
             }),

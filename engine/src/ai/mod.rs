@@ -108,6 +108,10 @@ pub struct Observation {
     pub limits: Limits,
     pub interrupt: bool,
     pub chronon: u64,
+    /// Are the past views known (`initial_view`, `ObservedChronon::view`)? False for a session that
+    /// did not start at the game's `init` (e.g. [`Session::from_state`]): then they are empty and a
+    /// search uses the view-only state.
+    pub replayed: bool,
     /// The player's view of the initial state.
     pub initial_view: Vec<Term>,
     /// Every past chronon as the player saw it.
@@ -134,27 +138,54 @@ impl Observation {
             });
         };
         let history = session.history().to_vec();
-        let mut replay = Session::new(
+        // the views of the past, by replaying the history from the seed; a session that did not
+        // start at the game's init (or whose replay diverges) has no view history
+        let mut replayed = true;
+        let mut initial_view = Vec::new();
+        let mut views: Vec<Vec<Term>> = Vec::with_capacity(history.len());
+        match Session::new(
             session.game().clone(),
             session.seed(),
             session.settings().clone(),
-        )?;
-        let initial_view = replay.view(Some(player))?;
-        let mut past = Vec::with_capacity(history.len());
-        for rec in &history {
-            let view = if past.len() + 1 == history.len() {
-                session.view(Some(player))?
-            } else {
-                for sub in &rec.submissions {
-                    let _ = replay.submit(&sub.player, &sub.switch, &sub.action)?;
+        ) {
+            Ok(mut replay) => {
+                initial_view = replay.view(Some(player))?;
+                for rec in &history {
+                    let mut ok = true;
+                    for sub in &rec.submissions {
+                        ok &= replay
+                            .submit(&sub.player, &sub.switch, &sub.action)?
+                            .is_ok();
+                    }
+                    for (sw, a) in &rec.overrides {
+                        ok &= replay.set_nature(sw, a)?.is_ok();
+                    }
+                    if !ok || replay.run_chronon().is_err() {
+                        replayed = false;
+                        break;
+                    }
+                    views.push(replay.view(Some(player))?);
                 }
-                for (sw, a) in &rec.overrides {
-                    let _ = replay.set_nature(sw, a)?;
+                // the replay must arrive at the session's own state
+                let now: Vec<Term> = session.view(None)?;
+                let end: rustc_hash::FxHashSet<Term> = replay.view(None)?.into_iter().collect();
+                if replay.chronon() != session.chronon()
+                    || now.len() != end.len()
+                    || !now.iter().all(|f| end.contains(f))
+                {
+                    replayed = false;
                 }
-                replay.run_chronon()?;
-                replay.view(Some(player))?
-            };
-            past.push(ObservedChronon {
+            }
+            Err(_) => replayed = false,
+        }
+        if !replayed {
+            initial_view.clear();
+            views.clear();
+        }
+        let past = history
+            .iter()
+            .enumerate()
+            .map(|(i, rec)| ObservedChronon {
                 submissions: rec
                     .submissions
                     .iter()
@@ -162,15 +193,16 @@ impl Observation {
                     .cloned()
                     .collect(),
                 events: rec.player_events.get(pi).cloned().unwrap_or_default(),
-                view,
-            });
-        }
+                view: views.get(i).cloned().unwrap_or_default(),
+            })
+            .collect();
         Ok(Observation {
             player: player.clone(),
             players,
             limits: session.settings().limits,
             interrupt: session.settings().interrupt,
             chronon: session.chronon(),
+            replayed,
             initial_view,
             past,
             view: session.view(Some(player))?,

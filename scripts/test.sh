@@ -38,6 +38,7 @@ cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
 log "cargo test"
 cargo test --workspace --locked
 bash scripts/vscode.sh  # VS Code extension: build, unit and grammar tests, .vsix with sidl-lsp
+bash scripts/wasm-test.sh
 log "playground: sidl-wasm built with wasm-bindgen, played in headless Chromium (scripts/e2e.sh)"
 bash scripts/e2e.sh
 log "reference game manager (SWI-Prolog) reproduces the shared example trajectories"

@@ -177,14 +177,29 @@ pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
         }
         Ok((total, done, secs))
     };
-    match run() {
-        Ok((st, done, secs)) => {
+    // what a search saves by forking a session instead of starting a new one (init/1, init/2)
+    let copies = || -> Result<(f64, f64), RuntimeError> {
+        let n = 200;
+        let start = std::time::Instant::now();
+        let mut s = Session::new(game.clone(), seed, Settings::default())?;
+        for _ in 1..n {
+            s = Session::new(game.clone(), seed, Settings::default())?;
+        }
+        let new_us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(s.fork());
+        }
+        Ok((new_us, start.elapsed().as_secs_f64() * 1e6 / n as f64))
+    };
+    match run().and_then(|r| copies().map(|c| (r, c))) {
+        Ok(((st, done, secs), (new_us, fork_us))) => {
             let what = match spec {
                 AiSpec::Mcts { .. } => "playouts",
                 _ => "nodes",
             };
             println!(
-                "ai={spec} decisions={done} seconds={secs:.3} seconds_per_decision={:.4} {what}={} {what}_per_sec={:.0} chronons={} chronons_per_sec={:.0} determinizations={}",
+                "ai={spec} decisions={done} seconds={secs:.3} seconds_per_decision={:.4} {what}={} {what}_per_sec={:.0} chronons={} chronons_per_sec={:.0} determinizations={} session_new_us={new_us:.1} fork_us={fork_us:.1}",
                 secs / done.max(1) as f64,
                 st.nodes,
                 st.nodes as f64 / secs.max(1e-9),

@@ -8,7 +8,7 @@
 //! (the view compared as a set of facts); otherwise undo and try again, up to [`TRIES_PER_CHRONON`]
 //! times, then restart from the beginning, up to [`RESTARTS`] times. A game without `hidden/2` needs
 //! none of this: the view is the whole state ([`view_session`]). When no consistent history is found
-//! (or in interrupt mode), the search falls back to the view-only state.
+//! (or in interrupt mode, or without a view history), the search falls back to the view-only state.
 
 use super::sim;
 use super::Observation;
@@ -148,7 +148,7 @@ pub fn states(
     n: usize,
     rng: &mut Rng,
 ) -> Result<(Vec<Session>, usize), RuntimeError> {
-    if !has_hidden(game) || obs.interrupt {
+    if !has_hidden(game) || obs.interrupt || !obs.replayed {
         return Ok((vec![view_session(game, obs, rng.next_u64())], 0));
     }
     let mut out = Vec::new();

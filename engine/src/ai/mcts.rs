@@ -63,6 +63,9 @@ pub struct Mcts {
     pub stopped: bool,
 }
 
+/// The combinations the players picked in a node: `(player, combination key)`.
+type Picks = Vec<(usize, Vec<Term>)>;
+
 fn key(subs: &[Submission]) -> Vec<Term> {
     let mut k = Vec::with_capacity(subs.len() * 2);
     for s in subs {
@@ -192,7 +195,7 @@ impl Mcts {
     fn descend(&mut self, s: &mut Session) -> Result<(), RuntimeError> {
         let mut node = Some(0usize);
         // (node, [(player, combination key)])
-        let mut path: Vec<(usize, Vec<(usize, Vec<Term>)>)> = Vec::new();
+        let mut path: Vec<(usize, Picks)> = Vec::new();
         let mut steps: u64 = 0;
         let players = self.obs.players.clone();
         while steps < PLAYOUT_LIMIT && !s.is_terminal()? {

@@ -108,6 +108,10 @@ pub struct Observation {
     pub limits: Limits,
     pub interrupt: bool,
     pub chronon: u64,
+    /// Are the past views known (`initial_view`, `ObservedChronon::view`)? False for a session that
+    /// did not start at the game's `init` (e.g. [`Session::from_state`]): then they are empty and a
+    /// search uses the view-only state.
+    pub replayed: bool,
     /// The player's view of the initial state.
     pub initial_view: Vec<Term>,
     /// Every past chronon as the player saw it.
@@ -134,27 +138,54 @@ impl Observation {
             });
         };
         let history = session.history().to_vec();
-        let mut replay = Session::new(
+        // the views of the past, by replaying the history from the seed; a session that did not
+        // start at the game's init (or whose replay diverges) has no view history
+        let mut replayed = true;
+        let mut initial_view = Vec::new();
+        let mut views: Vec<Vec<Term>> = Vec::with_capacity(history.len());
+        match Session::new(
             session.game().clone(),
             session.seed(),
             session.settings().clone(),
-        )?;
-        let initial_view = replay.view(Some(player))?;
-        let mut past = Vec::with_capacity(history.len());
-        for rec in &history {
-            let view = if past.len() + 1 == history.len() {
-                session.view(Some(player))?
-            } else {
-                for sub in &rec.submissions {
-                    let _ = replay.submit(&sub.player, &sub.switch, &sub.action)?;
+        ) {
+            Ok(mut replay) => {
+                initial_view = replay.view(Some(player))?;
+                for rec in &history {
+                    let mut ok = true;
+                    for sub in &rec.submissions {
+                        ok &= replay
+                            .submit(&sub.player, &sub.switch, &sub.action)?
+                            .is_ok();
+                    }
+                    for (sw, a) in &rec.overrides {
+                        ok &= replay.set_nature(sw, a)?.is_ok();
+                    }
+                    if !ok || replay.run_chronon().is_err() {
+                        replayed = false;
+                        break;
+                    }
+                    views.push(replay.view(Some(player))?);
                 }
-                for (sw, a) in &rec.overrides {
-                    let _ = replay.set_nature(sw, a)?;
+                // the replay must arrive at the session's own state
+                let now: Vec<Term> = session.view(None)?;
+                let end: rustc_hash::FxHashSet<Term> = replay.view(None)?.into_iter().collect();
+                if replay.chronon() != session.chronon()
+                    || now.len() != end.len()
+                    || !now.iter().all(|f| end.contains(f))
+                {
+                    replayed = false;
                 }
-                replay.run_chronon()?;
-                replay.view(Some(player))?
-            };
-            past.push(ObservedChronon {
+            }
+            Err(_) => replayed = false,
+        }
+        if !replayed {
+            initial_view.clear();
+            views.clear();
+        }
+        let past = history
+            .iter()
+            .enumerate()
+            .map(|(i, rec)| ObservedChronon {
                 submissions: rec
                     .submissions
                     .iter()
@@ -162,15 +193,16 @@ impl Observation {
                     .cloned()
                     .collect(),
                 events: rec.player_events.get(pi).cloned().unwrap_or_default(),
-                view,
-            });
-        }
+                view: views.get(i).cloned().unwrap_or_default(),
+            })
+            .collect();
         Ok(Observation {
             player: player.clone(),
             players,
             limits: session.settings().limits,
             interrupt: session.settings().interrupt,
             chronon: session.chronon(),
+            replayed,
             initial_view,
             past,
             view: session.view(Some(player))?,
@@ -290,17 +322,17 @@ pub struct Search {
 }
 
 enum SearchKind {
-    Random(Option<Choice>, Arc<Game>, Observation, u64),
-    Minimax(minimax::Minimax),
+    Random(Box<(Option<Choice>, Arc<Game>, Observation, u64)>),
+    Minimax(Box<minimax::Minimax>),
     Mcts(Box<mcts::Mcts>),
 }
 
 impl Search {
     pub fn new(game: Arc<Game>, obs: Observation, spec: AiSpec, seed: u64) -> Search {
         let inner = match spec {
-            AiSpec::Random => SearchKind::Random(None, game, obs, seed),
+            AiSpec::Random => SearchKind::Random(Box::new((None, game, obs, seed))),
             AiSpec::Minimax { depth } => {
-                SearchKind::Minimax(minimax::Minimax::new(game, obs, depth, seed))
+                SearchKind::Minimax(Box::new(minimax::Minimax::new(game, obs, depth, seed)))
             }
             AiSpec::Mcts { iterations } => {
                 SearchKind::Mcts(Box::new(mcts::Mcts::new(game, obs, iterations, seed)))
@@ -313,7 +345,8 @@ impl Search {
     /// depth; MCTS, up to `n` iterations. Returns true when the search has used its whole budget.
     pub fn step(&mut self, n: u64) -> Result<bool, RuntimeError> {
         match &mut self.inner {
-            SearchKind::Random(c, game, obs, seed) => {
+            SearchKind::Random(r) => {
+                let (c, game, obs, seed) = &mut **r;
                 if c.is_none() {
                     *c = Some(random_choice(game, obs, *seed)?);
                 }
@@ -349,8 +382,8 @@ impl Search {
     /// The best choice found so far (always a legal choice of the player's switches).
     pub fn best_so_far(&self) -> Choice {
         match &self.inner {
-            SearchKind::Random(c, _, obs, _) => c.clone().unwrap_or_else(|| Choice {
-                submissions: sim::first_moves(obs),
+            SearchKind::Random(r) => r.0.clone().unwrap_or_else(|| Choice {
+                submissions: sim::first_moves(&r.2),
                 value: 0.0,
                 stats: Stats::default(),
             }),

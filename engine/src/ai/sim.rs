@@ -146,8 +146,11 @@ pub fn decisions(s: &mut Session) -> Result<Vec<Decision>, RuntimeError> {
     Ok(out)
 }
 
-/// The chance switches of the current state: `(switch, actions, probabilities)`.
-pub fn chance_switches(s: &mut Session) -> Result<Vec<(Term, Vec<Term>, Vec<f64>)>, RuntimeError> {
+/// A chance switch: `(switch, actions, probabilities)`.
+pub type Chance = (Term, Vec<Term>, Vec<f64>);
+
+/// The chance switches of the current state.
+pub fn chance_switches(s: &mut Session) -> Result<Vec<Chance>, RuntimeError> {
     let switches = s.switches()?;
     let mut out = Vec::new();
     for sw in switches.iter() {
@@ -168,7 +171,7 @@ pub fn chance_switches(s: &mut Session) -> Result<Vec<(Term, Vec<Term>, Vec<f64>
 }
 
 /// One draw per chance switch from `rng` (the search's own RNG, never the game's).
-pub fn sample_chance(chance: &[(Term, Vec<Term>, Vec<f64>)], rng: &mut Rng) -> Vec<(Term, Term)> {
+pub fn sample_chance(chance: &[Chance], rng: &mut Rng) -> Vec<(Term, Term)> {
     chance
         .iter()
         .map(|(sw, acts, ps)| {
@@ -190,10 +193,7 @@ pub fn sample_chance(chance: &[(Term, Vec<Term>, Vec<f64>)], rng: &mut Rng) -> V
 /// The joint chance outcomes with their probabilities: all of them (zero-probability ones left out)
 /// when there are at most [`MAX_CHANCE_OUTCOMES`], else [`CHANCE_SAMPLES`] samples of weight
 /// `1/CHANCE_SAMPLES` each.
-pub fn chance_outcomes(
-    chance: &[(Term, Vec<Term>, Vec<f64>)],
-    rng: &mut Rng,
-) -> Vec<(Vec<(Term, Term)>, f64)> {
+pub fn chance_outcomes(chance: &[Chance], rng: &mut Rng) -> Vec<(Vec<(Term, Term)>, f64)> {
     let mut total: usize = 1;
     for (_, a, _) in chance {
         total = total.saturating_mul(a.len());

@@ -343,3 +343,65 @@ fn mcts_beats_random_at_tictactoe() {
     }
     assert!(wins >= 3, "wins {wins}, losses {losses}");
 }
+
+/// The observation holds no fact hidden from its player: not in the views, not in the events.
+#[test]
+fn observations_hold_no_hidden_fact() {
+    let game = load("kuhn.sidl");
+    let mut s = Session::new(game.clone(), 8, Settings::default()).expect("starts");
+    s.set_nature(&t("[deal]"), &t("[deal, k, j]"))
+        .expect("ok")
+        .expect("deal");
+    s.run_chronon().expect("deals");
+    s.submit(&t("[p1]"), &t("[p1]"), &t("[p1, check]"))
+        .expect("ok")
+        .expect("ok");
+    s.run_chronon().expect("runs");
+    let obs = Observation::of(&mut s, &t("[p2]")).expect("observation");
+    assert!(obs.replayed);
+    let secret = t("[card, p1, k]");
+    let mut seen = obs.view.clone();
+    seen.extend(obs.initial_view.iter().cloned());
+    for c in &obs.past {
+        seen.extend(c.view.iter().cloned());
+        for e in &c.events {
+            match e {
+                Event::Created(f) | Event::Deleted(f) => seen.push(f.clone()),
+                Event::Switch { switch, .. } => assert_ne!(switch, &t("[p1]"), "p1's switch"),
+                Event::Account { .. } => {}
+            }
+        }
+    }
+    assert!(seen.contains(&t("[card, p2, j]")));
+    assert!(!seen.contains(&secret), "{seen:?}");
+    // the designer's view has it
+    assert!(s.view(None).expect("view").contains(&secret));
+}
+
+/// A session that starts at a given state has no view history: the AI searches the view state.
+#[test]
+fn a_session_from_a_state_is_searched_from_its_view() {
+    let game = load("tictactoe.sidl");
+    let mut s = Session::new(game.clone(), 0, Settings::default()).expect("starts");
+    for (p, a) in [("[xplayer]", "[mark, 1, 1]"), ("[oplayer]", "[mark, 2, 1]")] {
+        s.submit(&t(p), &t(p), &t(a))
+            .expect("ok")
+            .expect("accepted");
+        s.run_chronon().expect("runs");
+    }
+    let state = (**s.state()).clone();
+    let mut f = Session::from_state(game.clone(), state, 1, Settings::default());
+    f.submit(&t("[xplayer]"), &t("[xplayer]"), &t("[mark, 3, 3]"))
+        .expect("ok")
+        .expect("accepted");
+    f.run_chronon().expect("runs");
+    let obs = Observation::of(&mut f, &t("[oplayer]")).expect("observation");
+    assert!(!obs.replayed);
+    assert_eq!(obs.past.len(), 1);
+    let c = choose(&game, &obs, AiSpec::Minimax { depth: 2 }, 0).expect("choice");
+    assert_eq!(c.submissions.len(), 1);
+    // forking keeps the state and needs no init
+    let mut k = f.fork();
+    assert_eq!(k.view(None).expect("view"), f.view(None).expect("view"));
+    assert!(k.history().is_empty());
+}

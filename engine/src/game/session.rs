@@ -268,7 +268,7 @@ fn solutions(
 
 /// Answers of keyword queries whose predicate reaches no host predicate but `player/1`: they are
 /// the same in every state of a session (its players never change), so each is asked once.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct ConstCache {
     /// Per keyword (`owned/2`, `switch/2`, `unlimited/2`, `hidden/2`, `default/2`): may it be cached?
     owned: bool,
@@ -1651,6 +1651,8 @@ impl Session {
             machine,
             replaying: false,
             driver_rng: self.driver_rng.clone(),
+            // the same players: answers that depend on the players only stay valid
+            consts: self.consts.clone(),
         }
     }
 
@@ -1660,6 +1662,7 @@ impl Session {
     pub fn from_state(game: Arc<Game>, state: State, seed: u64, settings: Settings) -> Session {
         let mut machine = Machine::new(game.program.clone(), settings.limits);
         machine.rng = Rng::new(seed);
+        let consts = ConstCache::new(&game);
         Session {
             game,
             settings,
@@ -1674,6 +1677,7 @@ impl Session {
             machine,
             replaying: false,
             driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
+            consts,
         }
     }
 

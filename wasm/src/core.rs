@@ -2,12 +2,19 @@
 //! methods that return serialisable DTOs or an error message. `lib.rs` only converts to JavaScript.
 //! Terms cross as canonical text; text coming in is parsed with `sidl_engine::syntax::parse_term`.
 
-use serde::Serialize;
-use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex};
+use serde::{Deserialize, Serialize};
+use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progress};
+use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
+use sidl_engine::atom::Atom;
+use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
 use sidl_engine::game::host::KeywordHost;
-use sidl_engine::game::session::ActionSource;
-use sidl_engine::game::{Actions, Event, Game, Owner, Session, Settings};
-use sidl_engine::solve::{Limits, Query};
+use sidl_engine::game::session::{slot_value, ActionSource};
+use sidl_engine::game::trace::{parse_script, run_trace};
+use sidl_engine::game::{
+    fill_template, template_slots, Actions, ChrononRecord, Event, Game, Owner, RuntimeError,
+    Session, Settings,
+};
+use sidl_engine::solve::{ErrorKind, Query, SolveError};
 use sidl_engine::term::Term;
 use sidl_engine::write;
 use std::sync::Arc;
@@ -30,8 +37,17 @@ pub struct DiagnosticDto {
     pub to: u32,
 }
 
+/// A typed hole of an unlimited action template: `name` is the slot's name as canonical text (`_`
+/// for a bare variable), `type` one of `double`, `integer`, `number`, `atom`, `term`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SlotDto {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+}
+
 /// A legal switch: its owner (`null`: none), whether chance owns it, and its actions (templates when
-/// `unlimited`).
+/// `unlimited`, each with its slots in fill order; `[]` per action otherwise).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SwitchDto {
     pub switch: String,
@@ -39,12 +55,16 @@ pub struct SwitchDto {
     pub nature: bool,
     pub unlimited: bool,
     pub actions: Vec<String>,
+    pub slots: Vec<Vec<SlotDto>>,
 }
 
+/// The result of a submission. In interrupt mode an accepted submission runs its own transition,
+/// which is in `chronon`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SubmitDto {
     pub ok: bool,
     pub reason: Option<String>,
+    pub chronon: Option<ChrononDto>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -80,7 +100,51 @@ pub struct ChrononDto {
     pub events: Vec<EventDto>,
     /// Per player (in `players()` order), the events that player may see.
     pub player_events: Vec<Vec<EventDto>>,
+    /// Whether the game ended with this chronon.
     pub terminal: bool,
+}
+
+/// Where a runtime error happened: the clause being run (1-based lines, UTF-16 columns) and the call
+/// path of user predicates, outermost first. `code`: `budget` (a limit of the query was exceeded)
+/// or `runtime` (an uncaught exception).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorLocation {
+    pub code: String,
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub path: Vec<String>,
+}
+
+/// Every failure of [`Core`]: a message, and where in the game source it happened when known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoreError {
+    pub message: String,
+    pub location: Option<ErrorLocation>,
+}
+
+impl std::fmt::Display for CoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<String> for CoreError {
+    fn from(message: String) -> CoreError {
+        CoreError {
+            message,
+            location: None,
+        }
+    }
+}
+
+impl From<&str> for CoreError {
+    fn from(message: &str) -> CoreError {
+        CoreError::from(message.to_string())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -90,8 +154,61 @@ pub struct QueryDto {
     pub answers: Vec<String>,
     /// The error that ended the query, if any.
     pub error: Option<String>,
+    /// Where that error happened in the game source, when known.
+    pub location: Option<ErrorLocation>,
     /// Stopped at the answer limit with choicepoints left.
     pub truncated: bool,
+}
+
+/// Progress of [`Core::check_hidden`]: `phase` is `breadth`, `playouts` or `done`; `frontier` the
+/// states waiting to be expanded.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProgressDto {
+    pub phase: String,
+    pub states: usize,
+    pub frontier: usize,
+}
+
+/// A Def.1 §11 counterexample: the player, a readable description, and the two histories one line
+/// per chronon (`first: chronon 1: ...`, then `second: ...`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CounterexampleDto {
+    pub player: String,
+    pub switch: String,
+    pub description: String,
+    pub steps: Vec<String>,
+}
+
+/// The dynamic Def.1 §11 check: `consistent` (no violation found), `complete` (every reachable
+/// state was seen, so `consistent` is a proof), the states seen, a summary `message`, and the first
+/// counterexample.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HiddenReportDto {
+    pub consistent: bool,
+    pub complete: bool,
+    pub states: usize,
+    pub message: String,
+    pub counterexample: Option<CounterexampleDto>,
+}
+
+/// A keyword for editor completion: `position` says where it is written (`head` of a rule or in a
+/// `body`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeywordDto {
+    pub name: String,
+    pub arity: u32,
+    pub position: String,
+    pub doc: String,
+}
+
+/// Per-query budgets (each keyword call of the manager, each `query`); omitted fields keep their value.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LimitsDto {
+    pub inferences: Option<u64>,
+    pub heap_cells: Option<usize>,
+    pub choicepoints: Option<usize>,
+    pub frames: Option<usize>,
 }
 
 /// The limit on answers of one `query`.
@@ -225,27 +342,137 @@ fn amount_value(t: &Term) -> f64 {
     }
 }
 
+/// One-line documentation of each keyword (head keywords, then body keywords).
+const KEYWORD_DOCS: &[(&str, u32, &str)] = &[
+    ("game", 1, "game(Name): the game's name."),
+    ("name", 1, "name(Name): the old spelling of game/1."),
+    ("init", 1, "init(W): W is a fact of the initial state."),
+    ("init", 2, "init(P, M): P is a player, with initial account M."),
+    ("hidden", 2, "hidden(W, P): fact W is hidden from player P."),
+    ("legal", 1, "legal(S): switch S is legal in the current state."),
+    ("switch", 2, "switch(S, A): A is an action of switch S."),
+    ("unlimited", 2, "unlimited(S, T): switch S takes actions that fill template T's typed slots (Name, Type)."),
+    ("owned", 2, "owned(S, O): switch S is owned by player O, or by chance (equal(N) or a list of probabilities)."),
+    ("default", 2, "default(S, A): the action of switch S when nobody submits one."),
+    ("do", 1, "do(A): the effect of action A: create/1 and delete/1 facts."),
+    ("payoff", 2, "payoff(P, X): add X to player P's account after the chronon."),
+    ("player", 1, "player(P): enumerates the players, in init/2 order."),
+    ("fact", 1, "fact(W): enumerates the facts that unify with W (the state before the chronon)."),
+    ("create", 1, "create(W): schedules the creation of fact W (ground)."),
+    ("delete", 1, "delete(W): schedules the deletion of a fact unifying with W."),
+    ("tocreate", 1, "tocreate(W): enumerates the facts scheduled for creation."),
+    ("todelete", 1, "todelete(W): enumerates the facts scheduled for deletion."),
+    ("does", 2, "does(S, A): switch S took action A this chronon (submitted or drawn)."),
+];
+
+/// Every keyword with its arity, where it is written and a one-line documentation.
+pub fn keywords() -> Vec<KeywordDto> {
+    let mut out: Vec<KeywordDto> = Vec::new();
+    for (list, position) in [(HEAD_KEYWORDS, "head"), (BODY_KEYWORDS, "body")] {
+        for &(name, arity) in list {
+            if let Some(k) = out
+                .iter_mut()
+                .find(|k| k.name == name.name() && k.arity == arity)
+            {
+                k.position = "both".into();
+                continue;
+            }
+            let doc = KEYWORD_DOCS
+                .iter()
+                .find(|d| d.0 == name.name() && d.1 == arity)
+                .map(|d| d.2.to_string())
+                .unwrap_or_default();
+            out.push(KeywordDto {
+                name: name.name().to_string(),
+                arity,
+                position: position.into(),
+                doc,
+            });
+        }
+    }
+    out
+}
+
+/// What `sidl trace GAME --seed SEED [--script FILE] --max-chronons MAX` prints on stdout: one line
+/// each, `\n`-terminated. `script`: the script's text; `None` plays randomly. `Err`: the game or the
+/// script does not load.
+pub fn trace(
+    source: &str,
+    script: Option<&str>,
+    seed: u64,
+    max_chronons: u64,
+    interrupt: bool,
+) -> Result<String, CoreError> {
+    let (game, _) = Game::load(source).map_err(|d| diagnostics_text(&diagnostics(source, &d)))?;
+    let items = match script {
+        Some(text) => Some(
+            parse_script(text)
+                .map_err(|d| format!("the script: {}", diagnostics_text(&diagnostics(text, &d))))?
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>(),
+        ),
+        None => None,
+    };
+    let settings = Settings {
+        interrupt,
+        ..Settings::default()
+    };
+    let out = run_trace(
+        Arc::new(game),
+        seed,
+        items.as_deref(),
+        max_chronons,
+        settings,
+    );
+    let mut text = String::new();
+    for l in &out.lines {
+        text.push_str(l);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Breadth => "breadth",
+        Phase::Playouts => "playouts",
+        Phase::Done => "done",
+    }
+}
+
 /// A loaded game and one session of it.
 pub struct Core {
     game: Arc<Game>,
+    source: String,
     warnings: Vec<DiagnosticDto>,
+    settings: Settings,
     session: Session,
 }
 
 impl Core {
     /// Loads a game and starts a session with seed 1. `Err`: the diagnostics as text (errors block).
-    pub fn new(source: &str) -> Result<Core, String> {
+    pub fn new(source: &str) -> Result<Core, CoreError> {
         let (game, diags) = match Game::load(source) {
             Ok(g) => g,
-            Err(d) => return Err(diagnostics_text(&diagnostics(source, &d))),
+            Err(d) => return Err(diagnostics_text(&diagnostics(source, &d)).into()),
         };
         let game = Arc::new(game);
-        let session = Session::new(game.clone(), 1, Settings::default()).map_err(|e| e.message)?;
+        let settings = Settings::default();
+        let session = Session::new(game.clone(), 1, settings.clone())
+            .map_err(|e| located(source, &e.message, e.solve.as_deref()))?;
         Ok(Core {
             game,
+            source: source.to_string(),
             warnings: diagnostics(source, &diags),
+            settings,
             session,
         })
+    }
+
+    /// A runtime error of the engine, placed in the game source when it names a clause.
+    fn rt(&self, e: RuntimeError) -> CoreError {
+        located(&self.source, &e.message, e.solve.as_deref())
     }
 
     /// The load's non-blocking diagnostics.
@@ -253,11 +480,40 @@ impl Core {
         &self.warnings
     }
 
-    /// Restarts the game with a seed.
-    pub fn start(&mut self, seed: u64) -> Result<(), String> {
+    /// Restarts the game with a seed, in interrupt mode (paper §4) or not.
+    pub fn start(&mut self, seed: u64, interrupt: bool) -> Result<(), CoreError> {
+        let settings = Settings {
+            interrupt,
+            ..self.settings.clone()
+        };
         self.session =
-            Session::new(self.game.clone(), seed, Settings::default()).map_err(|e| e.message)?;
+            Session::new(self.game.clone(), seed, settings.clone()).map_err(|e| self.rt(e))?;
+        self.settings = settings;
         Ok(())
+    }
+
+    /// Sets the per-query budgets and rebuilds the session under them (same seed, same history).
+    /// On an error (the history does not replay under the new budgets) nothing changes.
+    pub fn set_limits(&mut self, l: &LimitsDto) -> Result<(), CoreError> {
+        let mut settings = self.settings.clone();
+        let lim = &mut settings.limits;
+        lim.max_inferences = l.inferences.unwrap_or(lim.max_inferences);
+        lim.max_heap_cells = l.heap_cells.unwrap_or(lim.max_heap_cells);
+        lim.max_choicepoints = l.choicepoints.unwrap_or(lim.max_choicepoints);
+        lim.max_frames = l.frames.unwrap_or(lim.max_frames);
+        let snap = self.session.snapshot();
+        self.session =
+            Session::restore(self.game.clone(), &snap, settings.clone()).map_err(|e| self.rt(e))?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.session.seed()
+    }
+
+    pub fn interrupt(&self) -> bool {
+        self.settings.interrupt
     }
 
     pub fn chronon(&self) -> u64 {
@@ -268,15 +524,15 @@ impl Core {
         self.session.players().iter().map(show).collect()
     }
 
-    pub fn view(&mut self, player: Option<&str>) -> Result<Vec<String>, String> {
+    pub fn view(&mut self, player: Option<&str>) -> Result<Vec<String>, CoreError> {
         let p = player.map(|p| parse(p, "player")).transpose()?;
-        let facts = self.session.view(p.as_ref()).map_err(|e| e.message)?;
+        let facts = self.session.view(p.as_ref()).map_err(|e| self.rt(e))?;
         Ok(facts.iter().map(show).collect())
     }
 
-    pub fn switches(&mut self, player: Option<&str>) -> Result<Vec<SwitchDto>, String> {
+    pub fn switches(&mut self, player: Option<&str>) -> Result<Vec<SwitchDto>, CoreError> {
         let p = player.map(|p| parse(p, "player")).transpose()?;
-        let all = self.session.switches().map_err(|e| e.message)?;
+        let all = self.session.switches().map_err(|e| self.rt(e))?;
         Ok(all
             .iter()
             .filter(|s| match &p {
@@ -288,12 +544,17 @@ impl Core {
                     Actions::Finite(a) => (false, a),
                     Actions::Unlimited(t) => (true, t),
                 };
+                let slots = acts
+                    .iter()
+                    .map(|a| if unlimited { slots_of(a) } else { Vec::new() })
+                    .collect();
                 SwitchDto {
                     switch: show(&s.id),
                     owner: s.owner_term.as_ref().map(show),
                     nature: s.owner.is_nature(),
                     unlimited,
                     actions: acts.iter().map(show).collect(),
+                    slots,
                 }
             })
             .collect())
@@ -304,30 +565,36 @@ impl Core {
         player: &str,
         switch: &str,
         action: &str,
-    ) -> Result<SubmitDto, String> {
+    ) -> Result<SubmitDto, CoreError> {
         let p = parse(player, "player")?;
         let s = parse(switch, "switch")?;
+        let refused = |reason: String| SubmitDto {
+            ok: false,
+            reason: Some(reason),
+            chronon: None,
+        };
         let a = match parse(action, "action") {
             Ok(a) => a,
-            Err(reason) => {
-                return Ok(SubmitDto {
-                    ok: false,
-                    reason: Some(reason),
-                })
-            }
+            Err(reason) => return Ok(refused(reason)),
         };
-        Ok(
-            match self.session.submit(&p, &s, &a).map_err(|e| e.message)? {
-                Ok(()) => SubmitDto {
+        let before = self.session.history().len();
+        match self.session.submit(&p, &s, &a).map_err(|e| self.rt(e))? {
+            Ok(()) => {
+                // interrupt mode: the submission ran its own transition
+                let chronon = if self.session.history().len() > before {
+                    let i = self.session.history().len() - 1;
+                    Some(self.record(i)?)
+                } else {
+                    None
+                };
+                Ok(SubmitDto {
                     ok: true,
                     reason: None,
-                },
-                Err(r) => SubmitDto {
-                    ok: false,
-                    reason: Some(r.0),
-                },
-            },
-        )
+                    chronon,
+                })
+            }
+            Err(r) => Ok(refused(r.0)),
+        }
     }
 
     /// Pending submissions `[player, switch, action]`.
@@ -341,7 +608,7 @@ impl Core {
 
     /// Random actions for every finite switch owned by one of `players` (all players for `None`),
     /// drawn from the session's RNG (same seed, same choices).
-    pub fn random_moves(&mut self, players: Option<&[String]>) -> Result<(), String> {
+    pub fn random_moves(&mut self, players: Option<&[String]>) -> Result<(), CoreError> {
         let only = players
             .map(|ps| {
                 ps.iter()
@@ -349,7 +616,7 @@ impl Core {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
-        let switches = self.session.switches().map_err(|e| e.message)?;
+        let switches = self.session.switches().map_err(|e| self.rt(e))?;
         for sw in switches.iter() {
             let (Owner::Player(p), Actions::Finite(acts)) = (&sw.owner, &sw.actions) else {
                 continue;
@@ -359,34 +626,37 @@ impl Core {
             }
             let i = self.session.rng().below(acts.len() as u64) as usize;
             let a = acts[i].clone();
-            if let Err(r) = self.session.submit(p, &sw.id, &a).map_err(|e| e.message)? {
-                return Err(r.0);
+            if let Err(r) = self.session.submit(p, &sw.id, &a).map_err(|e| self.rt(e))? {
+                return Err(r.0.into());
             }
         }
         Ok(())
     }
 
-    pub fn run_chronon(&mut self) -> Result<ChrononDto, String> {
-        let rec = self.session.run_chronon().map_err(|e| e.message)?;
-        let submissions = rec
-            .submissions
-            .iter()
-            .map(|s| [show(&s.player), show(&s.switch), show(&s.action)])
-            .collect();
-        let events = rec.events.iter().map(event).collect();
-        let player_events = rec
-            .player_events
-            .iter()
-            .map(|es| es.iter().map(event).collect())
-            .collect();
-        let terminal = self.is_terminal()?;
-        Ok(ChrononDto {
-            chronon: self.session.chronon(),
-            submissions,
-            events,
-            player_events,
+    /// The DTO of history record `i` (chronon `i + 1`).
+    fn record(&mut self, i: usize) -> Result<ChrononDto, CoreError> {
+        let last = i + 1 == self.session.history().len();
+        let terminal = last && self.is_terminal()?;
+        Ok(chronon_dto(
+            &self.session.history()[i],
+            i as u64 + 1,
             terminal,
-        })
+        ))
+    }
+
+    pub fn run_chronon(&mut self) -> Result<ChrononDto, CoreError> {
+        if let Err(e) = self.session.run_chronon().map(|_| ()) {
+            return Err(self.rt(e));
+        }
+        let i = self.session.history().len() - 1;
+        self.record(i)
+    }
+
+    /// Every chronon so far, oldest first.
+    pub fn history(&mut self) -> Result<Vec<ChrononDto>, CoreError> {
+        (0..self.session.history().len())
+            .map(|i| self.record(i))
+            .collect()
     }
 
     pub fn accounts(&self) -> Vec<AccountDto> {
@@ -411,30 +681,34 @@ impl Core {
         done
     }
 
-    pub fn is_terminal(&mut self) -> Result<bool, String> {
-        self.session.is_terminal().map_err(|e| e.message)
+    pub fn is_terminal(&mut self) -> Result<bool, CoreError> {
+        self.session.is_terminal().map_err(|e| self.rt(e))
     }
 
     pub fn snapshot(&self) -> String {
         self.session.snapshot_json()
     }
 
-    pub fn restore(&mut self, json: &str) -> Result<(), String> {
-        self.session = Session::restore_json(self.game.clone(), json, Settings::default())
-            .map_err(|e| e.message)?;
+    /// Replaces the session with one rebuilt from [`Core::snapshot`] text (its seed, interrupt mode
+    /// and history).
+    pub fn restore(&mut self, json: &str) -> Result<(), CoreError> {
+        self.session = Session::restore_json(self.game.clone(), json, self.settings.clone())
+            .map_err(|e| self.rt(e))?;
+        self.settings.interrupt = self.session.settings().interrupt;
         Ok(())
     }
 
     /// Every answer (up to [`MAX_ANSWERS`]) of a goal against the game's rules, the keyword
     /// predicates (`fact/1`, `player/1`, ...) reading the current state.
-    pub fn query(&self, goal: &str) -> Result<QueryDto, String> {
+    pub fn query(&self, goal: &str) -> Result<QueryDto, CoreError> {
         let read = sidl_engine::syntax::parse_term(goal)
             .map_err(|d| diagnostics_text(&diagnostics(goal, &d)))?;
-        let limits = Limits {
-            max_inferences: 5_000_000,
-            ..Limits::default()
-        };
-        let mut q = Query::new(&self.game.program, &read.term, &read.var_names, limits);
+        let mut q = Query::new(
+            &self.game.program,
+            &read.term,
+            &read.var_names,
+            self.settings.limits,
+        );
         let state = self.session.state().clone();
         let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
         let vars = q.var_names().to_vec();
@@ -442,13 +716,16 @@ impl Core {
             vars: vars.clone(),
             answers: Vec::new(),
             error: None,
+            location: None,
             truncated: false,
         };
         while out.answers.len() < MAX_ANSWERS {
             match q.next_answer_with(&mut host) {
                 Some(Ok(values)) => out.answers.push(answer_text(&vars, &values)),
                 Some(Err(e)) => {
-                    out.error = Some(e.message);
+                    let err = located(&self.source, &e.message, Some(&e));
+                    out.error = Some(err.message);
+                    out.location = err.location;
                     break;
                 }
                 None => break,
@@ -458,6 +735,181 @@ impl Core {
             out.truncated = q.may_have_more();
         }
         Ok(out)
+    }
+
+    /// Fills an unlimited action template with values (text, one per slot of [`slots_of`], in
+    /// order), each checked against its slot's type; the action as canonical text.
+    pub fn fill_template(&self, template: &str, values: &[String]) -> Result<String, CoreError> {
+        let t = parse(template, "template")?;
+        let slots = template_slots(&t);
+        if slots.len() != values.len() {
+            return Err(format!(
+                "template {} has {} slot(s), got {} value(s)",
+                show(&t),
+                slots.len(),
+                values.len()
+            )
+            .into());
+        }
+        let mut terms = Vec::with_capacity(values.len());
+        for (i, (slot, text)) in slots.iter().zip(values).enumerate() {
+            let name = slot.name.as_ref().map(show).unwrap_or_else(|| "_".into());
+            let what = format!("value {} for slot {name} ({})", i + 1, slot.ty.name());
+            let v = parse(text, &what)?;
+            let Some(v) = slot_value(slot.ty, &v) else {
+                return Err(format!("{what}: {} is not {}", show(&v), type_phrase(slot.ty)).into());
+            };
+            terms.push(v);
+        }
+        fill_template(&t, &terms)
+            .map(|a| show(&a))
+            .ok_or_else(|| CoreError::from("the values do not fit the template"))
+    }
+
+    /// [`trace`] of this game (not in interrupt mode: `sidl trace` without `--interrupt`).
+    pub fn trace(
+        &self,
+        script: Option<&str>,
+        seed: u64,
+        max_chronons: u64,
+    ) -> Result<String, CoreError> {
+        trace(&self.source, script, seed, max_chronons, false)
+    }
+
+    /// The dynamic Def.1 §11 check from the initial state (this session's seed and mode), exploring
+    /// at most `max_states` states; `progress` is called now and then.
+    pub fn check_hidden(
+        &self,
+        max_states: usize,
+        progress: &mut dyn FnMut(&ProgressDto),
+    ) -> Result<HiddenReportDto, CoreError> {
+        let opts = ExploreOptions {
+            max_states,
+            seed: self.session.seed(),
+            settings: self.settings.clone(),
+            ..ExploreOptions::default()
+        };
+        let mut report_progress = |p: &Progress| {
+            progress(&ProgressDto {
+                phase: phase_name(p.phase).into(),
+                states: p.states,
+                frontier: p.queue,
+            })
+        };
+        let r = hidden_dynamic::explore(self.game.clone(), &opts, &mut report_progress)
+            .map_err(|e| self.rt(e))?;
+        let scope = if r.complete {
+            "every reachable state"
+        } else {
+            "bounded: breadth-first then random playouts"
+        };
+        let mut message = match r.violations.first() {
+            None => format!(
+                "no Def.1 §11 violation found in {} states ({scope})",
+                r.states
+            ),
+            Some(v) => format!(
+                "Def.1 §11 violation ({} found in {} states, {scope}): {}",
+                r.violations.len(),
+                r.states,
+                v.describe().lines().next().unwrap_or_default()
+            ),
+        };
+        for e in &r.errors {
+            message.push_str(&format!(
+                "\nruntime error during exploration (successor skipped): {e}"
+            ));
+        }
+        let counterexample = r.violations.first().map(|v| {
+            let mut steps = Vec::new();
+            for (name, h) in [("first", &v.first), ("second", &v.second)] {
+                for line in hidden_dynamic::show_history(h).lines() {
+                    steps.push(format!("{name}: {}", line.trim()));
+                }
+            }
+            CounterexampleDto {
+                player: show(&v.player),
+                switch: show(&v.switch),
+                description: v.describe(),
+                steps,
+            }
+        });
+        Ok(HiddenReportDto {
+            consistent: r.violations.is_empty(),
+            complete: r.complete,
+            states: r.states,
+            message,
+            counterexample,
+        })
+    }
+}
+
+/// The typed slots of an unlimited action template.
+pub fn slots_of(template: &Term) -> Vec<SlotDto> {
+    template_slots(template)
+        .iter()
+        .map(|s| SlotDto {
+            name: s.name.as_ref().map(show).unwrap_or_else(|| "_".into()),
+            ty: s.ty.name().to_string(),
+        })
+        .collect()
+}
+
+fn type_phrase(ty: Atom) -> &'static str {
+    match ty.name() {
+        "double" => "a float (write 12.0, not 12)",
+        "integer" => "an integer",
+        "number" => "a number",
+        "atom" => "an atom",
+        _ => "a ground term",
+    }
+}
+
+fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> ChrononDto {
+    ChrononDto {
+        chronon,
+        submissions: rec
+            .submissions
+            .iter()
+            .map(|s| [show(&s.player), show(&s.switch), show(&s.action)])
+            .collect(),
+        events: rec.events.iter().map(event).collect(),
+        player_events: rec
+            .player_events
+            .iter()
+            .map(|es| es.iter().map(event).collect())
+            .collect(),
+        terminal,
+    }
+}
+
+/// An error message, with its place in `source` when the solver names a clause of the game (not one
+/// of the library's).
+fn located(source: &str, message: &str, solve: Option<&SolveError>) -> CoreError {
+    let location = solve.and_then(|e| {
+        let span: Span = e.span?;
+        if span.end as usize > source.len() || span.start > span.end {
+            return None;
+        }
+        let index = LineIndex::new(source);
+        let s = index.line_col(source, span.start, ColumnUnit::Utf16);
+        let t = index.line_col(source, span.end, ColumnUnit::Utf16);
+        Some(ErrorLocation {
+            code: match e.kind {
+                ErrorKind::Budget(_) => "budget".into(),
+                ErrorKind::Uncaught => "runtime".into(),
+            },
+            message: message.to_string(),
+            line: s.line + 1,
+            column: s.col + 1,
+            end_line: t.line + 1,
+            end_column: t.col + 1,
+            path: e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect(),
+        })
+    });
+    CoreError {
+        message: message.to_string(),
+        location,
     }
 }
 

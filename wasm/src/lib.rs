@@ -4,7 +4,7 @@
 
 pub mod core;
 
-use crate::core::Core;
+use crate::core::{Core, CoreError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -23,15 +23,22 @@ export interface Diagnostic {
   from: number;
   to: number;
 }
-/** A legal switch; `actions` are templates when `unlimited`. Terms are canonical text. */
+/** A typed hole of an unlimited template: `type` is double, integer, number, atom or term. */
+export interface Slot { name: string; type: "double" | "integer" | "number" | "atom" | "term" | string; }
+/**
+ * A legal switch; `actions` are templates when `unlimited`, and `slots[i]` are the typed slots of
+ * `actions[i]` (`[]` for finite switches). Terms are canonical text.
+ */
 export interface Switch {
   switch: string;
   owner: string | null;
   nature: boolean;
   unlimited: boolean;
   actions: string[];
+  slots: Slot[][];
 }
-export interface SubmitResult { ok: boolean; reason: string | null; }
+/** A submission's result; in interrupt mode an accepted one ran its own chronon (`chronon`). */
+export interface SubmitResult { ok: boolean; reason: string | null; chronon: Chronon | null; }
 export interface Account { player: string; amount: string; value: number; }
 export interface SidlEvent {
   kind: "created" | "deleted" | "account" | "switch";
@@ -51,12 +58,46 @@ export interface Chronon {
   playerEvents: SidlEvent[][];
   terminal: boolean;
 }
+/**
+ * Where a runtime error happened: the clause being run (1-based lines, UTF-16 columns) and the
+ * call path of user predicates, outermost first. Thrown errors carry it as `error.sidl`.
+ */
+export interface SidlErrorLocation {
+  code: "budget" | "runtime" | string;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  path: string[];
+}
+/** Every method throws this: an `Error`, with `sidl` set when the source location is known. */
+export interface SidlError extends Error { sidl?: SidlErrorLocation; }
 export interface QueryResult {
   vars: string[];
   answers: string[];
   error: string | null;
+  location: SidlErrorLocation | null;
   truncated: boolean;
 }
+export interface HiddenProgress { phase: "breadth" | "playouts" | "done"; states: number; frontier: number; }
+export interface Counterexample {
+  player: string;
+  switch: string;
+  description: string;
+  /** `first: chronon 1: ...` lines, then `second: ...` lines. */
+  steps: string[];
+}
+export interface HiddenReport {
+  consistent: boolean;
+  complete: boolean;
+  states: number;
+  message: string;
+  counterexample: null | Counterexample;
+}
+export interface Keyword { name: string; arity: number; position: "head" | "body" | "both"; doc: string; }
+/** Per-query budgets; omitted fields keep their value. */
+export interface Limits { inferences?: number; heapCells?: number; choicepoints?: number; frames?: number; }
 "#;
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, js_sys::Error> {
@@ -64,8 +105,43 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, js_sys::Error> {
         .map_err(|e| js_sys::Error::new(&e.to_string()))
 }
 
-fn err(msg: String) -> js_sys::Error {
-    js_sys::Error::new(&msg)
+/// A JavaScript `Error` with the message, and `sidl` set to the location when there is one.
+fn err(e: impl Into<CoreError>) -> js_sys::Error {
+    let e: CoreError = e.into();
+    let out = js_sys::Error::new(&e.message);
+    if let Some(loc) = &e.location {
+        if let Ok(v) = to_js(loc) {
+            let _ = js_sys::Reflect::set(&out, &JsValue::from_str("sidl"), &v);
+        }
+    }
+    out
+}
+
+/// A seed from JavaScript: a non-negative integer below 2^53.
+fn seed_of(seed: f64) -> Result<u64, js_sys::Error> {
+    if seed.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&seed) {
+        Ok(seed as u64)
+    } else {
+        Err(err(format!(
+            "the seed must be a non-negative integer below 2^53, got {seed}"
+        )))
+    }
+}
+
+fn count_of(n: f64, what: &str) -> Result<u64, js_sys::Error> {
+    if n.fract() == 0.0 && n >= 0.0 && n <= u64::MAX as f64 {
+        Ok(n as u64)
+    } else {
+        Err(err(format!(
+            "{what} must be a non-negative integer, got {n}"
+        )))
+    }
+}
+
+/// Every keyword of SIDL3.0 (for editor completion).
+#[wasm_bindgen(unchecked_return_type = "Keyword[]")]
+pub fn keywords() -> Result<JsValue, js_sys::Error> {
+    to_js(&core::keywords())
 }
 
 /// A loaded game and one session of it.
@@ -95,9 +171,40 @@ impl SidlGame {
         to_js(&self.core.warnings())
     }
 
-    /// Restarts the game with a seed.
-    pub fn start(&mut self, seed: u32) -> Result<(), js_sys::Error> {
-        self.core.start(u64::from(seed)).map_err(err)
+    /// Every keyword of SIDL3.0 (for editor completion); the same as the module's `keywords()`.
+    #[wasm_bindgen(js_name = keywords, unchecked_return_type = "Keyword[]")]
+    pub fn keyword_list(&self) -> Result<JsValue, js_sys::Error> {
+        to_js(&core::keywords())
+    }
+
+    /// Restarts the game with a seed, in interrupt mode (paper §4: every accepted submission runs
+    /// its own chronon) when `interrupt` is true.
+    pub fn start(&mut self, seed: f64, interrupt: Option<bool>) -> Result<(), js_sys::Error> {
+        self.core
+            .start(seed_of(seed)?, interrupt.unwrap_or(false))
+            .map_err(err)
+    }
+
+    /// The session's seed.
+    pub fn seed(&self) -> f64 {
+        self.core.seed() as f64
+    }
+
+    /// Whether the session runs in interrupt mode.
+    pub fn interrupt(&self) -> bool {
+        self.core.interrupt()
+    }
+
+    /// Sets the per-query budgets (`{inferences, heapCells, choicepoints, frames}`, each optional)
+    /// and rebuilds the session under them (same seed and history).
+    #[wasm_bindgen(js_name = setLimits)]
+    pub fn set_limits(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Limits")] limits: JsValue,
+    ) -> Result<(), js_sys::Error> {
+        let l: core::LimitsDto =
+            serde_wasm_bindgen::from_value(limits).map_err(|e| err(format!("setLimits: {e}")))?;
+        self.core.set_limits(&l).map_err(err)
     }
 
     /// The current chronon (0 before the first).
@@ -119,6 +226,17 @@ impl SidlGame {
     #[wasm_bindgen(unchecked_return_type = "Switch[]")]
     pub fn switches(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {
         to_js(&self.core.switches(player.as_deref()).map_err(err)?)
+    }
+
+    /// Fills an unlimited template with one value (text) per slot, in `slots` order; throws on a
+    /// value that does not parse or is not of its slot's type.
+    #[wasm_bindgen(js_name = fillTemplate)]
+    pub fn fill_template(
+        &self,
+        template: &str,
+        values: Vec<String>,
+    ) -> Result<String, js_sys::Error> {
+        self.core.fill_template(template, &values).map_err(err)
     }
 
     /// Submits an action (text, parsed) for the next chronon. A rejection is `{ok: false, reason}`.
@@ -150,6 +268,12 @@ impl SidlGame {
         to_js(&self.core.run_chronon().map_err(err)?)
     }
 
+    /// Every chronon so far, oldest first (the same objects `chronon()` returned).
+    #[wasm_bindgen(unchecked_return_type = "Chronon[]")]
+    pub fn history(&mut self) -> Result<JsValue, js_sys::Error> {
+        to_js(&self.core.history().map_err(err)?)
+    }
+
     #[wasm_bindgen(unchecked_return_type = "Account[]")]
     pub fn accounts(&self) -> Result<JsValue, js_sys::Error> {
         to_js(&self.core.accounts())
@@ -165,7 +289,7 @@ impl SidlGame {
         self.core.is_terminal().map_err(err)
     }
 
-    /// The session as JSON (seed and submissions; the source is not included).
+    /// The session as JSON (seed, interrupt mode and submissions; the source is not included).
     pub fn snapshot(&self) -> String {
         self.core.snapshot()
     }
@@ -179,5 +303,41 @@ impl SidlGame {
     #[wasm_bindgen(unchecked_return_type = "QueryResult")]
     pub fn query(&self, goal: &str) -> Result<JsValue, js_sys::Error> {
         to_js(&self.core.query(goal).map_err(err)?)
+    }
+
+    /// The dynamic Def.1 §11 check (hidden facts must not leak through owned switches), exploring
+    /// at most `maxStates` states from the initial state; `progress` is called now and then.
+    #[wasm_bindgen(js_name = checkHidden, unchecked_return_type = "HiddenReport")]
+    pub fn check_hidden(
+        &self,
+        #[wasm_bindgen(js_name = maxStates)] max_states: f64,
+        #[wasm_bindgen(unchecked_param_type = "(p: HiddenProgress) => void")] progress: Option<
+            js_sys::Function,
+        >,
+    ) -> Result<JsValue, js_sys::Error> {
+        let max = count_of(max_states, "maxStates")? as usize;
+        let mut report = |p: &core::ProgressDto| {
+            if let (Some(f), Ok(v)) = (&progress, to_js(p)) {
+                let _ = f.call1(&JsValue::NULL, &v);
+            }
+        };
+        to_js(&self.core.check_hidden(max, &mut report).map_err(err)?)
+    }
+
+    /// Exactly what `sidl trace GAME --seed SEED [--script FILE] --max-chronons MAX` prints for this
+    /// game (`script`: the script's text; `null` plays randomly).
+    pub fn trace(
+        &self,
+        script: Option<String>,
+        seed: f64,
+        #[wasm_bindgen(js_name = maxChronons)] max_chronons: f64,
+    ) -> Result<String, js_sys::Error> {
+        self.core
+            .trace(
+                script.as_deref(),
+                seed_of(seed)?,
+                count_of(max_chronons, "maxChronons")?,
+            )
+            .map_err(err)
     }
 }

@@ -82,7 +82,7 @@ fn nim_plays_to_the_end_through_the_dtos() {
     assert_eq!(values, vec![-1.0, 1.0]);
 
     // a restart
-    g.start(5).expect("start");
+    g.start(5, false).expect("start");
     assert_eq!(g.chronon(), 0);
     assert_eq!(g.view(None).expect("view"), vec!["[alice,10]"]);
 }
@@ -111,7 +111,7 @@ fn diagnostics_have_1_based_lines_and_utf16_columns() {
     let line3_start = "game(x).\n% é😀\n".encode_utf16().count() as u32;
     assert_eq!(e.from, line3_start + 11);
     let err = Core::new(src).err().expect("blocked");
-    assert!(err.starts_with("3:12: error["), "{err}");
+    assert!(err.message.starts_with("3:12: error["), "{err}");
 }
 
 #[test]

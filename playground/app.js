@@ -281,8 +281,16 @@ async function submit(player, sw, action) {
   dropFuture();
   const r = await engine.call('submit', player, sw, action);
   if (r.ok) { status(`${player} submitted ${action} at ${sw}`); clearError(); } else status(`rejected: ${r.reason}`, true);
+  if (r.ok && r.chronon) await recordChronon(r.chronon); // interrupt mode: the submission ran a chronon
   await render();
   return r.ok;
+}
+
+async function recordChronon(c) {
+  const snap = await engine.call('snapshot');
+  S.timeline.push({ snap, chronon: c, accounts: await accountsNow() });
+  S.cursor = S.timeline.length - 1;
+  engine.snapshot = snap;
 }
 
 // Moves of the seats that are not human (all of them with allRandom), then one chronon.
@@ -305,10 +313,7 @@ async function step(allRandom = false) {
     }
   }
   const c = await engine.call('chronon');
-  const snap = await engine.call('snapshot');
-  S.timeline.push({ snap, chronon: c, accounts: await accountsNow() });
-  S.cursor = S.timeline.length - 1;
-  engine.snapshot = snap;
+  await recordChronon(c);
   status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
   clearError();
   await render();
@@ -550,7 +555,14 @@ async function runQuery() {
   }
   const items = r.answers.length ? r.answers.map((a) => el('li', {}, a)) : [el('li', {}, 'false.')];
   if (r.truncated) items.push(el('li', { class: 'none' }, `… (first ${r.answers.length} answers)`));
-  if (r.error) items.push(el('li', { class: 'error' }, `error: ${r.error}`));
+  if (r.error) {
+    const li = el('li', { class: 'error' }, `error: ${r.error}`);
+    const loc = r.location;
+    if (loc && loc.line) {
+      li.append(' ', el('a', { href: '#', class: 'goto', onclick: (ev) => { ev.preventDefault(); jumpTo(loc.line, loc.column, loc.endLine, loc.endColumn); } }, `line ${loc.line}:${loc.column}`));
+    }
+    items.push(li);
+  }
   ul.replaceChildren(...items);
 }
 

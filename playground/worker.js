@@ -3,7 +3,9 @@
 // Ops: `check(source)`, `load(source)` (the new game's players), `keywords()`, `has(method)`,
 // `checkHidden(maxStates)` (with progress) and `call(method, ...args)` (a SidlGame method).
 // engine.js drives it; a call that does not answer in time gets this worker terminated.
-import init, { SidlGame } from './pkg/sidl_wasm.js';
+import init, * as wasm from './pkg/sidl_wasm.js';
+
+const { SidlGame } = wasm;
 
 const ready = init();
 let game = null;
@@ -17,7 +19,7 @@ const ops = {
     return game.players();
   },
   keywords: () => {
-    if (typeof SidlGame.keywords === 'function') return SidlGame.keywords();
+    if (typeof wasm.keywords === 'function') return wasm.keywords();
     if (game && typeof game.keywords === 'function') return game.keywords();
     return null;
   },

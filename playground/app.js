@@ -47,9 +47,10 @@ const S = {
 
 const engine = new Engine({
   timeoutMs: 5000,
+  // the game and its session are back as they were; the page keeps its (same) display rather
+  // than asking the engine again at once (a rule that hangs on every state would loop)
   onRestart: (message) => {
     showError({ message: `${message}; the game was reloaded at chronon ${S.cursor}` });
-    act(render);
   },
 });
 window.sidlEngine = engine; // for the browser tests and the console
@@ -384,6 +385,9 @@ function slotInput(slot) {
   });
 }
 
+// A template for people: its typed holes `','(Name, type)` shown as ‹Name: type›.
+const showTemplate = (t) => t.replace(/','\((\w+),(\w+)\)/g, '‹$1: $2›');
+
 function renderSwitch(p, sw) {
   const row = el('div', { class: 'switch', 'data-player': p, 'data-switch': sw.switch },
     el('span', { class: 'term who' }, `${p} at ${sw.switch}:`));
@@ -407,13 +411,15 @@ function renderSwitch(p, sw) {
       form.addEventListener('submit', (e) => { e.preventDefault(); act(() => submit(p, sw.switch, input.value)); });
     } else {
       const inputs = slots.map(slotInput);
-      form.append(el('span', { class: 'term' }, template), ...inputs);
+      form.append(el('span', { class: 'term', title: template }, showTemplate(template)), ...inputs);
       form.addEventListener('submit', (e) => {
         e.preventDefault();
         act(async () => {
           let action;
           try {
-            action = await engine.call('fillTemplate', template, inputs.map((x) => x.value));
+            // a whole number typed for a double slot is that double (12 -> 12.0)
+            const values = inputs.map((x, k) => (slots[k].type === 'double' && /^-?\d+$/.test(x.value.trim()) ? `${x.value.trim()}.0` : x.value));
+            action = await engine.call('fillTemplate', template, values);
           } catch (err) {
             msg.textContent = err.message;
             return;

@@ -138,12 +138,19 @@ class SidlGameElement extends HTMLElement {
     if (waiting) await this.render(); else await this.step();
   }
 
+  // One chronon (random seats move), then more while no human seat has a switch (at most 200).
   async step() {
-    if (await this.engine.call('isTerminal')) return;
     const random = this.players.filter((p) => this.seats.get(p) === 'random');
-    if (random.length) await this.engine.call('randomMoves', random);
-    this.last = await this.engine.call('chronon');
-    this.engine.snapshot = await this.engine.call('snapshot');
+    const humans = this.players.filter((p) => this.seats.get(p) === 'human');
+    for (let i = 0; i < 200; i++) {
+      if (await this.engine.call('isTerminal')) break;
+      if (random.length) await this.engine.call('randomMoves', random);
+      this.last = await this.engine.call('chronon');
+      this.engine.snapshot = await this.engine.call('snapshot');
+      let humanToMove = false;
+      for (const p of humans) if ((await this.engine.call('switches', p)).length) humanToMove = true;
+      if (humanToMove || !humans.length) break;
+    }
     await this.render();
   }
 

@@ -435,8 +435,22 @@ function renderSwitch(p, sw) {
   return row;
 }
 
+// Redraws the game pane from the engine. When the engine fails (a budget error, a restart) the
+// panes that would show stale data say so instead.
 async function render() {
   if (!S.loaded) return;
+  try {
+    await renderGame();
+  } catch (e) {
+    const none = (t) => el('span', { class: 'none' }, t);
+    $('moves').replaceChildren(none('(the engine gave no answer: see the error above)'));
+    $('facts').replaceChildren(el('li', { class: 'none' }, '(unknown)'));
+    $('board').replaceChildren();
+    throw e;
+  }
+}
+
+async function renderGame() {
   const terminal = await engine.call('isTerminal');
   const n = S.cursor;
   const last = S.timeline.length - 1;

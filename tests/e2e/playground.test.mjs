@@ -127,6 +127,22 @@ await check('time travel: back and forward through the history, a new move drops
   await shot('02-time-travel');
 });
 
+await check('interrupt mode: a submission runs its chronon at once', async () => {
+  await page.check('#interrupt'); await idle();
+  assert.match(await label(), /chronon 0/);
+  await click('#moves button[data-action="[2]"]');
+  assert.match(await label(), /chronon 1/);
+  assert.deepEqual(await facts(), ['[bob,8]']);
+  assert.match(page.url(), /interrupt=1/);
+  await page.uncheck('#interrupt'); await idle();
+  assert.match(await label(), /chronon 0/);
+  await click('#moves button[data-action="[3]"]'); await click('#chronon');
+  await click('#moves button[data-action="[1]"]'); await click('#chronon');
+  await click('#moves button[data-action="[1]"]');
+  assert.deepEqual(await facts(), ['[alice,6]']);
+  assert.match(await page.textContent("#pending"), /\[alice\] \[main\] ← \[1\]/);
+});
+
 await check('a query reads the current state', async () => {
   await page.fill('#query', 'fact(F), F = [P, N]');
   await click('#run-query');

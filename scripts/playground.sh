@@ -2,8 +2,8 @@
 # Builds the browser playground (the sidl-wasm crate through wasm-bindgen) and serves it locally.
 #   bash scripts/playground.sh            # build, then serve on http://127.0.0.1:${PORT:-8080}/
 #   bash scripts/playground.sh --build    # build only (scripts/e2e.sh)
-# Installs what is missing: the wasm32-unknown-unknown target and wasm-bindgen-cli at the exact
-# version the crate pins (they must match).
+# The WASM build is scripts/wasm-build.sh (it installs the wasm32 target and the pinned
+# wasm-bindgen-cli if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -11,29 +11,9 @@ target_dir=${CARGO_TARGET_DIR:-$root/target}
 
 log() { printf '==> %s\n' "$*" >&2; }
 
-# the version pinned in wasm/Cargo.toml (`wasm-bindgen = "=X.Y.Z"`)
-wb_version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' wasm/Cargo.toml)
-[ -n "$wb_version" ] || { echo "wasm/Cargo.toml does not pin wasm-bindgen with =" >&2; exit 1; }
-
-if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
-  log "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
-fi
-if ! command -v wasm-bindgen >/dev/null 2>&1 ||
-   [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
-  log "installing wasm-bindgen-cli $wb_version (a few minutes, once)"
-  # not --locked: its lockfile may name dependency versions the registry no longer serves
-  cargo install wasm-bindgen-cli --version "$wb_version"
-fi
-
-log "building sidl-wasm (release, wasm32)"
-cargo build --release --locked --target wasm32-unknown-unknown -p sidl-wasm
-rm -rf playground/pkg
-wasm-bindgen --target web --remove-name-section --out-dir playground/pkg \
-  "$target_dir/wasm32-unknown-unknown/release/sidl_wasm.wasm"
-size=$(stat -c %s playground/pkg/sidl_wasm_bg.wasm)
-gz=$(gzip -9 -c playground/pkg/sidl_wasm_bg.wasm | wc -c)
-log "playground/pkg/sidl_wasm_bg.wasm: $((size / 1024)) KiB, $((gz / 1024)) KiB gzipped"
+# the engine: sidl-wasm through wasm-bindgen into playground/pkg/ (installs the wasm32 target and the
+# pinned wasm-bindgen-cli if missing; prints the size)
+bash scripts/wasm-build.sh playground/pkg
 
 # the example games, and their list
 rm -rf playground/games

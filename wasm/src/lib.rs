@@ -202,6 +202,19 @@ impl SidlGame {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Limits")] limits: JsValue,
     ) -> Result<(), js_sys::Error> {
+        // serde-wasm-bindgen reads only the known fields: refuse a misspelt one here
+        const FIELDS: &[&str] = &["inferences", "heapCells", "choicepoints", "frames"];
+        if let Some(obj) = limits.dyn_ref::<js_sys::Object>() {
+            for k in js_sys::Object::keys(obj).iter() {
+                let k = k.as_string().unwrap_or_default();
+                if !FIELDS.contains(&k.as_str()) {
+                    return Err(err(format!(
+                        "setLimits: unknown field {k:?} (expected {})",
+                        FIELDS.join(", ")
+                    )));
+                }
+            }
+        }
         let l: core::LimitsDto =
             serde_wasm_bindgen::from_value(limits).map_err(|e| err(format!("setLimits: {e}")))?;
         self.core.set_limits(&l).map_err(err)

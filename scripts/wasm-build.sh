@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the sidl-wasm crate for the browser: `bash scripts/wasm-build.sh OUT_DIR [--target web|nodejs]`
+# writes the wasm-bindgen output (sidl_wasm.js, sidl_wasm_bg.wasm, sidl_wasm.d.ts) into OUT_DIR and
+# prints the .wasm size, raw and gzipped; fails if the gzipped size is over 400 KB.
+# Installs what is missing (idempotent): the wasm32-unknown-unknown target, and wasm-bindgen-cli at
+# exactly the version wasm/Cargo.toml pins (`wasm-bindgen = "=X.Y.Z"`; CLI and crate must match).
+# Honours CARGO_TARGET_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+out=${1:?usage: scripts/wasm-build.sh OUT_DIR [--target web|nodejs]}
+bindgen_target=web
+if [ "${2:-}" = "--target" ]; then bindgen_target=${3:?--target needs web or nodejs}; fi
+max_gzip=$((400 * 1000))
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+wb_version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' wasm/Cargo.toml)
+[ -n "$wb_version" ] || { echo "wasm/Cargo.toml does not pin wasm-bindgen with =" >&2; exit 1; }
+
+if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+if ! command -v wasm-bindgen >/dev/null 2>&1 ||
+   [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
+  log "installing wasm-bindgen-cli $wb_version (a few minutes, once)"
+  # --locked first; its lockfile may name versions the registry no longer serves (0.2.130 locks
+  # webpki-roots 1.0.11, which crates.io mirrors may lack): then resolve afresh
+  cargo install wasm-bindgen-cli --version "$wb_version" --locked ||
+    cargo install wasm-bindgen-cli --version "$wb_version"
+fi
+
+log "building sidl-wasm (release, wasm32)"
+cargo build --release --locked --target wasm32-unknown-unknown -p sidl-wasm
+rm -rf "$out"
+mkdir -p "$out"
+wasm-bindgen --target "$bindgen_target" --remove-name-section --out-dir "$out" \
+  "$target_dir/wasm32-unknown-unknown/release/sidl_wasm.wasm"
+
+wasm="$out/sidl_wasm_bg.wasm"
+size=$(stat -c %s "$wasm")
+gz=$(gzip -9 -c "$wasm" | wc -c)
+log "$wasm: $size bytes ($((size / 1024)) KiB), gzipped $gz bytes ($((gz / 1024)) KiB; target < 400 KB)"
+if [ "$gz" -gt "$max_gzip" ]; then
+  echo "error: $wasm is $gz bytes gzipped, over the 400 KB target" >&2
+  exit 1
+fi

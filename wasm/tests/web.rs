@@ -1,0 +1,291 @@
+//! The JavaScript API of `SidlGame` as compiled to WebAssembly: the same tests run in Node and in
+//! headless Chromium (`scripts/wasm-test.sh`). Values are inspected as JSON, as the page sees them.
+#![cfg(target_arch = "wasm32")]
+
+use serde_json::{json, Value};
+use sidl_wasm::SidlGame;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const NIM: &str = include_str!("../../games/nim.sidl");
+const KUHN: &str = include_str!("../../games/kuhn.sidl");
+const PRICE: &str = include_str!("../../games/priceNegotiation.sidl");
+const LEAKY: &str = include_str!("../../tests/analysis/kuhn_leaky.sidl");
+const NIM_SCRIPT: &str = include_str!("../../tests/trajectories/nim.script");
+const NIM_TRACE: &str = include_str!("../../tests/trajectories/nim.trace.jsonl");
+
+fn j(v: &JsValue) -> Value {
+    let text = js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| "null".into());
+    serde_json::from_str(&text).expect("JSON")
+}
+
+fn ok<T>(r: Result<T, js_sys::Error>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("threw: {}", String::from(e.message())),
+    }
+}
+
+fn thrown<T>(r: Result<T, js_sys::Error>) -> (String, Value) {
+    match r {
+        Ok(_) => panic!("expected an Error"),
+        Err(e) => {
+            assert!(e.is_instance_of::<js_sys::Error>());
+            let sidl = js_sys::Reflect::get(&e, &JsValue::from_str("sidl")).expect("get");
+            (String::from(e.message()), j(&sidl))
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn check_reports_diagnostics_with_utf16_columns() {
+    let d = j(&ok(SidlGame::check("game(x).\n% é😀\nfoo('é😀', ) .\n")));
+    let first = &d[0];
+    assert_eq!(first["severity"], "error");
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(3), Some(12))
+    );
+    assert!(
+        first["endLine"].is_u64() && first["from"].is_u64(),
+        "{first}"
+    );
+    let (msg, sidl) = thrown(SidlGame::new("foo('é😀', ) ."));
+    assert!(msg.starts_with("1:12: error["), "{msg}");
+    assert_eq!(sidl, Value::Null, "a load error has no runtime location");
+    let clean = j(&ok(SidlGame::check(NIM)));
+    assert!(clean
+        .as_array()
+        .expect("list")
+        .iter()
+        .all(|d| d["severity"] != "error"));
+}
+
+#[wasm_bindgen_test]
+fn nim_plays_through_the_api() {
+    let mut g = ok(SidlGame::new(NIM));
+    assert_eq!(g.players(), vec!["[alice]", "[bob]"]);
+    ok(g.start(7.0, None));
+    assert_eq!(g.seed(), 7.0);
+    assert!(!g.interrupt());
+    let sw = j(&ok(g.switches(Some("[alice]".into()))));
+    assert_eq!(
+        sw,
+        json!([{"switch": "[main]", "owner": "[alice]", "nature": false, "unlimited": false,
+                "actions": ["[1]", "[2]", "[3]"], "slots": [[], [], []]}])
+    );
+    let r = j(&ok(g.submit("[alice]", "[main]", "[3]")));
+    assert_eq!(r, json!({"ok": true, "reason": null, "chronon": null}));
+    let bad = j(&ok(g.submit("[bob]", "[main]", "[1]")));
+    assert_eq!(bad["ok"], false);
+    assert!(bad["reason"]
+        .as_str()
+        .expect("reason")
+        .contains("owned by [alice]"));
+    assert_eq!(j(&ok(g.pending())), json!([["[alice]", "[main]", "[3]"]]));
+    let c = j(&ok(g.chronon()));
+    assert_eq!(c["chronon"], 1);
+    assert_eq!(c["terminal"], false);
+    let texts: Vec<&str> = c["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert!(texts.contains(&"+ [bob,7]"), "{texts:?}");
+    assert_eq!(c["playerEvents"].as_array().map(Vec::len), Some(2));
+    assert_eq!(ok(g.view(Some("[bob]".into()))), vec!["[bob,7]"]);
+    assert_eq!(g.chronon_number(), 1.0);
+
+    // history, snapshot, undo, restore
+    assert_eq!(j(&ok(g.history())), json!([c]));
+    let snap = g.snapshot();
+    assert!(g.undo());
+    assert_eq!(j(&ok(g.history())), json!([]));
+    ok(g.restore(&snap));
+    assert_eq!(ok(g.view(None)), vec!["[bob,7]"]);
+
+    // query
+    let q = j(&ok(g.query("fact(F)")));
+    assert_eq!(
+        q,
+        json!({"vars": ["F"], "answers": ["F = [bob,7]."], "error": null, "location": null, "truncated": false})
+    );
+    let (msg, _) = thrown(g.query("foo("));
+    assert!(msg.contains("1:"), "{msg}");
+
+    // random play to the end: accounts are +1 and -1
+    let mut n = 0;
+    while !ok(g.is_terminal()) {
+        ok(g.random_moves(None));
+        ok(g.chronon());
+        n += 1;
+        assert!(n < 20);
+    }
+    let acc = j(&ok(g.accounts()));
+    let mut values: Vec<f64> = acc
+        .as_array()
+        .expect("accounts")
+        .iter()
+        .filter_map(|a| a["value"].as_f64())
+        .collect();
+    values.sort_by(f64::total_cmp);
+    assert_eq!(values, vec![-1.0, 1.0]);
+    assert_eq!(j(&ok(g.history())).as_array().map(Vec::len), Some(n + 1));
+
+    let (msg, _) = thrown(g.start(-1.0, None));
+    assert!(msg.contains("seed"), "{msg}");
+}
+
+#[wasm_bindgen_test]
+fn interrupt_mode_returns_the_chronon_of_each_submission() {
+    let mut g = ok(SidlGame::new(NIM));
+    ok(g.start(1.0, Some(true)));
+    assert!(g.interrupt());
+    let r = j(&ok(g.submit("[alice]", "[main]", "[1]")));
+    assert_eq!(r["ok"], true);
+    assert_eq!(r["chronon"]["chronon"], 1);
+    assert_eq!(g.chronon_number(), 1.0);
+}
+
+#[wasm_bindgen_test]
+fn hidden_cards_and_views() {
+    let mut g = ok(SidlGame::new(KUHN));
+    ok(g.chronon());
+    let all = ok(g.view(None));
+    assert_eq!(all.iter().filter(|f| f.starts_with("[card,")).count(), 2);
+    for p in g.players() {
+        let v = ok(g.view(Some(p)));
+        assert_eq!(v.iter().filter(|f| f.starts_with("[card,")).count(), 1);
+    }
+    let (msg, _) = thrown(g.view(Some("[nobody]".into())));
+    assert!(!msg.is_empty());
+}
+
+#[wasm_bindgen_test]
+fn unlimited_switches_have_slots_and_fill_template_checks_types() {
+    let mut g = ok(SidlGame::new(PRICE));
+    let p = g.players()[0].clone();
+    let sw = j(&ok(g.switches(Some(p.clone()))));
+    let s = sw
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|s| s["unlimited"] == true)
+        .expect("unlimited")
+        .clone();
+    let i = s["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .position(|a| a.as_str().is_some_and(|a| a.contains("price")))
+        .expect("bid");
+    assert_eq!(s["slots"][i], json!([{"name": "price", "type": "double"}]));
+    let tpl = s["actions"][i].as_str().expect("text").to_string();
+    let filled = ok(g.fill_template(&tpl, vec!["100.0".into()]));
+    let r = j(&ok(g.submit(
+        &p,
+        s["switch"].as_str().expect("id"),
+        &filled,
+    )));
+    assert_eq!(r["ok"], true, "{filled}: {r}");
+    let (msg, sidl) = thrown(g.fill_template(&tpl, vec!["100".into()]));
+    assert!(
+        msg.contains("slot price (double): 100 is not a float"),
+        "{msg}"
+    );
+    assert_eq!(sidl, Value::Null);
+}
+
+const RUNAWAY: &str = "game(runaway).\ninit([n, 0]).\ninit([p], 0).\n\
+legal([s]) :- fact([n, 0]), spin(0).\nowned([s], [p]).\nswitch([s], [a]).\n\
+/* é😀 */ spin(N) :- M is N + 1, spin(M).\n";
+
+#[wasm_bindgen_test]
+fn budget_errors_carry_the_sidl_location() {
+    let mut g = ok(SidlGame::new(RUNAWAY));
+    let limits = js_sys::Object::new();
+    js_sys::Reflect::set(&limits, &"inferences".into(), &JsValue::from_f64(20_000.0)).expect("set");
+    ok(g.set_limits(limits.into()));
+    let (msg, sidl) = thrown(g.chronon());
+    assert!(msg.contains("inference"), "{msg}");
+    assert_eq!(sidl["code"], "budget");
+    assert_eq!(sidl["message"], msg.as_str());
+    assert_eq!(
+        (sidl["line"].as_u64(), sidl["column"].as_u64()),
+        (Some(7), Some(11)),
+        "{sidl}"
+    );
+    assert_eq!(sidl["endLine"], 7);
+    assert!(sidl["endColumn"].as_u64().is_some_and(|c| c > 11));
+    assert_eq!(
+        sidl["path"].as_array().and_then(|p| p.last()).cloned(),
+        Some(json!("spin/1"))
+    );
+    let q = j(&ok(g.query("spin(0)")));
+    assert_eq!(q["location"]["line"], 7);
+}
+
+#[wasm_bindgen_test]
+fn set_limits_refuses_unknown_fields() {
+    let mut g = ok(SidlGame::new(NIM));
+    let bad = js_sys::Object::new();
+    js_sys::Reflect::set(&bad, &"inference".into(), &JsValue::from_f64(1.0)).expect("set");
+    let (msg, _) = thrown(g.set_limits(bad.into()));
+    assert!(msg.contains("setLimits"), "{msg}");
+}
+
+#[wasm_bindgen_test]
+fn check_hidden_reports_progress_and_the_counterexample() {
+    let g = ok(SidlGame::new(LEAKY));
+    let seen = js_sys::Array::new();
+    let sink = seen.clone();
+    let cb = Closure::<dyn FnMut(JsValue)>::new(move |p: JsValue| {
+        sink.push(&p);
+    });
+    let f: js_sys::Function = cb.as_ref().unchecked_ref::<js_sys::Function>().clone();
+    let r = j(&ok(g.check_hidden(2000.0, Some(f))));
+    assert_eq!(r["consistent"], false, "{r}");
+    assert_eq!(r["counterexample"]["player"], "[p2]");
+    assert!(r["counterexample"]["steps"]
+        .as_array()
+        .is_some_and(|s| !s.is_empty()));
+    let progress = j(&seen.into());
+    let last = progress
+        .as_array()
+        .and_then(|p| p.last())
+        .cloned()
+        .expect("progress");
+    assert_eq!(last["phase"], "done");
+    assert_eq!(last["states"], r["states"]);
+    assert!(last["frontier"].is_u64());
+    drop(cb);
+    let kuhn = ok(SidlGame::new(KUHN));
+    let r = j(&ok(kuhn.check_hidden(2000.0, None)));
+    assert_eq!(
+        (r["consistent"].clone(), r["complete"].clone()),
+        (json!(true), json!(true)),
+        "{r}"
+    );
+    assert_eq!(r["counterexample"], Value::Null);
+}
+
+#[wasm_bindgen_test]
+fn keywords_and_trace() {
+    let k = j(&ok(sidl_wasm::keywords()));
+    let list = k.as_array().expect("list");
+    assert!(list
+        .iter()
+        .any(|k| k == &json!({"name": "fact", "arity": 1, "position": "body", "doc": k["doc"]})));
+    assert!(list
+        .iter()
+        .any(|k| k["name"] == "legal" && k["position"] == "head"));
+    assert_eq!(j(&ok(ok(SidlGame::new(NIM)).keyword_list())), k);
+    let g = ok(SidlGame::new(NIM));
+    assert_eq!(ok(g.trace(Some(NIM_SCRIPT.into()), 0.0, 1000.0)), NIM_TRACE);
+    let (msg, _) = thrown(g.trace(Some("submit([".into()), 0.0, 10.0));
+    assert!(msg.contains("script"), "{msg}");
+}

@@ -26,6 +26,7 @@ table { border-collapse: collapse; font-family: ui-monospace, monospace; font-si
 td { padding: 0 .8em 0 0; }
 .none { color: #888; font-family: inherit; }
 .over { color: #0b6b2e; font-weight: 600; }
+li.chronon { list-style: none; margin-left: -1.2em; font-family: inherit; font-weight: 600; }
 `;
 
 const h = (tag, attrs = {}, ...children) => {
@@ -63,7 +64,7 @@ class SidlGameElement extends HTMLElement {
       h('h3', {}, 'Moves'), u.moves,
       h('h3', {}, 'Facts'), u.facts,
       h('h3', {}, 'Accounts'), u.accounts,
-      h('h3', {}, 'Last chronon'), u.events,
+      h('h3', {}, 'Last chronons'), u.events,
     );
     u.view.addEventListener('change', () => this.act(() => this.render()));
     u.step.addEventListener('click', () => this.act(() => this.step()));
@@ -142,10 +143,11 @@ class SidlGameElement extends HTMLElement {
   async step() {
     const random = this.players.filter((p) => this.seats.get(p) === 'random');
     const humans = this.players.filter((p) => this.seats.get(p) === 'human');
+    this.last = [];
     for (let i = 0; i < 200; i++) {
       if (await this.engine.call('isTerminal')) break;
       if (random.length) await this.engine.call('randomMoves', random);
-      this.last = await this.engine.call('chronon');
+      this.last.push(await this.engine.call('chronon'));
       this.engine.snapshot = await this.engine.call('snapshot');
       let humanToMove = false;
       for (const p of humans) if ((await this.engine.call('switches', p)).length) humanToMove = true;
@@ -175,9 +177,12 @@ class SidlGameElement extends HTMLElement {
     const acc = await this.engine.call('accounts');
     u.accounts.replaceChildren(...acc.map((a) => h('tr', {}, h('td', {}, a.player), h('td', {}, a.amount))));
     const who = v === '' ? -1 : this.players.indexOf(v);
-    const events = !this.last ? [] : who < 0 ? this.last.events : this.last.playerEvents[who] || [];
-    u.events.replaceChildren(...events.map((e) => h('li', {}, e.text)));
-    if (!events.length) u.events.append(h('li', { class: 'none' }, this.last ? 'no events' : 'not started'));
+    u.events.replaceChildren();
+    for (const c of this.last || []) {
+      u.events.append(h('li', { class: 'chronon' }, `chronon ${c.chronon}`),
+        ...(who < 0 ? c.events : c.playerEvents[who] || []).map((e) => h('li', {}, e.text)));
+    }
+    if (!u.events.childElementCount) u.events.append(h('li', { class: 'none' }, 'not started'));
   }
 }
 

@@ -294,6 +294,17 @@ await check('the §11 check runs with progress and reports kuhn consistent', asy
   assert.match(await page.textContent('#check-progress'), /\d+ states explored/);
 });
 
+await check('the §11 check finds the leak of tests/analysis/kuhn_leaky.sidl with a counterexample', async () => {
+  await setSource(readFileSync(join(root, 'tests', 'analysis', 'kuhn_leaky.sidl'), 'utf8'));
+  await click('#load');
+  await click('#check-hidden');
+  const text = await page.textContent('#check-result');
+  assert.match(text, /inconsistent/);
+  assert.match(text, /counterexample for \[p\d\]/);
+  assert.ok(await page.locator('#check-result ol li').count() >= 2, 'the two histories are listed');
+  await shot('06-hidden-counterexample');
+});
+
 await check('an unlimited action by its typed form (priceNegotiation)', async () => {
   await pickGame('priceNegotiation.sidl');
   await select('#viewas', '[alice]');
@@ -307,7 +318,7 @@ await check('an unlimited action by its typed form (priceNegotiation)', async ()
   await input.fill('12.5');
   await form.locator('button').click(); await idle();
   assert.match(await page.textContent('#pending'), /\[alice\] .*12\.5/);
-  await shot('06-unlimited-form');
+  await shot('07-unlimited-form');
   await click('#chronon');
   assert.ok((await facts()).some((f) => f.includes('12.5')), (await facts()).join(' '));
 });
@@ -320,7 +331,7 @@ await check('the board view draws tic-tac-toe from its header hint', async () =>
   await click('#chronon');
   const cell = page.locator('table.board td[data-x="3"][data-y="2"]');
   assert.equal(await cell.textContent(), 'x');
-  await shot('07-board-tictactoe');
+  await shot('08-board-tictactoe');
 });
 
 await check('a runaway rule: the page stays responsive, the budget error points at its clause', async () => {
@@ -348,7 +359,7 @@ await check('a runaway rule: the page stays responsive, the budget error points 
     const selLine = await page.evaluate(() => { const ed = window.sidlEditor; return ed.state.doc.lineAt(ed.state.selection.main.head).number; });
     assert.equal(selLine, line);
   }
-  await shot('08-runaway');
+  await shot('09-runaway');
 });
 
 await check('a hung engine call is stopped: the worker restarts and the game comes back', async () => {
@@ -394,7 +405,7 @@ for (const name of shippedGames) {
     else console.log(`#   ${name}: not over after ${n} chronons (bound ${max}); progress checked`);
     assert.ok(/game over/.test(l) || n >= max, l);
     assert.equal(await page.locator('#log li.chronon').count(), n + 1);
-    if (name === 'chess.sidl') await shot('09-chess-random');
+    if (name === 'chess.sidl') await shot('10-chess-random');
   });
 }
 
@@ -415,7 +426,7 @@ await check('the embed example page plays nim in a <sidl-game> element', async (
   }
   assert.equal(await game.locator('.accounts tr').count(), 2);
   assert.ok(n >= 2, `the human moved ${n} times, the random seat answered`);
-  await shot('10-embed', p);
+  await shot('11-embed', p);
   await p.close();
 });
 

@@ -54,6 +54,7 @@ const engine = new Engine({
   },
 });
 window.sidlEngine = engine; // for the browser tests and the console
+window.sidlState = S;
 
 // Runs a UI action; <body data-busy> is set until every action has finished. Errors are shown.
 let busy = 0;
@@ -240,8 +241,10 @@ async function loadGallery(name) {
 
 const accountsNow = () => engine.call('accounts');
 
-// Starts a session with the seed and interrupt mode; with a snapshot, replays it and rebuilds
-// the timeline (one restore per chronon for the accounts, from `history()` for the events).
+// Starts a session with the seed and interrupt mode; with a snapshot (a shared link), replays it
+// and rebuilds the timeline: the events from `history()`, the accounts over time from the start's
+// accounts plus the account events, one snapshot per chronon (a prefix of the shared one, restored
+// only when travelled to).
 async function startSession(sessionJson) {
   S.seed = seedValue();
   S.interrupt = $('interrupt').checked;
@@ -253,19 +256,20 @@ async function startSession(sessionJson) {
   if (!sessionJson) return;
   const snap = JSON.parse(sessionJson);
   await engine.call('restore', sessionJson);
-  const hist = (await engine.has('history')) ? await engine.call('history') : null;
-  const n = snap.chronons.length;
-  for (let i = 1; i <= n; i++) {
-    const prefix = JSON.stringify({ ...snap, chronons: snap.chronons.slice(0, i), pending: [] });
-    let accounts = null;
-    if (n <= 200) {
-      await engine.call('restore', prefix);
-      accounts = await accountsNow();
-    }
-    S.timeline.push({ snap: prefix, chronon: hist ? hist[i - 1] : { chronon: i, replayed: true, events: [], playerEvents: [] }, accounts });
-  }
-  await engine.call('restore', sessionJson);
-  S.cursor = n;
+  const hist = await engine.call('history');
+  let accounts = first.accounts;
+  snap.chronons.forEach((_, k) => {
+    const prefix = JSON.stringify({ ...snap, chronons: snap.chronons.slice(0, k + 1), pending: [] });
+    const c = hist[k];
+    accounts = accounts.map((a) => {
+      const delta = c.events.filter((e) => e.kind === 'account' && e.player === a.player)
+        .reduce((sum, e) => sum + Number(e.amount), 0);
+      return { ...a, value: a.value + delta };
+    });
+    S.timeline.push({ snap: prefix, chronon: c, accounts });
+  });
+  S.cursor = S.timeline.length - 1;
+  S.timeline[S.cursor].accounts = await accountsNow();
   engine.snapshot = sessionJson;
 }
 
@@ -516,7 +520,6 @@ function renderLog() {
       class: `chronon${future ? ' future' : ''}${i === S.cursor ? ' current' : ''}`, 'data-chronon': i,
       onclick: () => act(() => travel(i)), title: 'travel to this chronon',
     }, `chronon ${i}${future ? ' (undone: Forward replays it)' : ''}${S.viewAs ? ` — as ${S.viewAs}` : ''}`));
-    if (c.replayed) { items.push(el('li', { class: 'none' }, 'replayed from the link')); continue; }
     const events = who < 0 ? c.events : (c.playerEvents[who] || []);
     for (const e of events) items.push(el('li', { class: `${e.kind}${future ? ' future' : ''}` }, e.text));
   }

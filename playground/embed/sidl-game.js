@@ -26,7 +26,7 @@ table { border-collapse: collapse; font-family: ui-monospace, monospace; font-si
 td { padding: 0 .8em 0 0; }
 .none { color: #888; font-family: inherit; }
 .over { color: #0b6b2e; font-weight: 600; }
-li.chronon { list-style: none; margin-left: -1.2em; font-family: inherit; font-weight: 600; }
+li.at { list-style: none; margin-left: -1.2em; font-family: inherit; font-weight: 600; }
 `;
 
 const h = (tag, attrs = {}, ...children) => {
@@ -179,7 +179,7 @@ class SidlGameElement extends HTMLElement {
     const who = v === '' ? -1 : this.players.indexOf(v);
     u.events.replaceChildren();
     for (const c of this.last || []) {
-      u.events.append(h('li', { class: 'chronon' }, `chronon ${c.chronon}`),
+      u.events.append(h('li', { class: 'at' }, `chronon ${c.chronon}`),
         ...(who < 0 ? c.events : c.playerEvents[who] || []).map((e) => h('li', {}, e.text)));
     }
     if (!u.events.childElementCount) u.events.append(h('li', { class: 'none' }, 'not started'));

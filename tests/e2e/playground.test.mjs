@@ -191,8 +191,10 @@ await check('a shared URL reloads the same session (seed, seats, moves)', async 
   await click('#restart');
   await allSeats('random');
   assert.equal(await page.locator('#moves button.action').count(), 0);
-  for (let i = 0; i < 3; i++) await click('#chronon');
-  const want = { facts: await facts(), label: await label(), acc: await accounts(), log: await page.locator('#log li').allTextContents() };
+  for (let i = 0; i < 12 && !/game over/.test(await label()); i++) await click('#chronon');
+  assert.match(await label(), /game over/);
+  const chartData = (p) => p.evaluate(() => window.sidlState.timeline.map((e) => e.accounts.map((a) => a.value)));
+  const want = { facts: await facts(), label: await label(), acc: await accounts(), log: await page.locator('#log li').allTextContents(), chart: await chartData(page) };
   const url = page.url();
   assert.match(url, /#game=nim\.sidl&seed=7&.*seats=random%2Crandom.*&session=/);
   const other = await newPage();
@@ -202,6 +204,11 @@ await check('a shared URL reloads the same session (seed, seats, moves)', async 
   assert.equal(await other.locator('#chronon-label').textContent(), want.label);
   assert.deepEqual(await other.locator('#accounts tr').allTextContents(), want.acc);
   assert.deepEqual(await other.locator('#log li').allTextContents(), want.log);
+  assert.deepEqual(await chartData(other), want.chart, 'the accounts over time are rebuilt');
+  // time travel over the replayed chronons
+  await other.click('#back'); await idle(other);
+  await page.click('#back'); await idle();
+  assert.deepEqual(await other.locator('#facts li').allTextContents(), await facts());
   assert.equal(await other.inputValue('#seed'), '7');
   // an edited source travels in the link too
   await page.evaluate(() => window.sidlEditor.dispatch({ changes: { from: 0, insert: '% edited\n' } }));

@@ -37,6 +37,7 @@ log "engine builds for wasm32 (pure: no threads, clock or OS randomness)"
 cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
 log "cargo test"
 cargo test --workspace --locked
+bash scripts/wasm-test.sh
 log "playground: sidl-wasm built with wasm-bindgen, played in headless Chromium (scripts/e2e.sh)"
 bash scripts/e2e.sh
 log "reference game manager (SWI-Prolog) reproduces the shared example trajectories"

@@ -607,8 +607,13 @@ impl Core {
     }
 
     /// Random actions for every finite switch owned by one of `players` (all players for `None`),
-    /// drawn from the session's RNG (same seed, same choices).
-    pub fn random_moves(&mut self, players: Option<&[String]>) -> Result<(), CoreError> {
+    /// drawn from the session's driver RNG (same seed, same choices). In interrupt mode only the
+    /// first such switch gets one (its submission runs a chronon, after which the others may no
+    /// longer be legal). The chronons that ran (interrupt mode), else `[]`.
+    pub fn random_moves(
+        &mut self,
+        players: Option<&[String]>,
+    ) -> Result<Vec<ChrononDto>, CoreError> {
         let only = players
             .map(|ps| {
                 ps.iter()
@@ -617,6 +622,7 @@ impl Core {
             })
             .transpose()?;
         let switches = self.session.switches().map_err(|e| self.rt(e))?;
+        let before = self.session.history().len();
         for sw in switches.iter() {
             let (Owner::Player(p), Actions::Finite(acts)) = (&sw.owner, &sw.actions) else {
                 continue;
@@ -629,8 +635,13 @@ impl Core {
             if let Err(r) = self.session.submit(p, &sw.id, &a).map_err(|e| self.rt(e))? {
                 return Err(r.0.into());
             }
+            if self.settings.interrupt {
+                break;
+            }
         }
-        Ok(())
+        (before..self.session.history().len())
+            .map(|i| self.record(i))
+            .collect()
     }
 
     /// The DTO of history record `i` (chronon `i + 1`).

@@ -269,10 +269,11 @@ impl SidlGame {
         to_js(&self.core.pending())
     }
 
-    /// Random submissions for the switches of `players` (every player for `null`/omitted).
-    #[wasm_bindgen(js_name = randomMoves)]
-    pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<(), js_sys::Error> {
-        self.core.random_moves(players.as_deref()).map_err(err)
+    /// Random submissions for the finite switches of `players` (every player for `null`/omitted).
+    /// In interrupt mode only one (it runs its chronon); the chronons that ran (`[]` otherwise).
+    #[wasm_bindgen(js_name = randomMoves, unchecked_return_type = "Chronon[]")]
+    pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<JsValue, js_sys::Error> {
+        to_js(&self.core.random_moves(players.as_deref()).map_err(err)?)
     }
 
     /// Runs one chronon with the pending submissions; its events.
@@ -324,9 +325,8 @@ impl SidlGame {
     pub fn check_hidden(
         &self,
         #[wasm_bindgen(js_name = maxStates)] max_states: f64,
-        #[wasm_bindgen(unchecked_param_type = "(p: HiddenProgress) => void")] progress: Option<
-            js_sys::Function,
-        >,
+        #[wasm_bindgen(unchecked_optional_param_type = "(p: HiddenProgress) => void")]
+        progress: Option<js_sys::Function>,
     ) -> Result<JsValue, js_sys::Error> {
         let max = count_of(max_states, "maxStates")? as usize;
         let mut report = |p: &core::ProgressDto| {
@@ -341,7 +341,7 @@ impl SidlGame {
     /// game (`script`: the script's text; `null` plays randomly).
     pub fn trace(
         &self,
-        script: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] script: Option<String>,
         seed: f64,
         #[wasm_bindgen(js_name = maxChronons)] max_chronons: f64,
     ) -> Result<String, js_sys::Error> {

@@ -168,6 +168,15 @@ fn interrupt_mode_runs_a_chronon_per_submission() {
     g.restore(&snap).expect("restore");
     assert!(g.interrupt());
     assert_eq!(g.chronon(), 1);
+    // random moves: one submission, its chronon returned
+    let ran = g.random_moves(None).expect("random");
+    assert_eq!(ran.len(), 1);
+    assert_eq!(ran[0].chronon, 2);
+    assert_eq!(ran[0].submissions[0][0], "[bob]");
+    assert_eq!(g.chronon(), 2);
+    g.start(3, false).expect("start");
+    assert!(g.random_moves(None).expect("random").is_empty());
+    assert_eq!(g.pending().len(), 1);
 }
 
 #[test]

@@ -120,7 +120,7 @@ fn nim_plays_through_the_api() {
     // random play to the end: accounts are +1 and -1
     let mut n = 0;
     while !ok(g.is_terminal()) {
-        ok(g.random_moves(None));
+        assert_eq!(j(&ok(g.random_moves(None))), json!([]));
         ok(g.chronon());
         n += 1;
         assert!(n < 20);
@@ -149,6 +149,10 @@ fn interrupt_mode_returns_the_chronon_of_each_submission() {
     assert_eq!(r["ok"], true);
     assert_eq!(r["chronon"]["chronon"], 1);
     assert_eq!(g.chronon_number(), 1.0);
+    let ran = j(&ok(g.random_moves(None)));
+    assert_eq!(ran.as_array().map(Vec::len), Some(1), "{ran}");
+    assert_eq!(ran[0]["chronon"], 2);
+    assert_eq!(j(&ok(g.history())).as_array().map(Vec::len), Some(2));
 }
 
 #[wasm_bindgen_test]

@@ -304,7 +304,16 @@ async function step(allRandom = false) {
   dropFuture();
   if (await engine.call('isTerminal')) { status('the game is over'); return; }
   const random = [...S.seats].filter(([, k]) => allRandom || k === 'random').map(([p]) => p);
-  if (random.length) await engine.call('randomMoves', random);
+  // in interrupt mode a random submission runs its own chronon: that is the step
+  const ran = random.length ? await engine.call('randomMoves', random) : [];
+  if (Array.isArray(ran) && ran.length) {
+    for (const c of ran) await recordChronon(c);
+    const c = ran[ran.length - 1];
+    status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
+    clearError();
+    await render();
+    return;
+  }
   if (!allRandom) {
     for (const [p, kind] of S.seats) {
       if (kind === 'human' || kind === 'random') continue;

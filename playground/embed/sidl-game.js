@@ -146,8 +146,9 @@ class SidlGameElement extends HTMLElement {
     this.last = [];
     for (let i = 0; i < 200; i++) {
       if (await this.engine.call('isTerminal')) break;
-      if (random.length) await this.engine.call('randomMoves', random);
-      this.last.push(await this.engine.call('chronon'));
+      const ran = random.length ? await this.engine.call('randomMoves', random) : [];
+      if (Array.isArray(ran) && ran.length) this.last.push(...ran); // interrupt mode
+      else this.last.push(await this.engine.call('chronon'));
       this.engine.snapshot = await this.engine.call('snapshot');
       let humanToMove = false;
       for (const p of humans) if ((await this.engine.call('switches', p)).length) humanToMove = true;

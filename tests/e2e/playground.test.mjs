@@ -134,6 +134,9 @@ await check('interrupt mode: a submission runs its chronon at once', async () =>
   assert.match(await label(), /chronon 1/);
   assert.deepEqual(await facts(), ['[bob,8]']);
   assert.match(page.url(), /interrupt=1/);
+  await click('#random-chronon'); // a random submission runs its own chronon: one step, one chronon
+  assert.match(await label(), /chronon 2/);
+  assert.equal(await page.locator('#log li.chronon').count(), 3);
   await page.uncheck('#interrupt'); await idle();
   assert.match(await label(), /chronon 0/);
   await click('#moves button[data-action="[3]"]'); await click('#chronon');

@@ -157,6 +157,7 @@ const editor = new EditorView({
       lintGutter(),
       sidlLinter,
       autocompletion({ override: [completeKeywords] }),
+      EditorView.lineWrapping,
       EditorView.theme({ '&': { height: '55vh' }, '.cm-scroller': { overflow: 'auto' } }),
     ],
   }),

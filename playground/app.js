@@ -1,44 +1,21 @@
-// The sidl playground: a game source, its diagnostics, and a session played chronon by chronon.
-// Plain ES module over the wasm-bindgen output in ./pkg (built by scripts/playground.sh).
-// The engine runs in a Web Worker (worker.js): every call is a message and a promise, so a long
-// chronon never freezes the page. While work is under way <body data-busy> is set (tests wait on it).
-const worker = new Worker('worker.js', { type: 'module' });
-let nextId = 0;
-const waiting = new Map();
-worker.onmessage = (e) => {
-  const { id, ok, value, error } = e.data;
-  const w = waiting.get(id);
-  waiting.delete(id);
-  if (ok) w.resolve(value); else w.reject(new Error(error));
-};
-worker.onerror = (e) => status(`engine worker failed: ${e.message || e}`, true);
-const rpc = (op, ...args) => new Promise((resolve, reject) => {
-  const id = nextId++;
-  waiting.set(id, { resolve, reject });
-  worker.postMessage({ id, op, args });
-});
-const call = (method, ...args) => rpc('call', method, ...args);
-
-// Runs a UI action; <body data-busy> is set until every action has finished.
-let busy = 0;
-async function act(f) {
-  busy += 1;
-  document.body.dataset.busy = 'true';
-  try {
-    await f();
-  } catch (e) {
-    status(String(e && e.message ? e.message : e), true);
-    console.error(e);
-  } finally {
-    busy -= 1;
-    if (busy === 0) delete document.body.dataset.busy;
-  }
-}
+// The sidl playground: a CodeMirror editor checked as you type, a gallery of the shipped games, and
+// a session played chronon by chronon with time travel, all in the browser.
+// The engine runs in a Web Worker behind engine.js (a call that hangs gets the worker restarted).
+// While work is under way <body data-busy> is set; <body data-ready> once the first game is loaded
+// (the browser tests wait on both). See docs/playground.md.
+import {
+  EditorView, basicSetup, EditorState, keymap, linter, lintGutter, autocompletion, uPlot,
+} from './vendor/vendor.js';
+import { Engine } from './engine.js';
+import { sidlLanguage, keywordSet, setKeywords } from './sidl-lang.js';
+import { parseBoardHint, detectBoard, renderBoard } from './board.js';
+import { readHash, writeHash } from './url.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
     if (k === 'class') e.className = v;
     else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v);
@@ -47,10 +24,54 @@ const el = (tag, attrs = {}, ...children) => {
   return e;
 };
 
-let game = false;         // is a game loaded (in the worker)
-let seats = new Map();    // player text -> 'human' | 'random'
-let viewAs = '';          // '' = designer, else a player's text
-let history = [];         // the log: Chronon DTOs and {undo: n}, oldest first
+// --- state -------------------------------------------------------------------------------------
+const S = {
+  loaded: false,
+  source: '',           // the loaded source
+  game: null,           // its gallery name (null: edited or from a link)
+  gallery: new Map(),   // gallery name -> source text as shipped
+  players: [],
+  seats: new Map(),     // player -> 'human' | 'random' | an AI spec
+  viewAs: '',           // '' = the designer
+  seed: 1,
+  interrupt: false,
+  board: null,          // the board hint of the loaded source (or null)
+  // One entry per chronon reached: the session snapshot after it, the Chronon it ran (null for
+  // the start), the accounts. `cursor` is the entry shown; entries after it are the "future" that
+  // Forward replays until a new move is made.
+  timeline: [],
+  cursor: 0,
+  running: false,
+  aiKinds: [],
+};
+
+const engine = new Engine({
+  timeoutMs: 5000,
+  // the game and its session are back as they were; the page keeps its (same) display rather
+  // than asking the engine again at once (a rule that hangs on every state would loop)
+  onRestart: (message) => {
+    showError({ message: `${message}; the game was reloaded at chronon ${S.cursor}` });
+  },
+});
+window.sidlEngine = engine; // for the browser tests and the console
+window.sidlState = S;
+
+// Runs a UI action; <body data-busy> is set until every action has finished. Errors are shown.
+let busy = 0;
+async function act(f) {
+  busy += 1;
+  document.body.dataset.busy = 'true';
+  try {
+    return await f();
+  } catch (e) {
+    showError(e);
+    console.warn(e);
+    return undefined;
+  } finally {
+    busy -= 1;
+    if (busy === 0) delete document.body.dataset.busy;
+  }
+}
 
 function status(text, isError = false) {
   const s = $('status');
@@ -58,54 +79,199 @@ function status(text, isError = false) {
   s.classList.toggle('error', isError);
 }
 
-// Runs an engine call; errors (thrown JS Errors) go to the status line and give FAIL.
-const FAIL = Symbol('fail');
-async function guard(f) {
-  try {
-    return await f();
-  } catch (e) {
-    status(String(e && e.message ? e.message : e), true);
-    console.error(e);
-    return FAIL;
+// An engine error: its message in the status line, and in the game pane with a link to its source
+// location when it has one (runtime and budget errors).
+function showError(e) {
+  const message = String(e && e.message ? e.message : e);
+  status(message, true);
+  const box = $('engine-error');
+  box.replaceChildren(el('span', { class: 'message' }, message));
+  const loc = e && e.sidl;
+  if (loc && loc.line) {
+    box.append(' ', el('a', {
+      href: '#', class: 'goto', 'data-line': loc.line,
+      onclick: (ev) => { ev.preventDefault(); jumpTo(loc.line, loc.column, loc.endLine, loc.endColumn); },
+    }, `line ${loc.line}:${loc.column}`));
+    if (loc.path && loc.path.length) box.append(el('div', { class: 'path' }, `in ${loc.path.join(' → ')}`));
   }
+  box.append(' ', el('button', { class: 'close', onclick: () => { box.hidden = true; } }, '×'));
+  box.hidden = false;
 }
-const or = (x, dflt) => (x === FAIL ? dflt : x);
+const clearError = () => { $('engine-error').hidden = true; };
 
-function showDiagnostics(diags) {
+// --- the editor ------------------------------------------------------------------------------------
+function setDiagnosticList(diags) {
   const ul = $('diagnostics');
   ul.replaceChildren();
   if (diags.length === 0) ul.append(el('li', { class: 'none' }, 'none'));
   for (const d of diags) {
-    const li = el('li', { class: d.severity, title: d.help || '' },
+    const li = el('li', { class: d.severity, title: d.help || '', 'data-line': d.line },
       `line ${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message}`);
-    li.dataset.line = d.line;
-    li.addEventListener('click', () => {
-      const ta = $('source');
-      ta.focus();
-      ta.setSelectionRange(d.from, Math.max(d.to, d.from + 1));
-    });
+    li.addEventListener('click', () => jumpTo(d.line, d.column, d.endLine, d.endColumn));
     ul.append(li);
   }
+  const errors = diags.filter((d) => d.severity === 'error').length;
+  $('lint-summary').textContent = diags.length ? `(${errors} error${errors === 1 ? '' : 's'}, ${diags.length - errors} other)` : '';
 }
 
-async function load() {
-  const src = $('source').value;
-  const diags = await rpc('check', src);
-  showDiagnostics(diags);
-  if (diags.some((d) => d.severity === 'error')) {
-    const n = diags.filter((d) => d.severity === 'error').length;
-    status(`not loaded: ${n} error${n === 1 ? '' : 's'}`, true);
-    return;
+const sidlLinter = linter(async (view) => {
+  const text = view.state.doc.toString();
+  let diags;
+  try {
+    diags = await engine.check(text);
+  } catch (e) {
+    return [];
   }
-  const players = await guard(() => rpc('load', src));
-  if (players === FAIL) return;
-  game = true;
-  seats = new Map(players.map((p) => [p, 'human']));
-  viewAs = '';
-  history = [];
-  if (await guard(() => call('start', seedValue())) !== FAIL) status('loaded');
+  if (view.state.doc.toString() !== text) return [];
+  setDiagnosticList(diags);
+  const len = view.state.doc.length;
+  return diags.map((d) => {
+    const from = Math.min(d.from, len);
+    const to = Math.min(Math.max(d.to, from), len);
+    return {
+      from, to,
+      severity: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info',
+      source: d.code,
+      message: d.message + (d.help ? `\n${d.help}` : ''),
+    };
+  });
+}, { delay: 400 });
+
+let keywordOptions = [];
+function completeKeywords(ctx) {
+  const w = ctx.matchBefore(/[a-z][A-Za-z0-9_]*/);
+  if (!w || (w.from === w.to && !ctx.explicit)) return null;
+  const options = keywordOptions.length ? keywordOptions
+    : [...keywordSet].map((k) => ({ label: k, type: 'keyword' }));
+  return { from: w.from, options, validFor: /^[a-z][A-Za-z0-9_]*$/ };
+}
+
+const editor = new EditorView({
+  parent: $('editor'),
+  state: EditorState.create({
+    doc: '',
+    extensions: [
+      keymap.of([{ key: 'Mod-Enter', run: () => { act(loadFromEditor); return true; } }]),
+      basicSetup,
+      sidlLanguage,
+      lintGutter(),
+      sidlLinter,
+      autocompletion({ override: [completeKeywords] }),
+      EditorView.lineWrapping,
+      EditorView.theme({ '&': { height: '55vh' }, '.cm-scroller': { overflow: 'auto' } }),
+    ],
+  }),
+});
+window.sidlEditor = editor;
+
+function setSource(text) {
+  editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+}
+const editorText = () => editor.state.doc.toString();
+
+// Selects a source range given 1-based lines and (UTF-16) columns, and scrolls to it.
+function jumpTo(line, column = 1, endLine = line, endColumn = column) {
+  const doc = editor.state.doc;
+  const pos = (l, c) => {
+    const ln = doc.line(Math.max(1, Math.min(l, doc.lines)));
+    return Math.min(ln.from + Math.max(0, c - 1), ln.to);
+  };
+  const from = pos(line, column);
+  const to = Math.max(from, pos(endLine || line, endColumn || column));
+  editor.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true });
+  editor.focus();
+}
+
+async function loadKeywords() {
+  const kws = await engine.keywords().catch(() => null);
+  if (!Array.isArray(kws) || kws.length === 0) return;
+  setKeywords(kws.map((k) => k.name));
+  keywordOptions = kws.map((k) => ({
+    label: k.name, type: 'keyword', detail: `/${k.arity} (${k.position})`, info: k.doc || undefined,
+  }));
+  setSource(editorText()); // re-highlight with the engine's list
+}
+
+// --- loading and starting ----------------------------------------------------------------------
+// Loads a source: check (errors stop it), load, start with the seed. `opts` may carry the seats,
+// view and session of a shared link.
+async function loadSource(source, gameName, opts = {}) {
+  stopRunning();
+  clearError();
+  const diags = await engine.check(source);
+  setDiagnosticList(diags);
+  const errors = diags.filter((d) => d.severity === 'error').length;
+  if (errors) {
+    status(`not loaded: ${errors} error${errors === 1 ? '' : 's'}`, true);
+    return false;
+  }
+  const players = await engine.load(source);
+  S.loaded = true;
+  S.source = source;
+  S.game = gameName;
+  S.players = players;
+  S.board = parseBoardHint(source);
+  S.seats = new Map(players.map((p, i) => [p, (opts.seats && opts.seats[i]) || 'human']));
+  S.viewAs = opts.view && players.includes(opts.view) ? opts.view : '';
+  if (!S.aiKinds.length && await engine.has('aiMoves')) S.aiKinds = ['minimax:3', 'mcts:500'];
+  await startSession(opts.session);
   renderSeats();
   await render();
+  status(opts.session ? `loaded ${gameName || 'the linked game'} and replayed its session` : `loaded ${gameName || 'the edited game'}`);
+  return true;
+}
+
+async function loadFromEditor() {
+  const src = editorText();
+  const name = S.game && S.gallery.get(S.game) === src ? S.game : null;
+  await loadSource(src, name);
+}
+
+async function loadGallery(name) {
+  let text = S.gallery.get(name);
+  if (text === undefined) {
+    const r = await fetch(`games/${encodeURIComponent(name)}`);
+    if (!r.ok) throw new Error(`games/${name}: ${r.status}`);
+    text = await r.text();
+    S.gallery.set(name, text);
+  }
+  $('example').value = name;
+  setSource(text);
+  return text;
+}
+
+const accountsNow = () => engine.call('accounts');
+
+// Starts a session with the seed and interrupt mode; with a snapshot (a shared link), replays it
+// and rebuilds the timeline: the events from `history()`, the accounts over time from the start's
+// accounts plus the account events, one snapshot per chronon (a prefix of the shared one, restored
+// only when travelled to).
+async function startSession(sessionJson) {
+  S.seed = seedValue();
+  S.interrupt = $('interrupt').checked;
+  await engine.call('start', S.seed, S.interrupt);
+  const first = { snap: await engine.call('snapshot'), chronon: null, accounts: await accountsNow() };
+  S.timeline = [first];
+  S.cursor = 0;
+  engine.snapshot = first.snap;
+  if (!sessionJson) return;
+  const snap = JSON.parse(sessionJson);
+  await engine.call('restore', sessionJson);
+  const hist = await engine.call('history');
+  let accounts = first.accounts;
+  snap.chronons.forEach((_, k) => {
+    const prefix = JSON.stringify({ ...snap, chronons: snap.chronons.slice(0, k + 1), pending: [] });
+    const c = hist[k];
+    accounts = accounts.map((a) => {
+      const delta = c.events.filter((e) => e.kind === 'account' && e.player === a.player)
+        .reduce((sum, e) => sum + Number(e.amount), 0);
+      return { ...a, value: a.value + delta };
+    });
+    S.timeline.push({ snap: prefix, chronon: c, accounts });
+  });
+  S.cursor = S.timeline.length - 1;
+  S.timeline[S.cursor].accounts = await accountsNow();
+  engine.snapshot = sessionJson;
 }
 
 function seedValue() {
@@ -113,140 +279,358 @@ function seedValue() {
   return Number.isFinite(n) && n >= 0 ? Math.floor(n) % 4294967296 : 1;
 }
 
+// --- moves and chronons -------------------------------------------------------------------------
+// A new move forgets the future of the timeline.
+function dropFuture() { S.timeline.length = S.cursor + 1; }
+
+async function submit(player, sw, action) {
+  dropFuture();
+  const r = await engine.call('submit', player, sw, action);
+  if (r.ok) { status(`${player} submitted ${action} at ${sw}`); clearError(); } else status(`rejected: ${r.reason}`, true);
+  if (r.ok && r.chronon) await recordChronon(r.chronon); // interrupt mode: the submission ran a chronon
+  await render();
+  return r.ok;
+}
+
+async function recordChronon(c) {
+  const snap = await engine.call('snapshot');
+  S.timeline.push({ snap, chronon: c, accounts: await accountsNow() });
+  S.cursor = S.timeline.length - 1;
+  engine.snapshot = snap;
+}
+
+// Moves of the seats that are not human (all of them with allRandom), then one chronon.
+async function step(allRandom = false) {
+  if (!S.loaded) return;
+  dropFuture();
+  if (await engine.call('isTerminal')) { status('the game is over'); return; }
+  const random = [...S.seats].filter(([, k]) => allRandom || k === 'random').map(([p]) => p);
+  // in interrupt mode a random submission runs its own chronon: that is the step
+  const ran = random.length ? await engine.call('randomMoves', random) : [];
+  if (Array.isArray(ran) && ran.length) {
+    for (const c of ran) await recordChronon(c);
+    const c = ran[ran.length - 1];
+    status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
+    clearError();
+    await render();
+    return;
+  }
+  if (!allRandom) {
+    for (const [p, kind] of S.seats) {
+      if (kind === 'human' || kind === 'random') continue;
+      const moves = await engine.call('aiMoves', p, kind, (S.seed + S.cursor) >>> 0);
+      if (Array.isArray(moves)) {
+        for (const m of moves) {
+          const [sw, a] = Array.isArray(m) ? m.slice(-2) : [m.switch, m.action];
+          if (sw !== undefined) await engine.call('submit', p, sw, a);
+        }
+      }
+    }
+  }
+  const c = await engine.call('chronon');
+  await recordChronon(c);
+  status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
+  clearError();
+  await render();
+}
+
+// Time travel: show timeline entry i (its snapshot is restored; the entries after it stay).
+async function travel(i) {
+  if (i < 0 || i >= S.timeline.length || i === S.cursor) return;
+  await engine.call('restore', S.timeline[i].snap);
+  S.cursor = i;
+  engine.snapshot = S.timeline[i].snap;
+  status(`at chronon ${i} of ${S.timeline.length - 1}`);
+  await render();
+}
+
+async function undo() {
+  if (S.cursor === 0) return;
+  await travel(S.cursor - 1);
+  dropFuture();
+  status('undone');
+  await render();
+}
+
+function stopRunning() {
+  S.running = false;
+  $('run').textContent = 'Run';
+}
+
+async function run() {
+  if (S.running) { stopRunning(); return; }
+  S.running = true;
+  $('run').textContent = 'Pause';
+  while (S.running) {
+    const before = S.timeline.length;
+    await act(() => step(false));
+    if (!S.running || S.timeline.length === before || S.timeline[S.cursor].chronon?.terminal) break;
+    const ms = Math.max(0, Number($('run-ms').value) || 0);
+    await new Promise((r) => setTimeout(r, ms));
+  }
+  stopRunning();
+}
+
+// --- rendering -------------------------------------------------------------------------------------
 function renderSeats() {
   const div = $('seats');
   div.replaceChildren();
-  for (const [p, kind] of seats) {
+  const kinds = ['human', 'random', ...S.aiKinds];
+  for (const [p, kind] of S.seats) {
     const sel = el('select', { 'data-player': p, 'aria-label': `seat ${p}` },
-      el('option', { value: 'human' }, 'human'),
-      el('option', { value: 'random' }, 'random'));
+      ...kinds.map((k) => el('option', { value: k }, k)));
     sel.value = kind;
-    sel.addEventListener('change', () => act(() => { seats.set(p, sel.value); return render(); }));
+    sel.addEventListener('change', () => act(() => { S.seats.set(p, sel.value); return render(); }));
     div.append(el('div', { class: 'seat' }, el('span', { class: 'term' }, p), sel));
   }
   const va = $('viewas');
   va.replaceChildren(el('option', { value: '' }, 'designer'));
-  for (const p of seats.keys()) va.append(el('option', { value: p }, p));
-  va.value = viewAs;
+  for (const p of S.players) va.append(el('option', { value: p }, p));
+  va.value = S.viewAs;
 }
 
-async function render() {
-  if (!game) return;
-  const terminal = or(await guard(() => call('isTerminal')), false);
-  const n = or(await guard(() => call('chrononNumber')), 0);
-  $('chronon-label').replaceChildren(
-    `chronon ${n}`, terminal ? el('span', { class: 'over' }, ' — game over') : '');
+// The input of one slot of an unlimited action template.
+function slotInput(slot) {
+  const numeric = /^(double|float|integer|int|number)$/.test(slot.type);
+  return el('input', {
+    class: 'term slot', 'data-slot': slot.name, placeholder: `${slot.name} (${slot.type})`,
+    type: numeric ? 'number' : 'text', step: /^(integer|int)$/.test(slot.type) ? '1' : 'any',
+    'aria-label': `${slot.name} (${slot.type})`,
+  });
+}
 
-  // moves of the human seats
+// A template for people: its typed holes `','(Name, type)` shown as ‹Name: type›.
+const showTemplate = (t) => t.replace(/','\((\w+),(\w+)\)/g, '‹$1: $2›');
+
+function renderSwitch(p, sw) {
+  const row = el('div', { class: 'switch', 'data-player': p, 'data-switch': sw.switch },
+    el('span', { class: 'term who' }, `${p} at ${sw.switch}:`));
+  if (!sw.unlimited) {
+    for (const a of sw.actions) {
+      row.append(el('button', {
+        class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
+        onclick: () => act(() => submit(p, sw.switch, a)),
+      }, a));
+    }
+    return row;
+  }
+  // an unlimited switch: one form per template, typed inputs for its slots
+  sw.actions.forEach((template, i) => {
+    const slots = sw.slots ? sw.slots[i] || [] : null;
+    const form = el('form', { class: 'template', 'data-template': template });
+    const msg = el('span', { class: 'form-error' });
+    if (slots === null) {
+      const input = el('input', { class: 'term', placeholder: template, 'aria-label': `action for ${template}` });
+      form.append(input);
+      form.addEventListener('submit', (e) => { e.preventDefault(); act(() => submit(p, sw.switch, input.value)); });
+    } else {
+      const inputs = slots.map(slotInput);
+      form.append(el('span', { class: 'term', title: template }, showTemplate(template)), ...inputs);
+      form.addEventListener('submit', (e) => {
+        e.preventDefault();
+        act(async () => {
+          let action;
+          try {
+            // a whole number typed for a double slot is that double (12 -> 12.0)
+            const values = inputs.map((x, k) => (slots[k].type === 'double' && /^-?\d+$/.test(x.value.trim()) ? `${x.value.trim()}.0` : x.value));
+            action = await engine.call('fillTemplate', template, values);
+          } catch (err) {
+            msg.textContent = err.message;
+            return;
+          }
+          msg.textContent = '';
+          await submit(p, sw.switch, action);
+        });
+      });
+    }
+    form.append(el('button', { class: 'action', type: 'submit' }, slots && slots.length === 0 ? template : 'submit'), msg);
+    row.append(form);
+  });
+  return row;
+}
+
+// Redraws the game pane from the engine. When the engine fails (a budget error, a restart) the
+// panes that would show stale data say so instead.
+async function render() {
+  if (!S.loaded) return;
+  try {
+    await renderGame();
+  } catch (e) {
+    const none = (t) => el('span', { class: 'none' }, t);
+    $('moves').replaceChildren(none('(the engine gave no answer: see the error above)'));
+    $('facts').replaceChildren(el('li', { class: 'none' }, '(unknown)'));
+    $('board').replaceChildren();
+    throw e;
+  }
+}
+
+async function renderGame() {
+  const terminal = await engine.call('isTerminal');
+  const n = S.cursor;
+  const last = S.timeline.length - 1;
+  $('chronon-label').replaceChildren(
+    `chronon ${n}`, n < last ? el('span', { class: 'future' }, ` (of ${last})`) : '',
+    terminal ? el('span', { class: 'over' }, ' — game over') : '');
+
+  // the moves of the human seats the view may see: the viewed player's, or every human seat's
+  // for the designer
   const moves = $('moves');
   moves.replaceChildren();
   let any = false;
-  for (const [p, kind] of seats) {
-    if (kind !== 'human') continue;
-    const sws = or(await guard(() => call('switches', p)), []);
-    for (const sw of sws) {
+  const shown = S.viewAs === '' ? S.players : [S.viewAs];
+  for (const p of shown) {
+    const kind = S.seats.get(p);
+    if (kind !== 'human') {
+      if (S.viewAs !== '') moves.append(el('span', { class: 'none' }, `${p} is played by: ${kind}`));
+      continue;
+    }
+    for (const sw of await engine.call('switches', p)) {
       any = true;
-      const row = el('div', { class: 'switch' },
-        el('span', { class: 'term' }, `${p} at ${sw.switch}:`));
-      if (sw.unlimited) {
-        const input = el('input', { placeholder: sw.actions.join(' | '), class: 'term' });
-        row.append(input, el('button', { class: 'action', onclick: () => act(() => submit(p, sw.switch, input.value)) }, 'submit'));
-      } else {
-        for (const a of sw.actions) {
-          row.append(el('button', {
-            class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
-            onclick: () => act(() => submit(p, sw.switch, a)),
-          }, a));
-        }
-      }
-      moves.append(row);
+      moves.append(renderSwitch(p, sw));
     }
   }
-  if (!any) moves.append(el('span', { class: 'none' }, terminal ? 'the game is over' : 'no human seat has a switch now'));
-
-  const pending = or(await guard(() => call('pending')), []);
+  if (!any && !moves.childElementCount) {
+    moves.append(el('span', { class: 'none' }, terminal ? 'the game is over' : 'no human seat in this view has a switch now'));
+  }
+  const pending = (await engine.call('pending')).filter(([p]) => S.viewAs === '' || p === S.viewAs);
   $('pending').textContent = pending.length
-    ? 'pending: ' + pending.map(([p, s, a]) => `${p} ${s} ← ${a}`).join('; ')
-    : '';
+    ? 'pending: ' + pending.map(([p, s, a]) => `${p} ${s} ← ${a}`).join('; ') : '';
 
-  // the view
-  const facts = or(await guard(() => call('view', viewAs === '' ? null : viewAs)), []);
+  // the view: facts, board
+  const facts = await engine.call('view', S.viewAs === '' ? null : S.viewAs);
+  $('facts-who').textContent = S.viewAs === '' ? '(the designer sees all)' : `(as ${S.viewAs} sees them)`;
   const ul = $('facts');
   ul.replaceChildren(...facts.map((f) => el('li', {}, f)));
   if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
+  const board = S.board || detectBoard(facts);
+  $('board').replaceChildren(...(board ? [renderBoard(facts, board)] : []));
 
-  const acc = or(await guard(() => call('accounts')), []);
+  const acc = await accountsNow();
   $('accounts').replaceChildren(...acc.map((a) => el('tr', {}, el('td', {}, a.player), el('td', {}, a.amount))));
-
+  renderChart();
   renderLog();
   $('chronon').disabled = !!terminal;
   $('random-chronon').disabled = !!terminal;
+  $('run').disabled = !!terminal && !S.running;
   $('undo').disabled = n === 0;
+  $('back').disabled = n === 0;
+  $('forward').disabled = n >= last;
+  await updateUrl();
 }
 
-// The event log, newest first, as the "view as" seat sees it (its own events only).
+// The event log up to the shown chronon, newest first, as the viewed seat sees it; the future
+// (after a step back) is listed greyed.
 function renderLog() {
-  const who = viewAs === '' ? -1 : [...seats.keys()].indexOf(viewAs);
+  const who = S.viewAs === '' ? -1 : S.players.indexOf(S.viewAs);
   const items = [];
-  for (const c of history.slice().reverse()) {
-    if ('undo' in c) { items.push(el('li', { class: 'chronon' }, `undo → chronon ${c.undo}`)); continue; }
-    items.push(el('li', { class: 'chronon' }, `chronon ${c.chronon}${viewAs ? ` (as ${viewAs})` : ''}`));
+  for (let i = S.timeline.length - 1; i >= 1; i--) {
+    const c = S.timeline[i].chronon;
+    const future = i > S.cursor;
+    items.push(el('li', {
+      class: `chronon${future ? ' future' : ''}${i === S.cursor ? ' current' : ''}`, 'data-chronon': i,
+      onclick: () => act(() => travel(i)), title: 'travel to this chronon',
+    }, `chronon ${i}${future ? ' (undone: Forward replays it)' : ''}${S.viewAs ? ` — as ${S.viewAs}` : ''}`));
     const events = who < 0 ? c.events : (c.playerEvents[who] || []);
-    for (const e of events) items.push(el('li', { class: e.kind }, e.text));
+    for (const e of events) items.push(el('li', { class: `${e.kind}${future ? ' future' : ''}` }, e.text));
   }
+  items.push(el('li', {
+    class: `chronon${S.cursor === 0 ? ' current' : ''}`, 'data-chronon': 0, onclick: () => act(() => travel(0)),
+  }, 'start'));
   $('log').replaceChildren(...items);
 }
 
-async function submit(player, sw, action) {
-  const r = await guard(() => call('submit', player, sw, action));
-  if (r === FAIL) return;
-  if (r.ok) status(`${player} submitted ${action} at ${sw}`);
-  else status(`rejected: ${r.reason}`, true);
-  await render();
+const palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
+let chart = null;
+function renderChart() {
+  const box = $('chart');
+  if (chart) { chart.destroy(); chart = null; }
+  const entries = S.timeline.slice(0, S.cursor + 1);
+  const xs = entries.map((_, i) => i);
+  const series = S.players.map((p) => entries.map((e) => {
+    const a = e.accounts && e.accounts.find((x) => x.player === p);
+    return a ? a.value : null;
+  }));
+  chart = new uPlot({
+    width: Math.max(280, box.clientWidth || 400),
+    height: 170,
+    scales: { x: { time: false } },
+    axes: [{ label: 'chronon' }, {}],
+    series: [{ label: 'chronon' }, ...S.players.map((p, i) => ({
+      label: p, stroke: palette[i % palette.length], width: 2, points: { show: xs.length < 40 },
+    }))],
+  }, [xs, ...series], box);
 }
 
-async function runChronon(allRandom) {
-  if (!game) return;
-  const randomSeats = [...seats].filter(([, k]) => allRandom || k === 'random').map(([p]) => p);
-  if (randomSeats.length && await guard(() => call('randomMoves', randomSeats)) === FAIL) {
-    await render();
+let urlTimer = null;
+async function updateUrl() {
+  const session = await engine.call('snapshot');
+  engine.snapshot = session;
+  const snap = JSON.parse(session);
+  const hash = await writeHash({
+    game: S.game, src: S.source, seed: S.seed, interrupt: S.interrupt,
+    seats: [...S.seats.values()], view: S.viewAs,
+    session: snap.chronons.length || snap.pending.length ? session : null,
+  });
+  clearTimeout(urlTimer);
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+// --- queries and the §11 check ------------------------------------------------------------------
+async function runQuery() {
+  if (!S.loaded) return;
+  const ul = $('answers');
+  let r;
+  try {
+    r = await engine.call('query', $('query').value);
+  } catch (e) {
+    ul.replaceChildren(el('li', { class: 'error' }, e.message));
     return;
   }
-  const c = await guard(() => call('chronon'));
-  if (c === FAIL) { await render(); return; }
-  history.push(c);
-  status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
-  await render();
-}
-
-// A goal against the rules over the current state (fact/1 etc. read it).
-async function runQuery() {
-  if (!game) return;
-  const ul = $('answers');
-  const r = await guard(() => call('query', $('query').value));
-  if (r === FAIL) { ul.replaceChildren(el('li', { class: 'error' }, $('status').textContent)); return; }
   const items = r.answers.length ? r.answers.map((a) => el('li', {}, a)) : [el('li', {}, 'false.')];
   if (r.truncated) items.push(el('li', { class: 'none' }, `… (first ${r.answers.length} answers)`));
-  if (r.error) items.push(el('li', { class: 'error' }, `error: ${r.error}`));
+  if (r.error) {
+    const li = el('li', { class: 'error' }, `error: ${r.error}`);
+    const loc = r.location;
+    if (loc && loc.line) {
+      li.append(' ', el('a', { href: '#', class: 'goto', onclick: (ev) => { ev.preventDefault(); jumpTo(loc.line, loc.column, loc.endLine, loc.endColumn); } }, `line ${loc.line}:${loc.column}`));
+    }
+    items.push(li);
+  }
   ul.replaceChildren(...items);
 }
 
-async function undo() {
-  if (!game) return;
-  if (await guard(() => call('undo')) === true) {
-    history.push({ undo: await call('chrononNumber') });
-    status('undone');
+async function checkHidden() {
+  if (!S.loaded) return;
+  const max = Math.max(1, Number($('max-states').value) || 5000);
+  const prog = $('check-progress');
+  const out = $('check-result');
+  out.replaceChildren();
+  prog.textContent = 'exploring…';
+  $('stop-check').disabled = false;
+  $('check-hidden').disabled = true;
+  try {
+    const r = await engine.checkHidden(max, (p) => {
+      prog.textContent = `${p.phase}: ${p.states} states, ${p.frontier} in the frontier`;
+    });
+    prog.textContent = `${r.states} states explored${r.complete ? ' (all reachable states)' : ` (stopped at ${max})`}`;
+    out.append(el('div', { class: r.consistent ? 'ok' : 'error' },
+      r.consistent ? '✓ consistent: no player\'s moves reveal hidden information' : '✗ inconsistent'),
+    el('div', {}, r.message));
+    if (r.counterexample) {
+      const c = r.counterexample;
+      out.append(el('div', {}, `counterexample for ${c.player}: ${c.description}`),
+        el('ol', { class: 'terms' }, ...c.steps.map((s) => el('li', {}, s))));
+    }
+  } catch (e) {
+    prog.textContent = '';
+    out.append(el('div', { class: 'error' }, e.message));
+  } finally {
+    $('stop-check').disabled = true;
+    $('check-hidden').disabled = false;
   }
-  await render();
 }
 
-async function loadExample(name) {
-  const r = await fetch(`games/${name}`);
-  if (!r.ok) throw new Error(`games/${name}: ${r.status}`);
-  $('source').value = await r.text();
-  await load();
-}
-
+// --- start-up ----------------------------------------------------------------------------------------
 async function main() {
   let names = ['nim.sidl'];
   try {
@@ -254,27 +638,56 @@ async function main() {
     if (r.ok) names = await r.json();
   } catch (_) { /* keep the default */ }
   const ex = $('example');
-  ex.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
-  ex.value = names.includes('nim.sidl') ? 'nim.sidl' : names[0];
-  ex.addEventListener('change', () => act(() => loadExample(ex.value)));
-  $('load').addEventListener('click', () => act(load));
-  $('source').addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); act(load); }
-  });
+  ex.replaceChildren(...names.map((n) => el('option', { value: n }, n.replace(/\.sidl$/, ''))),
+    el('option', { value: '', disabled: '' }, '(edited)'));
+  ex.addEventListener('change', () => act(async () => {
+    if (!ex.value) return;
+    const name = ex.value;
+    await loadSource(await loadGallery(name), name);
+  }));
+  $('load').addEventListener('click', () => act(loadFromEditor));
   $('restart').addEventListener('click', () => act(async () => {
-    if (!game) return;
-    if (await guard(() => call('start', seedValue())) !== FAIL) {
-      history = [];
-      status(`restarted with seed ${seedValue()}`);
-    }
+    if (!S.loaded) return;
+    stopRunning();
+    await startSession();
+    clearError();
+    status(`restarted with seed ${S.seed}`);
     await render();
   }));
-  $('chronon').addEventListener('click', () => act(() => runChronon(false)));
-  $('random-chronon').addEventListener('click', () => act(() => runChronon(true)));
+  $('interrupt').addEventListener('change', () => $('restart').click());
+  $('chronon').addEventListener('click', () => act(() => step(false)));
+  $('random-chronon').addEventListener('click', () => act(() => step(true)));
+  $('run').addEventListener('click', () => run());
   $('undo').addEventListener('click', () => act(undo));
+  $('back').addEventListener('click', () => act(() => travel(S.cursor - 1)));
+  $('forward').addEventListener('click', () => act(() => travel(S.cursor + 1)));
   $('query-form').addEventListener('submit', (e) => { e.preventDefault(); act(runQuery); });
-  $('viewas').addEventListener('change', () => act(() => { viewAs = $('viewas').value; return render(); }));
-  await act(() => loadExample(ex.value));
+  $('viewas').addEventListener('change', () => act(() => { S.viewAs = $('viewas').value; return render(); }));
+  $('check-hidden').addEventListener('click', () => act(checkHidden));
+  $('stop-check').addEventListener('click', () => engine.stop('the §11 check was stopped'));
+  $('share').addEventListener('click', () => act(async () => {
+    await updateUrl();
+    try { await navigator.clipboard.writeText(location.href); status('link copied'); } catch (_) { status('the link is in the address bar'); }
+  }));
+  editor.dom.addEventListener('input', () => {
+    if (S.game && S.gallery.get(S.game) !== editorText()) ex.value = '';
+  });
+
+  await loadKeywords();
+  await act(async () => {
+    const h = await readHash().catch(() => ({}));
+    if (h.seed !== undefined && Number.isFinite(h.seed)) $('seed').value = String(h.seed);
+    if (h.interrupt !== undefined) $('interrupt').checked = h.interrupt;
+    const opts = { seats: h.seats, view: h.view, session: h.session };
+    if (h.src !== undefined) {
+      setSource(h.src);
+      ex.value = '';
+      await loadSource(h.src, null, opts);
+    } else {
+      const name = h.game && names.includes(h.game) ? h.game : names.includes('nim.sidl') ? 'nim.sidl' : names[0];
+      await loadSource(await loadGallery(name), name, opts);
+    }
+  });
   document.body.dataset.ready = 'true';
 }
 

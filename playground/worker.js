@@ -1,7 +1,11 @@
 // The engine's thread: holds the SidlGame and answers {id, op, args} messages with {id, ok, value}
-// or {id, ok: false, error}. Ops: `check(source)`, `load(source)` (the new game's players), and
-// `call(method, ...args)` (a SidlGame method).
-import init, { SidlGame } from './pkg/sidl_wasm.js';
+// or {id, ok: false, error: {message, sidl}}; long operations also post {id, progress}.
+// Ops: `check(source)`, `load(source)` (the new game's players), `keywords()`, `has(method)`,
+// `checkHidden(maxStates)` (with progress) and `call(method, ...args)` (a SidlGame method).
+// engine.js drives it; a call that does not answer in time gets this worker terminated.
+import init, * as wasm from './pkg/sidl_wasm.js';
+
+const { SidlGame } = wasm;
 
 const ready = init();
 let game = null;
@@ -14,6 +18,21 @@ const ops = {
     game = g;
     return game.players();
   },
+  keywords: () => {
+    if (typeof wasm.keywords === 'function') return wasm.keywords();
+    if (game && typeof game.keywords === 'function') return game.keywords();
+    return null;
+  },
+  has: (method) => !!game && typeof game[method] === 'function',
+  checkHidden: (maxStates, id) => {
+    if (!game) throw new Error('no game is loaded');
+    if (typeof game.checkHidden !== 'function') throw new Error('this engine build has no checkHidden');
+    let last = 0;
+    return game.checkHidden(maxStates, (p) => {
+      const now = Date.now();
+      if (now - last > 100) { last = now; postMessage({ id, progress: p }); }
+    });
+  },
   call: (method, ...args) => {
     if (!game) throw new Error('no game is loaded');
     if (typeof game[method] !== 'function') throw new Error(`no method ${method}`);
@@ -25,8 +44,11 @@ self.onmessage = async (e) => {
   const { id, op, args } = e.data;
   try {
     await ready;
-    postMessage({ id, ok: true, value: ops[op](...args) });
+    const value = op === 'checkHidden' ? ops.checkHidden(args[0], id) : ops[op](...args);
+    postMessage({ id, ok: true, value });
   } catch (err) {
-    postMessage({ id, ok: false, error: String(err && err.message ? err.message : err) });
+    const message = String(err && err.message ? err.message : err);
+    const sidl = err && typeof err === 'object' && err.sidl ? err.sidl : null;
+    postMessage({ id, ok: false, error: { message, sidl } });
   }
 };

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The playground's browser test: builds the wasm, serves playground/ on a free local port, runs the
 # Playwright (playwright-core) test in Debian's headless Chromium, stops the server.
+# The test prints `ok - …` per check and closes with `N passed, N failed`.
 # Screenshots: target/e2e-artifacts/. Called by scripts/test.sh (which installs chromium first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
 bash scripts/playground.sh --build
-(cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
+# playwright-core, pinned by tests/e2e/package-lock.json; `npm ci` only when the lockfile changed
+if ! cmp -s tests/e2e/package-lock.json tests/e2e/node_modules/.sidl-lock 2>/dev/null; then
+  (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.sidl-lock)
+fi
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 python3 -m http.server --bind 127.0.0.1 --directory playground "$port" >/dev/null 2>&1 &

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the browser playground (the sidl-wasm crate through wasm-bindgen) and serves it locally.
 #   bash scripts/playground.sh            # build, then serve on http://127.0.0.1:${PORT:-8080}/
-#   bash scripts/playground.sh --build    # build only (scripts/test.sh)
+#   bash scripts/playground.sh --build    # build only (scripts/e2e.sh)
 # The WASM build is scripts/wasm-build.sh (it installs the wasm32 target and the pinned
 # wasm-bindgen-cli if missing).
 set -euo pipefail
@@ -20,6 +20,15 @@ rm -rf playground/games
 mkdir -p playground/games
 cp games/*.sidl playground/games/
 (cd playground/games && ls *.sidl | python3 -c 'import json,sys; print(json.dumps([l.strip() for l in sys.stdin if l.strip()]))' > index.json)
+
+# the editor and chart libraries (CodeMirror 6, uPlot from npm, pinned by playground/package-lock.json)
+# bundled by esbuild into playground/vendor/; `npm ci` only when the lockfile changed
+if ! cmp -s playground/package-lock.json playground/node_modules/.sidl-lock 2>/dev/null; then
+  log "installing the playground's npm packages (npm ci)"
+  (cd playground && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.sidl-lock)
+fi
+log "bundling playground/vendor/ (esbuild)"
+(cd playground && node build.mjs)
 
 if [ "${1:-}" = "--build" ]; then exit 0; fi
 

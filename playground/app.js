@@ -316,14 +316,18 @@ async function step(allRandom = false) {
     return;
   }
   if (!allRandom) {
+    // AI seats: aiMoves submits the AI's moves for its player (it sees only that player's view);
+    // in interrupt mode a submission runs its own chronon, returned here: that is the step
     for (const [p, kind] of S.seats) {
       if (kind === 'human' || kind === 'random') continue;
-      const moves = await engine.call('aiMoves', p, kind, (S.seed + S.cursor) >>> 0);
-      if (Array.isArray(moves)) {
-        for (const m of moves) {
-          const [sw, a] = Array.isArray(m) ? m.slice(-2) : [m.switch, m.action];
-          if (sw !== undefined) await engine.call('submit', p, sw, a);
-        }
+      const ranAi = await engine.call('aiMoves', p, kind, (S.seed + S.cursor) >>> 0);
+      if (Array.isArray(ranAi) && ranAi.length) {
+        for (const c of ranAi) await recordChronon(c);
+        const c = ranAi[ranAi.length - 1];
+        status(c.terminal ? 'game over' : `chronon ${c.chronon} ran (${kind} for ${p})`);
+        clearError();
+        await render();
+        return;
       }
     }
   }

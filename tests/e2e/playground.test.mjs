@@ -419,6 +419,25 @@ for (const name of shippedGames) {
   });
 }
 
+await check('an AI seat (minimax) plays tic-tac-toe against a random seat to the end and does not lose', async () => {
+  await pickGame('tictactoe.sidl');
+  const kinds = await page.locator('#seats select[data-player="[xplayer]"] option').allTextContents();
+  assert.ok(kinds.includes('minimax:3') && kinds.includes('mcts:500'), `AI kinds offered: ${kinds}`);
+  await page.selectOption('#seats select[data-player="[xplayer]"]', 'minimax:3'); await idle();
+  await page.selectOption('#seats select[data-player="[oplayer]"]', 'random'); await idle();
+  await page.fill('#run-ms', '0');
+  await page.click('#run');
+  await page.waitForFunction(() => /game over/.test(document.querySelector('#chronon-label').textContent), null, { timeout: 120000 });
+  await idle();
+  await page.waitForFunction(() => document.querySelector('#run').textContent === 'Run');
+  const rows = Object.fromEntries((await page.locator('#accounts tr').evaluateAll(
+    (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)))));
+  assert.ok(Number(rows['[xplayer]']) >= Number(rows['[oplayer]']), `accounts ${JSON.stringify(rows)}`);
+  // the AI's moves are in the event log as submitted moves of xplayer
+  assert.match((await page.locator('#log').textContent()), /xplayer/);
+  await shot('12-ai-seat');
+});
+
 await check('the embed example page plays nim in a <sidl-game> element', async () => {
   const p = await newPage();
   await p.goto(new URL('embed/example.html', base).href);

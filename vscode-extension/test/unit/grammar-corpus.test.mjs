@@ -20,8 +20,10 @@ const HEAD = /^(game|name|init|hidden|legal|switch|unlimited|owned|default|do|pa
 function sidlFiles(dir, out = []) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     if (['node_modules', 'target', '.git', 'vscode-extension'].includes(e.name) || e.name.startsWith('target-')) continue;
-    // Syntax-error fixtures may end inside an unterminated clause, string or comment on purpose.
-    if (relative(repo, join(dir, e.name)) === join('engine', 'tests', 'syntax', 'err')) continue;
+    // Syntax-error fixtures and the editor fixtures (a clause being typed at a cursor) may end inside
+    // an unterminated clause, string or comment on purpose.
+    const rel = relative(repo, join(dir, e.name));
+    if (rel === join('engine', 'tests', 'syntax', 'err') || rel === join('engine', 'tests', 'ide')) continue;
     const p = join(dir, e.name);
     if (e.isDirectory()) sidlFiles(p, out);
     else if (e.name.endsWith('.sidl')) out.push(p);

@@ -37,8 +37,8 @@ run beats games/nim.sidl --seat alice=mcts:200
 run beats games/nim.sidl --seat bob=mcts:200
 run none games/kuhn.sidl --seat p1=mcts:200
 run none games/kuhn.sidl --seat p2=mcts:200
-run beats games/kalah.sidl --seat '[south]=mcts:100'
-run beats games/kalah.sidl --seat '[north]=mcts:100'
-run beats games/go.sidl --seat '[black]=mcts:100'
-run beats games/go.sidl --seat '[white]=mcts:100'
+run beats games/kalah.sidl --seat '[south]=mcts:30'
+run beats games/kalah.sidl --seat '[north]=mcts:30'
+run beats games/go.sidl --seat '[black]=mcts:30'
+run beats games/go.sidl --seat '[white]=mcts:30'
 exit "$fail"

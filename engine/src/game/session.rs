@@ -1651,6 +1651,7 @@ impl Session {
             machine,
             replaying: false,
             driver_rng: self.driver_rng.clone(),
+            consts: ConstCache::new(&self.game),
         }
     }
 
@@ -1660,6 +1661,7 @@ impl Session {
     pub fn from_state(game: Arc<Game>, state: State, seed: u64, settings: Settings) -> Session {
         let mut machine = Machine::new(game.program.clone(), settings.limits);
         machine.rng = Rng::new(seed);
+        let consts = ConstCache::new(&game);
         Session {
             game,
             settings,
@@ -1674,6 +1676,7 @@ impl Session {
             machine,
             replaying: false,
             driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
+            consts,
         }
     }
 

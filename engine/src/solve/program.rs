@@ -562,7 +562,8 @@ pub fn compile_term(t: &Term, cells: &mut Vec<Cell>, ends: &mut Vec<u32>) -> Cel
         End(usize),
     }
     let mut root = Cell::Atom(atom::NIL);
-    let mut jobs = vec![Job::Term(t, None)];
+    let mut jobs = Vec::with_capacity(16);
+    jobs.push(Job::Term(t, None));
     while let Some(job) = jobs.pop() {
         match job {
             Job::End(p) => ends[p] = cells.len() as u32,

@@ -101,7 +101,13 @@ pub struct FactSet {
     by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED],
     /// The empty candidate list (shared, so that a pattern matching nothing allocates nothing).
     none: Arc<[u32]>,
+    /// Unique among the fact sets built by [`FactSet::from_grounds`] (copies share it: same facts);
+    /// `0` for the default (empty) set. Keys the machine's per-state tables.
+    id: u64,
 }
+
+/// The next [`FactSet::id`].
+static NEXT_FACTSET_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// Which candidate list a pattern selects (recomputed identically on every retry).
 #[derive(Clone)]
@@ -132,11 +138,16 @@ impl FactSet {
             ids,
             by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
             none: Arc::from(Vec::new()),
+            id: NEXT_FACTSET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
     pub fn len(&self) -> usize {
         self.facts.len()
+    }
+    /// See the `id` field: equal non-zero ids mean equal facts.
+    pub fn id(&self) -> u64 {
+        self.id
     }
     pub fn is_empty(&self) -> bool {
         self.facts.is_empty()

@@ -306,12 +306,11 @@ impl StateStat {
             <= (self.steps[1] as u128) * (self.calls[0] as u128)
     }
 
-    /// Are the tables of the call itself rarely asked again (then a direct call, which may stop
-    /// at the first answer, is cheaper)?
+    /// After both trials: are the tables of the cheaper kind rarely asked again (then a direct
+    /// call, which may stop at the first answer and fills nothing, is cheaper)?
     fn useless(&self) -> bool {
-        self.fills[1] >= STATE_TRIAL
-            && !self.general()
-            && self.calls[1] * 4 < self.fills[1] as u64 * 5
+        let k = usize::from(!self.general());
+        self.fills[1] >= STATE_TRIAL && self.calls[k] * 4 < self.fills[k] as u64 * 5
     }
 }
 
@@ -1061,6 +1060,8 @@ impl Machine {
         use super::statememo::{MODE_FIRST, MODE_NONE};
         let stat = self.state_stats.entry(p).or_default();
         if stat.useless() {
+            // settled: called directly from now on
+            self.no_memo.insert(p);
             return self.call_user(data, p, args, arity, next);
         }
         let general = stat.general();

@@ -21,8 +21,9 @@ pub struct Ground {
 
 impl Ground {
     pub fn new(term: Term) -> Ground {
-        let mut cells = Vec::new();
-        let mut ends = Vec::new();
+        // words are small: one allocation each for most of them
+        let mut cells = Vec::with_capacity(24);
+        let mut ends = Vec::with_capacity(24);
         let root = compile_term(&term, &mut cells, &mut ends);
         let mut g = Ground {
             term,
@@ -98,7 +99,15 @@ pub struct FactSet {
     /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
     /// pattern uses the most selective of its bound leading elements).
     by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED],
+    /// The empty candidate list (shared, so that a pattern matching nothing allocates nothing).
+    none: Arc<[u32]>,
+    /// Unique among the fact sets built by [`FactSet::from_grounds`] (copies share it: same facts);
+    /// `0` for the default (empty) set. Keys the machine's per-state tables.
+    id: u64,
 }
+
+/// The next [`FactSet::id`].
+static NEXT_FACTSET_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// Which candidate list a pattern selects (recomputed identically on every retry).
 #[derive(Clone)]
@@ -128,11 +137,17 @@ impl FactSet {
             facts,
             ids,
             by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
+            none: Arc::from(Vec::new()),
+            id: NEXT_FACTSET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
     pub fn len(&self) -> usize {
         self.facts.len()
+    }
+    /// See the `id` field: equal non-zero ids mean equal facts.
+    pub fn id(&self) -> u64 {
+        self.id
     }
     pub fn is_empty(&self) -> bool {
         self.facts.is_empty()
@@ -178,7 +193,7 @@ impl FactSet {
         for (pos, k) in keys.iter().enumerate() {
             if let Some(k) = k {
                 match self.by_pos[pos].get(k) {
-                    None => return Candidates(Arc::from(Vec::new())),
+                    None => return Candidates(self.none.clone()),
                     Some(v) => {
                         if best.is_none_or(|b| v.len() < b.len()) {
                             best = Some(v);

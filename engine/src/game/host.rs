@@ -106,6 +106,9 @@ fn enumerate<'g>(
 }
 
 impl Host for KeywordHost<'_> {
+    fn state_id(&self) -> u64 {
+        self.facts.id()
+    }
     fn call(
         &mut self,
         id: u32,

@@ -46,6 +46,7 @@ impl Game {
         });
         let (program, mut d) = ProgramBuilder::new()
             .host_predicates(&host::keyword_predicates())
+            .state_hosts((1 << host::PLAYER) | (1 << host::FACT))
             .clauses(clauses)
             .build();
         diags.append(&mut d);

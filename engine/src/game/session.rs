@@ -278,6 +278,9 @@ struct ConstCache {
     default: bool,
     /// (goal, maximum number of solutions) -> the solutions.
     answers: rustc_hash::FxHashMap<(Term, usize), Vec<Term>>,
+    /// When `hidden`: word -> per player (by index), is the word hidden from them (`None`: not
+    /// asked yet). Looked up by the word alone, without building the goal.
+    hidden_rows: rustc_hash::FxHashMap<Term, Vec<Option<bool>>>,
 }
 
 impl ConstCache {
@@ -294,6 +297,7 @@ impl ConstCache {
             hidden: constant(atom::HIDDEN, 2),
             default: constant(atom::DEFAULT, 2),
             answers: Default::default(),
+            hidden_rows: Default::default(),
         }
     }
 
@@ -633,9 +637,17 @@ impl Session {
         }
         let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
         let mut out = Vec::with_capacity(n);
-        for p in state.player_terms() {
+        for (pi, p) in state.player_terms().enumerate() {
             let mut row = Vec::with_capacity(words.len());
             for w in words {
+                // hidden/2 reaching nothing but player/1: answered once per (word, player) in a
+                // session, in the same order as below (so the same first error, never cached)
+                if self.consts.hidden {
+                    if let Some(&Some(h)) = self.consts.hidden_rows.get(w).and_then(|r| r.get(pi)) {
+                        row.push(h);
+                        continue;
+                    }
+                }
                 let g = call(atom::HIDDEN, vec![w.clone(), p.clone()]);
                 let r = cached_solutions(
                     &mut self.consts,
@@ -646,7 +658,18 @@ impl Session {
                     1,
                     "hidden/2",
                 )?;
-                row.push(!r.is_empty());
+                let h = !r.is_empty();
+                if self.consts.hidden {
+                    if self.consts.hidden_rows.len() >= CONST_CACHE_MAX {
+                        self.consts.hidden_rows.clear();
+                    }
+                    let cached = self.consts.hidden_rows.entry(w.clone()).or_default();
+                    if cached.len() < n {
+                        cached.resize(n, None);
+                    }
+                    cached[pi] = Some(h);
+                }
+                row.push(h);
             }
             out.push(row);
         }

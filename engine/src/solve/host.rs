@@ -20,6 +20,13 @@ pub trait Host {
         redo: Option<u64>,
     ) -> Result<Det, Term>;
     fn undo(&mut self, entry: u32);
+    /// An identity of the state that the host predicates declared with
+    /// [`ProgramBuilder::state_hosts`](super::program::ProgramBuilder::state_hosts) read: two
+    /// queries with the same non-zero id see the same answers from them. `0`: unknown (no
+    /// per-state tabling).
+    fn state_id(&self) -> u64 {
+        0
+    }
 }
 
 /// No host predicates.

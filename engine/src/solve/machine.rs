@@ -178,7 +178,8 @@ enum CpKind {
         tail: Option<Cell>,
     },
     Dead,
-    /// Computing every answer of a memoized call.
+    /// Computing every answer of a memoized call (`args`: the call's arguments; the answers may be
+    /// those of a generalisation of it, for per-state tables).
     MemoFill {
         fill: u32,
         pred: u32,
@@ -256,6 +257,9 @@ fn memo_key(
     true
 }
 
+/// Marks entry numbers of the per-state tables.
+const STATE_ENTRY: u32 = 1 << 31;
+
 /// Argument tuples larger than this many cells are not memoized.
 const MEMO_KEY_MAX: usize = 256;
 
@@ -271,7 +275,47 @@ struct Fill {
     start: u64,
     /// Index of its `MemoFill` choicepoint.
     cp: u32,
+    /// A per-state table entry (see [`super::statememo`]).
+    state: bool,
+    /// For a per-state entry: generalised (`true`) or the call itself (`false`).
+    general: bool,
 }
+
+/// Per predicate tabled per state: the cost of each kind of table (inferences spent filling, calls
+/// answered), measured on the first [`STATE_TRIAL`] fills of each, after which the cheaper kind per
+/// call is kept. Both kinds give the answers of the call itself, so the choice changes only speed.
+#[derive(Default, Clone, Copy, Debug)]
+struct StateStat {
+    /// [general, variant]: fills, inferences of the fills, calls answered.
+    fills: [u32; 2],
+    steps: [u64; 2],
+    calls: [u64; 2],
+}
+
+impl StateStat {
+    /// Generalise the next call?
+    fn general(&self) -> bool {
+        if self.fills[0] < STATE_TRIAL {
+            return true;
+        }
+        if self.fills[1] < STATE_TRIAL {
+            return false;
+        }
+        // per call: steps[0] / calls[0] <= steps[1] / calls[1]
+        (self.steps[0] as u128) * (self.calls[1] as u128)
+            <= (self.steps[1] as u128) * (self.calls[0] as u128)
+    }
+
+    /// After both trials: are the tables of the cheaper kind rarely asked again (then a direct
+    /// call, which may stop at the first answer and fills nothing, is cheaper)?
+    fn useless(&self) -> bool {
+        let k = usize::from(!self.general());
+        self.fills[1] >= STATE_TRIAL && self.calls[k] * 4 < self.fills[k] as u64 * 5
+    }
+}
+
+/// Fills of each kind measured before a predicate's per-state tables settle on one kind.
+const STATE_TRIAL: u32 = 16;
 
 /// A fill with more answers, or taking more inference steps, is given up (the call runs directly).
 const MEMO_MAX_ANSWERS: usize = 4096;
@@ -342,6 +386,12 @@ pub struct Machine {
     fills: Vec<Fill>,
     /// Predicates whose memoization was given up.
     no_memo: rustc_hash::FxHashSet<u32>,
+    /// Per-state tables ([`super::statememo`]): valid while the host's state id is `state_id`.
+    /// Entry numbers have [`STATE_ENTRY`] set.
+    state_table: rustc_hash::FxHashMap<MemoKey, u32>,
+    state_entries: Vec<MemoEntry>,
+    state_id: u64,
+    state_stats: rustc_hash::FxHashMap<u32, StateStat>,
     /// Memoize predicates that depend on their arguments only (on by default).
     pub memoize: bool,
     /// [`Machine::reset`] keeps the inference count, so that the inference budget covers several
@@ -390,6 +440,10 @@ impl Machine {
             memo_cells: 0,
             fills: Vec::new(),
             no_memo: Default::default(),
+            state_table: Default::default(),
+            state_entries: Vec::new(),
+            state_id: 0,
+            state_stats: Default::default(),
             memoize: true,
             keep_inferences: false,
         }
@@ -916,8 +970,16 @@ impl Machine {
         }
         match disp {
             Dispatch::User(p) => {
-                if self.memoize && data.preds[p as usize].memo && !self.no_memo.contains(&p) {
-                    return self.call_memo(data, p, args, arity, cutb, next);
+                let pr = &data.preds[p as usize];
+                if self.memoize && (pr.memo || pr.state_memo != 0) && !self.no_memo.contains(&p) {
+                    if pr.memo {
+                        return self.call_memo(data, p, args, arity, cutb, next, None);
+                    }
+                    let sid = host.state_id();
+                    if sid != 0 {
+                        let modes = pr.state_memo;
+                        return self.call_state_memo(data, p, args, arity, cutb, next, sid, modes);
+                    }
                 }
                 self.call_user(data, p, args, arity, next)
             }
@@ -980,7 +1042,61 @@ impl Machine {
         (seg, root)
     }
 
-    /// A memoizable predicate: serve the call from the table, or fill the table entry first.
+    /// A predicate tabled per state: the call's general form (every argument a fresh variable, or
+    /// all but a ground first one) is looked up in, or filled into, the current state's table, and
+    /// its answers are unified with the call's arguments in order.
+    #[allow(clippy::too_many_arguments)]
+    fn call_state_memo(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+        sid: u64,
+        modes: u8,
+    ) -> Result<Step, SolveError> {
+        use super::statememo::{MODE_FIRST, MODE_NONE};
+        let stat = self.state_stats.entry(p).or_default();
+        if stat.useless() {
+            // settled: called directly from now on
+            self.no_memo.insert(p);
+            return self.call_user(data, p, args, arity, next);
+        }
+        let general = stat.general();
+        stat.calls[usize::from(!general)] += 1;
+        if sid != self.state_id {
+            self.state_table.clear();
+            self.state_entries.clear();
+            self.state_id = sid;
+        }
+        if !general {
+            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false)));
+        }
+        let keep =
+            if modes & MODE_FIRST != 0 && self.store.is_ground(self.store.heap[args as usize]) {
+                1
+            } else if modes & MODE_NONE != 0 {
+                0
+            } else {
+                return self.call_memo(data, p, args, arity, cutb, next, Some((args, false)));
+            };
+        let gen = self.store.len();
+        for j in 0..arity {
+            let c = if j < keep {
+                self.store.heap[(args + j) as usize]
+            } else {
+                Cell::Ref(gen + j)
+            };
+            self.store.heap.push(c);
+        }
+        self.call_memo(data, p, args, arity, cutb, next, Some((gen, true)))
+    }
+
+    /// A memoizable predicate: serve the call from the table, or fill the table entry first. With
+    /// `gen`, a per-state table entry for the general call whose arguments start at `gen`.
+    #[allow(clippy::too_many_arguments)]
     fn call_memo(
         &mut self,
         data: &ProgramData,
@@ -989,23 +1105,28 @@ impl Machine {
         arity: u32,
         cutb: u32,
         next: u32,
+        gen: Option<(u32, bool)>,
     ) -> Result<Step, SolveError> {
+        let state = gen.is_some();
+        let (gen, general) = gen.unwrap_or((args, false));
         let mut words = std::mem::take(&mut self.memo_words);
         let mut vars = std::mem::take(&mut self.memo_vars);
         let mut stack = std::mem::take(&mut self.memo_stack);
         let small = memo_key(
             &self.store,
             p,
-            args,
+            gen,
             arity,
             &mut words,
             &mut vars,
             &mut stack,
         );
-        let hit = if small {
-            self.memo_table.get(&words[..]).copied()
-        } else {
+        let hit = if !small {
             None
+        } else if state {
+            self.state_table.get(&words[..]).copied()
+        } else {
+            self.memo_table.get(&words[..]).copied()
         };
         let key: Option<MemoKey> = (small && hit.is_none()).then(|| words[..].into());
         self.memo_words = words;
@@ -1023,6 +1144,8 @@ impl Machine {
             answers: Vec::new(),
             start: self.inferences,
             cp: self.cps.len() as u32,
+            state,
+            general,
         });
         self.push_cp(
             CpKind::MemoFill {
@@ -1034,8 +1157,16 @@ impl Machine {
             next,
             cutb,
         )?;
-        let k = self.push_frame(FrameKind::MemoCollect { fill, args, arity }, cutb, next)?;
-        self.call_user(data, p, args, arity, k)
+        let k = self.push_frame(
+            FrameKind::MemoCollect {
+                fill,
+                args: gen,
+                arity,
+            },
+            cutb,
+            next,
+        )?;
+        self.call_user(data, p, gen, arity, k)
     }
 
     /// Unifies the call's arguments with answer `i` of memo entry `e`, leaving a choicepoint for the
@@ -1049,7 +1180,7 @@ impl Machine {
         next: u32,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let len = self.memo_entries[e as usize].len();
+        let len = self.entry(e).len();
         if i >= len {
             return Ok(Step::Fail);
         }
@@ -1077,7 +1208,12 @@ impl Machine {
             });
             self.store.mark = heap;
         }
-        let (seg, root) = &self.memo_entries[e as usize][i];
+        let entry = if e & STATE_ENTRY != 0 {
+            &self.state_entries[(e & !STATE_ENTRY) as usize]
+        } else {
+            &self.memo_entries[e as usize]
+        };
+        let (seg, root) = &entry[i];
         let t = self.store.copy_in(seg, *root);
         for j in 0..arity {
             let a = self.store.arg(t, j);
@@ -1088,6 +1224,14 @@ impl Machine {
         }
         self.cur = next;
         Ok(Step::Go)
+    }
+
+    fn entry(&self, e: u32) -> &MemoEntry {
+        if e & STATE_ENTRY != 0 {
+            &self.state_entries[(e & !STATE_ENTRY) as usize]
+        } else {
+            &self.memo_entries[e as usize]
+        }
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
@@ -1601,15 +1745,31 @@ impl Machine {
                     self.pop_cp();
                 }
                 CpKind::MemoFill {
-                    fill, args, arity, ..
+                    fill,
+                    pred,
+                    args,
+                    arity,
                 } => {
                     self.pop_cp();
                     self.fills.truncate(fill as usize + 1);
                     let Some(f) = self.fills.pop() else { continue };
-                    self.memo_cells += f.answers.iter().map(|(s, _)| s.len() + 1).sum::<usize>();
-                    let e = self.memo_entries.len() as u32;
-                    self.memo_entries.push(Arc::new(f.answers));
-                    self.memo_table.insert(f.key, e);
+                    let e = if f.state {
+                        let stat = self.state_stats.entry(pred).or_default();
+                        let k = usize::from(!f.general);
+                        stat.fills[k] = stat.fills[k].saturating_add(1);
+                        stat.steps[k] += self.inferences - f.start;
+                        let e = self.state_entries.len() as u32 | STATE_ENTRY;
+                        self.state_entries.push(Arc::new(f.answers));
+                        self.state_table.insert(f.key, e);
+                        e
+                    } else {
+                        self.memo_cells +=
+                            f.answers.iter().map(|(s, _)| s.len() + 1).sum::<usize>();
+                        let e = self.memo_entries.len() as u32;
+                        self.memo_entries.push(Arc::new(f.answers));
+                        self.memo_table.insert(f.key, e);
+                        e
+                    };
                     match self.serve_memo(e, 0, args, arity, cp.next, None)? {
                         Step::Go => return Ok(true),
                         Step::Fail => continue,
@@ -1677,6 +1837,7 @@ impl Machine {
                     pred,
                     args,
                     arity,
+                    ..
                 } => {
                     // the exception came from computing every answer: call the predicate directly
                     // instead, so that it surfaces (or not) exactly as without memoization

@@ -166,6 +166,9 @@ pub struct Pred {
     /// `i` (`i < 63`) for host predicate `i` (`min(i, 62)`), [`REACHES_UNKNOWN`] for a meta-call of
     /// an unknown goal or random numbers. `0`: its solutions depend on its arguments only.
     pub reaches: u64,
+    /// Calls may be tabled per state ([`super::statememo`]): bit [`super::statememo::MODE_NONE`]
+    /// with every argument generalised, [`super::statememo::MODE_FIRST`] with all but the first.
+    pub state_memo: u8,
 }
 
 /// The bit of [`Pred::reaches`] for meta-calls of unknown goals and random numbers.
@@ -281,6 +284,7 @@ fn prelude_clauses() -> &'static [SourceClause] {
 pub struct ProgramBuilder {
     clauses: Vec<SourceClause>,
     host: Vec<(Atom, u32)>,
+    state_hosts: u64,
     with_prelude: bool,
 }
 
@@ -289,6 +293,7 @@ impl ProgramBuilder {
         ProgramBuilder {
             clauses: Vec::new(),
             host: Vec::new(),
+            state_hosts: 0,
             with_prelude: true,
         }
     }
@@ -300,6 +305,13 @@ impl ProgramBuilder {
     /// Declares predicates provided by the host, in host-id order.
     pub fn host_predicates(mut self, preds: &[(Atom, u32)]) -> ProgramBuilder {
         self.host = preds.to_vec();
+        self
+    }
+    /// The host predicates (bit `i` for host id `i`) whose answers depend only on the state the
+    /// host reports with [`super::host::Host::state_id`]: predicates that reach no other host
+    /// predicate may be tabled per state.
+    pub fn state_hosts(mut self, mask: u64) -> ProgramBuilder {
+        self.state_hosts = mask;
         self
     }
     pub fn clause(mut self, c: SourceClause) -> ProgramBuilder {
@@ -381,10 +393,13 @@ impl ProgramBuilder {
             }
             p.build_index();
         }
-        let (memo, reaches) = memoizable(&data);
-        for ((p, m), r) in data.preds.iter_mut().zip(memo).zip(reaches) {
+        let (memo, reaches, recursive) = memoizable(&data);
+        let state =
+            super::statememo::state_memo_modes(&data, &reaches, &recursive, self.state_hosts);
+        for (((p, m), r), s) in data.preds.iter_mut().zip(memo).zip(reaches).zip(state) {
             p.memo = m;
             p.reaches = r;
+            p.state_memo = s;
         }
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
@@ -482,6 +497,7 @@ fn add_clause(data: &mut ProgramData, c: SourceClause, library: bool, diags: &mu
             index: PredIndex::default(),
             memo: false,
             reaches: 0,
+            state_memo: 0,
         });
         (data.preds.len() - 1) as u32
     });
@@ -562,7 +578,8 @@ pub fn compile_term(t: &Term, cells: &mut Vec<Cell>, ends: &mut Vec<u32>) -> Cel
         End(usize),
     }
     let mut root = Cell::Atom(atom::NIL);
-    let mut jobs = vec![Job::Term(t, None)];
+    let mut jobs = Vec::with_capacity(16);
+    jobs.push(Job::Term(t, None));
     while let Some(job) = jobs.pop() {
         match job {
             Job::End(p) => ends[p] = cells.len() as u32,
@@ -728,7 +745,7 @@ fn mentions_random(cells: &[Cell], c: Cell) -> bool {
 }
 
 /// Which predicates may be memoized (see [`Pred::memo`]).
-fn memoizable(data: &ProgramData) -> (Vec<bool>, Vec<u64>) {
+fn memoizable(data: &ProgramData) -> (Vec<bool>, Vec<u64>, Vec<bool>) {
     let n = data.preds.len();
     let mut calls: Vec<Calls> = Vec::with_capacity(n);
     for p in &data.preds {
@@ -783,5 +800,5 @@ fn memoizable(data: &ProgramData) -> (Vec<bool>, Vec<u64>) {
             impure[i] == 0 && !recursive[i] && !data.preds[i].library && data.preds[i].arity > 0
         })
         .collect();
-    (memo, impure)
+    (memo, impure, recursive)
 }

@@ -366,8 +366,9 @@ impl Store {
             Visit(Cell),
             Build(Atom, usize, u32),
         }
-        let mut jobs = vec![Job::Visit(c)];
-        let mut out: Vec<Term> = Vec::new();
+        let mut jobs = Vec::with_capacity(16);
+        jobs.push(Job::Visit(c));
+        let mut out: Vec<Term> = Vec::with_capacity(8);
         let mut steps = 0u32;
         // compound address -> its finished term; compounds being built
         let mut done: rustc_hash::FxHashMap<u32, Term> = Default::default();

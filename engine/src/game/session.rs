@@ -481,7 +481,19 @@ impl Session {
                 .collect(),
             accounts,
         };
-        Ok(Session {
+        Ok(Session::assemble(game, settings, seed, state, machine))
+    }
+
+    /// A session at `state`: nothing pending, no history, a fresh per-session answer cache, the
+    /// drivers' RNG seeded from `seed` (the machine's RNG is the caller's).
+    fn assemble(
+        game: Arc<Game>,
+        settings: Settings,
+        seed: u64,
+        state: State,
+        machine: Machine,
+    ) -> Session {
+        Session {
             consts: ConstCache::new(&game),
             game,
             settings,
@@ -496,7 +508,7 @@ impl Session {
             machine,
             replaying: false,
             driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
-        })
+        }
     }
 
     pub fn game(&self) -> &Arc<Game> {
@@ -1685,23 +1697,7 @@ impl Session {
     pub fn from_state(game: Arc<Game>, state: State, seed: u64, settings: Settings) -> Session {
         let mut machine = Machine::new(game.program.clone(), settings.limits);
         machine.rng = Rng::new(seed);
-        let consts = ConstCache::new(&game);
-        Session {
-            game,
-            settings,
-            seed,
-            state: Arc::new(state),
-            switches: None,
-            hidden: None,
-            pending: Vec::new(),
-            overrides: Vec::new(),
-            history: Vec::new(),
-            undo: Vec::new(),
-            machine,
-            replaying: false,
-            driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
-            consts,
-        }
+        Session::assemble(game, settings, seed, state, machine)
     }
 
     /// Runs a goal of the game's own predicates on the current state (`fact/1` and `player/1` see the

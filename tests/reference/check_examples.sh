@@ -6,7 +6,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 gm="$here/gm.pl"
-examples="$root/../shared/examples"
+examples="$root/tests/shared-examples"  # a copy of ../shared/examples
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0

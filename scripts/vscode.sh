@@ -78,7 +78,7 @@ name=$(node -p 'require("./package.json").name')
 vsix="$name-$version.vsix"
 log "vsce package → vscode-extension/$vsix"
 rm -f ./*.vsix
-npx --no-install vsce package --no-dependencies --skip-license --out "$vsix"
+npx --no-install vsce package --no-dependencies --out "$vsix"
 
 log "check $vsix"
 python3 - "$vsix" "$exe" <<'PY'
@@ -91,6 +91,7 @@ with zipfile.ZipFile(vsix) as z:
         "extension.vsixmanifest",
         "extension/package.json",
         "extension/readme.md",
+        "extension/LICENSE.md",
         "extension/dist/extension.js",
         "extension/syntaxes/sidl.tmLanguage.json",
         "extension/language-configuration.json",

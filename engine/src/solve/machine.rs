@@ -392,6 +392,10 @@ pub struct Machine {
     state_entries: Vec<MemoEntry>,
     state_id: u64,
     state_stats: rustc_hash::FxHashMap<u32, StateStat>,
+    /// Does the running query change no context (its goal reaches no host predicate but the state
+    /// and context ones)? Per-context tables are used only then: where a query schedules changes
+    /// (`do/1`), the context changes between calls and tables would not be asked again.
+    context_tables: bool,
     /// Memoize predicates that depend on their arguments only (on by default).
     pub memoize: bool,
     /// [`Machine::reset`] keeps the inference count, so that the inference budget covers several
@@ -444,6 +448,7 @@ impl Machine {
             state_entries: Vec::new(),
             state_id: 0,
             state_stats: Default::default(),
+            context_tables: false,
             memoize: true,
             keep_inferences: false,
         }
@@ -482,6 +487,7 @@ impl Machine {
     /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
     pub fn start(&mut self, goal: Cell) {
         // the query is called as call/1 is: its body is converted first (ISO 7.6.2)
+        self.context_tables = self.changes_no_context(goal);
         let goal = self.store.make_compound(atom::CALL, &[goal]);
         self.frames.truncate(1);
         self.cps.clear();
@@ -502,6 +508,22 @@ impl Machine {
             next: 0,
         });
         self.cur = 1;
+    }
+
+    /// Can the query `call(goal)` reach no host predicate but the state and context ones?
+    fn changes_no_context(&self, goal: Cell) -> bool {
+        let data = &self.prog.0;
+        let Some((name, arity)) = self.store.functor(self.store.deref(goal)) else {
+            return false;
+        };
+        match super::program::resolve(data, name, arity) {
+            Dispatch::User(p) => {
+                let r = data.preds[p as usize].reaches;
+                r & !data.table_hosts == 0
+            }
+            Dispatch::Host(id) => id < 63 && data.table_hosts & (1 << id) != 0,
+            _ => false,
+        }
     }
 
     /// Are there choicepoints left (could another answer exist)?
@@ -976,9 +998,18 @@ impl Machine {
                         return self.call_memo(data, p, args, arity, cutb, next, None);
                     }
                     let sid = host.state_id();
-                    if sid != 0 {
-                        let modes = pr.state_memo;
-                        return self.call_state_memo(data, p, args, arity, cutb, next, sid, modes);
+                    let modes = pr.state_memo;
+                    // per-context tables: only in queries that change no context (see `start`)
+                    let cid = if modes & super::statememo::MODE_CONTEXT == 0 {
+                        Some(0)
+                    } else if self.context_tables {
+                        Some(host.context_id()).filter(|&c| c != 0)
+                    } else {
+                        None
+                    };
+                    if let (true, Some(cid)) = (sid != 0, cid) {
+                        return self
+                            .call_state_memo(data, p, args, arity, cutb, next, (sid, cid), modes);
                     }
                 }
                 self.call_user(data, p, args, arity, next)
@@ -1044,7 +1075,8 @@ impl Machine {
 
     /// A predicate tabled per state: the call's general form (every argument a fresh variable, or
     /// all but a ground first one) is looked up in, or filled into, the current state's table, and
-    /// its answers are unified with the call's arguments in order.
+    /// its answers are unified with the call's arguments in order. `ids`: the host's state id and,
+    /// for a predicate tabled per context, its context id (else 0), which is part of the table key.
     #[allow(clippy::too_many_arguments)]
     fn call_state_memo(
         &mut self,
@@ -1054,9 +1086,10 @@ impl Machine {
         arity: u32,
         cutb: u32,
         next: u32,
-        sid: u64,
+        ids: (u64, u64),
         modes: u8,
     ) -> Result<Step, SolveError> {
+        let (sid, cid) = ids;
         use super::statememo::{MODE_FIRST, MODE_NONE};
         let stat = self.state_stats.entry(p).or_default();
         if stat.useless() {
@@ -1072,16 +1105,18 @@ impl Machine {
             self.state_id = sid;
         }
         if !general {
-            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false)));
+            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false, cid)));
         }
-        let keep =
-            if modes & MODE_FIRST != 0 && self.store.is_ground(self.store.heap[args as usize]) {
-                1
-            } else if modes & MODE_NONE != 0 {
-                0
-            } else {
-                return self.call_memo(data, p, args, arity, cutb, next, Some((args, false)));
-            };
+        let keep = if modes & MODE_FIRST != 0
+            && arity > 0
+            && self.store.is_ground(self.store.heap[args as usize])
+        {
+            1
+        } else if modes & MODE_NONE != 0 {
+            0
+        } else {
+            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false, cid)));
+        };
         let gen = self.store.len();
         for j in 0..arity {
             let c = if j < keep {
@@ -1091,11 +1126,12 @@ impl Machine {
             };
             self.store.heap.push(c);
         }
-        self.call_memo(data, p, args, arity, cutb, next, Some((gen, true)))
+        self.call_memo(data, p, args, arity, cutb, next, Some((gen, true, cid)))
     }
 
     /// A memoizable predicate: serve the call from the table, or fill the table entry first. With
-    /// `gen`, a per-state table entry for the general call whose arguments start at `gen`.
+    /// `gen`, a per-state table entry for the general call whose arguments start at `gen` (and, if
+    /// its third element is not 0, for that context id).
     #[allow(clippy::too_many_arguments)]
     fn call_memo(
         &mut self,
@@ -1105,10 +1141,10 @@ impl Machine {
         arity: u32,
         cutb: u32,
         next: u32,
-        gen: Option<(u32, bool)>,
+        gen: Option<(u32, bool, u64)>,
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
-        let (gen, general) = gen.unwrap_or((args, false));
+        let (gen, general, cid) = gen.unwrap_or((args, false, 0));
         let mut words = std::mem::take(&mut self.memo_words);
         let mut vars = std::mem::take(&mut self.memo_vars);
         let mut stack = std::mem::take(&mut self.memo_stack);
@@ -1121,6 +1157,10 @@ impl Machine {
             &mut vars,
             &mut stack,
         );
+        if small && cid != 0 {
+            // context ids are unique: entries of other contexts are never hit
+            words.push(cid);
+        }
         let hit = if !small {
             None
         } else if state {

@@ -306,11 +306,13 @@ impl StateStat {
             <= (self.steps[1] as u128) * (self.calls[0] as u128)
     }
 
-    /// After both trials: are the tables of the cheaper kind rarely asked again (then a direct
-    /// call, which may stop at the first answer and fills nothing, is cheaper)?
+    /// After both trials: are the tables of the cheaper kind rarely asked again (fewer than two
+    /// calls per fill; then a direct call, which may stop at the first answer and fills nothing,
+    /// is cheaper: a fill costs far more than its inferences, e.g. tic-tac-toe's `cell/3` at 1.4
+    /// calls per fill)?
     fn useless(&self) -> bool {
         let k = usize::from(!self.general());
-        self.fills[1] >= STATE_TRIAL && self.calls[k] * 4 < self.fills[k] as u64 * 5
+        self.fills[1] >= STATE_TRIAL && self.calls[k] < self.fills[k] as u64 * 2
     }
 }
 
@@ -394,8 +396,12 @@ pub struct Machine {
     state_stats: rustc_hash::FxHashMap<u32, StateStat>,
     /// Does the running query change no context (its goal reaches no host predicate but the state
     /// and context ones)? Per-context tables are used only then: where a query schedules changes
-    /// (`do/1`), the context changes between calls and tables would not be asked again.
-    context_tables: bool,
+    /// (`do/1`), the context changes between calls and tables would not be asked again. Decided at
+    /// the first call that asks (`None` until then) from the query's goal `root`.
+    context_tables: Option<bool>,
+    root: Cell,
+    /// The trail's length when the query started.
+    base_trail: usize,
     /// Memoize predicates that depend on their arguments only (on by default).
     pub memoize: bool,
     /// [`Machine::reset`] keeps the inference count, so that the inference budget covers several
@@ -448,7 +454,9 @@ impl Machine {
             state_entries: Vec::new(),
             state_id: 0,
             state_stats: Default::default(),
-            context_tables: false,
+            context_tables: Some(false),
+            root: Cell::Atom(atom::TRUE),
+            base_trail: 0,
             memoize: true,
             keep_inferences: false,
         }
@@ -468,6 +476,7 @@ impl Machine {
 
     /// Forgets every goal and choicepoint and empties the heap, keeping allocations.
     pub fn reset(&mut self) {
+        self.context_tables = Some(false);
         self.store.heap.clear();
         self.store.trail.clear();
         self.store.mark = 0;
@@ -487,7 +496,9 @@ impl Machine {
     /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
     pub fn start(&mut self, goal: Cell) {
         // the query is called as call/1 is: its body is converted first (ISO 7.6.2)
-        self.context_tables = self.changes_no_context(goal);
+        self.context_tables = None;
+        self.root = goal;
+        self.base_trail = self.store.trail.len();
         let goal = self.store.make_compound(atom::CALL, &[goal]);
         self.frames.truncate(1);
         self.cps.clear();
@@ -510,7 +521,17 @@ impl Machine {
         self.cur = 1;
     }
 
-    /// Can the query `call(goal)` reach no host predicate but the state and context ones?
+    /// May per-context tables be used in this query: can its goal reach no host predicate but the
+    /// state and context ones?
+    fn context_tables(&mut self) -> bool {
+        if let Some(b) = self.context_tables {
+            return b;
+        }
+        let b = self.changes_no_context(self.root);
+        self.context_tables = Some(b);
+        b
+    }
+
     fn changes_no_context(&self, goal: Cell) -> bool {
         let data = &self.prog.0;
         let Some((name, arity)) = self.store.functor(self.store.deref(goal)) else {
@@ -526,6 +547,17 @@ impl Machine {
         }
     }
 
+    /// The query has no (more) answers: the effects of its last, failed branch are undone (the
+    /// bindings above the query's goal too), as backtracking into an older choicepoint would.
+    fn undo_host_effects(&mut self, host: &mut dyn Host) {
+        let base = self.store.trail.len().min(self.base_trail);
+        self.store.undo_to(base, |n| {
+            if n & CATCH_FLAG == 0 {
+                host.undo(n);
+            }
+        });
+    }
+
     /// Are there choicepoints left (could another answer exist)?
     pub fn has_alternatives(&self) -> bool {
         !self.cps.is_empty()
@@ -537,6 +569,7 @@ impl Machine {
         let prog = self.prog.clone();
         let data: &ProgramData = &prog.0;
         if redo && !self.backtrack(data, host)? {
+            self.undo_host_effects(host);
             return Ok(false);
         }
         if self.cur == NO_FRAME {
@@ -553,6 +586,7 @@ impl Machine {
                 Step::Fail => {
                     if !self.backtrack(data, host)? {
                         self.cur = NO_FRAME;
+                        self.undo_host_effects(host);
                         return Ok(false);
                     }
                 }
@@ -1002,14 +1036,22 @@ impl Machine {
                     // per-context tables: only in queries that change no context (see `start`)
                     let cid = if modes & super::statememo::MODE_CONTEXT == 0 {
                         Some(0)
-                    } else if self.context_tables {
+                    } else if self.context_tables() {
                         Some(host.context_id()).filter(|&c| c != 0)
                     } else {
                         None
                     };
                     if let (true, Some(cid)) = (sid != 0, cid) {
-                        return self
-                            .call_state_memo(data, p, args, arity, cutb, next, (sid, cid), modes);
+                        return self.call_state_memo(
+                            data,
+                            p,
+                            args,
+                            arity,
+                            cutb,
+                            next,
+                            (sid, cid),
+                            modes,
+                        );
                     }
                 }
                 self.call_user(data, p, args, arity, next)
@@ -1107,7 +1149,10 @@ impl Machine {
         if !general {
             return self.call_memo(data, p, args, arity, cutb, next, Some((args, false, cid)));
         }
+        // an argument is kept only if another one is generalised (else the "general" table of a
+        // call of arity 1 would be the call's own, and the two kinds measured the same)
         let keep = if modes & MODE_FIRST != 0
+            && (arity > 1 || modes & MODE_NONE == 0)
             && arity > 0
             && self.store.is_ground(self.store.heap[args as usize])
         {

@@ -306,13 +306,13 @@ impl StateStat {
             <= (self.steps[1] as u128) * (self.calls[0] as u128)
     }
 
-    /// After both trials: are the tables of the cheaper kind rarely asked again (fewer than two
+    /// After both trials: are the tables of the cheaper kind rarely asked again (fewer than 1.5
     /// calls per fill; then a direct call, which may stop at the first answer and fills nothing,
     /// is cheaper: a fill costs far more than its inferences, e.g. tic-tac-toe's `cell/3` at 1.4
     /// calls per fill)?
     fn useless(&self) -> bool {
         let k = usize::from(!self.general());
-        self.fills[1] >= STATE_TRIAL && self.calls[k] < self.fills[k] as u64 * 2
+        self.fills[1] >= STATE_TRIAL && self.calls[k] * 2 < self.fills[k] as u64 * 3
     }
 }
 

@@ -1,6 +1,7 @@
 //! The per-state tabling analysis (`engine/src/solve/statememo.rs`) on the fixture
 //! `tests/statememo/cases.pl`: each `% expect Name/Arity Bits` line gives the modes in which the
-//! predicate may be tabled per state. The answers themselves are checked against SWI-Prolog by the
+//! predicate may be tabled per state (and whether per context), after the meta-call
+//! specialisation (`engine/src/solve/specialise.rs`). The answers themselves are checked against SWI-Prolog by the
 //! differential tests and trajectories (chess uses these tables).
 
 use sidl_engine::atom::Atom;
@@ -17,8 +18,14 @@ fn state_memo_modes_match_the_fixture() {
         var_names: c.var_names.clone().into(),
     });
     let (program, diags) = ProgramBuilder::new()
-        .host_predicates(&[(Atom::new("fact"), 1), (Atom::new("does"), 2)])
+        .host_predicates(&[
+            (Atom::new("fact"), 1),
+            (Atom::new("does"), 2),
+            (Atom::new("tocreate"), 1),
+            (Atom::new("create"), 1),
+        ])
         .state_hosts(1)
+        .context_hosts(0b110)
         .clauses(clauses)
         .build();
     assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");

@@ -52,6 +52,17 @@ pub struct KeywordHost<'a> {
     created: FxHashSet<Term>,
     pub deletes: Vec<u32>,
     deleted: Vec<bool>,
+    /// [`Host::context_id`] while the schedules or `does` are not empty: drawn afresh (unique) at
+    /// every change of the schedules and every undo of one.
+    context: u64,
+}
+
+/// The next fresh context id (odd numbers; even ones are `FactSet` ids of states with empty
+/// schedules and no actions).
+static NEXT_CONTEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn fresh_context() -> u64 {
+    (NEXT_CONTEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) << 1) | 1
 }
 
 impl<'a> KeywordHost<'a> {
@@ -68,6 +79,7 @@ impl<'a> KeywordHost<'a> {
             created: FxHashSet::default(),
             deletes: Vec::new(),
             deleted: vec![false; facts.len()],
+            context: fresh_context(),
         }
     }
 
@@ -77,6 +89,7 @@ impl<'a> KeywordHost<'a> {
         self.created.clear();
         self.deletes.clear();
         self.deleted.iter_mut().for_each(|d| *d = false);
+        self.context = fresh_context();
     }
 }
 
@@ -109,6 +122,15 @@ impl Host for KeywordHost<'_> {
     fn state_id(&self) -> u64 {
         self.facts.id()
     }
+    /// `tocreate/1`, `todelete/1` and `does/2` read the schedules and the actions: without any,
+    /// their answers follow from the state; else the id changes with every schedule change.
+    fn context_id(&self) -> u64 {
+        if self.creates.is_empty() && self.deletes.is_empty() && self.does.is_empty() {
+            self.facts.id() << 1
+        } else {
+            self.context
+        }
+    }
     fn call(
         &mut self,
         id: u32,
@@ -118,6 +140,10 @@ impl Host for KeywordHost<'_> {
         redo: Option<u64>,
     ) -> Result<Det, Term> {
         let start = redo.unwrap_or(0) as usize;
+        if id == CREATE || id == DELETE {
+            // the schedules may change: tables of the old context must not be served
+            self.context = fresh_context();
+        }
         Ok(match id {
             PLAYER => enumerate(
                 store,
@@ -230,6 +256,7 @@ impl Host for KeywordHost<'_> {
     }
 
     fn undo(&mut self, entry: u32) {
+        self.context = fresh_context();
         match entry {
             UNDO_CREATE => {
                 if let Some(g) = self.creates.pop() {

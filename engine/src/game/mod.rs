@@ -47,6 +47,7 @@ impl Game {
         let (program, mut d) = ProgramBuilder::new()
             .host_predicates(&host::keyword_predicates())
             .state_hosts((1 << host::PLAYER) | (1 << host::FACT))
+            .context_hosts((1 << host::TOCREATE) | (1 << host::TODELETE) | (1 << host::DOES))
             .clauses(clauses)
             .build();
         diags.append(&mut d);

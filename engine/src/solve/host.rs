@@ -27,6 +27,15 @@ pub trait Host {
     fn state_id(&self) -> u64 {
         0
     }
+    /// An identity of what the host predicates declared with
+    /// [`ProgramBuilder::context_hosts`](super::program::ProgramBuilder::context_hosts) read (e.g.
+    /// a chronon's schedules and actions), together with the state: two calls with the same
+    /// non-zero id (and the same [`Host::state_id`]) see the same answers from them. It must change
+    /// whenever those answers may change, including when an effect is undone on backtracking. `0`:
+    /// unknown (no per-context tabling).
+    fn context_id(&self) -> u64 {
+        0
+    }
 }
 
 /// No host predicates.

@@ -306,11 +306,13 @@ impl StateStat {
             <= (self.steps[1] as u128) * (self.calls[0] as u128)
     }
 
-    /// After both trials: are the tables of the cheaper kind rarely asked again (then a direct
-    /// call, which may stop at the first answer and fills nothing, is cheaper)?
+    /// After both trials: are the tables of the cheaper kind rarely asked again (fewer than 1.5
+    /// calls per fill; then a direct call, which may stop at the first answer and fills nothing,
+    /// is cheaper: a fill costs far more than its inferences, e.g. tic-tac-toe's `cell/3` at 1.4
+    /// calls per fill)?
     fn useless(&self) -> bool {
         let k = usize::from(!self.general());
-        self.fills[1] >= STATE_TRIAL && self.calls[k] * 4 < self.fills[k] as u64 * 5
+        self.fills[1] >= STATE_TRIAL && self.calls[k] * 2 < self.fills[k] as u64 * 3
     }
 }
 
@@ -392,6 +394,14 @@ pub struct Machine {
     state_entries: Vec<MemoEntry>,
     state_id: u64,
     state_stats: rustc_hash::FxHashMap<u32, StateStat>,
+    /// Does the running query change no context (its goal reaches no host predicate but the state
+    /// and context ones)? Per-context tables are used only then: where a query schedules changes
+    /// (`do/1`), the context changes between calls and tables would not be asked again. Decided at
+    /// the first call that asks (`None` until then) from the query's goal `root`.
+    context_tables: Option<bool>,
+    root: Cell,
+    /// The trail's length when the query started.
+    base_trail: usize,
     /// Memoize predicates that depend on their arguments only (on by default).
     pub memoize: bool,
     /// [`Machine::reset`] keeps the inference count, so that the inference budget covers several
@@ -444,6 +454,9 @@ impl Machine {
             state_entries: Vec::new(),
             state_id: 0,
             state_stats: Default::default(),
+            context_tables: Some(false),
+            root: Cell::Atom(atom::TRUE),
+            base_trail: 0,
             memoize: true,
             keep_inferences: false,
         }
@@ -463,6 +476,7 @@ impl Machine {
 
     /// Forgets every goal and choicepoint and empties the heap, keeping allocations.
     pub fn reset(&mut self) {
+        self.context_tables = Some(false);
         self.store.heap.clear();
         self.store.trail.clear();
         self.store.mark = 0;
@@ -482,6 +496,9 @@ impl Machine {
     /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
     pub fn start(&mut self, goal: Cell) {
         // the query is called as call/1 is: its body is converted first (ISO 7.6.2)
+        self.context_tables = None;
+        self.root = goal;
+        self.base_trail = self.store.trail.len();
         let goal = self.store.make_compound(atom::CALL, &[goal]);
         self.frames.truncate(1);
         self.cps.clear();
@@ -504,6 +521,43 @@ impl Machine {
         self.cur = 1;
     }
 
+    /// May per-context tables be used in this query: can its goal reach no host predicate but the
+    /// state and context ones?
+    fn context_tables(&mut self) -> bool {
+        if let Some(b) = self.context_tables {
+            return b;
+        }
+        let b = self.changes_no_context(self.root);
+        self.context_tables = Some(b);
+        b
+    }
+
+    fn changes_no_context(&self, goal: Cell) -> bool {
+        let data = &self.prog.0;
+        let Some((name, arity)) = self.store.functor(self.store.deref(goal)) else {
+            return false;
+        };
+        match super::program::resolve(data, name, arity) {
+            Dispatch::User(p) => {
+                let r = data.preds[p as usize].reaches;
+                r & !data.table_hosts == 0
+            }
+            Dispatch::Host(id) => id < 63 && data.table_hosts & (1 << id) != 0,
+            _ => false,
+        }
+    }
+
+    /// The query has no (more) answers: the effects of its last, failed branch are undone (the
+    /// bindings above the query's goal too), as backtracking into an older choicepoint would.
+    fn undo_host_effects(&mut self, host: &mut dyn Host) {
+        let base = self.store.trail.len().min(self.base_trail);
+        self.store.undo_to(base, |n| {
+            if n & CATCH_FLAG == 0 {
+                host.undo(n);
+            }
+        });
+    }
+
     /// Are there choicepoints left (could another answer exist)?
     pub fn has_alternatives(&self) -> bool {
         !self.cps.is_empty()
@@ -515,6 +569,7 @@ impl Machine {
         let prog = self.prog.clone();
         let data: &ProgramData = &prog.0;
         if redo && !self.backtrack(data, host)? {
+            self.undo_host_effects(host);
             return Ok(false);
         }
         if self.cur == NO_FRAME {
@@ -531,6 +586,7 @@ impl Machine {
                 Step::Fail => {
                     if !self.backtrack(data, host)? {
                         self.cur = NO_FRAME;
+                        self.undo_host_effects(host);
                         return Ok(false);
                     }
                 }
@@ -976,9 +1032,26 @@ impl Machine {
                         return self.call_memo(data, p, args, arity, cutb, next, None);
                     }
                     let sid = host.state_id();
-                    if sid != 0 {
-                        let modes = pr.state_memo;
-                        return self.call_state_memo(data, p, args, arity, cutb, next, sid, modes);
+                    let modes = pr.state_memo;
+                    // per-context tables: only in queries that change no context (see `start`)
+                    let cid = if modes & super::statememo::MODE_CONTEXT == 0 {
+                        Some(0)
+                    } else if self.context_tables() {
+                        Some(host.context_id()).filter(|&c| c != 0)
+                    } else {
+                        None
+                    };
+                    if let (true, Some(cid)) = (sid != 0, cid) {
+                        return self.call_state_memo(
+                            data,
+                            p,
+                            args,
+                            arity,
+                            cutb,
+                            next,
+                            (sid, cid),
+                            modes,
+                        );
                     }
                 }
                 self.call_user(data, p, args, arity, next)
@@ -1044,7 +1117,8 @@ impl Machine {
 
     /// A predicate tabled per state: the call's general form (every argument a fresh variable, or
     /// all but a ground first one) is looked up in, or filled into, the current state's table, and
-    /// its answers are unified with the call's arguments in order.
+    /// its answers are unified with the call's arguments in order. `ids`: the host's state id and,
+    /// for a predicate tabled per context, its context id (else 0), which is part of the table key.
     #[allow(clippy::too_many_arguments)]
     fn call_state_memo(
         &mut self,
@@ -1054,9 +1128,10 @@ impl Machine {
         arity: u32,
         cutb: u32,
         next: u32,
-        sid: u64,
+        ids: (u64, u64),
         modes: u8,
     ) -> Result<Step, SolveError> {
+        let (sid, cid) = ids;
         use super::statememo::{MODE_FIRST, MODE_NONE};
         let stat = self.state_stats.entry(p).or_default();
         if stat.useless() {
@@ -1072,16 +1147,21 @@ impl Machine {
             self.state_id = sid;
         }
         if !general {
-            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false)));
+            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false, cid)));
         }
-        let keep =
-            if modes & MODE_FIRST != 0 && self.store.is_ground(self.store.heap[args as usize]) {
-                1
-            } else if modes & MODE_NONE != 0 {
-                0
-            } else {
-                return self.call_memo(data, p, args, arity, cutb, next, Some((args, false)));
-            };
+        // an argument is kept only if another one is generalised (else the "general" table of a
+        // call of arity 1 would be the call's own, and the two kinds measured the same)
+        let keep = if modes & MODE_FIRST != 0
+            && (arity > 1 || modes & MODE_NONE == 0)
+            && arity > 0
+            && self.store.is_ground(self.store.heap[args as usize])
+        {
+            1
+        } else if modes & MODE_NONE != 0 {
+            0
+        } else {
+            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false, cid)));
+        };
         let gen = self.store.len();
         for j in 0..arity {
             let c = if j < keep {
@@ -1091,11 +1171,12 @@ impl Machine {
             };
             self.store.heap.push(c);
         }
-        self.call_memo(data, p, args, arity, cutb, next, Some((gen, true)))
+        self.call_memo(data, p, args, arity, cutb, next, Some((gen, true, cid)))
     }
 
     /// A memoizable predicate: serve the call from the table, or fill the table entry first. With
-    /// `gen`, a per-state table entry for the general call whose arguments start at `gen`.
+    /// `gen`, a per-state table entry for the general call whose arguments start at `gen` (and, if
+    /// its third element is not 0, for that context id).
     #[allow(clippy::too_many_arguments)]
     fn call_memo(
         &mut self,
@@ -1105,10 +1186,10 @@ impl Machine {
         arity: u32,
         cutb: u32,
         next: u32,
-        gen: Option<(u32, bool)>,
+        gen: Option<(u32, bool, u64)>,
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
-        let (gen, general) = gen.unwrap_or((args, false));
+        let (gen, general, cid) = gen.unwrap_or((args, false, 0));
         let mut words = std::mem::take(&mut self.memo_words);
         let mut vars = std::mem::take(&mut self.memo_vars);
         let mut stack = std::mem::take(&mut self.memo_stack);
@@ -1121,6 +1202,10 @@ impl Machine {
             &mut vars,
             &mut stack,
         );
+        if small && cid != 0 {
+            // context ids are unique: entries of other contexts are never hit
+            words.push(cid);
+        }
         let hit = if !small {
             None
         } else if state {

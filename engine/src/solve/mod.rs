@@ -6,6 +6,7 @@ pub mod host;
 pub mod machine;
 pub mod program;
 pub mod query;
+pub mod specialise;
 pub mod statememo;
 pub mod store;
 

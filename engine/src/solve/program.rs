@@ -167,7 +167,9 @@ pub struct Pred {
     /// an unknown goal or random numbers. `0`: its solutions depend on its arguments only.
     pub reaches: u64,
     /// Calls may be tabled per state ([`super::statememo`]): bit [`super::statememo::MODE_NONE`]
-    /// with every argument generalised, [`super::statememo::MODE_FIRST`] with all but the first.
+    /// with every argument generalised, [`super::statememo::MODE_FIRST`] with all but the first;
+    /// with [`super::statememo::MODE_CONTEXT`] the tables are valid per context
+    /// ([`super::host::Host::context_id`]) rather than per state.
     pub state_memo: u8,
 }
 
@@ -242,6 +244,9 @@ pub struct ProgramData {
     pub by_key: FxHashMap<(Atom, u32), u32>,
     /// Host predicates (name, arity) → host id.
     pub host: FxHashMap<(Atom, u32), u32>,
+    /// The state and context host predicates (bits by host id): a query whose goal reaches no
+    /// other host predicate changes no context, so per-context tables pay there.
+    pub table_hosts: u64,
 }
 
 /// An immutable, shareable program.
@@ -285,6 +290,7 @@ pub struct ProgramBuilder {
     clauses: Vec<SourceClause>,
     host: Vec<(Atom, u32)>,
     state_hosts: u64,
+    context_hosts: u64,
     with_prelude: bool,
 }
 
@@ -294,6 +300,7 @@ impl ProgramBuilder {
             clauses: Vec::new(),
             host: Vec::new(),
             state_hosts: 0,
+            context_hosts: 0,
             with_prelude: true,
         }
     }
@@ -312,6 +319,14 @@ impl ProgramBuilder {
     /// predicate may be tabled per state.
     pub fn state_hosts(mut self, mask: u64) -> ProgramBuilder {
         self.state_hosts = mask;
+        self
+    }
+    /// The host predicates (bit `i` for host id `i`) whose answers depend on the state and on the
+    /// context the host reports with [`super::host::Host::context_id`] (the schedules, the
+    /// chronon's actions): predicates that reach no host predicate but these and the state hosts
+    /// may be tabled per context (see [`super::statememo`]).
+    pub fn context_hosts(mut self, mask: u64) -> ProgramBuilder {
+        self.context_hosts = mask;
         self
     }
     pub fn clause(mut self, c: SourceClause) -> ProgramBuilder {
@@ -391,11 +406,21 @@ impl ProgramBuilder {
                     g.disp = d;
                 }
             }
+        }
+        // call sites passing a callable to a meta-call position call specialised copies
+        super::specialise::specialise(&mut data);
+        for p in data.preds.iter_mut() {
             p.build_index();
         }
         let (memo, reaches, recursive) = memoizable(&data);
-        let state =
-            super::statememo::state_memo_modes(&data, &reaches, &recursive, self.state_hosts);
+        let state = super::statememo::state_memo_modes(
+            &data,
+            &reaches,
+            &recursive,
+            self.state_hosts,
+            self.context_hosts,
+        );
+        data.table_hosts = self.state_hosts | self.context_hosts;
         for (((p, m), r), s) in data.preds.iter_mut().zip(memo).zip(reaches).zip(state) {
             p.memo = m;
             p.reaches = r;
@@ -682,22 +707,22 @@ fn goal_calls(data: &ProgramData, cells: &[Cell], cell: Cell, out: &mut Calls) {
                 continue;
             }
         };
-        call_effects(data, cells, name, &args, out, &mut stack);
+        let disp = resolve(data, name, args.len() as u32);
+        call_effects(cells, &args, disp, out, &mut stack);
     }
 }
 
 fn call_effects(
-    data: &ProgramData,
     cells: &[Cell],
-    name: Atom,
     args: &[Cell],
+    disp: Dispatch,
     out: &mut Calls,
     stack: &mut Vec<Cell>,
 ) {
     if args.iter().any(|&a| mentions_random(cells, a)) {
         out.impure |= REACHES_UNKNOWN;
     }
-    match resolve(data, name, args.len() as u32) {
+    match disp {
         Dispatch::Control(c) => match c {
             Control::Conj
             | Control::Disj
@@ -753,7 +778,8 @@ fn memoizable(data: &ProgramData) -> (Vec<bool>, Vec<u64>, Vec<bool>) {
         for cl in &p.clauses {
             for g in cl.body.iter() {
                 let mut stack = Vec::new();
-                call_effects(data, &cl.cells, g.name, &g.args, &mut c, &mut stack);
+                // a body goal's own dispatch: specialised call sites call their copies
+                call_effects(&cl.cells, &g.args, g.disp, &mut c, &mut stack);
                 for sub in stack {
                     goal_calls(data, &cl.cells, sub, &mut c);
                 }

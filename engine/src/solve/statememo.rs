@@ -29,6 +29,9 @@ use rustc_hash::FxHashMap;
 /// generalised, or all but the first.
 pub const MODE_NONE: u8 = 1;
 pub const MODE_FIRST: u8 = 2;
+/// Not a mode: the predicate reaches a context host predicate (the schedules, `does/2`), so its
+/// tables are valid per context ([`Host::context_id`](super::host::Host::context_id)), not per state.
+pub const MODE_CONTEXT: u8 = 4;
 
 /// Analysis result of a predicate in a mode: `None` if not safe, else the argument positions that are
 /// ground in every answer.
@@ -36,6 +39,7 @@ type Result = Option<u64>;
 
 struct Analysis<'a> {
     data: &'a ProgramData,
+    /// State and context host predicates.
     state_hosts: u64,
     /// (pred, mode) -> (result, iteration it was computed in).
     table: FxHashMap<(u32, u64), (Result, u32)>,
@@ -49,17 +53,21 @@ struct Analysis<'a> {
 }
 
 /// For each predicate, the [`MODE_NONE`] / [`MODE_FIRST`] bits of the general modes in which it may be
-/// tabled per state (0: never). `reaches` and `recursive` as computed by the memo analysis.
+/// tabled per state (0: never), with [`MODE_CONTEXT`] when it also reaches one of `context_hosts`
+/// (its tables are then valid per context). `reaches` and `recursive` as computed by the memo analysis.
 pub fn state_memo_modes(
     data: &ProgramData,
     reaches: &[u64],
     recursive: &[bool],
     state_hosts: u64,
+    context_hosts: u64,
 ) -> Vec<u8> {
     let mut out = vec![0u8; data.preds.len()];
     if state_hosts == 0 {
         return out;
     }
+    let context_hosts = context_hosts & !state_hosts;
+    let state_hosts = state_hosts | context_hosts;
     let mut an = Analysis {
         data,
         state_hosts,
@@ -72,14 +80,18 @@ pub fn state_memo_modes(
     };
     for (i, p) in data.preds.iter().enumerate() {
         let r = reaches[i];
-        if p.library || recursive[i] || p.arity == 0 || r == 0 || r & !state_hosts != 0 {
+        if p.library || recursive[i] || r == 0 || r & !state_hosts != 0 {
             continue;
         }
         let mut bits = 0;
         for (bit, mode) in [(MODE_NONE, 0u64), (MODE_FIRST, 1u64)] {
-            if an.solve(i as u32, mode).is_some() {
+            // an arity-0 predicate has one mode: the call itself
+            if (mode == 0 || p.arity > 0) && an.solve(i as u32, mode).is_some() {
                 bits |= bit;
             }
+        }
+        if bits != 0 && r & context_hosts != 0 {
+            bits |= MODE_CONTEXT;
         }
         out[i] = bits;
     }
@@ -166,9 +178,13 @@ impl Analysis<'_> {
             let mut cl = Clause {
                 cells,
                 ground: vec![false; c.nvars as usize],
+                seen: vec![false; c.nvars as usize],
                 count,
                 clean: true,
             };
+            for &h in c.head_args.iter() {
+                cl.see(h);
+            }
             for (j, &h) in c.head_args.iter().enumerate() {
                 if mode & (1 << j) != 0 {
                     cl.mark(h);
@@ -195,8 +211,22 @@ impl Analysis<'_> {
         Some(out | mode)
     }
 
-    /// Analyses one goal; `Err`/`None` when it makes the predicate unsafe.
+    /// Analyses one goal; `None` when it makes the predicate unsafe.
     fn goal(
+        &mut self,
+        cl: &mut Clause,
+        name: Atom,
+        args: &[Cell],
+        disp: Option<Dispatch>,
+    ) -> Option<()> {
+        self.goal_inner(cl, name, args, disp)?;
+        for &a in args {
+            cl.see(a);
+        }
+        Some(())
+    }
+
+    fn goal_inner(
         &mut self,
         cl: &mut Clause,
         name: Atom,
@@ -287,6 +317,14 @@ impl Analysis<'_> {
                         }
                         Some(())
                     }
+                    ("between", 3) => {
+                        // bounds as for any goal; the value is an integer afterwards
+                        for &a in args {
+                            cl.check(a)?;
+                        }
+                        cl.mark(args[2]);
+                        Some(())
+                    }
                     ("is", 2)
                     | ("<", 2)
                     | (">", 2)
@@ -350,6 +388,9 @@ fn decode(cells: &[Cell], t: Cell) -> Option<(Atom, Vec<Cell>)> {
 struct Clause<'a> {
     cells: &'a [Cell],
     ground: Vec<bool>,
+    /// Variables of the head and of the goals analysed so far: any other variable is still free
+    /// in both modes.
+    seen: Vec<bool>,
     count: Vec<u32>,
     /// Every goal so far saw ground (or clause-local) arguments only, and the generalised head
     /// positions are distinct plain variables: a cut here commits the same way in both modes.
@@ -375,6 +416,15 @@ impl Clause<'_> {
             }
         }
     }
+    fn see(&mut self, t: Cell) {
+        let mut vs = Vec::new();
+        self.vars(t, &mut vs);
+        for v in vs {
+            if let Some(s) = self.seen.get_mut(v as usize) {
+                *s = true;
+            }
+        }
+    }
     fn mark(&mut self, t: Cell) {
         let mut vs = Vec::new();
         self.vars(t, &mut vs);
@@ -397,14 +447,16 @@ impl Clause<'_> {
         vs.iter()
             .all(|&v| self.ground.get(v as usize).copied().unwrap_or(false))
     }
-    /// A non-logical goal's argument: every variable ground, or occurring once in the clause.
+    /// A non-logical goal's argument: every variable ground, or occurring once in the clause, or
+    /// not seen yet (in neither the head nor an earlier goal: free in both modes).
     fn check(&mut self, t: Cell) -> Option<()> {
         let mut vs = Vec::new();
         self.vars(t, &mut vs);
         for v in vs {
             let g = self.ground.get(v as usize).copied().unwrap_or(false);
             let once = self.count.get(v as usize).copied().unwrap_or(0) <= 1;
-            if !g && !once {
+            let fresh = !self.seen.get(v as usize).copied().unwrap_or(true);
+            if !g && !once && !fresh {
                 return None;
             }
             if !g {

@@ -260,6 +260,9 @@ fn memo_key(
 /// Marks entry numbers of the per-state tables.
 const STATE_ENTRY: u32 = 1 << 31;
 
+/// The argument-keyed memo entry of a call whose filling threw: the call runs directly.
+const MEMO_THROWS: u32 = u32::MAX;
+
 /// Argument tuples larger than this many cells are not memoized.
 const MEMO_KEY_MAX: usize = 256;
 
@@ -1133,6 +1136,9 @@ impl Machine {
         self.memo_vars = vars;
         self.memo_stack = stack;
         if let Some(e) = hit {
+            if e == MEMO_THROWS {
+                return self.call_user(data, p, args, arity, next);
+            }
             return self.serve_memo(e, 0, args, arity, next, None);
         }
         let Some(key) = key else {
@@ -1840,9 +1846,18 @@ impl Machine {
                     ..
                 } => {
                     // the exception came from computing every answer: call the predicate directly
-                    // instead, so that it surfaces (or not) exactly as without memoization
-                    self.fills.truncate(fill as usize);
-                    self.no_memo.insert(pred);
+                    // instead, so that it surfaces (or not) exactly as without memoization. An
+                    // argument-keyed entry depends on its arguments only: that key is called
+                    // directly from now on, the predicate's other keys stay memoized.
+                    self.fills.truncate(fill as usize + 1);
+                    match self.fills.pop() {
+                        Some(f) if !f.state => {
+                            self.memo_table.insert(f.key, MEMO_THROWS);
+                        }
+                        _ => {
+                            self.no_memo.insert(pred);
+                        }
+                    }
                     let p = &_data.preds[pred as usize];
                     let argv: Vec<Cell> =
                         self.store.heap[args as usize..(args + arity) as usize].to_vec();

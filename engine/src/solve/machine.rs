@@ -266,14 +266,57 @@ const MEMO_THROWS: u32 = u32::MAX;
 /// Argument tuples larger than this many cells are not memoized.
 const MEMO_KEY_MAX: usize = 256;
 
-/// The answers of a memoized call: one relocatable argument tuple each.
-type MemoEntry = Arc<Vec<(Vec<Cell>, Cell)>>;
+/// The answers of a memoized call, each a relocatable argument tuple `','(A1, ..., An)` made by
+/// [`Store::copy_out`] into one shared buffer (addresses are indices of `cells`).
+#[derive(Default, Debug)]
+struct Answers {
+    cells: Vec<Cell>,
+    /// Per answer: where its tuple starts in `cells` (its root is `Struct(start)`), and whether it
+    /// is ground (then it is unified straight from `cells`, without copying it onto the heap).
+    list: Vec<(u32, bool)>,
+}
+
+impl Answers {
+    fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Appends the argument tuple at `args` as an answer.
+    fn push(&mut self, store: &mut Store, args: u32, arity: u32) {
+        let p = store.len();
+        store.heap.push(Cell::Functor(atom::COMMA, arity));
+        store
+            .heap
+            .extend_from_within(args as usize..(args + arity) as usize);
+        let start = self.cells.len() as u32;
+        // room for a few small tuples before the first reallocation
+        self.cells.reserve(4 * (arity as usize + 1));
+        store.copy_out(Cell::Struct(p), &mut self.cells);
+        store.heap.truncate(p as usize);
+        let ground = !self.cells[start as usize..]
+            .iter()
+            .any(|c| matches!(c, Cell::Ref(_)));
+        self.list.push((start, ground));
+    }
+
+    /// The cells of answer `i`.
+    fn span(&self, i: usize) -> (u32, u32) {
+        let start = self.list[i].0;
+        let end = self
+            .list
+            .get(i + 1)
+            .map_or(self.cells.len() as u32, |a| a.0);
+        (start, end)
+    }
+}
+
+type MemoEntry = Arc<Answers>;
 
 /// A memo entry being filled.
 #[derive(Debug)]
 struct Fill {
     key: MemoKey,
-    answers: Vec<(Vec<Cell>, Cell)>,
+    answers: Answers,
     /// Inference count when the fill started.
     start: u64,
     /// Index of its `MemoFill` choicepoint.
@@ -812,9 +855,8 @@ impl Machine {
                 Ok(Step::Fail)
             }
             FrameKind::MemoCollect { fill, args, arity } => {
-                let (seg, root) = self.copy_args(args, arity);
                 let f = &mut self.fills[fill as usize];
-                f.answers.push((seg, root));
+                f.answers.push(&mut self.store, args, arity);
                 if f.answers.len() > MEMO_MAX_ANSWERS {
                     return self.abort_fill(data, host);
                 }
@@ -1032,19 +1074,6 @@ impl Machine {
         self.try_clause(data, p, cands[0], args, height, next)
     }
 
-    /// A relocatable copy of the argument tuple `','(A1, ..., An)` of a call.
-    fn copy_args(&mut self, args: u32, arity: u32) -> (Vec<Cell>, Cell) {
-        let p = self.store.len();
-        self.store.heap.push(Cell::Functor(atom::COMMA, arity));
-        self.store
-            .heap
-            .extend_from_within(args as usize..(args + arity) as usize);
-        let mut seg = Vec::with_capacity(arity as usize + 1);
-        let root = self.store.copy_out(Cell::Struct(p), &mut seg);
-        self.store.heap.truncate(p as usize);
-        (seg, root)
-    }
-
     /// A predicate tabled per state: the call's general form (every argument a fresh variable, or
     /// all but a ground first one) is looked up in, or filled into, the current state's table, and
     /// its answers are unified with the call's arguments in order.
@@ -1147,7 +1176,7 @@ impl Machine {
         let fill = self.fills.len() as u32;
         self.fills.push(Fill {
             key,
-            answers: Vec::new(),
+            answers: Answers::default(),
             start: self.inferences,
             cp: self.cps.len() as u32,
             state,
@@ -1219,13 +1248,28 @@ impl Machine {
         } else {
             &self.memo_entries[e as usize]
         };
-        let (seg, root) = &entry[i];
-        let t = self.store.copy_in(seg, *root);
-        for j in 0..arity {
-            let a = self.store.arg(t, j);
-            let b = self.store.heap[(args + j) as usize];
-            if !self.store.unify(a, b) {
-                return Ok(Step::Fail);
+        let (start, end) = entry.span(i);
+        if entry.list[i].1 {
+            // ground: unified in place, copied onto the heap only where a variable takes a compound
+            let seg = &entry.cells[..end as usize];
+            let mut base = None;
+            for j in 0..arity {
+                let a = seg[(start + 1 + j) as usize];
+                let b = self.store.heap[(args + j) as usize];
+                if !self.store.unify_seg(seg, start, a, b, &mut base) {
+                    return Ok(Step::Fail);
+                }
+            }
+        } else {
+            let t = self
+                .store
+                .copy_in_at(&entry.cells[start as usize..end as usize], start);
+            for j in 0..arity {
+                let a = self.store.arg(t, j);
+                let b = self.store.heap[(args + j) as usize];
+                if !self.store.unify(a, b) {
+                    return Ok(Step::Fail);
+                }
             }
         }
         self.cur = next;
@@ -1769,8 +1813,7 @@ impl Machine {
                         self.state_table.insert(f.key, e);
                         e
                     } else {
-                        self.memo_cells +=
-                            f.answers.iter().map(|(s, _)| s.len() + 1).sum::<usize>();
+                        self.memo_cells += f.answers.cells.len() + f.answers.len();
                         let e = self.memo_entries.len() as u32;
                         self.memo_entries.push(Arc::new(f.answers));
                         self.memo_table.insert(f.key, e);

@@ -233,7 +233,38 @@ impl Store {
 
     /// Unifies two cells (no occurs check, as in ISO Prolog's `=/2`). Terminates on cyclic terms:
     /// a pair of compounds met again is already being unified (rational-tree unification).
+    #[inline]
     pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
+        // variables and atomic values without the general loop
+        let x = self.deref(a);
+        let y = self.deref(b);
+        match (x, y) {
+            (Cell::Ref(i), Cell::Ref(j)) => {
+                // bind the younger variable to the older one
+                if i < j {
+                    self.bind(j, x)
+                } else if j < i {
+                    self.bind(i, y)
+                }
+                true
+            }
+            (Cell::Ref(i), _) => {
+                self.bind(i, y);
+                true
+            }
+            (_, Cell::Ref(j)) => {
+                self.bind(j, x);
+                true
+            }
+            (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => {
+                self.unify_compound(x, y)
+            }
+            (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
+            (p, q) => p == q,
+        }
+    }
+
+    fn unify_compound(&mut self, a: Cell, b: Cell) -> bool {
         let mut stack = std::mem::take(&mut self.unify_stack);
         stack.clear();
         stack.push((a, b));
@@ -568,7 +599,36 @@ impl Store {
     /// every compound reachable from `t`) with heap cell `h`. Where `h` has a variable and `t` a
     /// compound, `seg[from..]` is appended to the heap once (at `*base`) and the variable bound to
     /// the copy. Bindings are trailed as usual; on failure the caller undoes them.
+    #[inline]
     pub fn unify_seg(
+        &mut self,
+        seg: &[Cell],
+        from: u32,
+        t: Cell,
+        h: Cell,
+        base: &mut Option<u32>,
+    ) -> bool {
+        match t {
+            Cell::Struct(_) | Cell::List(_) => self.unify_seg_compound(seg, from, t, h, base),
+            Cell::Float(a) => match self.deref(h) {
+                Cell::Ref(x) => {
+                    self.bind(x, t);
+                    true
+                }
+                Cell::Float(b) => a.to_bits() == b.to_bits(),
+                _ => false,
+            },
+            c => match self.deref(h) {
+                Cell::Ref(x) => {
+                    self.bind(x, c);
+                    true
+                }
+                d => c == d,
+            },
+        }
+    }
+
+    fn unify_seg_compound(
         &mut self,
         seg: &[Cell],
         from: u32,

@@ -289,8 +289,6 @@ impl Answers {
             .heap
             .extend_from_within(args as usize..(args + arity) as usize);
         let start = self.cells.len() as u32;
-        // room for a few small tuples before the first reallocation
-        self.cells.reserve(4 * (arity as usize + 1));
         store.copy_out(Cell::Struct(p), &mut self.cells);
         store.heap.truncate(p as usize);
         let ground = !self.cells[start as usize..]
@@ -310,7 +308,7 @@ impl Answers {
     }
 }
 
-type MemoEntry = Arc<Answers>;
+type MemoEntry = Answers;
 
 /// A memo entry being filled.
 #[derive(Debug)]
@@ -1204,34 +1202,77 @@ impl Machine {
         self.call_user(data, p, gen, arity, k)
     }
 
-    /// Unifies the call's arguments with answer `i` of memo entry `e`, leaving a choicepoint for the
-    /// next answer.
+    /// Unifies the call's arguments with the answers of memo entry `e` from answer `pos` on, leaving
+    /// a choicepoint for the remaining ones at the first that unifies.
     fn serve_memo(
         &mut self,
         e: u32,
-        i: usize,
+        pos: usize,
         args: u32,
         arity: u32,
         next: u32,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let len = self.entry(e).len();
-        if i >= len {
-            return Ok(Step::Fail);
-        }
+        let entry = if e & STATE_ENTRY != 0 {
+            &self.state_entries[(e & !STATE_ENTRY) as usize]
+        } else {
+            &self.memo_entries[e as usize]
+        };
+        let n = entry.len();
         let (heap, trail, frames) = marks.unwrap_or((
             self.store.len(),
             self.store.trail.len() as u32,
             self.frames.len() as u32,
         ));
-        if i + 1 < len {
+        // every binding is trailed, so that a failed answer can be undone here
+        let saved_mark = self.store.mark;
+        self.store.mark = heap;
+        let mut k = pos;
+        let found = loop {
+            if k >= n {
+                break false;
+            }
+            let i = k;
+            k += 1;
+            let (start, end) = entry.span(i);
+            let ok = if entry.list[i].1 {
+                // ground: unified in place, copied onto the heap only where a variable takes a
+                // compound
+                let seg = &entry.cells[..end as usize];
+                let mut base = None;
+                (0..arity).all(|j| {
+                    let a = seg[(start + 1 + j) as usize];
+                    let b = self.store.heap[(args + j) as usize];
+                    self.store.unify_seg(seg, start, a, b, &mut base)
+                })
+            } else {
+                let t = self
+                    .store
+                    .copy_in_at(&entry.cells[start as usize..end as usize], start);
+                (0..arity).all(|j| {
+                    let a = self.store.arg(t, j);
+                    let b = self.store.heap[(args + j) as usize];
+                    self.store.unify(a, b)
+                })
+            };
+            if ok {
+                break true;
+            }
+            self.store.undo_to(trail as usize, |_| {});
+            self.store.heap.truncate(heap as usize);
+        };
+        if !found {
+            self.store.mark = saved_mark;
+            return Ok(Step::Fail);
+        }
+        if k < n {
             if self.cps.len() >= self.limits.max_choicepoints {
                 return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
             }
             self.cps.push(ChoicePoint {
                 kind: CpKind::MemoServe {
                     entry: e,
-                    pos: i as u32 + 1,
+                    pos: k as u32,
                     args,
                     arity,
                 },
@@ -1241,47 +1282,11 @@ impl Machine {
                 next,
                 cutb: 0,
             });
-            self.store.mark = heap;
-        }
-        let entry = if e & STATE_ENTRY != 0 {
-            &self.state_entries[(e & !STATE_ENTRY) as usize]
         } else {
-            &self.memo_entries[e as usize]
-        };
-        let (start, end) = entry.span(i);
-        if entry.list[i].1 {
-            // ground: unified in place, copied onto the heap only where a variable takes a compound
-            let seg = &entry.cells[..end as usize];
-            let mut base = None;
-            for j in 0..arity {
-                let a = seg[(start + 1 + j) as usize];
-                let b = self.store.heap[(args + j) as usize];
-                if !self.store.unify_seg(seg, start, a, b, &mut base) {
-                    return Ok(Step::Fail);
-                }
-            }
-        } else {
-            let t = self
-                .store
-                .copy_in_at(&entry.cells[start as usize..end as usize], start);
-            for j in 0..arity {
-                let a = self.store.arg(t, j);
-                let b = self.store.heap[(args + j) as usize];
-                if !self.store.unify(a, b) {
-                    return Ok(Step::Fail);
-                }
-            }
+            self.store.mark = saved_mark;
         }
         self.cur = next;
         Ok(Step::Go)
-    }
-
-    fn entry(&self, e: u32) -> &MemoEntry {
-        if e & STATE_ENTRY != 0 {
-            &self.state_entries[(e & !STATE_ENTRY) as usize]
-        } else {
-            &self.memo_entries[e as usize]
-        }
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
@@ -1809,13 +1814,13 @@ impl Machine {
                         stat.fills[k] = stat.fills[k].saturating_add(1);
                         stat.steps[k] += self.inferences - f.start;
                         let e = self.state_entries.len() as u32 | STATE_ENTRY;
-                        self.state_entries.push(Arc::new(f.answers));
+                        self.state_entries.push(f.answers);
                         self.state_table.insert(f.key, e);
                         e
                     } else {
                         self.memo_cells += f.answers.cells.len() + f.answers.len();
                         let e = self.memo_entries.len() as u32;
-                        self.memo_entries.push(Arc::new(f.answers));
+                        self.memo_entries.push(f.answers);
                         self.memo_table.insert(f.key, e);
                         e
                     };

@@ -257,6 +257,48 @@ fn memo_key(
     true
 }
 
+/// Arity up to which [`memo_key_flat`] serializes a call.
+const FLAT_KEY_ARITY: usize = 8;
+
+/// [`memo_key`] for the common call whose arguments are all atomic or unbound variables (arity up
+/// to [`FLAT_KEY_ARITY`]), into a fixed buffer: the same words, without the general traversal.
+/// `None` when an argument is compound.
+#[inline]
+fn memo_key_flat(
+    store: &Store,
+    pred: u32,
+    args: u32,
+    arity: u32,
+    out: &mut [u64; 1 + 2 * FLAT_KEY_ARITY],
+) -> Option<usize> {
+    if arity as usize > FLAT_KEY_ARITY {
+        return None;
+    }
+    let mut vars = [0u32; FLAT_KEY_ARITY];
+    let mut nv = 0usize;
+    out[0] = pred as u64;
+    for j in 0..arity as usize {
+        let (tag, v): (u64, u64) = match store.deref(store.heap[args as usize + j]) {
+            Cell::Ref(a) => match vars[..nv].iter().position(|&x| x == a) {
+                Some(i) => (0, i as u64),
+                None => {
+                    vars[nv] = a;
+                    nv += 1;
+                    (0, (nv - 1) as u64)
+                }
+            },
+            Cell::Atom(a) => (1, a.0 as u64),
+            Cell::Int(i) => (2, i as u64),
+            Cell::Float(f) => (3, f.to_bits()),
+            Cell::Str(a) => (4, a.0 as u64),
+            _ => return None,
+        };
+        out[1 + 2 * j] = tag;
+        out[2 + 2 * j] = v;
+    }
+    Some(1 + 2 * arity as usize)
+}
+
 /// Marks entry numbers of the per-state tables.
 const STATE_ENTRY: u32 = 1 << 31;
 
@@ -1139,6 +1181,19 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
         let (gen, general) = gen.unwrap_or((args, false));
+        let mut flat = [0u64; 1 + 2 * FLAT_KEY_ARITY];
+        if let Some(n) = memo_key_flat(&self.store, p, gen, arity, &mut flat) {
+            let table = if state {
+                &self.state_table
+            } else {
+                &self.memo_table
+            };
+            match table.get(&flat[..n]).copied() {
+                Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
+                Some(e) => return self.serve_memo(e, 0, args, arity, next, None),
+                None => {}
+            }
+        }
         let mut words = std::mem::take(&mut self.memo_words);
         let mut vars = std::mem::take(&mut self.memo_vars);
         let mut stack = std::mem::take(&mut self.memo_stack);

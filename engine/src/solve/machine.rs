@@ -1377,12 +1377,45 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
         let env = self.store.len();
-        for i in 0..c.nvars {
-            self.store.heap.push(Cell::Ref(env + i));
-        }
+        self.store
+            .heap
+            .extend((env..env + c.nvars).map(Cell::Ref));
         for (i, &t) in c.head_args.iter().enumerate() {
             let h = self.store.heap[args as usize + i];
-            if !self.unify_head(c, t, h, env) {
+            // variables and constants here, compounds in `unify_head`
+            let ok = match t {
+                Cell::Var(s) => {
+                    let addr = env + s;
+                    let cur = self.store.heap[addr as usize];
+                    if cur == Cell::Ref(addr) {
+                        let hd = self.store.deref(h);
+                        if hd != Cell::Ref(addr) {
+                            // the environment is newer than every choicepoint: no trail needed
+                            self.store.heap[addr as usize] = hd;
+                        }
+                        true
+                    } else {
+                        self.store.unify(cur, h)
+                    }
+                }
+                Cell::Struct(_) | Cell::List(_) => self.unify_head(c, t, h, env),
+                Cell::Float(a) => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        self.store.bind(x, t);
+                        true
+                    }
+                    Cell::Float(b) => a.to_bits() == b.to_bits(),
+                    _ => false,
+                },
+                constant => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        self.store.bind(x, constant);
+                        true
+                    }
+                    hd => hd == constant,
+                },
+            };
+            if !ok {
                 return Ok(Step::Fail);
             }
         }

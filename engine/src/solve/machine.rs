@@ -472,6 +472,8 @@ pub struct Machine {
     fills: Vec<Fill>,
     /// Predicates whose memoization was given up.
     no_memo: rustc_hash::FxHashSet<u32>,
+    /// Dispatch of meta-called goals by name and arity (the program does not change).
+    resolved: rustc_hash::FxHashMap<(Atom, u32), Dispatch>,
     /// Per-state tables ([`super::statememo`]): valid while the host's state id is `state_id`.
     /// Entry numbers have [`STATE_ENTRY`] set.
     state_table: rustc_hash::FxHashMap<MemoKey, u32>,
@@ -526,6 +528,7 @@ impl Machine {
             memo_cells: 0,
             fills: Vec::new(),
             no_memo: Default::default(),
+            resolved: Default::default(),
             state_table: Default::default(),
             state_entries: Vec::new(),
             state_id: 0,
@@ -854,7 +857,14 @@ impl Machine {
                         return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                     }
                 };
-                let disp = super::program::resolve(data, name, arity);
+                let disp = match self.resolved.get(&(name, arity)) {
+                    Some(&d) => d,
+                    None => {
+                        let d = super::program::resolve(data, name, arity);
+                        self.resolved.insert((name, arity), d);
+                        d
+                    }
+                };
                 self.dispatch(data, host, disp, name, arity, args, f.cutb, f.next)
             }
             FrameKind::CutTo { height } => {

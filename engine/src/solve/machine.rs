@@ -299,6 +299,25 @@ fn memo_key_flat(
     Some(1 + 2 * arity as usize)
 }
 
+/// A set of predicate numbers (a flag per predicate: asked on every call of a memoized one).
+#[derive(Default, Debug)]
+struct PredSet(Vec<bool>);
+
+impl PredSet {
+    #[inline]
+    fn contains(&self, p: &u32) -> bool {
+        self.0.get(*p as usize).copied().unwrap_or(false)
+    }
+
+    fn insert(&mut self, p: u32) {
+        let i = p as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, false);
+        }
+        self.0[i] = true;
+    }
+}
+
 /// Marks entry numbers of the per-state tables.
 const STATE_ENTRY: u32 = 1 << 31;
 
@@ -471,7 +490,7 @@ pub struct Machine {
     memo_cells: usize,
     fills: Vec<Fill>,
     /// Predicates whose memoization was given up.
-    no_memo: rustc_hash::FxHashSet<u32>,
+    no_memo: PredSet,
     /// Dispatch of meta-called goals by name and arity (the program does not change).
     resolved: rustc_hash::FxHashMap<(Atom, u32), Dispatch>,
     /// Per-state tables ([`super::statememo`]): valid while the host's state id is `state_id`.

@@ -1406,9 +1406,7 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
         let env = self.store.len();
-        self.store
-            .heap
-            .extend((env..env + c.nvars).map(Cell::Ref));
+        self.store.heap.extend((env..env + c.nvars).map(Cell::Ref));
         for (i, &t) in c.head_args.iter().enumerate() {
             let h = self.store.heap[args as usize + i];
             // variables and constants here, compounds in `unify_head`

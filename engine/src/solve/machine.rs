@@ -257,20 +257,125 @@ fn memo_key(
     true
 }
 
+/// Arity up to which [`memo_key_flat`] serializes a call.
+const FLAT_KEY_ARITY: usize = 8;
+
+/// [`memo_key`] for the common call whose arguments are all atomic or unbound variables (arity up
+/// to [`FLAT_KEY_ARITY`]), into a fixed buffer: the same words, without the general traversal.
+/// `None` when an argument is compound.
+#[inline]
+fn memo_key_flat(
+    store: &Store,
+    pred: u32,
+    args: u32,
+    arity: u32,
+    out: &mut [u64; 2 + 2 * FLAT_KEY_ARITY],
+) -> Option<usize> {
+    if arity as usize > FLAT_KEY_ARITY {
+        return None;
+    }
+    let mut vars = [0u32; FLAT_KEY_ARITY];
+    let mut nv = 0usize;
+    out[0] = pred as u64;
+    for j in 0..arity as usize {
+        let (tag, v): (u64, u64) = match store.deref(store.heap[args as usize + j]) {
+            Cell::Ref(a) => match vars[..nv].iter().position(|&x| x == a) {
+                Some(i) => (0, i as u64),
+                None => {
+                    vars[nv] = a;
+                    nv += 1;
+                    (0, (nv - 1) as u64)
+                }
+            },
+            Cell::Atom(a) => (1, a.0 as u64),
+            Cell::Int(i) => (2, i as u64),
+            Cell::Float(f) => (3, f.to_bits()),
+            Cell::Str(a) => (4, a.0 as u64),
+            _ => return None,
+        };
+        out[1 + 2 * j] = tag;
+        out[2 + 2 * j] = v;
+    }
+    Some(1 + 2 * arity as usize)
+}
+
+/// A set of predicate numbers (a flag per predicate: asked on every call of a memoized one).
+#[derive(Default, Debug)]
+struct PredSet(Vec<bool>);
+
+impl PredSet {
+    #[inline]
+    fn contains(&self, p: &u32) -> bool {
+        self.0.get(*p as usize).copied().unwrap_or(false)
+    }
+
+    fn insert(&mut self, p: u32) {
+        let i = p as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, false);
+        }
+        self.0[i] = true;
+    }
+}
+
 /// Marks entry numbers of the per-state tables.
 const STATE_ENTRY: u32 = 1 << 31;
+
+/// The argument-keyed memo entry of a call whose filling threw: the call runs directly.
+const MEMO_THROWS: u32 = u32::MAX;
 
 /// Argument tuples larger than this many cells are not memoized.
 const MEMO_KEY_MAX: usize = 256;
 
-/// The answers of a memoized call: one relocatable argument tuple each.
-type MemoEntry = Arc<Vec<(Vec<Cell>, Cell)>>;
+/// The answers of a memoized call, each a relocatable argument tuple `','(A1, ..., An)` made by
+/// [`Store::copy_out`] into one shared buffer (addresses are indices of `cells`).
+#[derive(Default, Debug)]
+struct Answers {
+    cells: Vec<Cell>,
+    /// Per answer: where its tuple starts in `cells` (its root is `Struct(start)`), and whether it
+    /// is ground (then it is unified straight from `cells`, without copying it onto the heap).
+    list: Vec<(u32, bool)>,
+}
+
+impl Answers {
+    fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Appends the argument tuple at `args` as an answer.
+    fn push(&mut self, store: &mut Store, args: u32, arity: u32) {
+        let p = store.len();
+        store.heap.push(Cell::Functor(atom::COMMA, arity));
+        store
+            .heap
+            .extend_from_within(args as usize..(args + arity) as usize);
+        let start = self.cells.len() as u32;
+        store.copy_out(Cell::Struct(p), &mut self.cells);
+        store.heap.truncate(p as usize);
+        let ground = !self.cells[start as usize..]
+            .iter()
+            .any(|c| matches!(c, Cell::Ref(_)));
+        self.list.push((start, ground));
+    }
+
+    /// The cells of answer `i`.
+    fn span(&self, i: usize) -> (u32, u32) {
+        let start = self.list[i].0;
+        let end = self
+            .list
+            .get(i + 1)
+            .map_or(self.cells.len() as u32, |a| a.0);
+        (start, end)
+    }
+}
+
+type MemoEntry = Answers;
 
 /// A memo entry being filled.
 #[derive(Debug)]
 struct Fill {
     key: MemoKey,
-    answers: Vec<(Vec<Cell>, Cell)>,
+    answers: Answers,
     /// Inference count when the fill started.
     start: u64,
     /// Index of its `MemoFill` choicepoint.
@@ -387,7 +492,9 @@ pub struct Machine {
     memo_cells: usize,
     fills: Vec<Fill>,
     /// Predicates whose memoization was given up.
-    no_memo: rustc_hash::FxHashSet<u32>,
+    no_memo: PredSet,
+    /// Dispatch of meta-called goals by name and arity (the program does not change).
+    resolved: rustc_hash::FxHashMap<(Atom, u32), Dispatch>,
     /// Per-state tables ([`super::statememo`]): valid while the host's state id is `state_id`.
     /// Entry numbers have [`STATE_ENTRY`] set.
     state_table: rustc_hash::FxHashMap<MemoKey, u32>,
@@ -450,6 +557,7 @@ impl Machine {
             memo_cells: 0,
             fills: Vec::new(),
             no_memo: Default::default(),
+            resolved: Default::default(),
             state_table: Default::default(),
             state_entries: Vec::new(),
             state_id: 0,
@@ -824,7 +932,14 @@ impl Machine {
                         return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                     }
                 };
-                let disp = super::program::resolve(data, name, arity);
+                let disp = match self.resolved.get(&(name, arity)) {
+                    Some(&d) => d,
+                    None => {
+                        let d = super::program::resolve(data, name, arity);
+                        self.resolved.insert((name, arity), d);
+                        d
+                    }
+                };
                 self.dispatch(data, host, disp, name, arity, args, f.cutb, f.next)
             }
             FrameKind::CutTo { height } => {
@@ -865,9 +980,8 @@ impl Machine {
                 Ok(Step::Fail)
             }
             FrameKind::MemoCollect { fill, args, arity } => {
-                let (seg, root) = self.copy_args(args, arity);
                 let f = &mut self.fills[fill as usize];
-                f.answers.push((seg, root));
+                f.answers.push(&mut self.store, args, arity);
                 if f.answers.len() > MEMO_MAX_ANSWERS {
                     return self.abort_fill(data, host);
                 }
@@ -1102,19 +1216,6 @@ impl Machine {
         self.try_clause(data, p, cands[0], args, height, next)
     }
 
-    /// A relocatable copy of the argument tuple `','(A1, ..., An)` of a call.
-    fn copy_args(&mut self, args: u32, arity: u32) -> (Vec<Cell>, Cell) {
-        let p = self.store.len();
-        self.store.heap.push(Cell::Functor(atom::COMMA, arity));
-        self.store
-            .heap
-            .extend_from_within(args as usize..(args + arity) as usize);
-        let mut seg = Vec::with_capacity(arity as usize + 1);
-        let root = self.store.copy_out(Cell::Struct(p), &mut seg);
-        self.store.heap.truncate(p as usize);
-        (seg, root)
-    }
-
     /// A predicate tabled per state: the call's general form (every argument a fresh variable, or
     /// all but a ground first one) is looked up in, or filled into, the current state's table, and
     /// its answers are unified with the call's arguments in order. `ids`: the host's state id and,
@@ -1190,6 +1291,24 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
         let (gen, general, cid) = gen.unwrap_or((args, false, 0));
+        // one word more than the arguments need: the context id, as `memo_key` + push below
+        let mut flat = [0u64; 2 + 2 * FLAT_KEY_ARITY];
+        if let Some(mut n) = memo_key_flat(&self.store, p, gen, arity, &mut flat) {
+            if cid != 0 {
+                flat[n] = cid;
+                n += 1;
+            }
+            let table = if state {
+                &self.state_table
+            } else {
+                &self.memo_table
+            };
+            match table.get(&flat[..n]).copied() {
+                Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
+                Some(e) => return self.serve_memo(e, 0, args, arity, next, None),
+                None => {}
+            }
+        }
         let mut words = std::mem::take(&mut self.memo_words);
         let mut vars = std::mem::take(&mut self.memo_vars);
         let mut stack = std::mem::take(&mut self.memo_stack);
@@ -1218,6 +1337,9 @@ impl Machine {
         self.memo_vars = vars;
         self.memo_stack = stack;
         if let Some(e) = hit {
+            if e == MEMO_THROWS {
+                return self.call_user(data, p, args, arity, next);
+            }
             return self.serve_memo(e, 0, args, arity, next, None);
         }
         let Some(key) = key else {
@@ -1226,7 +1348,7 @@ impl Machine {
         let fill = self.fills.len() as u32;
         self.fills.push(Fill {
             key,
-            answers: Vec::new(),
+            answers: Answers::default(),
             start: self.inferences,
             cp: self.cps.len() as u32,
             state,
@@ -1254,34 +1376,77 @@ impl Machine {
         self.call_user(data, p, gen, arity, k)
     }
 
-    /// Unifies the call's arguments with answer `i` of memo entry `e`, leaving a choicepoint for the
-    /// next answer.
+    /// Unifies the call's arguments with the answers of memo entry `e` from answer `pos` on, leaving
+    /// a choicepoint for the remaining ones at the first that unifies.
     fn serve_memo(
         &mut self,
         e: u32,
-        i: usize,
+        pos: usize,
         args: u32,
         arity: u32,
         next: u32,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let len = self.entry(e).len();
-        if i >= len {
-            return Ok(Step::Fail);
-        }
+        let entry = if e & STATE_ENTRY != 0 {
+            &self.state_entries[(e & !STATE_ENTRY) as usize]
+        } else {
+            &self.memo_entries[e as usize]
+        };
+        let n = entry.len();
         let (heap, trail, frames) = marks.unwrap_or((
             self.store.len(),
             self.store.trail.len() as u32,
             self.frames.len() as u32,
         ));
-        if i + 1 < len {
+        // every binding is trailed, so that a failed answer can be undone here
+        let saved_mark = self.store.mark;
+        self.store.mark = heap;
+        let mut k = pos;
+        let found = loop {
+            if k >= n {
+                break false;
+            }
+            let i = k;
+            k += 1;
+            let (start, end) = entry.span(i);
+            let ok = if entry.list[i].1 {
+                // ground: unified in place, copied onto the heap only where a variable takes a
+                // compound
+                let seg = &entry.cells[..end as usize];
+                let mut base = None;
+                (0..arity).all(|j| {
+                    let a = seg[(start + 1 + j) as usize];
+                    let b = self.store.heap[(args + j) as usize];
+                    self.store.unify_seg(seg, start, a, b, &mut base)
+                })
+            } else {
+                let t = self
+                    .store
+                    .copy_in_at(&entry.cells[start as usize..end as usize], start);
+                (0..arity).all(|j| {
+                    let a = self.store.arg(t, j);
+                    let b = self.store.heap[(args + j) as usize];
+                    self.store.unify(a, b)
+                })
+            };
+            if ok {
+                break true;
+            }
+            self.store.undo_to(trail as usize, |_| {});
+            self.store.heap.truncate(heap as usize);
+        };
+        if !found {
+            self.store.mark = saved_mark;
+            return Ok(Step::Fail);
+        }
+        if k < n {
             if self.cps.len() >= self.limits.max_choicepoints {
                 return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
             }
             self.cps.push(ChoicePoint {
                 kind: CpKind::MemoServe {
                     entry: e,
-                    pos: i as u32 + 1,
+                    pos: k as u32,
                     args,
                     arity,
                 },
@@ -1291,32 +1456,11 @@ impl Machine {
                 next,
                 cutb: 0,
             });
-            self.store.mark = heap;
-        }
-        let entry = if e & STATE_ENTRY != 0 {
-            &self.state_entries[(e & !STATE_ENTRY) as usize]
         } else {
-            &self.memo_entries[e as usize]
-        };
-        let (seg, root) = &entry[i];
-        let t = self.store.copy_in(seg, *root);
-        for j in 0..arity {
-            let a = self.store.arg(t, j);
-            let b = self.store.heap[(args + j) as usize];
-            if !self.store.unify(a, b) {
-                return Ok(Step::Fail);
-            }
+            self.store.mark = saved_mark;
         }
         self.cur = next;
         Ok(Step::Go)
-    }
-
-    fn entry(&self, e: u32) -> &MemoEntry {
-        if e & STATE_ENTRY != 0 {
-            &self.state_entries[(e & !STATE_ENTRY) as usize]
-        } else {
-            &self.memo_entries[e as usize]
-        }
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
@@ -1352,12 +1496,43 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
         let env = self.store.len();
-        for i in 0..c.nvars {
-            self.store.heap.push(Cell::Ref(env + i));
-        }
+        self.store.heap.extend((env..env + c.nvars).map(Cell::Ref));
         for (i, &t) in c.head_args.iter().enumerate() {
             let h = self.store.heap[args as usize + i];
-            if !self.unify_head(c, t, h, env) {
+            // variables and constants here, compounds in `unify_head`
+            let ok = match t {
+                Cell::Var(s) => {
+                    let addr = env + s;
+                    let cur = self.store.heap[addr as usize];
+                    if cur == Cell::Ref(addr) {
+                        let hd = self.store.deref(h);
+                        if hd != Cell::Ref(addr) {
+                            // the environment is newer than every choicepoint: no trail needed
+                            self.store.heap[addr as usize] = hd;
+                        }
+                        true
+                    } else {
+                        self.store.unify(cur, h)
+                    }
+                }
+                Cell::Struct(_) | Cell::List(_) => self.unify_head(c, t, h, env),
+                Cell::Float(a) => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        self.store.bind(x, t);
+                        true
+                    }
+                    Cell::Float(b) => a.to_bits() == b.to_bits(),
+                    _ => false,
+                },
+                constant => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        self.store.bind(x, constant);
+                        true
+                    }
+                    hd => hd == constant,
+                },
+            };
+            if !ok {
                 return Ok(Step::Fail);
             }
         }
@@ -1844,14 +2019,13 @@ impl Machine {
                         stat.fills[k] = stat.fills[k].saturating_add(1);
                         stat.steps[k] += self.inferences - f.start;
                         let e = self.state_entries.len() as u32 | STATE_ENTRY;
-                        self.state_entries.push(Arc::new(f.answers));
+                        self.state_entries.push(f.answers);
                         self.state_table.insert(f.key, e);
                         e
                     } else {
-                        self.memo_cells +=
-                            f.answers.iter().map(|(s, _)| s.len() + 1).sum::<usize>();
+                        self.memo_cells += f.answers.cells.len() + f.answers.len();
                         let e = self.memo_entries.len() as u32;
-                        self.memo_entries.push(Arc::new(f.answers));
+                        self.memo_entries.push(f.answers);
                         self.memo_table.insert(f.key, e);
                         e
                     };
@@ -1925,9 +2099,18 @@ impl Machine {
                     ..
                 } => {
                     // the exception came from computing every answer: call the predicate directly
-                    // instead, so that it surfaces (or not) exactly as without memoization
-                    self.fills.truncate(fill as usize);
-                    self.no_memo.insert(pred);
+                    // instead, so that it surfaces (or not) exactly as without memoization. An
+                    // argument-keyed entry depends on its arguments only: that key is called
+                    // directly from now on, the predicate's other keys stay memoized.
+                    self.fills.truncate(fill as usize + 1);
+                    match self.fills.pop() {
+                        Some(f) if !f.state => {
+                            self.memo_table.insert(f.key, MEMO_THROWS);
+                        }
+                        _ => {
+                            self.no_memo.insert(pred);
+                        }
+                    }
                     let p = &_data.preds[pred as usize];
                     let argv: Vec<Cell> =
                         self.store.heap[args as usize..(args + arity) as usize].to_vec();

@@ -90,7 +90,13 @@ pub struct Store {
     /// Heap length when the newest choicepoint was made: bindings below it are trailed.
     pub mark: u32,
     unify_stack: Vec<(Cell, Cell)>,
+    /// Scratch space of [`Store::copy_out`].
+    copy_stack: Vec<(Cell, Option<u32>)>,
+    copy_vars: Vec<(u32, u32)>,
 }
+
+/// Variables of a term copied by [`Store::copy_out`] looked up linearly up to this many.
+const COPY_VARS_LINEAR: usize = 16;
 
 impl Store {
     pub fn new() -> Store {
@@ -227,7 +233,38 @@ impl Store {
 
     /// Unifies two cells (no occurs check, as in ISO Prolog's `=/2`). Terminates on cyclic terms:
     /// a pair of compounds met again is already being unified (rational-tree unification).
+    #[inline]
     pub fn unify(&mut self, a: Cell, b: Cell) -> bool {
+        // variables and atomic values without the general loop
+        let x = self.deref(a);
+        let y = self.deref(b);
+        match (x, y) {
+            (Cell::Ref(i), Cell::Ref(j)) => {
+                // bind the younger variable to the older one
+                if i < j {
+                    self.bind(j, x)
+                } else if j < i {
+                    self.bind(i, y)
+                }
+                true
+            }
+            (Cell::Ref(i), _) => {
+                self.bind(i, y);
+                true
+            }
+            (_, Cell::Ref(j)) => {
+                self.bind(j, x);
+                true
+            }
+            (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => {
+                self.unify_compound(x, y)
+            }
+            (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
+            (p, q) => p == q,
+        }
+    }
+
+    fn unify_compound(&mut self, a: Cell, b: Cell) -> bool {
         let mut stack = std::mem::take(&mut self.unify_stack);
         stack.clear();
         stack.push((a, b));
@@ -445,10 +482,28 @@ impl Store {
     /// Copies a heap term into `dst` as a relocatable segment: addresses in the copy are indices of
     /// `dst`, unbound variables become fresh variables of the copy. Returns the copy's root cell.
     /// Appending the segment to a heap at offset `b` (adding `b` to every address) yields the term.
-    pub fn copy_out(&self, root: Cell, dst: &mut Vec<Cell>) -> Cell {
-        let mut vars: HashMap<u32, u32> = HashMap::new();
+    pub fn copy_out(&mut self, root: Cell, dst: &mut Vec<Cell>) -> Cell {
+        let mut work = std::mem::take(&mut self.copy_stack);
+        let mut vars = std::mem::take(&mut self.copy_vars);
+        work.clear();
+        vars.clear();
+        let r = self.copy_out_with(root, dst, &mut work, &mut vars);
+        self.copy_stack = work;
+        self.copy_vars = vars;
+        r
+    }
+
+    fn copy_out_with(
+        &self,
+        root: Cell,
+        dst: &mut Vec<Cell>,
+        work: &mut Vec<(Cell, Option<u32>)>,
+        vars: &mut Vec<(u32, u32)>,
+    ) -> Cell {
+        // variables seen: a short list scanned linearly, a hash map past COPY_VARS_LINEAR of them
+        let mut many: Option<rustc_hash::FxHashMap<u32, u32>> = None;
         let mut out_root = Cell::Atom(atom::NIL);
-        let mut work: Vec<(Cell, Option<u32>)> = vec![(root, None)];
+        work.push((root, None));
         // after many steps, compounds already copied are shared (cyclic and shared terms stay finite)
         let mut steps = 0u32;
         let mut copied: rustc_hash::FxHashMap<u32, Cell> = Default::default();
@@ -468,23 +523,40 @@ impl Store {
                 }
             }
             let v = match c {
-                Cell::Ref(a) => match vars.get(&a) {
-                    Some(&r) => Cell::Ref(r),
-                    None => {
-                        let r = match slot {
-                            Some(s) => s,
-                            None => {
-                                dst.push(Cell::Atom(atom::NIL));
-                                (dst.len() - 1) as u32
+                Cell::Ref(a) => {
+                    let seen = match &many {
+                        Some(m) => m.get(&a).copied(),
+                        None => vars.iter().find(|&&(x, _)| x == a).map(|&(_, r)| r),
+                    };
+                    match seen {
+                        Some(r) => Cell::Ref(r),
+                        None => {
+                            let r = match slot {
+                                Some(s) => s,
+                                None => {
+                                    dst.push(Cell::Atom(atom::NIL));
+                                    (dst.len() - 1) as u32
+                                }
+                            };
+                            match &mut many {
+                                Some(m) => {
+                                    m.insert(a, r);
+                                }
+                                None if vars.len() < COPY_VARS_LINEAR => vars.push((a, r)),
+                                None => {
+                                    let mut m: rustc_hash::FxHashMap<u32, u32> =
+                                        vars.iter().copied().collect();
+                                    m.insert(a, r);
+                                    many = Some(m);
+                                }
                             }
-                        };
-                        vars.insert(a, r);
-                        if slot.is_none() {
-                            dst[r as usize] = Cell::Ref(r);
+                            if slot.is_none() {
+                                dst[r as usize] = Cell::Ref(r);
+                            }
+                            Cell::Ref(r)
                         }
-                        Cell::Ref(r)
                     }
-                },
+                }
                 Cell::List(p) => {
                     let q = dst.len() as u32;
                     dst.push(Cell::Atom(atom::NIL));
@@ -523,11 +595,121 @@ impl Store {
         out_root
     }
 
+    /// Unifies cell `t` of a *ground* segment made by [`Store::copy_out`] (`seg[from..]` holds
+    /// every compound reachable from `t`) with heap cell `h`. Where `h` has a variable and `t` a
+    /// compound, `seg[from..]` is appended to the heap once (at `*base`) and the variable bound to
+    /// the copy. Bindings are trailed as usual; on failure the caller undoes them.
+    #[inline]
+    pub fn unify_seg(
+        &mut self,
+        seg: &[Cell],
+        from: u32,
+        t: Cell,
+        h: Cell,
+        base: &mut Option<u32>,
+    ) -> bool {
+        match t {
+            Cell::Struct(_) | Cell::List(_) => self.unify_seg_compound(seg, from, t, h, base),
+            Cell::Float(a) => match self.deref(h) {
+                Cell::Ref(x) => {
+                    self.bind(x, t);
+                    true
+                }
+                Cell::Float(b) => a.to_bits() == b.to_bits(),
+                _ => false,
+            },
+            c => match self.deref(h) {
+                Cell::Ref(x) => {
+                    self.bind(x, c);
+                    true
+                }
+                d => c == d,
+            },
+        }
+    }
+
+    fn unify_seg_compound(
+        &mut self,
+        seg: &[Cell],
+        from: u32,
+        t: Cell,
+        h: Cell,
+        base: &mut Option<u32>,
+    ) -> bool {
+        let mut stack = std::mem::take(&mut self.unify_stack);
+        stack.clear();
+        stack.push((t, h));
+        let mut ok = true;
+        while let Some((t, h)) = stack.pop() {
+            let hd = self.deref(h);
+            match (t, hd) {
+                (Cell::Struct(_) | Cell::List(_), Cell::Ref(x)) => {
+                    let b = match *base {
+                        Some(b) => b,
+                        None => {
+                            let b = self.len();
+                            let off = b.wrapping_sub(from);
+                            self.heap
+                                .extend(seg[from as usize..].iter().map(|&c| relocate(c, off)));
+                            *base = Some(b);
+                            b
+                        }
+                    };
+                    self.bind(x, relocate(t, b.wrapping_sub(from)));
+                }
+                (Cell::Struct(p), Cell::Struct(q)) => {
+                    if seg[p as usize] != self.heap[q as usize] {
+                        ok = false;
+                        break;
+                    }
+                    let Cell::Functor(_, n) = seg[p as usize] else {
+                        unreachable!()
+                    };
+                    for i in (1..=n).rev() {
+                        stack.push((seg[(p + i) as usize], self.heap[(q + i) as usize]));
+                    }
+                }
+                (Cell::List(p), Cell::List(q)) => {
+                    stack.push((seg[p as usize + 1], self.heap[q as usize + 1]));
+                    stack.push((seg[p as usize], self.heap[q as usize]));
+                }
+                (Cell::Struct(_) | Cell::List(_), _) => {
+                    ok = false;
+                    break;
+                }
+                (c, Cell::Ref(x)) => self.bind(x, c),
+                (Cell::Float(a), Cell::Float(b)) => {
+                    if a.to_bits() != b.to_bits() {
+                        ok = false;
+                        break;
+                    }
+                }
+                (c, d) => {
+                    if c != d {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+        }
+        stack.clear();
+        self.unify_stack = stack;
+        ok
+    }
+
     /// Appends a segment made by [`Store::copy_out`] to the heap and returns its root.
     pub fn copy_in(&mut self, seg: &[Cell], root: Cell) -> Cell {
         let base = self.len();
         self.heap.extend(seg.iter().map(|&c| relocate(c, base)));
         relocate(root, base)
+    }
+
+    /// Appends `seg`, the cells `from..` of a buffer [`Store::copy_out`] wrote into (addresses are
+    /// indices of that buffer), to the heap and returns the copy of the compound at `from`.
+    pub fn copy_in_at(&mut self, seg: &[Cell], from: u32) -> Cell {
+        let off = self.len().wrapping_sub(from);
+        self.heap.extend(seg.iter().map(|&c| relocate(c, off)));
+        relocate(Cell::Struct(from), off)
     }
 
     /// A copy of the term with fresh variables (`copy_term/2`).

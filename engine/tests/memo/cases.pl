@@ -1,0 +1,45 @@
+% Argument-keyed memo tables (engine/src/solve/machine.rs, `call_memo` / `serve_memo`), run by
+% engine/tests/memo.rs. Every `% query G` line must succeed exactly once, with memoization on and
+% off; every `% fewer G` line must also run fewer inference steps with memoization on (its calls
+% are answered from the table).
+
+mem(X, [X|_]).
+mem(X, [_|T]) :- mem(X, T).
+
+% arithmetic on an unbound argument throws: that call is run directly, the other keys stay tabled
+succ1(Y, Y1) :- Y1 is Y + 1.
+try_succ(X, R) :- catch(succ1(X, R), error(E, _), R = err(E)).
+% query findall(R, (mem(X, [1, _, 2, _, 1]), try_succ(X, R)), L), L == [2, err(instantiation_error), 3, err(instantiation_error), 2]
+% fewer findall(R, (mem(X, [_, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]), try_succ(X, R)), L), L = [err(instantiation_error)|_]
+
+% ground answers with compound arguments, unified in place or copied where a variable takes them
+gen(a, [1, 2]).
+gen(b, g(c)).
+gen(c, 3.0).
+p(X, Y) :- gen(X, Y).
+% query findall(Y, p(a, Y), L), L == [[1, 2]]
+% query p(X, g(Z)), X == b, Z == c
+% query findall(X-Y, p(X, Y), L), L == [a-[1, 2], b-g(c), c-3.0]
+% query p(a, [1, Q]), Q == 2
+% query \+ p(a, [2|_])
+% query \+ p(c, 3)
+% query p(c, F), F == 3.0
+% query findall(X, (mem(K, [a, b, a, b]), p(K, X)), L), L == [[1, 2], g(c), [1, 2], g(c)]
+
+% answers with variables: fresh per answer, shared where the answer shares them
+q(X, Y) :- X = f(Z), Y = g(Z).
+q(h(W), W).
+% query findall(A-B, q(A, B), [P1, P2]), P1 = f(1)-B1, B1 == g(1), P2 = h(V)-V2, V == V2
+% query q(f(1), B), B == g(1)
+% query q(A, g(2)), A == f(2)
+% query findall(A, (q(A, _), q(A, _)), L), L = [f(_), h(_)]
+% query q(A, B), q(C, D), A = f(1), C = f(2), B == g(1), D == g(2)
+
+% answers tried in order, the bindings of an answer that does not unify undone
+r(1, a, x).
+r(2, b, y).
+r(3, c, x).
+rr(N, L, K) :- r(N, L, K).
+% query findall(N, rr(N, _, x), L), L == [1, 3]
+% query findall(N-L, (rr(N, L, K), K == y), R), R == [2-b]
+% query rr(N, c, K), N == 3, K == x

@@ -5,7 +5,8 @@ use crate::atom;
 use crate::solve::program::{compile_term, Key};
 use crate::solve::store::{Cell, Store};
 use crate::term::Term;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::Hasher;
 use std::sync::Arc;
 
 /// A ground term compiled for fast unification against heap patterns.
@@ -17,23 +18,205 @@ pub struct Ground {
     root: Cell,
     /// The index keys of its first [`INDEXED`] word elements.
     keys: [Option<Key>; INDEXED],
+    /// Structural hash ([`Ground::hash_value`]): equal terms have equal hashes, whether compiled from
+    /// a [`Term`] or copied from the heap.
+    hash: u64,
+}
+
+/// How many cells [`compile_term`] makes for `t` (so that the cells are allocated once, exactly).
+fn cell_count(t: &Term) -> usize {
+    let mut n = 0;
+    t.walk(|t| {
+        if let Term::Compound(f, args) = t {
+            n += args.len() + usize::from(!(*f == atom::DOT && args.len() == 2));
+        }
+    });
+    n
+}
+
+/// Feeds one node of a term (an atomic value, or a compound's header) to a structural hash.
+#[inline]
+fn feed(h: &mut FxHasher, c: Cell) {
+    match c {
+        Cell::Atom(a) => {
+            h.write_u8(1);
+            h.write_u32(a.0);
+        }
+        Cell::Int(i) => {
+            h.write_u8(2);
+            h.write_i64(i);
+        }
+        Cell::Float(f) => {
+            h.write_u8(3);
+            h.write_u64(f.to_bits());
+        }
+        Cell::Str(s) => {
+            h.write_u8(4);
+            h.write_u32(s.0);
+        }
+        Cell::Functor(f, n) => {
+            h.write_u8(5);
+            h.write_u32(f.0);
+            h.write_u32(n);
+        }
+        Cell::List(_) => h.write_u8(6),
+        Cell::Var(v) | Cell::Ref(v) => {
+            h.write_u8(7);
+            h.write_u32(v);
+        }
+        Cell::Struct(_) => h.write_u8(8),
+    }
+}
+
+/// The structural hash of the term at `root`, whose cells `at` returns (dereferenced): the nodes in
+/// pre-order, so the same term hashes alike wherever its cells lie.
+fn structural_hash(root: Cell, at: impl Fn(u32) -> Cell, deref: impl Fn(Cell) -> Cell) -> u64 {
+    let mut h = FxHasher::default();
+    let mut stack: Vec<Cell> = Vec::new();
+    let mut c = deref(root);
+    loop {
+        match c {
+            Cell::List(p) => {
+                feed(&mut h, c);
+                stack.push(at(p + 1));
+                c = deref(at(p));
+                continue;
+            }
+            Cell::Struct(p) => {
+                let f = at(p);
+                feed(&mut h, f);
+                let Cell::Functor(_, n) = f else { break };
+                for i in (2..=n).rev() {
+                    stack.push(at(p + i));
+                }
+                c = deref(at(p + 1));
+                continue;
+            }
+            Cell::Ref(_) => feed(&mut h, Cell::Ref(0)),
+            other => feed(&mut h, other),
+        }
+        match stack.pop() {
+            Some(next) => c = deref(next),
+            None => break,
+        }
+    }
+    h.finish()
 }
 
 impl Ground {
     pub fn new(term: Term) -> Ground {
-        // words are small: one allocation each for most of them
-        let mut cells = Vec::with_capacity(24);
-        let mut ends = Vec::with_capacity(24);
+        let n = cell_count(&term);
+        let mut cells = Vec::with_capacity(n);
+        let mut ends = Vec::with_capacity(n);
         let root = compile_term(&term, &mut cells, &mut ends);
+        Ground::assemble(term, cells, ends, root)
+    }
+
+    fn assemble(term: Term, cells: Vec<Cell>, ends: Vec<u32>, root: Cell) -> Ground {
         let mut g = Ground {
             term,
             cells: cells.into(),
             ends: ends.into(),
             root,
             keys: [None; INDEXED],
+            hash: 0,
         };
         g.keys = g.keys();
+        g.hash = structural_hash(root, |q| g.cells[q as usize], |c| c);
         g
+    }
+
+    /// The ground heap term at `h` (the caller checked that it is ground), copied straight from the
+    /// heap: the same cells as [`Ground::new`] of its term.
+    pub fn from_heap(store: &Store, h: Cell) -> Ground {
+        let at = |q: u32| store.deref(store.heap[q as usize]);
+        // the cell count first, so that the cells are allocated once
+        let mut n = 0usize;
+        let mut stack: Vec<Cell> = vec![store.deref(h)];
+        while let Some(c) = stack.pop() {
+            match c {
+                Cell::List(p) => {
+                    n += 2;
+                    stack.push(at(p + 1));
+                    stack.push(at(p));
+                }
+                Cell::Struct(p) => {
+                    let Cell::Functor(_, k) = store.heap[p as usize] else {
+                        unreachable!("struct without header")
+                    };
+                    n += 1 + k as usize;
+                    for i in 1..=k {
+                        stack.push(at(p + i));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // the layout of `compile_term`: a compound's header and argument slots, then its arguments'
+        // compounds depth-first, first argument first; `ends[p]`: the end of the compound at `p`
+        enum Job {
+            Cell(Cell, Option<usize>),
+            End(usize),
+        }
+        let mut cells: Vec<Cell> = Vec::with_capacity(n);
+        let mut ends: Vec<u32> = vec![0; n];
+        let mut root = Cell::Atom(atom::NIL);
+        let mut jobs = vec![Job::Cell(store.deref(h), None)];
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::End(p) => ends[p] = cells.len() as u32,
+                Job::Cell(c, slot) => {
+                    let cell = match c {
+                        Cell::List(q) => {
+                            let p = cells.len();
+                            cells.extend([Cell::Atom(atom::NIL); 2]);
+                            jobs.push(Job::End(p));
+                            jobs.push(Job::Cell(at(q + 1), Some(p + 1)));
+                            jobs.push(Job::Cell(at(q), Some(p)));
+                            Cell::List(p as u32)
+                        }
+                        Cell::Struct(q) => {
+                            let f = store.heap[q as usize];
+                            let Cell::Functor(_, k) = f else {
+                                unreachable!("struct without header")
+                            };
+                            let p = cells.len();
+                            cells.push(f);
+                            cells.extend(std::iter::repeat_n(Cell::Atom(atom::NIL), k as usize));
+                            jobs.push(Job::End(p));
+                            for i in (1..=k).rev() {
+                                jobs.push(Job::Cell(at(q + i), Some(p + i as usize)));
+                            }
+                            Cell::Struct(p as u32)
+                        }
+                        other => other,
+                    };
+                    match slot {
+                        Some(s) => cells[s] = cell,
+                        None => root = cell,
+                    }
+                }
+            }
+        }
+        let term = cells_to_term(&cells, root);
+        Ground::assemble(term, cells, ends, root)
+    }
+
+    /// See the `hash` field.
+    #[inline]
+    pub fn hash_value(&self) -> u64 {
+        self.hash
+    }
+
+    /// The structural hash ([`Ground::hash_value`]) of the ground heap term at `h`.
+    pub fn heap_hash(store: &Store, h: Cell) -> u64 {
+        structural_hash(h, |q| store.heap[q as usize], |c| store.deref(c))
+    }
+
+    /// Is it the ground heap term at `h`? (Binds nothing: the heap term is ground.)
+    #[inline]
+    pub fn equals_heap(&self, store: &mut Store, h: Cell) -> bool {
+        self.unify(store, h)
     }
 
     /// A quick necessary condition for unifying with a pattern whose leading elements have the keys
@@ -66,79 +249,222 @@ impl Ground {
     }
 }
 
+/// The term of compiled cells (no variables: [`Ground::from_heap`] copies ground terms).
+fn cells_to_term(cells: &[Cell], root: Cell) -> Term {
+    enum Job {
+        Visit(Cell),
+        Build(atom::Atom, usize),
+    }
+    let mut jobs = Vec::with_capacity(16);
+    let mut out: Vec<Term> = Vec::with_capacity(8);
+    jobs.push(Job::Visit(root));
+    while let Some(job) = jobs.pop() {
+        match job {
+            Job::Visit(c) => match c {
+                Cell::List(p) => {
+                    jobs.push(Job::Build(atom::DOT, 2));
+                    jobs.push(Job::Visit(cells[p as usize + 1]));
+                    jobs.push(Job::Visit(cells[p as usize]));
+                }
+                Cell::Struct(p) => {
+                    let Cell::Functor(f, n) = cells[p as usize] else {
+                        unreachable!("struct without header")
+                    };
+                    jobs.push(Job::Build(f, n as usize));
+                    for i in (1..=n).rev() {
+                        jobs.push(Job::Visit(cells[(p + i) as usize]));
+                    }
+                }
+                Cell::Atom(a) => out.push(Term::Atom(a)),
+                Cell::Int(i) => out.push(Term::Int(i)),
+                Cell::Float(f) => out.push(Term::Float(f)),
+                Cell::Str(s) => out.push(Term::Str(s)),
+                Cell::Var(v) | Cell::Ref(v) => out.push(Term::Var(v)),
+                Cell::Functor(..) => unreachable!("header as value"),
+            },
+            Job::Build(f, n) => {
+                let args: Arc<[Term]> = out.drain(out.len() - n..).collect();
+                out.push(Term::Compound(f, args));
+            }
+        }
+    }
+    out.pop().expect("a term")
+}
+
+/// The index keys of the leading elements of a word given as a term.
+fn term_keys(t: &Term) -> [Option<Key>; INDEXED] {
+    let mut out = [None; INDEXED];
+    let mut t = t;
+    for slot in out.iter_mut() {
+        let Term::Compound(f, args) = t else { break };
+        if *f != atom::DOT || args.len() != 2 {
+            break;
+        }
+        *slot = match &args[0] {
+            Term::Atom(a) => Some(Key::Atom(*a)),
+            Term::Int(i) => Some(Key::Int(*i)),
+            Term::Float(x) => Some(Key::Float(x.to_bits())),
+            Term::Str(s) => Some(Key::Str(*s)),
+            Term::Compound(g, xs) => Some(Key::Functor(*g, xs.len() as u32)),
+            Term::Var(_) => None,
+        };
+        t = &args[1];
+    }
+    out
+}
+
 /// How many leading elements of a word are indexed.
 pub const INDEXED: usize = 4;
 
-/// A fact in the set's lookup table: hashed and compared by its term, without copying the term.
-#[derive(Debug, Clone)]
-struct ByTerm(Arc<Ground>);
+/// Fact sets of at most this many facts have no index: a pattern scans them all (the key check of
+/// [`Ground::may_match`] is cheaper than hashing for so few), and the next state's set is a copy of
+/// the list.
+const SMALL: usize = 16;
 
-impl PartialEq for ByTerm {
-    fn eq(&self, other: &ByTerm) -> bool {
-        self.0.term == other.0.term
+/// `IOTA[i] == i`: the candidate list "every fact" of a small set.
+static IOTA: [u32; SMALL] = {
+    let mut a = [0u32; SMALL];
+    let mut i = 0;
+    while i < SMALL {
+        a[i] = i as u32;
+        i += 1;
     }
-}
-impl Eq for ByTerm {}
-impl std::hash::Hash for ByTerm {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.term.hash(h)
-    }
-}
-impl std::borrow::Borrow<Term> for ByTerm {
-    fn borrow(&self) -> &Term {
-        &self.0.term
-    }
-}
+    a
+};
 
-/// The facts of a state: insertion-ordered, duplicate-free, indexed on the first one and two elements.
+/// The index of a fact set larger than [`SMALL`].
 #[derive(Debug, Default, Clone)]
-pub struct FactSet {
-    facts: Vec<Arc<Ground>>,
-    ids: FxHashMap<ByTerm, u32>,
+struct Index {
     all: Arc<[u32]>,
     /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
     /// pattern uses the most selective of its bound leading elements).
     by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED],
-    /// The empty candidate list (shared, so that a pattern matching nothing allocates nothing).
-    none: Arc<[u32]>,
-    /// Unique among the fact sets built by [`FactSet::from_grounds`] (copies share it: same facts);
-    /// `0` for the default (empty) set. Keys the machine's per-state tables.
+}
+
+impl Index {
+    fn build(facts: &[Arc<Ground>]) -> Index {
+        let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
+        for (i, f) in facts.iter().enumerate() {
+            for (pos, k) in f.keys.iter().enumerate() {
+                if let Some(k) = k {
+                    by_pos[pos].entry(*k).or_default().push(i as u32);
+                }
+            }
+        }
+        Index {
+            all: (0..facts.len() as u32).collect(),
+            by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
+        }
+    }
+
+    /// The index after deleting the facts marked in `gone` (`first`: the first of them, or the old
+    /// length) and appending `created` (numbered from `base`): unchanged lists are shared, the
+    /// others renumbered without looking at the facts' terms.
+    fn update(&self, gone: &[bool], first: usize, created: &[Arc<Ground>], base: u32) -> Index {
+        // new id of old fact i (deleted facts are skipped)
+        let mut new_id: Vec<u32> = Vec::new();
+        if first < gone.len() {
+            new_id.reserve(gone.len());
+            let mut next = 0u32;
+            for &g in gone {
+                new_id.push(next);
+                next += u32::from(!g);
+            }
+        }
+        let remap = |list: &[u32], out: &mut Vec<u32>| {
+            for &i in list {
+                if (i as usize) < first {
+                    out.push(i);
+                } else if !gone[i as usize] {
+                    out.push(new_id[i as usize]);
+                }
+            }
+        };
+        let mut by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED] = Default::default();
+        for (pos, (old, new)) in self.by_pos.iter().zip(by_pos.iter_mut()).enumerate() {
+            // the created facts with a key at this position, grouped by key in order
+            let mut adds: Vec<(Key, Vec<u32>)> = Vec::new();
+            for (j, g) in created.iter().enumerate() {
+                if let Some(k) = g.keys[pos] {
+                    match adds.iter_mut().find(|(a, _)| *a == k) {
+                        Some((_, v)) => v.push(base + j as u32),
+                        None => adds.push((k, vec![base + j as u32])),
+                    }
+                }
+            }
+            new.reserve(old.len() + adds.len());
+            for (k, list) in old {
+                let add = adds.iter().position(|(a, _)| a == k);
+                let untouched = list.last().is_none_or(|&l| (l as usize) < first);
+                if untouched && add.is_none() {
+                    new.insert(*k, list.clone());
+                    continue;
+                }
+                let mut out = Vec::with_capacity(list.len() + 1);
+                remap(list, &mut out);
+                if let Some(a) = add {
+                    out.extend_from_slice(&adds.swap_remove(a).1);
+                }
+                if !out.is_empty() {
+                    new.insert(*k, Arc::from(out));
+                }
+            }
+            for (k, v) in adds {
+                new.insert(k, Arc::from(v));
+            }
+        }
+        let n = base as usize + created.len();
+        Index {
+            all: (0..n as u32).collect(),
+            by_pos,
+        }
+    }
+}
+
+/// The facts of a state: insertion-ordered, duplicate-free, indexed on their leading elements when
+/// there are more than [`SMALL`].
+#[derive(Debug, Default, Clone)]
+pub struct FactSet {
+    facts: Vec<Arc<Ground>>,
+    index: Option<Box<Index>>,
+    /// Unique among the fact sets built by [`FactSet::from_grounds`] and [`FactSet::apply`] (copies
+    /// share it: same facts); `0` for the default (empty) set. Keys the machine's per-state tables.
     id: u64,
 }
 
 /// The next [`FactSet::id`].
 static NEXT_FACTSET_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
+fn next_id() -> u64 {
+    NEXT_FACTSET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Which candidate list a pattern selects (recomputed identically on every retry).
 #[derive(Clone)]
-pub struct Candidates(Arc<[u32]>);
+pub enum Candidates {
+    /// Facts `0..n` (a small set).
+    First(usize),
+    List(Arc<[u32]>),
+    None,
+}
 
 impl Candidates {
     pub fn ids(&self) -> &[u32] {
-        &self.0
+        match self {
+            Candidates::First(n) => &IOTA[..*n],
+            Candidates::List(l) => l,
+            Candidates::None => &[],
+        }
     }
 }
 
 impl FactSet {
     pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
-        let mut ids = FxHashMap::with_capacity_and_hasher(facts.len(), Default::default());
-        let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
-        for (i, f) in facts.iter().enumerate() {
-            let i = i as u32;
-            ids.insert(ByTerm(f.clone()), i);
-            for (pos, k) in f.keys().into_iter().enumerate() {
-                if let Some(k) = k {
-                    by_pos[pos].entry(k).or_default().push(i);
-                }
-            }
-        }
+        let index = (facts.len() > SMALL).then(|| Box::new(Index::build(&facts)));
         FactSet {
-            all: (0..facts.len() as u32).collect(),
             facts,
-            ids,
-            by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
-            none: Arc::from(Vec::new()),
-            id: NEXT_FACTSET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            index,
+            id: next_id(),
         }
     }
 
@@ -162,10 +488,26 @@ impl FactSet {
         self.facts.iter().map(|g| &g.term)
     }
     pub fn contains(&self, t: &Term) -> bool {
-        self.ids.contains_key(t)
+        let keys = term_keys(t);
+        self.candidates_by_keys(&keys)
+            .ids()
+            .iter()
+            .any(|&i| self.get(i).may_match(&keys) && &self.get(i).term == t)
     }
-    pub fn id_of(&self, t: &Term) -> Option<u32> {
-        self.ids.get(t).copied()
+
+    /// Is the ground heap term at `h` (with the keys `keys` and the structural hash `hash`) a fact?
+    pub fn contains_heap(
+        &self,
+        store: &mut Store,
+        h: Cell,
+        keys: &[Option<Key>; INDEXED],
+        hash: u64,
+    ) -> bool {
+        let cands = self.candidates_by_keys(keys);
+        cands.ids().iter().any(|&i| {
+            let g = self.get(i);
+            g.hash == hash && g.equals_heap(store, h)
+        })
     }
 
     /// The facts that can match the heap pattern `pat`, in insertion order: the shortest candidate
@@ -189,11 +531,14 @@ impl FactSet {
 
     /// [`FactSet::candidates`] of a pattern with the keys `keys` ([`FactSet::pattern_keys`]).
     pub fn candidates_by_keys(&self, keys: &[Option<Key>; INDEXED]) -> Candidates {
+        let Some(index) = &self.index else {
+            return Candidates::First(self.facts.len());
+        };
         let mut best: Option<&Arc<[u32]>> = None;
         for (pos, k) in keys.iter().enumerate() {
             if let Some(k) = k {
-                match self.by_pos[pos].get(k) {
-                    None => return Candidates(self.none.clone()),
+                match index.by_pos[pos].get(k) {
+                    None => return Candidates::None,
                     Some(v) => {
                         if best.is_none_or(|b| v.len() < b.len()) {
                             best = Some(v);
@@ -202,24 +547,39 @@ impl FactSet {
                 }
             }
         }
-        Candidates(best.cloned().unwrap_or_else(|| self.all.clone()))
+        Candidates::List(best.unwrap_or(&index.all).clone())
     }
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.
     pub fn apply(&self, deleted: &[u32], created: &[Arc<Ground>]) -> FactSet {
         let mut gone = vec![false; self.facts.len()];
+        let mut first = self.facts.len();
         for &d in deleted {
             gone[d as usize] = true;
+            first = first.min(d as usize);
         }
-        let mut next: Vec<Arc<Ground>> = self
-            .facts
-            .iter()
-            .zip(&gone)
-            .filter(|(_, &g)| !g)
-            .map(|(f, _)| f.clone())
-            .collect();
+        let mut next: Vec<Arc<Ground>> =
+            Vec::with_capacity(self.facts.len().saturating_sub(deleted.len()) + created.len());
+        next.extend_from_slice(&self.facts[..first]);
+        next.extend(
+            self.facts[first..]
+                .iter()
+                .zip(&gone[first..])
+                .filter(|(_, &g)| !g)
+                .map(|(f, _)| f.clone()),
+        );
+        let base = next.len() as u32;
         next.extend(created.iter().cloned());
-        FactSet::from_grounds(next)
+        let index = match &self.index {
+            _ if next.len() <= SMALL => None,
+            Some(old) => Some(Box::new(old.update(&gone, first, created, base))),
+            None => Some(Box::new(Index::build(&next))),
+        };
+        FactSet {
+            facts: next,
+            index,
+            id: next_id(),
+        }
     }
 }
 

@@ -12,7 +12,6 @@ use crate::solve::builtins::Det;
 use crate::solve::host::Host;
 use crate::solve::store::{Cell, Store, TrailEntry};
 use crate::term::Term;
-use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 /// Host ids, in the order given to `ProgramBuilder::host_predicates`.
@@ -49,7 +48,6 @@ pub struct KeywordHost<'a> {
     /// `does/2`: (switch, action) pairs of submitted and drawn actions, in legal-switch order.
     pub does: &'a [(Arc<Ground>, Arc<Ground>)],
     pub creates: Vec<Arc<Ground>>,
-    created: FxHashSet<Term>,
     pub deletes: Vec<u32>,
     deleted: Vec<bool>,
 }
@@ -65,7 +63,6 @@ impl<'a> KeywordHost<'a> {
             players,
             does,
             creates: Vec::new(),
-            created: FxHashSet::default(),
             deletes: Vec::new(),
             deleted: vec![false; facts.len()],
         }
@@ -74,7 +71,6 @@ impl<'a> KeywordHost<'a> {
     /// Forgets the schedules (a chronon that aborted).
     pub fn clear_schedules(&mut self) {
         self.creates.clear();
-        self.created.clear();
         self.deletes.clear();
         self.deleted.iter_mut().for_each(|d| *d = false);
     }
@@ -194,12 +190,21 @@ impl Host for KeywordHost<'_> {
                 if !store.is_ground(args[0]) {
                     return Err(Term::instantiation_error());
                 }
-                let w = store.to_term(args[0]);
-                if self.facts.contains(&w) || self.created.contains(&w) {
+                // compared on the heap (keys and structural hash first): no term is built for a
+                // word that is already a fact or scheduled
+                let keys = FactSet::pattern_keys(store, args[0]);
+                let hash = Ground::heap_hash(store, args[0]);
+                if self.facts.contains_heap(store, args[0], &keys, hash)
+                    || self.creates.iter().any(|g| {
+                        g.hash_value() == hash
+                            && g.may_match(&keys)
+                            && g.equals_heap(store, args[0])
+                    })
+                {
                     return Ok(Det::Fail);
                 }
-                self.created.insert(w.clone());
-                self.creates.push(Arc::new(Ground::new(w)));
+                self.creates
+                    .push(Arc::new(Ground::from_heap(store, args[0])));
                 store.trail.push(TrailEntry::Host(UNDO_CREATE));
                 Det::True
             }
@@ -232,9 +237,7 @@ impl Host for KeywordHost<'_> {
     fn undo(&mut self, entry: u32) {
         match entry {
             UNDO_CREATE => {
-                if let Some(g) = self.creates.pop() {
-                    self.created.remove(&g.term);
-                }
+                self.creates.pop();
             }
             UNDO_DELETE => {
                 if let Some(fid) = self.deletes.pop() {

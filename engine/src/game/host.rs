@@ -64,7 +64,8 @@ impl<'a> KeywordHost<'a> {
             does,
             creates: Vec::new(),
             deletes: Vec::new(),
-            deleted: vec![false; facts.len()],
+            // sized at the first delete/1: most queries delete nothing
+            deleted: Vec::new(),
         }
     }
 
@@ -209,6 +210,9 @@ impl Host for KeywordHost<'_> {
                 Det::True
             }
             DELETE => {
+                if self.deleted.len() < self.facts.len() {
+                    self.deleted.resize(self.facts.len(), false);
+                }
                 let cands = self.facts.candidates(store, args[0]);
                 let ids = cands.ids();
                 for (pos, &fid) in ids.iter().enumerate().skip(start) {

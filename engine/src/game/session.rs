@@ -279,8 +279,32 @@ struct ConstCache {
     /// (goal, maximum number of solutions) -> the solutions.
     answers: rustc_hash::FxHashMap<(Term, usize), Vec<Term>>,
     /// When `hidden`: word -> per player (by index), is the word hidden from them (`None`: not
-    /// asked yet). Looked up by the word alone, without building the goal.
-    hidden_rows: rustc_hash::FxHashMap<Term, Vec<Option<bool>>>,
+    /// asked yet). Looked up by the word alone (its structural hash), without building the goal.
+    hidden_rows: rustc_hash::FxHashMap<ByHash, Vec<Option<bool>>>,
+    /// When `owned`, `switch` and `unlimited` are all constant (or undefined): switch id -> its
+    /// [`SwitchInfo`] (owner and actions depend on the id and the players only).
+    switch_rows: rustc_hash::FxHashMap<Term, SwitchInfo>,
+    /// The switches of the last state whose switches were computed with `switch_rows` on: a state with
+    /// the same legal switch ids shares them.
+    last_switches: Option<Arc<Vec<SwitchInfo>>>,
+    /// Compiled switch ids and actions for `does/2` (a pure function of the term).
+    grounds: rustc_hash::FxHashMap<Term, Arc<Ground>>,
+}
+
+/// A ground word as a hash key: hashed by its structural hash, compared by its term.
+#[derive(Clone)]
+struct ByHash(Arc<Ground>);
+
+impl PartialEq for ByHash {
+    fn eq(&self, other: &ByHash) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.term == other.0.term
+    }
+}
+impl Eq for ByHash {}
+impl std::hash::Hash for ByHash {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0.hash_value())
+    }
 }
 
 impl ConstCache {
@@ -298,7 +322,31 @@ impl ConstCache {
             default: constant(atom::DEFAULT, 2),
             answers: Default::default(),
             hidden_rows: Default::default(),
+            switch_rows: Default::default(),
+            last_switches: None,
+            grounds: Default::default(),
         }
+    }
+
+    /// May a switch's owner and actions be cached by its id ([`ConstCache::switch_rows`])?
+    fn switch_info(&self, game: &Game) -> bool {
+        let fixed = |name, arity, constant: bool| constant || game.program.pred(name, arity).is_none();
+        fixed(atom::OWNED, 2, self.owned)
+            && fixed(atom::SWITCH, 2, self.switch)
+            && fixed(atom::UNLIMITED, 2, self.unlimited)
+    }
+
+    /// The compiled form of a ground term (cached).
+    fn ground(&mut self, t: &Term) -> Arc<Ground> {
+        if let Some(g) = self.grounds.get(t) {
+            return g.clone();
+        }
+        if self.grounds.len() >= CONST_CACHE_MAX {
+            self.grounds.clear();
+        }
+        let g = Arc::new(Ground::new(t.clone()));
+        self.grounds.insert(t.clone(), g.clone());
+        g
     }
 
     /// May the answers of this keyword goal be cached?
@@ -564,8 +612,24 @@ impl Session {
                 "legal/1",
             )?);
         }
+        let by_id = self.consts.switch_info(&self.game);
+        if by_id {
+            if let Some(last) = &self.consts.last_switches {
+                if last.len() == ids.len() && last.iter().zip(&ids).all(|(s, id)| &s.id == id) {
+                    let out = last.clone();
+                    self.switches = Some(out.clone());
+                    return Ok(out);
+                }
+            }
+        }
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
+            if by_id {
+                if let Some(info) = self.consts.switch_rows.get(&id) {
+                    out.push(info.clone());
+                    continue;
+                }
+            }
             let v = Term::Var(0);
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
                 cached_solutions(
@@ -611,14 +675,24 @@ impl Session {
                 Actions::Finite(acts)
             };
             let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id);
-            out.push(SwitchInfo {
+            let info = SwitchInfo {
                 id,
                 owner_term,
                 owner,
                 actions,
-            });
+            };
+            if by_id {
+                if self.consts.switch_rows.len() >= CONST_CACHE_MAX {
+                    self.consts.switch_rows.clear();
+                }
+                self.consts.switch_rows.insert(info.id.clone(), info.clone());
+            }
+            out.push(info);
         }
         let out = Arc::new(out);
+        if by_id {
+            self.consts.last_switches = Some(out.clone());
+        }
         self.switches = Some(out.clone());
         Ok(out)
     }
@@ -634,7 +708,7 @@ impl Session {
             return Ok(h.clone());
         }
         let state = self.state.clone();
-        let facts: Vec<Term> = state.facts.terms().cloned().collect();
+        let facts: Vec<Arc<Ground>> = state.facts.iter().cloned().collect();
         let m = self.hidden_of(&state, &facts)?;
         let m = Arc::new(m);
         self.hidden = Some(m.clone());
@@ -642,7 +716,11 @@ impl Session {
     }
 
     /// For each player, which of `words` are hidden from it in `state`.
-    fn hidden_of(&mut self, state: &State, words: &[Term]) -> Result<Vec<Vec<bool>>, RuntimeError> {
+    fn hidden_of(
+        &mut self,
+        state: &State,
+        words: &[Arc<Ground>],
+    ) -> Result<Vec<Vec<bool>>, RuntimeError> {
         let n = state.players.len();
         if self.game.program.pred(atom::HIDDEN, 2).is_none() {
             return Ok(vec![vec![false; words.len()]; n]);
@@ -654,13 +732,15 @@ impl Session {
             for w in words {
                 // hidden/2 reaching nothing but player/1: answered once per (word, player) in a
                 // session, in the same order as below (so the same first error, never cached)
+                let key = ByHash(w.clone());
                 if self.consts.hidden {
-                    if let Some(&Some(h)) = self.consts.hidden_rows.get(w).and_then(|r| r.get(pi)) {
+                    if let Some(&Some(h)) = self.consts.hidden_rows.get(&key).and_then(|r| r.get(pi))
+                    {
                         row.push(h);
                         continue;
                     }
                 }
-                let g = call(atom::HIDDEN, vec![w.clone(), p.clone()]);
+                let g = call(atom::HIDDEN, vec![w.term.clone(), p.clone()]);
                 let r = cached_solutions(
                     &mut self.consts,
                     &mut self.machine,
@@ -675,7 +755,7 @@ impl Session {
                     if self.consts.hidden_rows.len() >= CONST_CACHE_MAX {
                         self.consts.hidden_rows.clear();
                     }
-                    let cached = self.consts.hidden_rows.entry(w.clone()).or_default();
+                    let cached = self.consts.hidden_rows.entry(key).or_default();
                     if cached.len() < n {
                         cached.resize(n, None);
                     }
@@ -949,16 +1029,13 @@ impl Session {
                 chosen[i] = Some((s.action.clone(), ActionSource::Submitted));
             }
         }
+        let consts = &mut self.consts;
         let does: Vec<(Arc<Ground>, Arc<Ground>)> = switches
             .iter()
             .zip(&chosen)
             .filter_map(|(sw, c)| {
-                c.as_ref().map(|(a, _)| {
-                    (
-                        Arc::new(Ground::new(sw.id.clone())),
-                        Arc::new(Ground::new(a.clone())),
-                    )
-                })
+                c.as_ref()
+                    .map(|(a, _)| (consts.ground(&sw.id), consts.ground(a)))
             })
             .collect();
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
@@ -1060,19 +1137,28 @@ impl Session {
                 amount: a.clone(),
             });
         }
-        let words: Vec<Term> = deleted.iter().chain(created.iter()).cloned().collect();
+        let words: Vec<Arc<Ground>> = deletes
+            .iter()
+            .map(|&i| state.facts.get(i).clone())
+            .chain(creates.iter().cloned())
+            .collect();
         let hidden = self.hidden_of(state, &words)?;
         let mut player_events = Vec::with_capacity(state.players.len());
         for (pi, hidden_pi) in hidden.iter().enumerate() {
-            let mut evs = Vec::new();
+            let mut evs = Vec::with_capacity(events.len());
             let mut switch_no = 0;
+            // the deleted words are distinct facts and the created words distinct: the k-th
+            // Deleted (Created) event is the k-th deleted (created) word
+            let (mut del_no, mut cre_no) = (0, deleted.len());
             for e in &events {
                 let keep = match e {
-                    Event::Deleted(w) => {
-                        !hidden_pi[deleted.iter().position(|d| d == w).unwrap_or(0)]
+                    Event::Deleted(_) => {
+                        del_no += 1;
+                        !hidden_pi[del_no - 1]
                     }
-                    Event::Created(w) => {
-                        !hidden_pi[deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
+                    Event::Created(_) => {
+                        cre_no += 1;
+                        !hidden_pi[cre_no - 1]
                     }
                     Event::Account { .. } => true,
                     // a player sees what its own switches did, not other players' or nature's choices

@@ -126,97 +126,25 @@ impl Ground {
         g
     }
 
-    /// The ground heap term at `h` (the caller checked that it is ground), copied straight from the
-    /// heap: the same cells as [`Ground::new`] of its term.
-    pub fn from_heap(store: &Store, h: Cell) -> Ground {
-        let at = |q: u32| store.deref(store.heap[q as usize]);
-        // the cell count first, so that the cells are allocated once
-        let mut n = 0usize;
-        let mut stack: Vec<Cell> = vec![store.deref(h)];
-        while let Some(c) = stack.pop() {
-            match c {
-                Cell::List(p) => {
-                    n += 2;
-                    stack.push(at(p + 1));
-                    stack.push(at(p));
-                }
-                Cell::Struct(p) => {
-                    let Cell::Functor(_, k) = store.heap[p as usize] else {
-                        unreachable!("struct without header")
-                    };
-                    n += 1 + k as usize;
-                    for i in 1..=k {
-                        stack.push(at(p + i));
-                    }
-                }
-                _ => {}
-            }
-        }
-        // the layout of `compile_term`: a compound's header and argument slots, then its arguments'
-        // compounds depth-first, first argument first; `ends[p]`: the end of the compound at `p`
-        enum Job {
-            Cell(Cell, Option<usize>),
-            End(usize),
-        }
-        let mut cells: Vec<Cell> = Vec::with_capacity(n);
-        let mut ends: Vec<u32> = vec![0; n];
-        let mut root = Cell::Atom(atom::NIL);
-        let mut jobs = vec![Job::Cell(store.deref(h), None)];
-        while let Some(job) = jobs.pop() {
-            match job {
-                Job::End(p) => ends[p] = cells.len() as u32,
-                Job::Cell(c, slot) => {
-                    let cell = match c {
-                        Cell::List(q) => {
-                            let p = cells.len();
-                            cells.extend([Cell::Atom(atom::NIL); 2]);
-                            jobs.push(Job::End(p));
-                            jobs.push(Job::Cell(at(q + 1), Some(p + 1)));
-                            jobs.push(Job::Cell(at(q), Some(p)));
-                            Cell::List(p as u32)
-                        }
-                        Cell::Struct(q) => {
-                            let f = store.heap[q as usize];
-                            let Cell::Functor(_, k) = f else {
-                                unreachable!("struct without header")
-                            };
-                            let p = cells.len();
-                            cells.push(f);
-                            cells.extend(std::iter::repeat_n(Cell::Atom(atom::NIL), k as usize));
-                            jobs.push(Job::End(p));
-                            for i in (1..=k).rev() {
-                                jobs.push(Job::Cell(at(q + i), Some(p + i as usize)));
-                            }
-                            Cell::Struct(p as u32)
-                        }
-                        other => other,
-                    };
-                    match slot {
-                        Some(s) => cells[s] = cell,
-                        None => root = cell,
-                    }
-                }
-            }
-        }
-        let term = cells_to_term(&cells, root);
-        Ground::assemble(term, cells, ends, root)
+    /// Is it the word `w` (same cells: [`HeapWord`] has the layout of [`compile_term`])?
+    pub fn is_word(&self, w: &HeapWord) -> bool {
+        self.hash == w.hash
+            && self.root == w.root
+            && self.cells.len() == w.scratch.cells.len()
+            && self
+                .cells
+                .iter()
+                .zip(&w.scratch.cells)
+                .all(|(a, b)| match (a, b) {
+                    (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                    _ => a == b,
+                })
     }
 
     /// See the `hash` field.
     #[inline]
     pub fn hash_value(&self) -> u64 {
         self.hash
-    }
-
-    /// The structural hash ([`Ground::hash_value`]) of the ground heap term at `h`.
-    pub fn heap_hash(store: &Store, h: Cell) -> u64 {
-        structural_hash(h, |q| store.heap[q as usize], |c| store.deref(c))
-    }
-
-    /// Is it the ground heap term at `h`? (Binds nothing: the heap term is ground.)
-    #[inline]
-    pub fn equals_heap(&self, store: &mut Store, h: Cell) -> bool {
-        self.unify(store, h)
     }
 
     /// A quick necessary condition for unifying with a pattern whose leading elements have the keys
@@ -249,46 +177,198 @@ impl Ground {
     }
 }
 
-/// The term of compiled cells (no variables: [`Ground::from_heap`] copies ground terms).
-fn cells_to_term(cells: &[Cell], root: Cell) -> Term {
-    enum Job {
-        Visit(Cell),
-        Build(atom::Atom, usize),
-    }
-    let mut jobs = Vec::with_capacity(16);
-    let mut out: Vec<Term> = Vec::with_capacity(8);
-    jobs.push(Job::Visit(root));
-    while let Some(job) = jobs.pop() {
+/// The term of the cells of a [`HeapWord`] (ground).
+fn cells_to_term(root: Cell, scratch: &mut Scratch) -> Term {
+    let Scratch {
+        cells,
+        tjobs,
+        terms,
+        ..
+    } = scratch;
+    tjobs.clear();
+    terms.clear();
+    tjobs.push(TJob::Visit(root));
+    while let Some(job) = tjobs.pop() {
         match job {
-            Job::Visit(c) => match c {
+            TJob::Visit(c) => match c {
                 Cell::List(p) => {
-                    jobs.push(Job::Build(atom::DOT, 2));
-                    jobs.push(Job::Visit(cells[p as usize + 1]));
-                    jobs.push(Job::Visit(cells[p as usize]));
+                    tjobs.push(TJob::Build(atom::DOT, 2));
+                    tjobs.push(TJob::Visit(cells[p as usize + 1]));
+                    tjobs.push(TJob::Visit(cells[p as usize]));
                 }
                 Cell::Struct(p) => {
                     let Cell::Functor(f, n) = cells[p as usize] else {
                         unreachable!("struct without header")
                     };
-                    jobs.push(Job::Build(f, n as usize));
+                    tjobs.push(TJob::Build(f, n as usize));
                     for i in (1..=n).rev() {
-                        jobs.push(Job::Visit(cells[(p + i) as usize]));
+                        tjobs.push(TJob::Visit(cells[(p + i) as usize]));
                     }
                 }
-                Cell::Atom(a) => out.push(Term::Atom(a)),
-                Cell::Int(i) => out.push(Term::Int(i)),
-                Cell::Float(f) => out.push(Term::Float(f)),
-                Cell::Str(s) => out.push(Term::Str(s)),
-                Cell::Var(v) | Cell::Ref(v) => out.push(Term::Var(v)),
+                Cell::Atom(a) => terms.push(Term::Atom(a)),
+                Cell::Int(i) => terms.push(Term::Int(i)),
+                Cell::Float(f) => terms.push(Term::Float(f)),
+                Cell::Str(s) => terms.push(Term::Str(s)),
+                Cell::Var(v) | Cell::Ref(v) => terms.push(Term::Var(v)),
                 Cell::Functor(..) => unreachable!("header as value"),
             },
-            Job::Build(f, n) => {
-                let args: Arc<[Term]> = out.drain(out.len() - n..).collect();
-                out.push(Term::Compound(f, args));
+            TJob::Build(f, n) => {
+                let args: Arc<[Term]> = terms.drain(terms.len() - n..).collect();
+                terms.push(Term::Compound(f, args));
             }
         }
     }
-    out.pop().expect("a term")
+    terms.pop().expect("a term")
+}
+
+/// [`HeapWord::copy`] copies at most this many nodes (a larger or cyclic term is converted by
+/// [`Store::to_term`], which handles cycles).
+pub const HEAP_COPY_MAX: usize = 1 << 16;
+
+enum Job {
+    /// Copy the heap cell into slot `.1` of the copy (`u32::MAX`: the root).
+    Cell(Cell, u32),
+    End(u32),
+}
+
+enum TJob {
+    Visit(Cell),
+    Build(atom::Atom, usize),
+}
+
+/// Reusable buffers of [`HeapWord`] (one per host, so that copying a word allocates only
+/// the word itself).
+#[derive(Default)]
+pub struct Scratch {
+    cells: Vec<Cell>,
+    ends: Vec<u32>,
+    jobs: Vec<Job>,
+    tjobs: Vec<TJob>,
+    terms: Vec<Term>,
+}
+
+/// A ground heap term copied into a [`Scratch`] (cells in the layout of [`compile_term`], so that
+/// equal terms have equal cells), with its structural hash and index keys: compared with facts
+/// and scheduled words before any [`Term`] is built for it.
+pub struct HeapWord<'s> {
+    scratch: &'s mut Scratch,
+    root: Cell,
+    hash: u64,
+    pub keys: [Option<Key>; INDEXED],
+}
+
+impl<'s> HeapWord<'s> {
+    /// Copies the heap term at `h`: `Err(true)` if it has an unbound variable, `Err(false)` if it
+    /// has more than [`HEAP_COPY_MAX`] nodes (possibly cyclic: the caller falls back to
+    /// [`Store::to_term`], which handles cycles).
+    pub fn copy(store: &Store, h: Cell, scratch: &'s mut Scratch) -> Result<HeapWord<'s>, bool> {
+        let at = |q: u32| store.deref(store.heap[q as usize]);
+        // the layout of `compile_term`: a compound's header and argument slots, then its arguments'
+        // compounds depth-first, first argument first; `ends[p]`: the end of the compound at `p`.
+        // The visits are in pre-order, as `structural_hash` feeds them.
+        let Scratch {
+            cells, ends, jobs, ..
+        } = &mut *scratch;
+        cells.clear();
+        ends.clear();
+        jobs.clear();
+        let mut hasher = FxHasher::default();
+        let mut root = Cell::Atom(atom::NIL);
+        let mut steps = 0usize;
+        jobs.push(Job::Cell(store.deref(h), u32::MAX));
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::End(p) => ends[p as usize] = cells.len() as u32,
+                Job::Cell(c, slot) => {
+                    steps += 1;
+                    if steps > HEAP_COPY_MAX {
+                        return Err(false);
+                    }
+                    let cell = match c {
+                        Cell::List(q) => {
+                            feed(&mut hasher, c);
+                            let p = cells.len() as u32;
+                            cells.extend([Cell::Atom(atom::NIL); 2]);
+                            jobs.push(Job::End(p));
+                            jobs.push(Job::Cell(at(q + 1), p + 1));
+                            jobs.push(Job::Cell(at(q), p));
+                            Cell::List(p)
+                        }
+                        Cell::Struct(q) => {
+                            let f = store.heap[q as usize];
+                            feed(&mut hasher, f);
+                            let Cell::Functor(_, k) = f else {
+                                unreachable!("struct without header")
+                            };
+                            let p = cells.len() as u32;
+                            cells.push(f);
+                            cells.extend(std::iter::repeat_n(Cell::Atom(atom::NIL), k as usize));
+                            jobs.push(Job::End(p));
+                            for i in (1..=k).rev() {
+                                jobs.push(Job::Cell(at(q + i), p + i));
+                            }
+                            Cell::Struct(p)
+                        }
+                        Cell::Ref(_) => return Err(true),
+                        other => {
+                            feed(&mut hasher, other);
+                            other
+                        }
+                    };
+                    if ends.len() < cells.len() {
+                        ends.resize(cells.len(), 0);
+                    }
+                    match slot {
+                        u32::MAX => root = cell,
+                        s => cells[s as usize] = cell,
+                    }
+                }
+            }
+        }
+        ends.resize(cells.len(), 0);
+        let mut keys = [None; INDEXED];
+        let at = |q: u32| cells[q as usize];
+        let mut t = root;
+        for slot in keys.iter_mut() {
+            let Cell::List(p) = t else { break };
+            *slot = Key::of_cell(at(p), at);
+            t = at(p + 1);
+        }
+        Ok(HeapWord {
+            root,
+            hash: hasher.finish(),
+            keys,
+            scratch,
+        })
+    }
+
+    /// The word as a [`Ground`] (its term built from the cells).
+    pub fn into_ground(self) -> Ground {
+        let HeapWord {
+            scratch,
+            root,
+            hash,
+            keys,
+        } = self;
+        let term = cells_to_term(root, scratch);
+        let g = Ground {
+            term,
+            cells: Box::from(&scratch.cells[..]),
+            ends: Box::from(&scratch.ends[..]),
+            root,
+            keys,
+            hash,
+        };
+        debug_assert_eq!(g.hash, structural_hash(root, |q| g.cells[q as usize], |c| c));
+        debug_assert_eq!(g.keys, g.keys());
+        debug_assert!({
+            let mut cells = Vec::new();
+            let mut ends = Vec::new();
+            let r = compile_term(&g.term, &mut cells, &mut ends);
+            r == g.root && *cells == *g.cells && *ends == *g.ends
+        });
+        g
+    }
 }
 
 /// The index keys of the leading elements of a word given as a term.
@@ -495,19 +575,10 @@ impl FactSet {
             .any(|&i| self.get(i).may_match(&keys) && &self.get(i).term == t)
     }
 
-    /// Is the ground heap term at `h` (with the keys `keys` and the structural hash `hash`) a fact?
-    pub fn contains_heap(
-        &self,
-        store: &mut Store,
-        h: Cell,
-        keys: &[Option<Key>; INDEXED],
-        hash: u64,
-    ) -> bool {
-        let cands = self.candidates_by_keys(keys);
-        cands.ids().iter().any(|&i| {
-            let g = self.get(i);
-            g.hash == hash && g.equals_heap(store, h)
-        })
+    /// Is the word a fact?
+    pub fn contains_word(&self, w: &HeapWord) -> bool {
+        let cands = self.candidates_by_keys(&w.keys);
+        cands.ids().iter().any(|&i| self.get(i).is_word(w))
     }
 
     /// The facts that can match the heap pattern `pat`, in insertion order: the shortest candidate

@@ -5,7 +5,7 @@
 //! changes that are undone on backtracking (trail entries 0 and 1), so only the committed proof's
 //! effects survive. All switches of one chronon share the schedules.
 
-use super::facts::{FactSet, Ground};
+use super::facts::{FactSet, Ground, HeapWord, Scratch};
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::Det;
@@ -50,6 +50,7 @@ pub struct KeywordHost<'a> {
     pub creates: Vec<Arc<Ground>>,
     pub deletes: Vec<u32>,
     deleted: Vec<bool>,
+    scratch: Scratch,
 }
 
 impl<'a> KeywordHost<'a> {
@@ -66,6 +67,7 @@ impl<'a> KeywordHost<'a> {
             deletes: Vec::new(),
             // sized at the first delete/1: most queries delete nothing
             deleted: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -188,24 +190,34 @@ impl Host for KeywordHost<'_> {
                 Det::Fail
             }
             CREATE => {
-                if !store.is_ground(args[0]) {
-                    return Err(Term::instantiation_error());
-                }
-                // compared on the heap (keys and structural hash first): no term is built for a
-                // word that is already a fact or scheduled
-                let keys = FactSet::pattern_keys(store, args[0]);
-                let hash = Ground::heap_hash(store, args[0]);
-                if self.facts.contains_heap(store, args[0], &keys, hash)
-                    || self.creates.iter().any(|g| {
-                        g.hash_value() == hash
-                            && g.may_match(&keys)
-                            && g.equals_heap(store, args[0])
-                    })
-                {
-                    return Ok(Det::Fail);
-                }
-                self.creates
-                    .push(Arc::new(Ground::from_heap(store, args[0])));
+                // copied from the heap with its structural hash and compared (keys and hash first)
+                // with the facts and the scheduled words before a term is built for it; a large or
+                // cyclic word goes through a term
+                let g = match HeapWord::copy(store, args[0], &mut self.scratch) {
+                    Ok(w) => {
+                        if self.facts.contains_word(&w)
+                            || self
+                                .creates
+                                .iter()
+                                .any(|c| c.may_match(&w.keys) && c.is_word(&w))
+                        {
+                            return Ok(Det::Fail);
+                        }
+                        w.into_ground()
+                    }
+                    Err(true) => return Err(Term::instantiation_error()),
+                    Err(false) => {
+                        if !store.is_ground(args[0]) {
+                            return Err(Term::instantiation_error());
+                        }
+                        let w = store.to_term(args[0]);
+                        if self.facts.contains(&w) || self.creates.iter().any(|c| c.term == w) {
+                            return Ok(Det::Fail);
+                        }
+                        Ground::new(w)
+                    }
+                };
+                self.creates.push(Arc::new(g));
                 store.trail.push(TrailEntry::Host(UNDO_CREATE));
                 Det::True
             }

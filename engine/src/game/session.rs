@@ -226,14 +226,18 @@ pub struct Session {
     replaying: bool,
     driver_rng: Rng,
     consts: ConstCache,
+    /// The initial state, when `init/1` and `init/2` reach no host predicate and no random number:
+    /// then every play of the game starts from it ([`Session::recycle`] reuses it).
+    initial: Option<Arc<State>>,
 }
 
 fn show(t: &Term) -> String {
     crate::write::canonical(t)
 }
 
-fn call(name: Atom, args: Vec<Term>) -> Term {
-    Term::new_compound(name, args)
+/// `name(args...)` (one allocation: `args` is not empty).
+fn call<const N: usize>(name: Atom, args: [Term; N]) -> Term {
+    Term::Compound(name, Arc::from(args))
 }
 
 /// Runs `goal` and collects `template` for up to `max` solutions.
@@ -444,13 +448,23 @@ impl Session {
             mut machine,
             consts,
             state,
+            initial,
             ..
         } = self;
         machine.reset();
         if let Some(p) = &mut machine.profile {
             p.clear();
         }
-        let mut s = Session::with_machine(game, seed, settings, machine)?;
+        let mut s = match initial {
+            // the same initial state as `init/1` and `init/2` would make again
+            Some(init) => {
+                machine.rng = Rng::new(seed);
+                let mut s = Session::assemble(game, settings, seed, init.clone(), machine);
+                s.initial = Some(init);
+                s
+            }
+            None => Session::with_machine(game, seed, settings, machine)?,
+        };
         // answers that depend on the players only stay valid for the same players
         if s.state.player_terms().eq(state.player_terms()) {
             s.consts = consts;
@@ -475,7 +489,7 @@ impl Session {
             for f in solutions(
                 &mut machine,
                 &mut host,
-                &call(atom::INIT, vec![w.clone()]),
+                &call(atom::INIT, [w.clone()]),
                 &w,
                 usize::MAX,
                 "init/1",
@@ -493,8 +507,8 @@ impl Session {
         let mut players: Vec<Term> = Vec::new();
         let mut accounts: Vec<Term> = Vec::new();
         if game.program.pred(atom::INIT, 2).is_some() {
-            let pair = call(atom::MINUS, vec![Term::Var(0), Term::Var(1)]);
-            let goal = call(atom::INIT, vec![Term::Var(0), Term::Var(1)]);
+            let pair = call(atom::MINUS, [Term::Var(0), Term::Var(1)]);
+            let goal = call(atom::INIT, [Term::Var(0), Term::Var(1)]);
             for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
                 let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
                 if !n.is_ground() {
@@ -529,7 +543,18 @@ impl Session {
                 .collect(),
             accounts,
         };
-        Ok(Session::assemble(game, settings, seed, state, machine))
+        let pure = |arity| {
+            game.program
+                .pred(atom::INIT, arity)
+                .is_none_or(|p| p.reaches == 0)
+        };
+        let reusable = pure(1) && pure(2);
+        let state = Arc::new(state);
+        let mut s = Session::assemble(game, settings, seed, state.clone(), machine);
+        if reusable {
+            s.initial = Some(state);
+        }
+        Ok(s)
     }
 
     /// A session at `state`: nothing pending, no history, a fresh per-session answer cache, the
@@ -538,7 +563,7 @@ impl Session {
         game: Arc<Game>,
         settings: Settings,
         seed: u64,
-        state: State,
+        state: Arc<State>,
         machine: Machine,
     ) -> Session {
         Session {
@@ -546,7 +571,7 @@ impl Session {
             game,
             settings,
             seed,
-            state: Arc::new(state),
+            state,
             switches: None,
             hidden: None,
             pending: Vec::new(),
@@ -556,6 +581,7 @@ impl Session {
             machine,
             replaying: false,
             driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
+            initial: None,
         }
     }
 
@@ -606,7 +632,7 @@ impl Session {
             ids = distinct(solutions(
                 m,
                 &mut host,
-                &call(atom::LEGAL, vec![v.clone()]),
+                &call(atom::LEGAL, [v.clone()]),
                 &v,
                 usize::MAX,
                 "legal/1",
@@ -636,7 +662,7 @@ impl Session {
                     &mut self.consts,
                     m,
                     &mut host,
-                    call(atom::OWNED, vec![id.clone(), v.clone()]),
+                    call(atom::OWNED, [id.clone(), v.clone()]),
                     &v,
                     1,
                     "owned/2",
@@ -651,7 +677,7 @@ impl Session {
                     &mut self.consts,
                     m,
                     &mut host,
-                    call(atom::UNLIMITED, vec![id.clone(), v.clone()]),
+                    call(atom::UNLIMITED, [id.clone(), v.clone()]),
                     &v,
                     usize::MAX,
                     "unlimited/2",
@@ -666,7 +692,7 @@ impl Session {
                         &mut self.consts,
                         m,
                         &mut host,
-                        call(atom::SWITCH, vec![id.clone(), v.clone()]),
+                        call(atom::SWITCH, [id.clone(), v.clone()]),
                         &v,
                         usize::MAX,
                         "switch/2",
@@ -740,7 +766,7 @@ impl Session {
                         continue;
                     }
                 }
-                let g = call(atom::HIDDEN, vec![w.term.clone(), p.clone()]);
+                let g = call(atom::HIDDEN, [w.term.clone(), p.clone()]);
                 let r = cached_solutions(
                     &mut self.consts,
                     &mut self.machine,
@@ -878,7 +904,7 @@ impl Session {
                 };
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
-                let g = call(atom::SWITCH, vec![switch.clone(), a.clone()]);
+                let g = call(atom::SWITCH, [switch.clone(), a.clone()]);
                 let r = solutions(
                     &mut self.machine,
                     &mut host,
@@ -1055,7 +1081,7 @@ impl Session {
                     let v = Term::Var(0);
                     let mut d = Vec::new();
                     if prog.pred(atom::DEFAULT, 2).is_some() {
-                        let g = call(atom::DEFAULT, vec![sw.id.clone(), v.clone()]);
+                        let g = call(atom::DEFAULT, [sw.id.clone(), v.clone()]);
                         d = cached_solutions(
                             &mut self.consts,
                             &mut self.machine,
@@ -1078,7 +1104,7 @@ impl Session {
                 }
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
-                let g = call(atom::DO, vec![action.clone()]);
+                let g = call(atom::DO, [action.clone()]);
                 !solutions(
                     &mut self.machine,
                     &mut host,
@@ -1107,7 +1133,7 @@ impl Session {
         if prog.pred(atom::PAYOFF, 2).is_some() {
             for (pi, p) in state.players.iter().enumerate() {
                 let x = Term::Var(0);
-                let g = call(atom::PAYOFF, vec![p.term.clone(), x.clone()]);
+                let g = call(atom::PAYOFF, [p.term.clone(), x.clone()]);
                 for amount in
                     solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")?
                 {
@@ -1774,6 +1800,7 @@ impl Session {
             driver_rng: self.driver_rng.clone(),
             // the same players: answers that depend on the players only stay valid
             consts: self.consts.clone(),
+            initial: self.initial.clone(),
         }
     }
 
@@ -1783,7 +1810,7 @@ impl Session {
     pub fn from_state(game: Arc<Game>, state: State, seed: u64, settings: Settings) -> Session {
         let mut machine = Machine::new(game.program.clone(), settings.limits);
         machine.rng = Rng::new(seed);
-        Session::assemble(game, settings, seed, state, machine)
+        Session::assemble(game, settings, seed, Arc::new(state), machine)
     }
 
     /// Runs a goal of the game's own predicates on the current state (`fact/1` and `player/1` see the

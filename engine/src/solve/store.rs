@@ -301,6 +301,14 @@ impl Store {
 
     /// Copies an owned term onto the heap. `vars[i]` holds the cell of `Term::Var(i)` once made.
     pub fn build(&mut self, t: &Term, vars: &mut Vec<Option<Cell>>) -> Cell {
+        // atomic terms without the work stack
+        match t {
+            Term::Atom(a) => return Cell::Atom(*a),
+            Term::Int(i) => return Cell::Int(*i),
+            Term::Float(f) => return Cell::Float(*f),
+            Term::Str(s) => return Cell::Str(*s),
+            _ => {}
+        }
         // Iterative: each pending item fills heap slot `dst` with term `t` (or returns it as root).
         let mut root = Cell::Atom(atom::NIL);
         let mut work: Vec<(&Term, Option<u32>)> = vec![(t, None)];
@@ -366,6 +374,14 @@ impl Store {
             Visit(Cell),
             Build(Atom, usize, u32),
         }
+        // atomic terms without the stacks
+        match self.deref(c) {
+            Cell::Atom(a) => return Term::Atom(a),
+            Cell::Int(i) => return Term::Int(i),
+            Cell::Float(f) => return Term::Float(f),
+            Cell::Str(s) => return Term::Str(s),
+            _ => {}
+        }
         let mut jobs = Vec::with_capacity(16);
         jobs.push(Job::Visit(c));
         let mut out: Vec<Term> = Vec::with_capacity(8);
@@ -424,8 +440,9 @@ impl Store {
                     }
                 }
                 Job::Build(f, n, p) => {
-                    let args: Vec<Term> = out.split_off(out.len() - n);
-                    let t = Term::Compound(f, Arc::from(args));
+                    // one exact allocation for the arguments
+                    let args: Arc<[Term]> = out.drain(out.len() - n..).collect();
+                    let t = Term::Compound(f, args);
                     if p != u32::MAX {
                         building.remove(&p);
                         done.insert(p, t.clone());

@@ -50,7 +50,8 @@ pub struct KeywordHost<'a> {
     pub creates: Vec<Arc<Ground>>,
     pub deletes: Vec<u32>,
     deleted: Vec<bool>,
-    scratch: Scratch,
+    /// Buffers of `create/1` (the session lends its own, so that they are allocated once).
+    pub scratch: Scratch,
 }
 
 impl<'a> KeywordHost<'a> {

@@ -1,7 +1,7 @@
 //! One play of a game: the state, pending submissions, chronons (Algorithm 1), views, events,
 //! history, replay and undo.
 
-use super::facts::{FactSet, Ground};
+use super::facts::{FactSet, Ground, Scratch};
 use super::host::KeywordHost;
 use super::Game;
 use crate::atom::{self, Atom};
@@ -229,6 +229,8 @@ pub struct Session {
     /// The initial state, when `init/1` and `init/2` reach no host predicate and no random number:
     /// then every play of the game starts from it ([`Session::recycle`] reuses it).
     initial: Option<Arc<State>>,
+    /// Lent to the chronon's [`KeywordHost`] (`create/1` buffers).
+    scratch: Scratch,
 }
 
 fn show(t: &Term) -> String {
@@ -449,6 +451,7 @@ impl Session {
             consts,
             state,
             initial,
+            scratch,
             ..
         } = self;
         machine.reset();
@@ -469,6 +472,7 @@ impl Session {
         if s.state.player_terms().eq(state.player_terms()) {
             s.consts = consts;
         }
+        s.scratch = scratch;
         Ok(s)
     }
 
@@ -582,6 +586,7 @@ impl Session {
             replaying: false,
             driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
             initial: None,
+            scratch: Scratch::default(),
         }
     }
 
@@ -751,26 +756,37 @@ impl Session {
         if self.game.program.pred(atom::HIDDEN, 2).is_none() {
             return Ok(vec![vec![false; words.len()]; n]);
         }
-        let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
-        let mut out = Vec::with_capacity(n);
-        for (pi, p) in state.player_terms().enumerate() {
-            let mut row = Vec::with_capacity(words.len());
-            for w in words {
-                // hidden/2 reaching nothing but player/1: answered once per (word, player) in a
-                // session, in the same order as below (so the same first error, never cached)
-                let key = ByHash(w.clone());
-                if self.consts.hidden {
-                    if let Some(&Some(h)) = self.consts.hidden_rows.get(&key).and_then(|r| r.get(pi))
-                    {
-                        row.push(h);
-                        continue;
+        // hidden/2 reaching nothing but player/1: answered once per (word, player) in a session,
+        // looked up once per word; the other answers are asked in the order below (player by
+        // player, word by word: so the same first error, never cached)
+        let len = words.len();
+        let mut known: Vec<Option<bool>> = vec![None; n * len];
+        if self.consts.hidden {
+            for (wi, w) in words.iter().enumerate() {
+                if let Some(row) = self.consts.hidden_rows.get(&ByHash(w.clone())) {
+                    for (pi, h) in row.iter().enumerate().take(n) {
+                        known[pi * len + wi] = *h;
                     }
                 }
+            }
+        }
+        let mut host: Option<KeywordHost> = None;
+        let mut out = Vec::with_capacity(n);
+        for (pi, p) in state.player_terms().enumerate() {
+            let mut row = Vec::with_capacity(len);
+            for (wi, w) in words.iter().enumerate() {
+                if let Some(h) = known[pi * len + wi] {
+                    row.push(h);
+                    continue;
+                }
                 let g = call(atom::HIDDEN, [w.term.clone(), p.clone()]);
+                let host = host.get_or_insert_with(|| {
+                    KeywordHost::new(&state.facts, &state.players, &[])
+                });
                 let r = cached_solutions(
                     &mut self.consts,
                     &mut self.machine,
-                    &mut host,
+                    host,
                     g,
                     &Term::Atom(atom::TRUE),
                     1,
@@ -781,7 +797,11 @@ impl Session {
                     if self.consts.hidden_rows.len() >= CONST_CACHE_MAX {
                         self.consts.hidden_rows.clear();
                     }
-                    let cached = self.consts.hidden_rows.entry(key).or_default();
+                    let cached = self
+                        .consts
+                        .hidden_rows
+                        .entry(ByHash(w.clone()))
+                        .or_default();
                     if cached.len() < n {
                         cached.resize(n, None);
                     }
@@ -1065,6 +1085,7 @@ impl Session {
             })
             .collect();
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
+        host.scratch = std::mem::take(&mut self.scratch);
         let prog = self.game.program.clone();
         let mut events = Vec::new();
         // per switch event (in order): the index of the player owning the switch
@@ -1144,6 +1165,7 @@ impl Session {
         }
         let creates = std::mem::take(&mut host.creates);
         let deletes = std::mem::take(&mut host.deletes);
+        self.scratch = std::mem::take(&mut host.scratch);
         drop(host);
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
         let created: Vec<Term> = creates.iter().map(|g| g.term.clone()).collect();
@@ -1801,6 +1823,7 @@ impl Session {
             // the same players: answers that depend on the players only stay valid
             consts: self.consts.clone(),
             initial: self.initial.clone(),
+            scratch: Scratch::default(),
         }
     }
 

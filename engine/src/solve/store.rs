@@ -311,7 +311,8 @@ impl Store {
         }
         // Iterative: each pending item fills heap slot `dst` with term `t` (or returns it as root).
         let mut root = Cell::Atom(atom::NIL);
-        let mut work: Vec<(&Term, Option<u32>)> = vec![(t, None)];
+        let mut work: Vec<(&Term, Option<u32>)> = Vec::with_capacity(16);
+        work.push((t, None));
         while let Some((t, dst)) = work.pop() {
             let cell = match t {
                 Term::Var(n) => {

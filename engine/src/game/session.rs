@@ -1087,9 +1087,9 @@ impl Session {
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
         host.scratch = std::mem::take(&mut self.scratch);
         let prog = self.game.program.clone();
-        let mut events = Vec::new();
+        let mut events = Vec::with_capacity(switches.len() + state.players.len() + 4);
         // per switch event (in order): the index of the player owning the switch
-        let mut switch_owner: Vec<Option<usize>> = Vec::new();
+        let mut switch_owner: Vec<Option<usize>> = Vec::with_capacity(switches.len());
         // 2. each legal switch in order runs its action
         for (i, sw) in switches.iter().enumerate() {
             let (action, how) = match &chosen[i] {

@@ -585,6 +585,40 @@ impl Store {
     /// with heap cell `h`, copying template subterms onto the heap only where `h` has a variable.
     /// Bindings are trailed as usual; on failure the caller undoes them.
     pub fn unify_ground(&mut self, cells: &[Cell], ends: &[u32], t: Cell, h: Cell) -> bool {
+        // fast path for words: along the list spine while the elements are atomic, without the
+        // stack; the rest (a compound element, the tail) by the general loop below
+        let (mut t, mut h) = (t, h);
+        while let (Cell::List(p), Cell::List(q)) = (t, self.deref(h)) {
+            let a = cells[p as usize];
+            if !a.is_atomic() {
+                break;
+            }
+            match self.deref(self.heap[q as usize]) {
+                Cell::Ref(x) => self.bind(x, a),
+                Cell::Float(y) => {
+                    if !matches!(a, Cell::Float(x) if x.to_bits() == y.to_bits()) {
+                        return false;
+                    }
+                }
+                b => {
+                    if a != b {
+                        return false;
+                    }
+                }
+            }
+            t = cells[p as usize + 1];
+            h = self.heap[q as usize + 1];
+        }
+        if t.is_atomic() {
+            return match self.deref(h) {
+                Cell::Ref(x) => {
+                    self.bind(x, t);
+                    true
+                }
+                Cell::Float(y) => matches!(t, Cell::Float(x) if x.to_bits() == y.to_bits()),
+                b => t == b,
+            };
+        }
         let mut stack = std::mem::take(&mut self.unify_stack);
         stack.clear();
         stack.push((t, h));

@@ -359,7 +359,10 @@ impl<'s> HeapWord<'s> {
             keys,
             hash,
         };
-        debug_assert_eq!(g.hash, structural_hash(root, |q| g.cells[q as usize], |c| c));
+        debug_assert_eq!(
+            g.hash,
+            structural_hash(root, |q| g.cells[q as usize], |c| c)
+        );
         debug_assert_eq!(g.keys, g.keys());
         debug_assert!({
             let mut cells = Vec::new();
@@ -657,4 +660,122 @@ impl FactSet {
 /// `[]`-terminated list check for words.
 pub fn is_word(t: &Term) -> bool {
     t.as_list().is_some() || matches!(t, Term::Atom(a) if *a == atom::NIL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Small ground words: elements drawn from a few atoms, integers, floats (both zeros) and one
+    /// nested list, so that equal and unequal words, shared keys and deep elements all occur.
+    fn element() -> impl Strategy<Value = Term> {
+        prop_oneof![
+            prop::sample::select(vec!["a", "b", "c"]).prop_map(Term::atom),
+            (0i64..4).prop_map(Term::Int),
+            prop::sample::select(vec![0.0f64, -0.0, 1.5]).prop_map(Term::Float),
+            (0i64..3).prop_map(|i| Term::list(vec![Term::Int(i), Term::atom("x")])),
+            (0i64..2).prop_map(|i| Term::compound("f", vec![Term::Int(i)])),
+        ]
+    }
+
+    fn word() -> impl Strategy<Value = Term> {
+        prop::collection::vec(element(), 0..6).prop_map(Term::list)
+    }
+
+    /// The facts among `set` that may match a pattern with `keys`, as terms, in candidate order.
+    fn matching(set: &FactSet, keys: &[Option<Key>; INDEXED]) -> Vec<Term> {
+        set.candidates_by_keys(keys)
+            .ids()
+            .iter()
+            .map(|&i| set.get(i))
+            .filter(|g| g.may_match(keys))
+            .map(|g| g.term.clone())
+            .collect()
+    }
+
+    proptest! {
+        /// `apply` (index kept incrementally, or none for small sets) answers every pattern like a
+        /// set built from scratch with the same facts, and `contains` agrees with the fact list.
+        #[test]
+        fn apply_matches_a_fresh_build(
+            init in prop::collection::vec(word(), 0..40),
+            steps in prop::collection::vec(
+                (prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+                 prop::collection::vec(word(), 0..8)),
+                1..8),
+            probes in prop::collection::vec(word(), 1..10),
+        ) {
+            let mut seen: Vec<Term> = Vec::new();
+            for w in init {
+                if !seen.contains(&w) {
+                    seen.push(w);
+                }
+            }
+            let mut set = FactSet::from_grounds(seen.into_iter().map(|t| Arc::new(Ground::new(t))).collect());
+            for (dels, news) in steps {
+                let mut deleted: Vec<u32> = Vec::new();
+                if !set.is_empty() {
+                    for d in dels {
+                        let i = d.index(set.len()) as u32;
+                        if !deleted.contains(&i) {
+                            deleted.push(i);
+                        }
+                    }
+                }
+                let mut created: Vec<Arc<Ground>> = Vec::new();
+                for w in news {
+                    if !set.contains(&w) && !created.iter().any(|c| c.term == w) {
+                        created.push(Arc::new(Ground::new(w)));
+                    }
+                }
+                let next = set.apply(&deleted, &created);
+                let want: Vec<Term> = set
+                    .terms()
+                    .enumerate()
+                    .filter(|(i, _)| !deleted.contains(&(*i as u32)))
+                    .map(|(_, t)| t.clone())
+                    .chain(created.iter().map(|g| g.term.clone()))
+                    .collect();
+                prop_assert_eq!(next.terms().cloned().collect::<Vec<_>>(), want.clone());
+                let fresh = FactSet::from_grounds(next.iter().cloned().collect());
+                for p in probes.iter().chain(want.iter()) {
+                    let mut keys = term_keys(p);
+                    prop_assert_eq!(matching(&next, &keys), matching(&fresh, &keys));
+                    keys[1] = None;
+                    prop_assert_eq!(matching(&next, &keys), matching(&fresh, &keys));
+                    prop_assert_eq!(next.contains(p), want.contains(p));
+                }
+                set = next;
+            }
+        }
+
+        /// A word copied from the heap is the word compiled from its term (same cells, hash and
+        /// keys: checked inside `into_ground`), and is equal to a fact exactly when the terms are.
+        #[test]
+        fn heap_words_compare_like_terms(a in word(), b in word()) {
+            let mut store = Store::new();
+            let h = store.build(&a, &mut Vec::new());
+            let mut scratch = Scratch::default();
+            let gb = Ground::new(b.clone());
+            let Ok(w) = HeapWord::copy(&store, h, &mut scratch) else {
+                panic!("a small ground word is copied");
+            };
+            prop_assert_eq!(gb.is_word(&w), a == b);
+            let set = FactSet::from_grounds(vec![Arc::new(gb)]);
+            prop_assert_eq!(set.contains_word(&w), a == b);
+            let ga = w.into_ground();
+            prop_assert!(ga.term == a);
+            prop_assert_eq!(ga.hash_value(), Ground::new(a).hash_value());
+        }
+    }
+
+    #[test]
+    fn a_heap_word_with_a_variable_is_refused() {
+        let mut store = Store::new();
+        let t = Term::list(vec![Term::atom("a"), Term::Var(0)]);
+        let h = store.build(&t, &mut Vec::new());
+        let mut scratch = Scratch::default();
+        assert!(matches!(HeapWord::copy(&store, h, &mut scratch), Err(true)));
+    }
 }

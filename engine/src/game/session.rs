@@ -7,6 +7,7 @@ use super::Game;
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::host::Host;
+use crate::solve::store::Cell;
 use crate::solve::{Limits, Machine, SolveError};
 use crate::term::Term;
 use std::sync::Arc;
@@ -272,6 +273,55 @@ fn solutions(
     Ok(out)
 }
 
+/// [`solutions`] of the keyword goal `name(args..., V)` with template `V` (`var`), or of
+/// `name(args...)` with template `true`: the goal is built straight on the heap (no goal term).
+/// `V` is `Term::Var(0)` of the arguments when they have one, as in the goal term.
+fn call_solutions(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    name: Atom,
+    args: &[&Term],
+    var: bool,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
+    machine.reset();
+    let mut vars = Vec::new();
+    let mut cells = [Cell::Atom(atom::NIL); 3];
+    let mut n = 0;
+    for a in args {
+        cells[n] = machine.store.build(a, &mut vars);
+        n += 1;
+    }
+    let t = if var {
+        let v = match vars.first() {
+            Some(&Some(c)) => c,
+            _ => machine.store.new_var(),
+        };
+        cells[n] = v;
+        n += 1;
+        v
+    } else {
+        Cell::Atom(atom::TRUE)
+    };
+    let g = machine.store.make_compound(name, &cells[..n]);
+    machine.start(g);
+    let mut out = Vec::new();
+    let mut redo = false;
+    while out.len() < max {
+        match machine.solve(redo, host) {
+            Ok(true) => out.push(machine.store.to_term(t)),
+            Ok(false) => break,
+            Err(e) => return Err(RuntimeError::from_solve(during, e)),
+        }
+        if !machine.has_alternatives() {
+            break;
+        }
+        redo = true;
+    }
+    Ok(out)
+}
+
 /// Answers of keyword queries whose predicate reaches no host predicate but `player/1`: they are
 /// the same in every state of a session (its players never change), so each is asked once.
 #[derive(Clone, Default)]
@@ -336,7 +386,8 @@ impl ConstCache {
 
     /// May a switch's owner and actions be cached by its id ([`ConstCache::switch_rows`])?
     fn switch_info(&self, game: &Game) -> bool {
-        let fixed = |name, arity, constant: bool| constant || game.program.pred(name, arity).is_none();
+        let fixed =
+            |name, arity, constant: bool| constant || game.program.pred(name, arity).is_none();
         fixed(atom::OWNED, 2, self.owned)
             && fixed(atom::SWITCH, 2, self.switch)
             && fixed(atom::UNLIMITED, 2, self.unlimited)
@@ -355,17 +406,14 @@ impl ConstCache {
         g
     }
 
-    /// May the answers of this keyword goal be cached?
-    fn constant(&self, goal: &Term) -> bool {
-        match goal {
-            Term::Compound(f, args) if args.len() == 2 => match *f {
-                atom::OWNED => self.owned,
-                atom::SWITCH => self.switch,
-                atom::UNLIMITED => self.unlimited,
-                atom::HIDDEN => self.hidden,
-                atom::DEFAULT => self.default,
-                _ => false,
-            },
+    /// May the answers of this keyword's goals (arity 2) be cached?
+    fn constant(&self, name: Atom) -> bool {
+        match name {
+            atom::OWNED => self.owned,
+            atom::SWITCH => self.switch,
+            atom::UNLIMITED => self.unlimited,
+            atom::HIDDEN => self.hidden,
+            atom::DEFAULT => self.default,
             _ => false,
         }
     }
@@ -374,26 +422,32 @@ impl ConstCache {
 /// The [`ConstCache`] is emptied when it holds this many goals.
 const CONST_CACHE_MAX: usize = 1 << 16;
 
-/// [`solutions`], answered from `cache` when the goal's predicate is constant in the session (see
-/// [`ConstCache`]). Errors are not cached.
+/// [`call_solutions`] of the keyword goal `name(arg1, arg2)` (`var`: `name(arg, V)`), answered
+/// from `cache` when its predicate is constant in the session (see [`ConstCache`]). Errors are not
+/// cached.
 #[allow(clippy::too_many_arguments)]
 fn cached_solutions(
     cache: &mut ConstCache,
     machine: &mut Machine,
     host: &mut dyn Host,
-    goal: Term,
-    template: &Term,
+    name: Atom,
+    args: &[&Term],
+    var: bool,
     max: usize,
     during: &str,
 ) -> Result<Vec<Term>, RuntimeError> {
-    if !cache.constant(&goal) {
-        return solutions(machine, host, &goal, template, max, during);
+    if !cache.constant(name) {
+        return call_solutions(machine, host, name, args, var, max, during);
     }
-    let key = (goal, max);
+    let mut goal_args: Vec<Term> = args.iter().map(|&a| a.clone()).collect();
+    if var {
+        goal_args.push(Term::Var(0));
+    }
+    let key = (Term::new_compound(name, goal_args), max);
     if let Some(a) = cache.answers.get(&key) {
         return Ok(a.clone());
     }
-    let a = solutions(machine, host, &key.0, template, max, during)?;
+    let a = call_solutions(machine, host, name, args, var, max, during)?;
     if cache.answers.len() >= CONST_CACHE_MAX {
         cache.answers.clear();
     }
@@ -633,12 +687,12 @@ impl Session {
         let prog = &self.game.program;
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
-            let v = Term::Var(0);
-            ids = distinct(solutions(
+            ids = distinct(call_solutions(
                 m,
                 &mut host,
-                &call(atom::LEGAL, [v.clone()]),
-                &v,
+                atom::LEGAL,
+                &[],
+                true,
                 usize::MAX,
                 "legal/1",
             )?);
@@ -661,14 +715,14 @@ impl Session {
                     continue;
                 }
             }
-            let v = Term::Var(0);
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
                 cached_solutions(
                     &mut self.consts,
                     m,
                     &mut host,
-                    call(atom::OWNED, [id.clone(), v.clone()]),
-                    &v,
+                    atom::OWNED,
+                    &[&id],
+                    true,
                     1,
                     "owned/2",
                 )?
@@ -682,8 +736,9 @@ impl Session {
                     &mut self.consts,
                     m,
                     &mut host,
-                    call(atom::UNLIMITED, [id.clone(), v.clone()]),
-                    &v,
+                    atom::UNLIMITED,
+                    &[&id],
+                    true,
                     usize::MAX,
                     "unlimited/2",
                 )?);
@@ -697,8 +752,9 @@ impl Session {
                         &mut self.consts,
                         m,
                         &mut host,
-                        call(atom::SWITCH, [id.clone(), v.clone()]),
-                        &v,
+                        atom::SWITCH,
+                        &[&id],
+                        true,
                         usize::MAX,
                         "switch/2",
                     )?);
@@ -716,7 +772,9 @@ impl Session {
                 if self.consts.switch_rows.len() >= CONST_CACHE_MAX {
                     self.consts.switch_rows.clear();
                 }
-                self.consts.switch_rows.insert(info.id.clone(), info.clone());
+                self.consts
+                    .switch_rows
+                    .insert(info.id.clone(), info.clone());
             }
             out.push(info);
         }
@@ -779,16 +837,15 @@ impl Session {
                     row.push(h);
                     continue;
                 }
-                let g = call(atom::HIDDEN, [w.term.clone(), p.clone()]);
-                let host = host.get_or_insert_with(|| {
-                    KeywordHost::new(&state.facts, &state.players, &[])
-                });
+                let host =
+                    host.get_or_insert_with(|| KeywordHost::new(&state.facts, &state.players, &[]));
                 let r = cached_solutions(
                     &mut self.consts,
                     &mut self.machine,
                     host,
-                    g,
-                    &Term::Atom(atom::TRUE),
+                    atom::HIDDEN,
+                    &[&w.term, p],
+                    false,
                     1,
                     "hidden/2",
                 )?;
@@ -1099,16 +1156,15 @@ impl Session {
                     if interrupt {
                         continue;
                     }
-                    let v = Term::Var(0);
                     let mut d = Vec::new();
                     if prog.pred(atom::DEFAULT, 2).is_some() {
-                        let g = call(atom::DEFAULT, [sw.id.clone(), v.clone()]);
                         d = cached_solutions(
                             &mut self.consts,
                             &mut self.machine,
                             &mut host,
-                            g,
-                            &v,
+                            atom::DEFAULT,
+                            &[&sw.id],
+                            true,
                             1,
                             "default/2",
                         )?;
@@ -1125,12 +1181,12 @@ impl Session {
                 }
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
-                let g = call(atom::DO, [action.clone()]);
-                !solutions(
+                !call_solutions(
                     &mut self.machine,
                     &mut host,
-                    &g,
-                    &Term::Atom(atom::TRUE),
+                    atom::DO,
+                    &[&action],
+                    false,
                     1,
                     "do/1",
                 )?
@@ -1153,11 +1209,15 @@ impl Session {
         let mut accounts = state.accounts.clone();
         if prog.pred(atom::PAYOFF, 2).is_some() {
             for (pi, p) in state.players.iter().enumerate() {
-                let x = Term::Var(0);
-                let g = call(atom::PAYOFF, [p.term.clone(), x.clone()]);
-                for amount in
-                    solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")?
-                {
+                for amount in call_solutions(
+                    &mut self.machine,
+                    &mut host,
+                    atom::PAYOFF,
+                    &[&p.term],
+                    true,
+                    usize::MAX,
+                    "payoff/2",
+                )? {
                     accounts[pi] = add_amount(&accounts[pi], &amount)
                         .map_err(|m| RuntimeError::plain("payoff/2", m))?;
                 }

@@ -449,7 +449,11 @@ impl Store {
                 };
                 let mut args = Vec::with_capacity(n as usize);
                 for i in 1..=n {
-                    args.push(self.small_ground_term(self.heap[(p + i) as usize], depth - 1, nodes)?);
+                    args.push(self.small_ground_term(
+                        self.heap[(p + i) as usize],
+                        depth - 1,
+                        nodes,
+                    )?);
                 }
                 Term::Compound(f, Arc::from(args))
             }

@@ -512,7 +512,8 @@ impl Session {
         if let Some(p) = &mut machine.profile {
             p.clear();
         }
-        let mut s = match initial {
+        // (with profiling on, `init/1` and `init/2` run again: their calls are counted)
+        let mut s = match initial.filter(|_| machine.profile.is_none()) {
             // the same initial state as `init/1` and `init/2` would make again
             Some(init) => {
                 machine.rng = Rng::new(seed);

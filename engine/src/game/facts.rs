@@ -5,7 +5,8 @@ use crate::atom;
 use crate::solve::program::{compile_term, Key};
 use crate::solve::store::{Cell, Store};
 use crate::term::Term;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::Hasher;
 use std::sync::Arc;
 
 /// A ground term compiled for fast unification against heap patterns.
@@ -17,23 +18,133 @@ pub struct Ground {
     root: Cell,
     /// The index keys of its first [`INDEXED`] word elements.
     keys: [Option<Key>; INDEXED],
+    /// Structural hash ([`Ground::hash_value`]): equal terms have equal hashes, whether compiled from
+    /// a [`Term`] or copied from the heap.
+    hash: u64,
+}
+
+/// How many cells [`compile_term`] makes for `t` (so that the cells are allocated once, exactly).
+fn cell_count(t: &Term) -> usize {
+    let mut n = 0;
+    t.walk(|t| {
+        if let Term::Compound(f, args) = t {
+            n += args.len() + usize::from(!(*f == atom::DOT && args.len() == 2));
+        }
+    });
+    n
+}
+
+/// Feeds one node of a term (an atomic value, or a compound's header) to a structural hash.
+#[inline]
+fn feed(h: &mut FxHasher, c: Cell) {
+    match c {
+        Cell::Atom(a) => {
+            h.write_u8(1);
+            h.write_u32(a.0);
+        }
+        Cell::Int(i) => {
+            h.write_u8(2);
+            h.write_i64(i);
+        }
+        Cell::Float(f) => {
+            h.write_u8(3);
+            h.write_u64(f.to_bits());
+        }
+        Cell::Str(s) => {
+            h.write_u8(4);
+            h.write_u32(s.0);
+        }
+        Cell::Functor(f, n) => {
+            h.write_u8(5);
+            h.write_u32(f.0);
+            h.write_u32(n);
+        }
+        Cell::List(_) => h.write_u8(6),
+        Cell::Var(v) | Cell::Ref(v) => {
+            h.write_u8(7);
+            h.write_u32(v);
+        }
+        Cell::Struct(_) => h.write_u8(8),
+    }
+}
+
+/// The structural hash of the term at `root`, whose cells `at` returns (dereferenced): the nodes in
+/// pre-order, so the same term hashes alike wherever its cells lie.
+fn structural_hash(root: Cell, at: impl Fn(u32) -> Cell, deref: impl Fn(Cell) -> Cell) -> u64 {
+    let mut h = FxHasher::default();
+    let mut stack: Vec<Cell> = Vec::new();
+    let mut c = deref(root);
+    loop {
+        match c {
+            Cell::List(p) => {
+                feed(&mut h, c);
+                stack.push(at(p + 1));
+                c = deref(at(p));
+                continue;
+            }
+            Cell::Struct(p) => {
+                let f = at(p);
+                feed(&mut h, f);
+                let Cell::Functor(_, n) = f else { break };
+                for i in (2..=n).rev() {
+                    stack.push(at(p + i));
+                }
+                c = deref(at(p + 1));
+                continue;
+            }
+            Cell::Ref(_) => feed(&mut h, Cell::Ref(0)),
+            other => feed(&mut h, other),
+        }
+        match stack.pop() {
+            Some(next) => c = deref(next),
+            None => break,
+        }
+    }
+    h.finish()
 }
 
 impl Ground {
     pub fn new(term: Term) -> Ground {
-        // words are small: one allocation each for most of them
-        let mut cells = Vec::with_capacity(24);
-        let mut ends = Vec::with_capacity(24);
+        let n = cell_count(&term);
+        let mut cells = Vec::with_capacity(n);
+        let mut ends = Vec::with_capacity(n);
         let root = compile_term(&term, &mut cells, &mut ends);
+        Ground::assemble(term, cells, ends, root)
+    }
+
+    fn assemble(term: Term, cells: Vec<Cell>, ends: Vec<u32>, root: Cell) -> Ground {
         let mut g = Ground {
             term,
             cells: cells.into(),
             ends: ends.into(),
             root,
             keys: [None; INDEXED],
+            hash: 0,
         };
         g.keys = g.keys();
+        g.hash = structural_hash(root, |q| g.cells[q as usize], |c| c);
         g
+    }
+
+    /// Is it the word `w` (same cells: [`HeapWord`] has the layout of [`compile_term`])?
+    pub fn is_word(&self, w: &HeapWord) -> bool {
+        self.hash == w.hash
+            && self.root == w.root
+            && self.cells.len() == w.scratch.cells.len()
+            && self
+                .cells
+                .iter()
+                .zip(&w.scratch.cells)
+                .all(|(a, b)| match (a, b) {
+                    (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                    _ => a == b,
+                })
+    }
+
+    /// See the `hash` field.
+    #[inline]
+    pub fn hash_value(&self) -> u64 {
+        self.hash
     }
 
     /// A quick necessary condition for unifying with a pattern whose leading elements have the keys
@@ -66,79 +177,377 @@ impl Ground {
     }
 }
 
+/// The term of the cells of a [`HeapWord`] (ground).
+fn cells_to_term(root: Cell, scratch: &mut Scratch) -> Term {
+    let Scratch {
+        cells,
+        tjobs,
+        terms,
+        ..
+    } = scratch;
+    tjobs.clear();
+    terms.clear();
+    tjobs.push(TJob::Visit(root));
+    while let Some(job) = tjobs.pop() {
+        match job {
+            TJob::Visit(c) => match c {
+                Cell::List(p) => {
+                    tjobs.push(TJob::Build(atom::DOT, 2));
+                    tjobs.push(TJob::Visit(cells[p as usize + 1]));
+                    tjobs.push(TJob::Visit(cells[p as usize]));
+                }
+                Cell::Struct(p) => {
+                    let Cell::Functor(f, n) = cells[p as usize] else {
+                        unreachable!("struct without header")
+                    };
+                    tjobs.push(TJob::Build(f, n as usize));
+                    for i in (1..=n).rev() {
+                        tjobs.push(TJob::Visit(cells[(p + i) as usize]));
+                    }
+                }
+                Cell::Atom(a) => terms.push(Term::Atom(a)),
+                Cell::Int(i) => terms.push(Term::Int(i)),
+                Cell::Float(f) => terms.push(Term::Float(f)),
+                Cell::Str(s) => terms.push(Term::Str(s)),
+                Cell::Var(v) | Cell::Ref(v) => terms.push(Term::Var(v)),
+                Cell::Functor(..) => unreachable!("header as value"),
+            },
+            TJob::Build(f, n) => {
+                let args: Arc<[Term]> = terms.drain(terms.len() - n..).collect();
+                terms.push(Term::Compound(f, args));
+            }
+        }
+    }
+    terms.pop().expect("a term")
+}
+
+/// [`HeapWord::copy`] copies at most this many nodes (a larger or cyclic term is converted by
+/// [`Store::to_term`], which handles cycles).
+pub const HEAP_COPY_MAX: usize = 1 << 16;
+
+enum Job {
+    /// Copy the heap cell into slot `.1` of the copy (`u32::MAX`: the root).
+    Cell(Cell, u32),
+    End(u32),
+}
+
+enum TJob {
+    Visit(Cell),
+    Build(atom::Atom, usize),
+}
+
+/// Reusable buffers of [`HeapWord`] (one per host, so that copying a word allocates only
+/// the word itself).
+#[derive(Default)]
+pub struct Scratch {
+    cells: Vec<Cell>,
+    ends: Vec<u32>,
+    jobs: Vec<Job>,
+    tjobs: Vec<TJob>,
+    terms: Vec<Term>,
+}
+
+/// A ground heap term copied into a [`Scratch`] (cells in the layout of [`compile_term`], so that
+/// equal terms have equal cells), with its structural hash and index keys: compared with facts
+/// and scheduled words before any [`Term`] is built for it.
+pub struct HeapWord<'s> {
+    scratch: &'s mut Scratch,
+    root: Cell,
+    hash: u64,
+    pub keys: [Option<Key>; INDEXED],
+}
+
+impl<'s> HeapWord<'s> {
+    /// Copies the heap term at `h`: `Err(true)` if it has an unbound variable, `Err(false)` if it
+    /// has more than [`HEAP_COPY_MAX`] nodes (possibly cyclic: the caller falls back to
+    /// [`Store::to_term`], which handles cycles).
+    pub fn copy(store: &Store, h: Cell, scratch: &'s mut Scratch) -> Result<HeapWord<'s>, bool> {
+        let at = |q: u32| store.deref(store.heap[q as usize]);
+        // the layout of `compile_term`: a compound's header and argument slots, then its arguments'
+        // compounds depth-first, first argument first; `ends[p]`: the end of the compound at `p`.
+        // The visits are in pre-order, as `structural_hash` feeds them.
+        let Scratch {
+            cells, ends, jobs, ..
+        } = &mut *scratch;
+        cells.clear();
+        ends.clear();
+        jobs.clear();
+        let mut hasher = FxHasher::default();
+        let mut root = Cell::Atom(atom::NIL);
+        let mut steps = 0usize;
+        jobs.push(Job::Cell(store.deref(h), u32::MAX));
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::End(p) => ends[p as usize] = cells.len() as u32,
+                Job::Cell(c, slot) => {
+                    steps += 1;
+                    if steps > HEAP_COPY_MAX {
+                        return Err(false);
+                    }
+                    let cell = match c {
+                        Cell::List(q) => {
+                            feed(&mut hasher, c);
+                            let p = cells.len() as u32;
+                            cells.extend([Cell::Atom(atom::NIL); 2]);
+                            jobs.push(Job::End(p));
+                            jobs.push(Job::Cell(at(q + 1), p + 1));
+                            jobs.push(Job::Cell(at(q), p));
+                            Cell::List(p)
+                        }
+                        Cell::Struct(q) => {
+                            let f = store.heap[q as usize];
+                            feed(&mut hasher, f);
+                            let Cell::Functor(_, k) = f else {
+                                unreachable!("struct without header")
+                            };
+                            let p = cells.len() as u32;
+                            cells.push(f);
+                            cells.extend(std::iter::repeat_n(Cell::Atom(atom::NIL), k as usize));
+                            jobs.push(Job::End(p));
+                            for i in (1..=k).rev() {
+                                jobs.push(Job::Cell(at(q + i), p + i));
+                            }
+                            Cell::Struct(p)
+                        }
+                        Cell::Ref(_) => return Err(true),
+                        other => {
+                            feed(&mut hasher, other);
+                            other
+                        }
+                    };
+                    if ends.len() < cells.len() {
+                        ends.resize(cells.len(), 0);
+                    }
+                    match slot {
+                        u32::MAX => root = cell,
+                        s => cells[s as usize] = cell,
+                    }
+                }
+            }
+        }
+        ends.resize(cells.len(), 0);
+        let mut keys = [None; INDEXED];
+        let at = |q: u32| cells[q as usize];
+        let mut t = root;
+        for slot in keys.iter_mut() {
+            let Cell::List(p) = t else { break };
+            *slot = Key::of_cell(at(p), at);
+            t = at(p + 1);
+        }
+        Ok(HeapWord {
+            root,
+            hash: hasher.finish(),
+            keys,
+            scratch,
+        })
+    }
+
+    /// The word as a [`Ground`] (its term built from the cells).
+    pub fn into_ground(self) -> Ground {
+        let HeapWord {
+            scratch,
+            root,
+            hash,
+            keys,
+        } = self;
+        let term = cells_to_term(root, scratch);
+        let g = Ground {
+            term,
+            cells: Box::from(&scratch.cells[..]),
+            ends: Box::from(&scratch.ends[..]),
+            root,
+            keys,
+            hash,
+        };
+        debug_assert_eq!(
+            g.hash,
+            structural_hash(root, |q| g.cells[q as usize], |c| c)
+        );
+        debug_assert_eq!(g.keys, g.keys());
+        debug_assert!({
+            let mut cells = Vec::new();
+            let mut ends = Vec::new();
+            let r = compile_term(&g.term, &mut cells, &mut ends);
+            r == g.root && *cells == *g.cells && *ends == *g.ends
+        });
+        g
+    }
+}
+
+/// The index keys of the leading elements of a word given as a term.
+fn term_keys(t: &Term) -> [Option<Key>; INDEXED] {
+    let mut out = [None; INDEXED];
+    let mut t = t;
+    for slot in out.iter_mut() {
+        let Term::Compound(f, args) = t else { break };
+        if *f != atom::DOT || args.len() != 2 {
+            break;
+        }
+        *slot = match &args[0] {
+            Term::Atom(a) => Some(Key::Atom(*a)),
+            Term::Int(i) => Some(Key::Int(*i)),
+            Term::Float(x) => Some(Key::Float(x.to_bits())),
+            Term::Str(s) => Some(Key::Str(*s)),
+            Term::Compound(g, xs) => Some(Key::Functor(*g, xs.len() as u32)),
+            Term::Var(_) => None,
+        };
+        t = &args[1];
+    }
+    out
+}
+
 /// How many leading elements of a word are indexed.
 pub const INDEXED: usize = 4;
 
-/// A fact in the set's lookup table: hashed and compared by its term, without copying the term.
-#[derive(Debug, Clone)]
-struct ByTerm(Arc<Ground>);
+/// Fact sets of at most this many facts have no index: a pattern scans them all (the key check of
+/// [`Ground::may_match`] is cheaper than hashing for so few), and the next state's set is a copy of
+/// the list.
+const SMALL: usize = 16;
 
-impl PartialEq for ByTerm {
-    fn eq(&self, other: &ByTerm) -> bool {
-        self.0.term == other.0.term
+/// `IOTA[i] == i`: the candidate list "every fact" of a small set.
+static IOTA: [u32; SMALL] = {
+    let mut a = [0u32; SMALL];
+    let mut i = 0;
+    while i < SMALL {
+        a[i] = i as u32;
+        i += 1;
     }
-}
-impl Eq for ByTerm {}
-impl std::hash::Hash for ByTerm {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.term.hash(h)
-    }
-}
-impl std::borrow::Borrow<Term> for ByTerm {
-    fn borrow(&self) -> &Term {
-        &self.0.term
-    }
-}
+    a
+};
 
-/// The facts of a state: insertion-ordered, duplicate-free, indexed on the first one and two elements.
+/// The index of a fact set larger than [`SMALL`].
 #[derive(Debug, Default, Clone)]
-pub struct FactSet {
-    facts: Vec<Arc<Ground>>,
-    ids: FxHashMap<ByTerm, u32>,
+struct Index {
     all: Arc<[u32]>,
     /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
     /// pattern uses the most selective of its bound leading elements).
     by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED],
-    /// The empty candidate list (shared, so that a pattern matching nothing allocates nothing).
-    none: Arc<[u32]>,
-    /// Unique among the fact sets built by [`FactSet::from_grounds`] (copies share it: same facts);
-    /// `0` for the default (empty) set. Keys the machine's per-state tables.
+}
+
+impl Index {
+    fn build(facts: &[Arc<Ground>]) -> Index {
+        let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
+        for (i, f) in facts.iter().enumerate() {
+            for (pos, k) in f.keys.iter().enumerate() {
+                if let Some(k) = k {
+                    by_pos[pos].entry(*k).or_default().push(i as u32);
+                }
+            }
+        }
+        Index {
+            all: (0..facts.len() as u32).collect(),
+            by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
+        }
+    }
+
+    /// The index after deleting the facts marked in `gone` (`first`: the first of them, or the old
+    /// length) and appending `created` (numbered from `base`): unchanged lists are shared, the
+    /// others renumbered without looking at the facts' terms.
+    fn update(&self, gone: &[bool], first: usize, created: &[Arc<Ground>], base: u32) -> Index {
+        // new id of old fact i (deleted facts are skipped)
+        let mut new_id: Vec<u32> = Vec::new();
+        if first < gone.len() {
+            new_id.reserve(gone.len());
+            let mut next = 0u32;
+            for &g in gone {
+                new_id.push(next);
+                next += u32::from(!g);
+            }
+        }
+        let remap = |list: &[u32], out: &mut Vec<u32>| {
+            for &i in list {
+                if (i as usize) < first {
+                    out.push(i);
+                } else if !gone[i as usize] {
+                    out.push(new_id[i as usize]);
+                }
+            }
+        };
+        let mut by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED] = Default::default();
+        for (pos, (old, new)) in self.by_pos.iter().zip(by_pos.iter_mut()).enumerate() {
+            // the created facts with a key at this position, grouped by key in order
+            let mut adds: Vec<(Key, Vec<u32>)> = Vec::new();
+            for (j, g) in created.iter().enumerate() {
+                if let Some(k) = g.keys[pos] {
+                    match adds.iter_mut().find(|(a, _)| *a == k) {
+                        Some((_, v)) => v.push(base + j as u32),
+                        None => adds.push((k, vec![base + j as u32])),
+                    }
+                }
+            }
+            new.reserve(old.len() + adds.len());
+            for (k, list) in old {
+                let add = adds.iter().position(|(a, _)| a == k);
+                let untouched = list.last().is_none_or(|&l| (l as usize) < first);
+                if untouched && add.is_none() {
+                    new.insert(*k, list.clone());
+                    continue;
+                }
+                let mut out = Vec::with_capacity(list.len() + 1);
+                remap(list, &mut out);
+                if let Some(a) = add {
+                    out.extend_from_slice(&adds.swap_remove(a).1);
+                }
+                if !out.is_empty() {
+                    new.insert(*k, Arc::from(out));
+                }
+            }
+            for (k, v) in adds {
+                new.insert(k, Arc::from(v));
+            }
+        }
+        let n = base as usize + created.len();
+        Index {
+            all: (0..n as u32).collect(),
+            by_pos,
+        }
+    }
+}
+
+/// The facts of a state: insertion-ordered, duplicate-free, indexed on their leading elements when
+/// there are more than [`SMALL`].
+#[derive(Debug, Default, Clone)]
+pub struct FactSet {
+    facts: Vec<Arc<Ground>>,
+    index: Option<Box<Index>>,
+    /// Unique among the fact sets built by [`FactSet::from_grounds`] and [`FactSet::apply`] (copies
+    /// share it: same facts); `0` for the default (empty) set. Keys the machine's per-state tables.
     id: u64,
 }
 
 /// The next [`FactSet::id`].
 static NEXT_FACTSET_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
+fn next_id() -> u64 {
+    NEXT_FACTSET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Which candidate list a pattern selects (recomputed identically on every retry).
 #[derive(Clone)]
-pub struct Candidates(Arc<[u32]>);
+pub enum Candidates {
+    /// Facts `0..n` (a small set).
+    First(usize),
+    List(Arc<[u32]>),
+    None,
+}
 
 impl Candidates {
     pub fn ids(&self) -> &[u32] {
-        &self.0
+        match self {
+            Candidates::First(n) => &IOTA[..*n],
+            Candidates::List(l) => l,
+            Candidates::None => &[],
+        }
     }
 }
 
 impl FactSet {
     pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
-        let mut ids = FxHashMap::with_capacity_and_hasher(facts.len(), Default::default());
-        let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
-        for (i, f) in facts.iter().enumerate() {
-            let i = i as u32;
-            ids.insert(ByTerm(f.clone()), i);
-            for (pos, k) in f.keys().into_iter().enumerate() {
-                if let Some(k) = k {
-                    by_pos[pos].entry(k).or_default().push(i);
-                }
-            }
-        }
+        let index = (facts.len() > SMALL).then(|| Box::new(Index::build(&facts)));
         FactSet {
-            all: (0..facts.len() as u32).collect(),
             facts,
-            ids,
-            by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
-            none: Arc::from(Vec::new()),
-            id: NEXT_FACTSET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            index,
+            id: next_id(),
         }
     }
 
@@ -162,10 +571,17 @@ impl FactSet {
         self.facts.iter().map(|g| &g.term)
     }
     pub fn contains(&self, t: &Term) -> bool {
-        self.ids.contains_key(t)
+        let keys = term_keys(t);
+        self.candidates_by_keys(&keys)
+            .ids()
+            .iter()
+            .any(|&i| self.get(i).may_match(&keys) && &self.get(i).term == t)
     }
-    pub fn id_of(&self, t: &Term) -> Option<u32> {
-        self.ids.get(t).copied()
+
+    /// Is the word a fact?
+    pub fn contains_word(&self, w: &HeapWord) -> bool {
+        let cands = self.candidates_by_keys(&w.keys);
+        cands.ids().iter().any(|&i| self.get(i).is_word(w))
     }
 
     /// The facts that can match the heap pattern `pat`, in insertion order: the shortest candidate
@@ -189,11 +605,14 @@ impl FactSet {
 
     /// [`FactSet::candidates`] of a pattern with the keys `keys` ([`FactSet::pattern_keys`]).
     pub fn candidates_by_keys(&self, keys: &[Option<Key>; INDEXED]) -> Candidates {
+        let Some(index) = &self.index else {
+            return Candidates::First(self.facts.len());
+        };
         let mut best: Option<&Arc<[u32]>> = None;
         for (pos, k) in keys.iter().enumerate() {
             if let Some(k) = k {
-                match self.by_pos[pos].get(k) {
-                    None => return Candidates(self.none.clone()),
+                match index.by_pos[pos].get(k) {
+                    None => return Candidates::None,
                     Some(v) => {
                         if best.is_none_or(|b| v.len() < b.len()) {
                             best = Some(v);
@@ -202,28 +621,161 @@ impl FactSet {
                 }
             }
         }
-        Candidates(best.cloned().unwrap_or_else(|| self.all.clone()))
+        Candidates::List(best.unwrap_or(&index.all).clone())
     }
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.
     pub fn apply(&self, deleted: &[u32], created: &[Arc<Ground>]) -> FactSet {
         let mut gone = vec![false; self.facts.len()];
+        let mut first = self.facts.len();
         for &d in deleted {
             gone[d as usize] = true;
+            first = first.min(d as usize);
         }
-        let mut next: Vec<Arc<Ground>> = self
-            .facts
-            .iter()
-            .zip(&gone)
-            .filter(|(_, &g)| !g)
-            .map(|(f, _)| f.clone())
-            .collect();
+        let mut next: Vec<Arc<Ground>> =
+            Vec::with_capacity(self.facts.len().saturating_sub(deleted.len()) + created.len());
+        next.extend_from_slice(&self.facts[..first]);
+        next.extend(
+            self.facts[first..]
+                .iter()
+                .zip(&gone[first..])
+                .filter(|(_, &g)| !g)
+                .map(|(f, _)| f.clone()),
+        );
+        let base = next.len() as u32;
         next.extend(created.iter().cloned());
-        FactSet::from_grounds(next)
+        let index = match &self.index {
+            _ if next.len() <= SMALL => None,
+            Some(old) => Some(Box::new(old.update(&gone, first, created, base))),
+            None => Some(Box::new(Index::build(&next))),
+        };
+        FactSet {
+            facts: next,
+            index,
+            id: next_id(),
+        }
     }
 }
 
 /// `[]`-terminated list check for words.
 pub fn is_word(t: &Term) -> bool {
     t.as_list().is_some() || matches!(t, Term::Atom(a) if *a == atom::NIL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Small ground words: elements drawn from a few atoms, integers, floats (both zeros) and one
+    /// nested list, so that equal and unequal words, shared keys and deep elements all occur.
+    fn element() -> impl Strategy<Value = Term> {
+        prop_oneof![
+            prop::sample::select(vec!["a", "b", "c"]).prop_map(Term::atom),
+            (0i64..4).prop_map(Term::Int),
+            prop::sample::select(vec![0.0f64, -0.0, 1.5]).prop_map(Term::Float),
+            (0i64..3).prop_map(|i| Term::list(vec![Term::Int(i), Term::atom("x")])),
+            (0i64..2).prop_map(|i| Term::compound("f", vec![Term::Int(i)])),
+        ]
+    }
+
+    fn word() -> impl Strategy<Value = Term> {
+        prop::collection::vec(element(), 0..6).prop_map(Term::list)
+    }
+
+    /// The facts among `set` that may match a pattern with `keys`, as terms, in candidate order.
+    fn matching(set: &FactSet, keys: &[Option<Key>; INDEXED]) -> Vec<Term> {
+        set.candidates_by_keys(keys)
+            .ids()
+            .iter()
+            .map(|&i| set.get(i))
+            .filter(|g| g.may_match(keys))
+            .map(|g| g.term.clone())
+            .collect()
+    }
+
+    proptest! {
+        /// `apply` (index kept incrementally, or none for small sets) answers every pattern like a
+        /// set built from scratch with the same facts, and `contains` agrees with the fact list.
+        #[test]
+        fn apply_matches_a_fresh_build(
+            init in prop::collection::vec(word(), 0..40),
+            steps in prop::collection::vec(
+                (prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+                 prop::collection::vec(word(), 0..8)),
+                1..8),
+            probes in prop::collection::vec(word(), 1..10),
+        ) {
+            let mut seen: Vec<Term> = Vec::new();
+            for w in init {
+                if !seen.contains(&w) {
+                    seen.push(w);
+                }
+            }
+            let mut set = FactSet::from_grounds(seen.into_iter().map(|t| Arc::new(Ground::new(t))).collect());
+            for (dels, news) in steps {
+                let mut deleted: Vec<u32> = Vec::new();
+                if !set.is_empty() {
+                    for d in dels {
+                        let i = d.index(set.len()) as u32;
+                        if !deleted.contains(&i) {
+                            deleted.push(i);
+                        }
+                    }
+                }
+                let mut created: Vec<Arc<Ground>> = Vec::new();
+                for w in news {
+                    if !set.contains(&w) && !created.iter().any(|c| c.term == w) {
+                        created.push(Arc::new(Ground::new(w)));
+                    }
+                }
+                let next = set.apply(&deleted, &created);
+                let want: Vec<Term> = set
+                    .terms()
+                    .enumerate()
+                    .filter(|(i, _)| !deleted.contains(&(*i as u32)))
+                    .map(|(_, t)| t.clone())
+                    .chain(created.iter().map(|g| g.term.clone()))
+                    .collect();
+                prop_assert_eq!(next.terms().cloned().collect::<Vec<_>>(), want.clone());
+                let fresh = FactSet::from_grounds(next.iter().cloned().collect());
+                for p in probes.iter().chain(want.iter()) {
+                    let mut keys = term_keys(p);
+                    prop_assert_eq!(matching(&next, &keys), matching(&fresh, &keys));
+                    keys[1] = None;
+                    prop_assert_eq!(matching(&next, &keys), matching(&fresh, &keys));
+                    prop_assert_eq!(next.contains(p), want.contains(p));
+                }
+                set = next;
+            }
+        }
+
+        /// A word copied from the heap is the word compiled from its term (same cells, hash and
+        /// keys: checked inside `into_ground`), and is equal to a fact exactly when the terms are.
+        #[test]
+        fn heap_words_compare_like_terms(a in word(), b in word()) {
+            let mut store = Store::new();
+            let h = store.build(&a, &mut Vec::new());
+            let mut scratch = Scratch::default();
+            let gb = Ground::new(b.clone());
+            let Ok(w) = HeapWord::copy(&store, h, &mut scratch) else {
+                panic!("a small ground word is copied");
+            };
+            prop_assert_eq!(gb.is_word(&w), a == b);
+            let set = FactSet::from_grounds(vec![Arc::new(gb)]);
+            prop_assert_eq!(set.contains_word(&w), a == b);
+            let ga = w.into_ground();
+            prop_assert!(ga.term == a);
+            prop_assert_eq!(ga.hash_value(), Ground::new(a).hash_value());
+        }
+    }
+
+    #[test]
+    fn a_heap_word_with_a_variable_is_refused() {
+        let mut store = Store::new();
+        let t = Term::list(vec![Term::atom("a"), Term::Var(0)]);
+        let h = store.build(&t, &mut Vec::new());
+        let mut scratch = Scratch::default();
+        assert!(matches!(HeapWord::copy(&store, h, &mut scratch), Err(true)));
+    }
 }

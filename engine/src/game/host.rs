@@ -5,14 +5,13 @@
 //! changes that are undone on backtracking (trail entries 0 and 1), so only the committed proof's
 //! effects survive. All switches of one chronon share the schedules.
 
-use super::facts::{FactSet, Ground};
+use super::facts::{FactSet, Ground, HeapWord, Scratch};
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::Det;
 use crate::solve::host::Host;
 use crate::solve::store::{Cell, Store, TrailEntry};
 use crate::term::Term;
-use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 /// Host ids, in the order given to `ProgramBuilder::host_predicates`.
@@ -49,12 +48,13 @@ pub struct KeywordHost<'a> {
     /// `does/2`: (switch, action) pairs of submitted and drawn actions, in legal-switch order.
     pub does: &'a [(Arc<Ground>, Arc<Ground>)],
     pub creates: Vec<Arc<Ground>>,
-    created: FxHashSet<Term>,
     pub deletes: Vec<u32>,
     deleted: Vec<bool>,
     /// [`Host::context_id`] while the schedules or `does` are not empty: drawn afresh (unique) at
     /// every change of the schedules and every undo of one.
     context: u64,
+    /// Buffers of `create/1` (the session lends its own, so that they are allocated once).
+    pub scratch: Scratch,
 }
 
 /// The next fresh context id (odd numbers; even ones are `FactSet` ids of states with empty
@@ -76,9 +76,10 @@ impl<'a> KeywordHost<'a> {
             players,
             does,
             creates: Vec::new(),
-            created: FxHashSet::default(),
             deletes: Vec::new(),
-            deleted: vec![false; facts.len()],
+            // sized at the first delete/1: most queries delete nothing
+            deleted: Vec::new(),
+            scratch: Scratch::default(),
             context: fresh_context(),
         }
     }
@@ -86,7 +87,6 @@ impl<'a> KeywordHost<'a> {
     /// Forgets the schedules (a chronon that aborted).
     pub fn clear_schedules(&mut self) {
         self.creates.clear();
-        self.created.clear();
         self.deletes.clear();
         self.deleted.iter_mut().for_each(|d| *d = false);
         self.context = fresh_context();
@@ -217,19 +217,41 @@ impl Host for KeywordHost<'_> {
                 Det::Fail
             }
             CREATE => {
-                if !store.is_ground(args[0]) {
-                    return Err(Term::instantiation_error());
-                }
-                let w = store.to_term(args[0]);
-                if self.facts.contains(&w) || self.created.contains(&w) {
-                    return Ok(Det::Fail);
-                }
-                self.created.insert(w.clone());
-                self.creates.push(Arc::new(Ground::new(w)));
+                // copied from the heap with its structural hash and compared (keys and hash first)
+                // with the facts and the scheduled words before a term is built for it; a large or
+                // cyclic word goes through a term
+                let g = match HeapWord::copy(store, args[0], &mut self.scratch) {
+                    Ok(w) => {
+                        if self.facts.contains_word(&w)
+                            || self
+                                .creates
+                                .iter()
+                                .any(|c| c.may_match(&w.keys) && c.is_word(&w))
+                        {
+                            return Ok(Det::Fail);
+                        }
+                        w.into_ground()
+                    }
+                    Err(true) => return Err(Term::instantiation_error()),
+                    Err(false) => {
+                        if !store.is_ground(args[0]) {
+                            return Err(Term::instantiation_error());
+                        }
+                        let w = store.to_term(args[0]);
+                        if self.facts.contains(&w) || self.creates.iter().any(|c| c.term == w) {
+                            return Ok(Det::Fail);
+                        }
+                        Ground::new(w)
+                    }
+                };
+                self.creates.push(Arc::new(g));
                 store.trail.push(TrailEntry::Host(UNDO_CREATE));
                 Det::True
             }
             DELETE => {
+                if self.deleted.len() < self.facts.len() {
+                    self.deleted.resize(self.facts.len(), false);
+                }
                 let cands = self.facts.candidates(store, args[0]);
                 let ids = cands.ids();
                 for (pos, &fid) in ids.iter().enumerate().skip(start) {
@@ -259,9 +281,7 @@ impl Host for KeywordHost<'_> {
         self.context = fresh_context();
         match entry {
             UNDO_CREATE => {
-                if let Some(g) = self.creates.pop() {
-                    self.created.remove(&g.term);
-                }
+                self.creates.pop();
             }
             UNDO_DELETE => {
                 if let Some(fid) = self.deletes.pop() {

@@ -1,12 +1,13 @@
 //! One play of a game: the state, pending submissions, chronons (Algorithm 1), views, events,
 //! history, replay and undo.
 
-use super::facts::{FactSet, Ground};
+use super::facts::{FactSet, Ground, Scratch};
 use super::host::KeywordHost;
 use super::Game;
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::host::Host;
+use crate::solve::store::Cell;
 use crate::solve::{Limits, Machine, SolveError};
 use crate::term::Term;
 use std::sync::Arc;
@@ -226,14 +227,20 @@ pub struct Session {
     replaying: bool,
     driver_rng: Rng,
     consts: ConstCache,
+    /// The initial state, when `init/1` and `init/2` reach no host predicate and no random number:
+    /// then every play of the game starts from it ([`Session::recycle`] reuses it).
+    initial: Option<Arc<State>>,
+    /// Lent to the chronon's [`KeywordHost`] (`create/1` buffers).
+    scratch: Scratch,
 }
 
 fn show(t: &Term) -> String {
     crate::write::canonical(t)
 }
 
-fn call(name: Atom, args: Vec<Term>) -> Term {
-    Term::new_compound(name, args)
+/// `name(args...)` (one allocation: `args` is not empty).
+fn call<const N: usize>(name: Atom, args: [Term; N]) -> Term {
+    Term::Compound(name, Arc::from(args))
 }
 
 /// Runs `goal` and collects `template` for up to `max` solutions.
@@ -266,6 +273,55 @@ fn solutions(
     Ok(out)
 }
 
+/// [`solutions`] of the keyword goal `name(args..., V)` with template `V` (`var`), or of
+/// `name(args...)` with template `true`: the goal is built straight on the heap (no goal term).
+/// `V` is `Term::Var(0)` of the arguments when they have one, as in the goal term.
+fn call_solutions(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    name: Atom,
+    args: &[&Term],
+    var: bool,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
+    machine.reset();
+    let mut vars = Vec::new();
+    let mut cells = [Cell::Atom(atom::NIL); 3];
+    let mut n = 0;
+    for a in args {
+        cells[n] = machine.store.build(a, &mut vars);
+        n += 1;
+    }
+    let t = if var {
+        let v = match vars.first() {
+            Some(&Some(c)) => c,
+            _ => machine.store.new_var(),
+        };
+        cells[n] = v;
+        n += 1;
+        v
+    } else {
+        Cell::Atom(atom::TRUE)
+    };
+    let g = machine.store.make_compound(name, &cells[..n]);
+    machine.start(g);
+    let mut out = Vec::new();
+    let mut redo = false;
+    while out.len() < max {
+        match machine.solve(redo, host) {
+            Ok(true) => out.push(machine.store.to_term(t)),
+            Ok(false) => break,
+            Err(e) => return Err(RuntimeError::from_solve(during, e)),
+        }
+        if !machine.has_alternatives() {
+            break;
+        }
+        redo = true;
+    }
+    Ok(out)
+}
+
 /// Answers of keyword queries whose predicate reaches no host predicate but `player/1`: they are
 /// the same in every state of a session (its players never change), so each is asked once.
 #[derive(Clone, Default)]
@@ -279,8 +335,32 @@ struct ConstCache {
     /// (goal, maximum number of solutions) -> the solutions.
     answers: rustc_hash::FxHashMap<(Term, usize), Vec<Term>>,
     /// When `hidden`: word -> per player (by index), is the word hidden from them (`None`: not
-    /// asked yet). Looked up by the word alone, without building the goal.
-    hidden_rows: rustc_hash::FxHashMap<Term, Vec<Option<bool>>>,
+    /// asked yet). Looked up by the word alone (its structural hash), without building the goal.
+    hidden_rows: rustc_hash::FxHashMap<ByHash, Vec<Option<bool>>>,
+    /// When `owned`, `switch` and `unlimited` are all constant (or undefined): switch id -> its
+    /// [`SwitchInfo`] (owner and actions depend on the id and the players only).
+    switch_rows: rustc_hash::FxHashMap<Term, SwitchInfo>,
+    /// The switches of the last state whose switches were computed with `switch_rows` on: a state with
+    /// the same legal switch ids shares them.
+    last_switches: Option<Arc<Vec<SwitchInfo>>>,
+    /// Compiled switch ids and actions for `does/2` (a pure function of the term).
+    grounds: rustc_hash::FxHashMap<Term, Arc<Ground>>,
+}
+
+/// A ground word as a hash key: hashed by its structural hash, compared by its term.
+#[derive(Clone)]
+struct ByHash(Arc<Ground>);
+
+impl PartialEq for ByHash {
+    fn eq(&self, other: &ByHash) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.term == other.0.term
+    }
+}
+impl Eq for ByHash {}
+impl std::hash::Hash for ByHash {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0.hash_value())
+    }
 }
 
 impl ConstCache {
@@ -298,20 +378,42 @@ impl ConstCache {
             default: constant(atom::DEFAULT, 2),
             answers: Default::default(),
             hidden_rows: Default::default(),
+            switch_rows: Default::default(),
+            last_switches: None,
+            grounds: Default::default(),
         }
     }
 
-    /// May the answers of this keyword goal be cached?
-    fn constant(&self, goal: &Term) -> bool {
-        match goal {
-            Term::Compound(f, args) if args.len() == 2 => match *f {
-                atom::OWNED => self.owned,
-                atom::SWITCH => self.switch,
-                atom::UNLIMITED => self.unlimited,
-                atom::HIDDEN => self.hidden,
-                atom::DEFAULT => self.default,
-                _ => false,
-            },
+    /// May a switch's owner and actions be cached by its id ([`ConstCache::switch_rows`])?
+    fn switch_info(&self, game: &Game) -> bool {
+        let fixed =
+            |name, arity, constant: bool| constant || game.program.pred(name, arity).is_none();
+        fixed(atom::OWNED, 2, self.owned)
+            && fixed(atom::SWITCH, 2, self.switch)
+            && fixed(atom::UNLIMITED, 2, self.unlimited)
+    }
+
+    /// The compiled form of a ground term (cached).
+    fn ground(&mut self, t: &Term) -> Arc<Ground> {
+        if let Some(g) = self.grounds.get(t) {
+            return g.clone();
+        }
+        if self.grounds.len() >= CONST_CACHE_MAX {
+            self.grounds.clear();
+        }
+        let g = Arc::new(Ground::new(t.clone()));
+        self.grounds.insert(t.clone(), g.clone());
+        g
+    }
+
+    /// May the answers of this keyword's goals (arity 2) be cached?
+    fn constant(&self, name: Atom) -> bool {
+        match name {
+            atom::OWNED => self.owned,
+            atom::SWITCH => self.switch,
+            atom::UNLIMITED => self.unlimited,
+            atom::HIDDEN => self.hidden,
+            atom::DEFAULT => self.default,
             _ => false,
         }
     }
@@ -320,26 +422,32 @@ impl ConstCache {
 /// The [`ConstCache`] is emptied when it holds this many goals.
 const CONST_CACHE_MAX: usize = 1 << 16;
 
-/// [`solutions`], answered from `cache` when the goal's predicate is constant in the session (see
-/// [`ConstCache`]). Errors are not cached.
+/// [`call_solutions`] of the keyword goal `name(arg1, arg2)` (`var`: `name(arg, V)`), answered
+/// from `cache` when its predicate is constant in the session (see [`ConstCache`]). Errors are not
+/// cached.
 #[allow(clippy::too_many_arguments)]
 fn cached_solutions(
     cache: &mut ConstCache,
     machine: &mut Machine,
     host: &mut dyn Host,
-    goal: Term,
-    template: &Term,
+    name: Atom,
+    args: &[&Term],
+    var: bool,
     max: usize,
     during: &str,
 ) -> Result<Vec<Term>, RuntimeError> {
-    if !cache.constant(&goal) {
-        return solutions(machine, host, &goal, template, max, during);
+    if !cache.constant(name) {
+        return call_solutions(machine, host, name, args, var, max, during);
     }
-    let key = (goal, max);
+    let mut goal_args: Vec<Term> = args.iter().map(|&a| a.clone()).collect();
+    if var {
+        goal_args.push(Term::Var(0));
+    }
+    let key = (Term::new_compound(name, goal_args), max);
     if let Some(a) = cache.answers.get(&key) {
         return Ok(a.clone());
     }
-    let a = solutions(machine, host, &key.0, template, max, during)?;
+    let a = call_solutions(machine, host, name, args, var, max, during)?;
     if cache.answers.len() >= CONST_CACHE_MAX {
         cache.answers.clear();
     }
@@ -396,17 +504,30 @@ impl Session {
             mut machine,
             consts,
             state,
+            initial,
+            scratch,
             ..
         } = self;
         machine.reset();
         if let Some(p) = &mut machine.profile {
             p.clear();
         }
-        let mut s = Session::with_machine(game, seed, settings, machine)?;
+        // (with profiling on, `init/1` and `init/2` run again: their calls are counted)
+        let mut s = match initial.filter(|_| machine.profile.is_none()) {
+            // the same initial state as `init/1` and `init/2` would make again
+            Some(init) => {
+                machine.rng = Rng::new(seed);
+                let mut s = Session::assemble(game, settings, seed, init.clone(), machine);
+                s.initial = Some(init);
+                s
+            }
+            None => Session::with_machine(game, seed, settings, machine)?,
+        };
         // answers that depend on the players only stay valid for the same players
         if s.state.player_terms().eq(state.player_terms()) {
             s.consts = consts;
         }
+        s.scratch = scratch;
         Ok(s)
     }
 
@@ -427,7 +548,7 @@ impl Session {
             for f in solutions(
                 &mut machine,
                 &mut host,
-                &call(atom::INIT, vec![w.clone()]),
+                &call(atom::INIT, [w.clone()]),
                 &w,
                 usize::MAX,
                 "init/1",
@@ -445,8 +566,8 @@ impl Session {
         let mut players: Vec<Term> = Vec::new();
         let mut accounts: Vec<Term> = Vec::new();
         if game.program.pred(atom::INIT, 2).is_some() {
-            let pair = call(atom::MINUS, vec![Term::Var(0), Term::Var(1)]);
-            let goal = call(atom::INIT, vec![Term::Var(0), Term::Var(1)]);
+            let pair = call(atom::MINUS, [Term::Var(0), Term::Var(1)]);
+            let goal = call(atom::INIT, [Term::Var(0), Term::Var(1)]);
             for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
                 let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
                 if !n.is_ground() {
@@ -481,7 +602,18 @@ impl Session {
                 .collect(),
             accounts,
         };
-        Ok(Session::assemble(game, settings, seed, state, machine))
+        let pure = |arity| {
+            game.program
+                .pred(atom::INIT, arity)
+                .is_none_or(|p| p.reaches == 0)
+        };
+        let reusable = pure(1) && pure(2);
+        let state = Arc::new(state);
+        let mut s = Session::assemble(game, settings, seed, state.clone(), machine);
+        if reusable {
+            s.initial = Some(state);
+        }
+        Ok(s)
     }
 
     /// A session at `state`: nothing pending, no history, a fresh per-session answer cache, the
@@ -490,7 +622,7 @@ impl Session {
         game: Arc<Game>,
         settings: Settings,
         seed: u64,
-        state: State,
+        state: Arc<State>,
         machine: Machine,
     ) -> Session {
         Session {
@@ -498,7 +630,7 @@ impl Session {
             game,
             settings,
             seed,
-            state: Arc::new(state),
+            state,
             switches: None,
             hidden: None,
             pending: Vec::new(),
@@ -508,6 +640,8 @@ impl Session {
             machine,
             replaying: false,
             driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
+            initial: None,
+            scratch: Scratch::default(),
         }
     }
 
@@ -554,26 +688,42 @@ impl Session {
         let prog = &self.game.program;
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
-            let v = Term::Var(0);
-            ids = distinct(solutions(
+            ids = distinct(call_solutions(
                 m,
                 &mut host,
-                &call(atom::LEGAL, vec![v.clone()]),
-                &v,
+                atom::LEGAL,
+                &[],
+                true,
                 usize::MAX,
                 "legal/1",
             )?);
         }
+        let by_id = self.consts.switch_info(&self.game);
+        if by_id {
+            if let Some(last) = &self.consts.last_switches {
+                if last.len() == ids.len() && last.iter().zip(&ids).all(|(s, id)| &s.id == id) {
+                    let out = last.clone();
+                    self.switches = Some(out.clone());
+                    return Ok(out);
+                }
+            }
+        }
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
-            let v = Term::Var(0);
+            if by_id {
+                if let Some(info) = self.consts.switch_rows.get(&id) {
+                    out.push(info.clone());
+                    continue;
+                }
+            }
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
                 cached_solutions(
                     &mut self.consts,
                     m,
                     &mut host,
-                    call(atom::OWNED, vec![id.clone(), v.clone()]),
-                    &v,
+                    atom::OWNED,
+                    &[&id],
+                    true,
                     1,
                     "owned/2",
                 )?
@@ -587,8 +737,9 @@ impl Session {
                     &mut self.consts,
                     m,
                     &mut host,
-                    call(atom::UNLIMITED, vec![id.clone(), v.clone()]),
-                    &v,
+                    atom::UNLIMITED,
+                    &[&id],
+                    true,
                     usize::MAX,
                     "unlimited/2",
                 )?);
@@ -602,8 +753,9 @@ impl Session {
                         &mut self.consts,
                         m,
                         &mut host,
-                        call(atom::SWITCH, vec![id.clone(), v.clone()]),
-                        &v,
+                        atom::SWITCH,
+                        &[&id],
+                        true,
                         usize::MAX,
                         "switch/2",
                     )?);
@@ -611,14 +763,26 @@ impl Session {
                 Actions::Finite(acts)
             };
             let owner = classify_owner(owner_term.as_ref(), &state, &actions, &id);
-            out.push(SwitchInfo {
+            let info = SwitchInfo {
                 id,
                 owner_term,
                 owner,
                 actions,
-            });
+            };
+            if by_id {
+                if self.consts.switch_rows.len() >= CONST_CACHE_MAX {
+                    self.consts.switch_rows.clear();
+                }
+                self.consts
+                    .switch_rows
+                    .insert(info.id.clone(), info.clone());
+            }
+            out.push(info);
         }
         let out = Arc::new(out);
+        if by_id {
+            self.consts.last_switches = Some(out.clone());
+        }
         self.switches = Some(out.clone());
         Ok(out)
     }
@@ -634,7 +798,7 @@ impl Session {
             return Ok(h.clone());
         }
         let state = self.state.clone();
-        let facts: Vec<Term> = state.facts.terms().cloned().collect();
+        let facts: Vec<Arc<Ground>> = state.facts.iter().cloned().collect();
         let m = self.hidden_of(&state, &facts)?;
         let m = Arc::new(m);
         self.hidden = Some(m.clone());
@@ -642,31 +806,47 @@ impl Session {
     }
 
     /// For each player, which of `words` are hidden from it in `state`.
-    fn hidden_of(&mut self, state: &State, words: &[Term]) -> Result<Vec<Vec<bool>>, RuntimeError> {
+    fn hidden_of(
+        &mut self,
+        state: &State,
+        words: &[Arc<Ground>],
+    ) -> Result<Vec<Vec<bool>>, RuntimeError> {
         let n = state.players.len();
         if self.game.program.pred(atom::HIDDEN, 2).is_none() {
             return Ok(vec![vec![false; words.len()]; n]);
         }
-        let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
-        let mut out = Vec::with_capacity(n);
-        for (pi, p) in state.player_terms().enumerate() {
-            let mut row = Vec::with_capacity(words.len());
-            for w in words {
-                // hidden/2 reaching nothing but player/1: answered once per (word, player) in a
-                // session, in the same order as below (so the same first error, never cached)
-                if self.consts.hidden {
-                    if let Some(&Some(h)) = self.consts.hidden_rows.get(w).and_then(|r| r.get(pi)) {
-                        row.push(h);
-                        continue;
+        // hidden/2 reaching nothing but player/1: answered once per (word, player) in a session,
+        // looked up once per word; the other answers are asked in the order below (player by
+        // player, word by word: so the same first error, never cached)
+        let len = words.len();
+        let mut known: Vec<Option<bool>> = vec![None; n * len];
+        if self.consts.hidden {
+            for (wi, w) in words.iter().enumerate() {
+                if let Some(row) = self.consts.hidden_rows.get(&ByHash(w.clone())) {
+                    for (pi, h) in row.iter().enumerate().take(n) {
+                        known[pi * len + wi] = *h;
                     }
                 }
-                let g = call(atom::HIDDEN, vec![w.clone(), p.clone()]);
+            }
+        }
+        let mut host: Option<KeywordHost> = None;
+        let mut out = Vec::with_capacity(n);
+        for (pi, p) in state.player_terms().enumerate() {
+            let mut row = Vec::with_capacity(len);
+            for (wi, w) in words.iter().enumerate() {
+                if let Some(h) = known[pi * len + wi] {
+                    row.push(h);
+                    continue;
+                }
+                let host =
+                    host.get_or_insert_with(|| KeywordHost::new(&state.facts, &state.players, &[]));
                 let r = cached_solutions(
                     &mut self.consts,
                     &mut self.machine,
-                    &mut host,
-                    g,
-                    &Term::Atom(atom::TRUE),
+                    host,
+                    atom::HIDDEN,
+                    &[&w.term, p],
+                    false,
                     1,
                     "hidden/2",
                 )?;
@@ -675,7 +855,11 @@ impl Session {
                     if self.consts.hidden_rows.len() >= CONST_CACHE_MAX {
                         self.consts.hidden_rows.clear();
                     }
-                    let cached = self.consts.hidden_rows.entry(w.clone()).or_default();
+                    let cached = self
+                        .consts
+                        .hidden_rows
+                        .entry(ByHash(w.clone()))
+                        .or_default();
                     if cached.len() < n {
                         cached.resize(n, None);
                     }
@@ -798,7 +982,7 @@ impl Session {
                 };
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
-                let g = call(atom::SWITCH, vec![switch.clone(), a.clone()]);
+                let g = call(atom::SWITCH, [switch.clone(), a.clone()]);
                 let r = solutions(
                     &mut self.machine,
                     &mut host,
@@ -949,23 +1133,21 @@ impl Session {
                 chosen[i] = Some((s.action.clone(), ActionSource::Submitted));
             }
         }
+        let consts = &mut self.consts;
         let does: Vec<(Arc<Ground>, Arc<Ground>)> = switches
             .iter()
             .zip(&chosen)
             .filter_map(|(sw, c)| {
-                c.as_ref().map(|(a, _)| {
-                    (
-                        Arc::new(Ground::new(sw.id.clone())),
-                        Arc::new(Ground::new(a.clone())),
-                    )
-                })
+                c.as_ref()
+                    .map(|(a, _)| (consts.ground(&sw.id), consts.ground(a)))
             })
             .collect();
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
+        host.scratch = std::mem::take(&mut self.scratch);
         let prog = self.game.program.clone();
-        let mut events = Vec::new();
+        let mut events = Vec::with_capacity(switches.len() + state.players.len() + 4);
         // per switch event (in order): the index of the player owning the switch
-        let mut switch_owner: Vec<Option<usize>> = Vec::new();
+        let mut switch_owner: Vec<Option<usize>> = Vec::with_capacity(switches.len());
         // 2. each legal switch in order runs its action
         for (i, sw) in switches.iter().enumerate() {
             let (action, how) = match &chosen[i] {
@@ -975,16 +1157,15 @@ impl Session {
                     if interrupt {
                         continue;
                     }
-                    let v = Term::Var(0);
                     let mut d = Vec::new();
                     if prog.pred(atom::DEFAULT, 2).is_some() {
-                        let g = call(atom::DEFAULT, vec![sw.id.clone(), v.clone()]);
                         d = cached_solutions(
                             &mut self.consts,
                             &mut self.machine,
                             &mut host,
-                            g,
-                            &v,
+                            atom::DEFAULT,
+                            &[&sw.id],
+                            true,
                             1,
                             "default/2",
                         )?;
@@ -1001,12 +1182,12 @@ impl Session {
                 }
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
-                let g = call(atom::DO, vec![action.clone()]);
-                !solutions(
+                !call_solutions(
                     &mut self.machine,
                     &mut host,
-                    &g,
-                    &Term::Atom(atom::TRUE),
+                    atom::DO,
+                    &[&action],
+                    false,
                     1,
                     "do/1",
                 )?
@@ -1029,11 +1210,15 @@ impl Session {
         let mut accounts = state.accounts.clone();
         if prog.pred(atom::PAYOFF, 2).is_some() {
             for (pi, p) in state.players.iter().enumerate() {
-                let x = Term::Var(0);
-                let g = call(atom::PAYOFF, vec![p.term.clone(), x.clone()]);
-                for amount in
-                    solutions(&mut self.machine, &mut host, &g, &x, usize::MAX, "payoff/2")?
-                {
+                for amount in call_solutions(
+                    &mut self.machine,
+                    &mut host,
+                    atom::PAYOFF,
+                    &[&p.term],
+                    true,
+                    usize::MAX,
+                    "payoff/2",
+                )? {
                     accounts[pi] = add_amount(&accounts[pi], &amount)
                         .map_err(|m| RuntimeError::plain("payoff/2", m))?;
                 }
@@ -1041,6 +1226,7 @@ impl Session {
         }
         let creates = std::mem::take(&mut host.creates);
         let deletes = std::mem::take(&mut host.deletes);
+        self.scratch = std::mem::take(&mut host.scratch);
         drop(host);
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
         let created: Vec<Term> = creates.iter().map(|g| g.term.clone()).collect();
@@ -1060,19 +1246,28 @@ impl Session {
                 amount: a.clone(),
             });
         }
-        let words: Vec<Term> = deleted.iter().chain(created.iter()).cloned().collect();
+        let words: Vec<Arc<Ground>> = deletes
+            .iter()
+            .map(|&i| state.facts.get(i).clone())
+            .chain(creates.iter().cloned())
+            .collect();
         let hidden = self.hidden_of(state, &words)?;
         let mut player_events = Vec::with_capacity(state.players.len());
         for (pi, hidden_pi) in hidden.iter().enumerate() {
-            let mut evs = Vec::new();
+            let mut evs = Vec::with_capacity(events.len());
             let mut switch_no = 0;
+            // the deleted words are distinct facts and the created words distinct: the k-th
+            // Deleted (Created) event is the k-th deleted (created) word
+            let (mut del_no, mut cre_no) = (0, deleted.len());
             for e in &events {
                 let keep = match e {
-                    Event::Deleted(w) => {
-                        !hidden_pi[deleted.iter().position(|d| d == w).unwrap_or(0)]
+                    Event::Deleted(_) => {
+                        del_no += 1;
+                        !hidden_pi[del_no - 1]
                     }
-                    Event::Created(w) => {
-                        !hidden_pi[deleted.len() + created.iter().position(|c| c == w).unwrap_or(0)]
+                    Event::Created(_) => {
+                        cre_no += 1;
+                        !hidden_pi[cre_no - 1]
                     }
                     Event::Account { .. } => true,
                     // a player sees what its own switches did, not other players' or nature's choices
@@ -1688,6 +1883,8 @@ impl Session {
             driver_rng: self.driver_rng.clone(),
             // the same players: answers that depend on the players only stay valid
             consts: self.consts.clone(),
+            initial: self.initial.clone(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -1697,7 +1894,7 @@ impl Session {
     pub fn from_state(game: Arc<Game>, state: State, seed: u64, settings: Settings) -> Session {
         let mut machine = Machine::new(game.program.clone(), settings.limits);
         machine.rng = Rng::new(seed);
-        Session::assemble(game, settings, seed, state, machine)
+        Session::assemble(game, settings, seed, Arc::new(state), machine)
     }
 
     /// Runs a goal of the game's own predicates on the current state (`fact/1` and `player/1` see the

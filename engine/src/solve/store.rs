@@ -44,6 +44,25 @@ impl<K: std::hash::Hash + Eq> Visited<K> {
     }
 }
 
+/// [`Store::build`] and [`Store::to_term`] convert terms of at most this depth and
+/// [`SMALL_NODES`] nodes by plain recursion (no work stacks to allocate).
+const SMALL_DEPTH: u32 = 12;
+const SMALL_NODES: u32 = 64;
+
+/// Is `t` within `depth` levels and `nodes` nodes (see [`SMALL_DEPTH`])?
+fn small_term(t: &Term, depth: u32, nodes: &mut u32) -> bool {
+    if *nodes == 0 {
+        return false;
+    }
+    *nodes -= 1;
+    match t {
+        Term::Compound(_, args) => {
+            depth > 0 && args.iter().all(|a| small_term(a, depth - 1, nodes))
+        }
+        _ => true,
+    }
+}
+
 /// One word of the store.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Cell {
@@ -338,9 +357,15 @@ impl Store {
 
     /// Copies an owned term onto the heap. `vars[i]` holds the cell of `Term::Var(i)` once made.
     pub fn build(&mut self, t: &Term, vars: &mut Vec<Option<Cell>>) -> Cell {
+        // small terms (most goals and templates) by bounded recursion, without the work stack; the
+        // same cells in the same order as the loop below
+        if small_term(t, SMALL_DEPTH, &mut { SMALL_NODES }) {
+            return self.build_small(t, vars, None);
+        }
         // Iterative: each pending item fills heap slot `dst` with term `t` (or returns it as root).
         let mut root = Cell::Atom(atom::NIL);
-        let mut work: Vec<(&Term, Option<u32>)> = vec![(t, None)];
+        let mut work: Vec<(&Term, Option<u32>)> = Vec::with_capacity(16);
+        work.push((t, None));
         while let Some((t, dst)) = work.pop() {
             let cell = match t {
                 Term::Var(n) => {
@@ -393,6 +418,86 @@ impl Store {
         root
     }
 
+    /// [`Store::build`] of a term accepted by [`small_term`] (recursion bounded by its depth).
+    fn build_small(&mut self, t: &Term, vars: &mut Vec<Option<Cell>>, dst: Option<u32>) -> Cell {
+        match t {
+            Term::Var(n) => {
+                let n = *n as usize;
+                if vars.len() <= n {
+                    vars.resize(n + 1, None);
+                }
+                match vars[n] {
+                    Some(c) => c,
+                    None => {
+                        let c = match dst {
+                            // the slot itself becomes the variable
+                            Some(d) => Cell::Ref(d),
+                            None => self.new_var(),
+                        };
+                        vars[n] = Some(c);
+                        c
+                    }
+                }
+            }
+            Term::Atom(a) => Cell::Atom(*a),
+            Term::Int(i) => Cell::Int(*i),
+            Term::Float(f) => Cell::Float(*f),
+            Term::Str(s) => Cell::Str(*s),
+            Term::Compound(f, args) => {
+                let p = self.heap.len() as u32;
+                let (first, cell) = if *f == atom::DOT && args.len() == 2 {
+                    (p, Cell::List(p))
+                } else {
+                    self.heap.push(Cell::Functor(*f, args.len() as u32));
+                    (p + 1, Cell::Struct(p))
+                };
+                self.heap
+                    .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), args.len()));
+                for (i, a) in args.iter().enumerate() {
+                    let slot = first + i as u32;
+                    let c = self.build_small(a, vars, Some(slot));
+                    self.heap[slot as usize] = c;
+                }
+                cell
+            }
+        }
+    }
+
+    /// [`Store::to_term`] of a small ground term (bounded recursion), or `None` (a variable, or too
+    /// deep or large: `nodes` is the budget).
+    fn small_ground_term(&self, c: Cell, depth: u32, nodes: &mut u32) -> Option<Term> {
+        if *nodes == 0 {
+            return None;
+        }
+        *nodes -= 1;
+        Some(match self.deref(c) {
+            Cell::Atom(a) => Term::Atom(a),
+            Cell::Int(i) => Term::Int(i),
+            Cell::Float(f) => Term::Float(f),
+            Cell::Str(s) => Term::Str(s),
+            Cell::List(p) if depth > 0 => {
+                let h = self.small_ground_term(self.heap[p as usize], depth - 1, nodes)?;
+                let t = self.small_ground_term(self.heap[p as usize + 1], depth - 1, nodes)?;
+                Term::Compound(atom::DOT, Arc::from([h, t]))
+            }
+            Cell::Struct(p) if depth > 0 => {
+                let Cell::Functor(f, n) = self.heap[p as usize] else {
+                    return None;
+                };
+                let mut args = Vec::with_capacity(n as usize);
+                for i in 1..=n {
+                    args.push(self.small_ground_term(
+                        self.heap[(p + i) as usize],
+                        depth - 1,
+                        nodes,
+                    )?);
+                }
+                Term::Compound(f, Arc::from(args))
+            }
+            _ => return None,
+        })
+    }
+
     /// Copies a heap term out as an owned term; unbound variables are numbered in order of first
     /// occurrence through `names` (shared across calls, so several terms can be extracted consistently).
     /// After [`CYCLE_CHECK_AFTER`] steps, a compound seen before is reused (shared `Arc`s, so a
@@ -402,6 +507,14 @@ impl Store {
         enum Job {
             Visit(Cell),
             Build(Atom, usize, u32),
+        }
+        // atomic terms without the stacks
+        match self.deref(c) {
+            Cell::Atom(a) => return Term::Atom(a),
+            Cell::Int(i) => return Term::Int(i),
+            Cell::Float(f) => return Term::Float(f),
+            Cell::Str(s) => return Term::Str(s),
+            _ => {}
         }
         let mut jobs = Vec::with_capacity(16);
         jobs.push(Job::Visit(c));
@@ -461,8 +574,9 @@ impl Store {
                     }
                 }
                 Job::Build(f, n, p) => {
-                    let args: Vec<Term> = out.split_off(out.len() - n);
-                    let t = Term::Compound(f, Arc::from(args));
+                    // one exact allocation for the arguments
+                    let args: Arc<[Term]> = out.drain(out.len() - n..).collect();
+                    let t = Term::Compound(f, args);
                     if p != u32::MAX {
                         building.remove(&p);
                         done.insert(p, t.clone());
@@ -476,6 +590,9 @@ impl Store {
 
     /// Convenience: extract with fresh variable numbering.
     pub fn to_term(&self, c: Cell) -> Term {
+        if let Some(t) = self.small_ground_term(c, SMALL_DEPTH, &mut { SMALL_NODES }) {
+            return t;
+        }
         self.extract(c, &mut HashMap::new())
     }
 
@@ -749,6 +866,40 @@ impl Store {
     /// with heap cell `h`, copying template subterms onto the heap only where `h` has a variable.
     /// Bindings are trailed as usual; on failure the caller undoes them.
     pub fn unify_ground(&mut self, cells: &[Cell], ends: &[u32], t: Cell, h: Cell) -> bool {
+        // fast path for words: along the list spine while the elements are atomic, without the
+        // stack; the rest (a compound element, the tail) by the general loop below
+        let (mut t, mut h) = (t, h);
+        while let (Cell::List(p), Cell::List(q)) = (t, self.deref(h)) {
+            let a = cells[p as usize];
+            if !a.is_atomic() {
+                break;
+            }
+            match self.deref(self.heap[q as usize]) {
+                Cell::Ref(x) => self.bind(x, a),
+                Cell::Float(y) => {
+                    if !matches!(a, Cell::Float(x) if x.to_bits() == y.to_bits()) {
+                        return false;
+                    }
+                }
+                b => {
+                    if a != b {
+                        return false;
+                    }
+                }
+            }
+            t = cells[p as usize + 1];
+            h = self.heap[q as usize + 1];
+        }
+        if t.is_atomic() {
+            return match self.deref(h) {
+                Cell::Ref(x) => {
+                    self.bind(x, t);
+                    true
+                }
+                Cell::Float(y) => matches!(t, Cell::Float(x) if x.to_bits() == y.to_bits()),
+                b => t == b,
+            };
+        }
         let mut stack = std::mem::take(&mut self.unify_stack);
         stack.clear();
         stack.push((t, h));

@@ -256,21 +256,7 @@ fn solutions(
     let mut vars = Vec::new();
     let g = machine.store.build(goal, &mut vars);
     let t = machine.store.build(template, &mut vars);
-    machine.start(g);
-    let mut out = Vec::new();
-    let mut redo = false;
-    while out.len() < max {
-        match machine.solve(redo, host) {
-            Ok(true) => out.push(machine.store.to_term(t)),
-            Ok(false) => break,
-            Err(e) => return Err(RuntimeError::from_solve(during, e)),
-        }
-        if !machine.has_alternatives() {
-            break;
-        }
-        redo = true;
-    }
-    Ok(out)
+    collect_answers(machine, host, g, t, max, during)
 }
 
 /// [`solutions`] of the keyword goal `name(args..., V)` with template `V` (`var`), or of
@@ -305,6 +291,18 @@ fn call_solutions(
         Cell::Atom(atom::TRUE)
     };
     let g = machine.store.make_compound(name, &cells[..n]);
+    collect_answers(machine, host, g, t, max, during)
+}
+
+/// Runs goal `g` (already on the heap) and collects `t` of up to `max` answers.
+fn collect_answers(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    g: Cell,
+    t: Cell,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
     machine.start(g);
     let mut out = Vec::new();
     let mut redo = false;

@@ -1034,6 +1034,23 @@ impl Machine {
         }
     }
 
+    /// Unifies the clause variable at heap address `addr` (in the clause's fresh environment)
+    /// with heap cell `h`: a first occurrence takes `h`'s value without trailing (the environment
+    /// is newer than every choicepoint), a later one unifies.
+    #[inline]
+    fn unify_head_var(&mut self, addr: u32, h: Cell) -> bool {
+        let cur = self.store.heap[addr as usize];
+        if cur == Cell::Ref(addr) {
+            let hd = self.store.deref(h);
+            if hd != Cell::Ref(addr) {
+                self.store.heap[addr as usize] = hd;
+            }
+            true
+        } else {
+            self.store.unify(cur, h)
+        }
+    }
+
     /// Unifies clause head argument template `t` with heap cell `h`.
     fn unify_head(&mut self, c: &ClauseT, t: Cell, h: Cell, env: u32) -> bool {
         let mut stack = std::mem::take(&mut self.ustack);
@@ -1043,15 +1060,7 @@ impl Machine {
         while let Some((t, h)) = stack.pop() {
             match t {
                 Cell::Var(s) => {
-                    let addr = env + s;
-                    let cur = self.store.heap[addr as usize];
-                    if cur == Cell::Ref(addr) {
-                        let hd = self.store.deref(h);
-                        if hd != Cell::Ref(addr) {
-                            // the environment is newer than every choicepoint: no trail needed
-                            self.store.heap[addr as usize] = hd;
-                        }
-                    } else if !self.store.unify(cur, h) {
+                    if !self.unify_head_var(env + s, h) {
                         ok = false;
                         break;
                     }
@@ -1501,20 +1510,7 @@ impl Machine {
             let h = self.store.heap[args as usize + i];
             // variables and constants here, compounds in `unify_head`
             let ok = match t {
-                Cell::Var(s) => {
-                    let addr = env + s;
-                    let cur = self.store.heap[addr as usize];
-                    if cur == Cell::Ref(addr) {
-                        let hd = self.store.deref(h);
-                        if hd != Cell::Ref(addr) {
-                            // the environment is newer than every choicepoint: no trail needed
-                            self.store.heap[addr as usize] = hd;
-                        }
-                        true
-                    } else {
-                        self.store.unify(cur, h)
-                    }
-                }
+                Cell::Var(s) => self.unify_head_var(env + s, h),
                 Cell::Struct(_) | Cell::List(_) => self.unify_head(c, t, h, env),
                 Cell::Float(a) => match self.store.deref(h) {
                     Cell::Ref(x) => {

@@ -21,6 +21,7 @@
 //! sites reach the copies.
 
 use super::program::{resolve, Control, Dispatch, ProgramData};
+use super::statememo::count_vars;
 use super::store::Cell;
 use crate::atom::Atom;
 use rustc_hash::FxHashMap;
@@ -208,27 +209,4 @@ fn make_copy(data: &mut ProgramData, q: u32, spec: &Spec) -> Option<u32> {
     }
     data.preds.push(pred);
     Some((data.preds.len() - 1) as u32)
-}
-
-fn count_vars(cells: &[Cell], t: Cell, count: &mut [u32]) {
-    let mut stack = vec![t];
-    while let Some(c) = stack.pop() {
-        match c {
-            Cell::Var(v) => {
-                if let Some(n) = count.get_mut(v as usize) {
-                    *n += 1;
-                }
-            }
-            Cell::Struct(p) => {
-                if let Cell::Functor(_, n) = cells[p as usize] {
-                    stack.extend((1..=n).map(|i| cells[(p + i) as usize]));
-                }
-            }
-            Cell::List(p) => {
-                stack.push(cells[p as usize]);
-                stack.push(cells[p as usize + 1]);
-            }
-            _ => {}
-        }
-    }
 }

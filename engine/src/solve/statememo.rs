@@ -467,7 +467,8 @@ impl Clause<'_> {
     }
 }
 
-fn count_vars(cells: &[Cell], t: Cell, count: &mut [u32]) {
+/// Adds the occurrences of each clause variable in `t` to `count` (by variable number).
+pub(super) fn count_vars(cells: &[Cell], t: Cell, count: &mut [u32]) {
     let mut stack = vec![t];
     while let Some(c) = stack.pop() {
         match c {

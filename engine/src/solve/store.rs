@@ -753,6 +753,31 @@ impl Store {
         h: Cell,
         base: &mut Option<u32>,
     ) -> bool {
+        self.unify_cells(seg, t, h, |st, t| {
+            let b = match *base {
+                Some(b) => b,
+                None => {
+                    let b = st.len();
+                    let off = b.wrapping_sub(from);
+                    st.heap
+                        .extend(seg[from as usize..].iter().map(|&c| relocate(c, off)));
+                    *base = Some(b);
+                    b
+                }
+            };
+            relocate(t, b.wrapping_sub(from))
+        })
+    }
+
+    /// Unifies term `t` of the cell buffer `cells` (ground, addresses into `cells`) with heap cell
+    /// `h`; where `h` is a variable and `t` a compound, `copy` puts `t` on the heap and returns it.
+    fn unify_cells(
+        &mut self,
+        cells: &[Cell],
+        t: Cell,
+        h: Cell,
+        mut copy: impl FnMut(&mut Store, Cell) -> Cell,
+    ) -> bool {
         let mut stack = std::mem::take(&mut self.unify_stack);
         stack.clear();
         stack.push((t, h));
@@ -761,34 +786,24 @@ impl Store {
             let hd = self.deref(h);
             match (t, hd) {
                 (Cell::Struct(_) | Cell::List(_), Cell::Ref(x)) => {
-                    let b = match *base {
-                        Some(b) => b,
-                        None => {
-                            let b = self.len();
-                            let off = b.wrapping_sub(from);
-                            self.heap
-                                .extend(seg[from as usize..].iter().map(|&c| relocate(c, off)));
-                            *base = Some(b);
-                            b
-                        }
-                    };
-                    self.bind(x, relocate(t, b.wrapping_sub(from)));
+                    let v = copy(self, t);
+                    self.bind(x, v);
                 }
                 (Cell::Struct(p), Cell::Struct(q)) => {
-                    if seg[p as usize] != self.heap[q as usize] {
+                    if cells[p as usize] != self.heap[q as usize] {
                         ok = false;
                         break;
                     }
-                    let Cell::Functor(_, n) = seg[p as usize] else {
+                    let Cell::Functor(_, n) = cells[p as usize] else {
                         unreachable!()
                     };
                     for i in (1..=n).rev() {
-                        stack.push((seg[(p + i) as usize], self.heap[(q + i) as usize]));
+                        stack.push((cells[(p + i) as usize], self.heap[(q + i) as usize]));
                     }
                 }
                 (Cell::List(p), Cell::List(q)) => {
-                    stack.push((seg[p as usize + 1], self.heap[q as usize + 1]));
-                    stack.push((seg[p as usize], self.heap[q as usize]));
+                    stack.push((cells[p as usize + 1], self.heap[q as usize + 1]));
+                    stack.push((cells[p as usize], self.heap[q as usize]));
                 }
                 (Cell::Struct(_) | Cell::List(_), _) => {
                     ok = false;
@@ -900,66 +915,23 @@ impl Store {
                 b => t == b,
             };
         }
-        let mut stack = std::mem::take(&mut self.unify_stack);
-        stack.clear();
-        stack.push((t, h));
-        let mut ok = true;
-        while let Some((t, h)) = stack.pop() {
-            let hd = self.deref(h);
-            match (t, hd) {
-                (Cell::Struct(p) | Cell::List(p), Cell::Ref(x)) => {
-                    let end = ends[p as usize];
-                    let base = self.len();
-                    self.heap.extend(
-                        cells[p as usize..end as usize]
-                            .iter()
-                            .map(|&c| relocate(c, base.wrapping_sub(p))),
-                    );
-                    let v = if matches!(t, Cell::Struct(_)) {
-                        Cell::Struct(base)
-                    } else {
-                        Cell::List(base)
-                    };
-                    self.bind(x, v);
-                }
-                (Cell::Struct(p), Cell::Struct(q)) => {
-                    if cells[p as usize] != self.heap[q as usize] {
-                        ok = false;
-                        break;
-                    }
-                    let Cell::Functor(_, n) = cells[p as usize] else {
-                        unreachable!()
-                    };
-                    for i in (1..=n).rev() {
-                        stack.push((cells[(p + i) as usize], self.heap[(q + i) as usize]));
-                    }
-                }
-                (Cell::List(p), Cell::List(q)) => {
-                    stack.push((cells[p as usize + 1], self.heap[q as usize + 1]));
-                    stack.push((cells[p as usize], self.heap[q as usize]));
-                }
-                (Cell::Struct(_) | Cell::List(_), _) => {
-                    ok = false;
-                    break;
-                }
-                (c, Cell::Ref(x)) => self.bind(x, c),
-                (Cell::Float(a), Cell::Float(b)) => {
-                    if a.to_bits() != b.to_bits() {
-                        ok = false;
-                        break;
-                    }
-                }
-                (c, d) => {
-                    if c != d {
-                        ok = false;
-                        break;
-                    }
-                }
+        self.unify_cells(cells, t, h, |st, t| {
+            let (Cell::Struct(p) | Cell::List(p)) = t else {
+                return t;
+            };
+            let end = ends[p as usize];
+            let base = st.len();
+            st.heap.extend(
+                cells[p as usize..end as usize]
+                    .iter()
+                    .map(|&c| relocate(c, base.wrapping_sub(p))),
+            );
+            if matches!(t, Cell::Struct(_)) {
+                Cell::Struct(base)
+            } else {
+                Cell::List(base)
             }
-        }
-        stack.clear();
-        self.unify_stack = stack;
-        ok
+        })
     }
 
     /// Standard order of terms: Var < Number < String < Atom < Compound (as SWI-Prolog 9 does). Numbers compare by value,

@@ -368,24 +368,7 @@ impl Store {
         work.push((t, None));
         while let Some((t, dst)) = work.pop() {
             let cell = match t {
-                Term::Var(n) => {
-                    let n = *n as usize;
-                    if vars.len() <= n {
-                        vars.resize(n + 1, None);
-                    }
-                    match vars[n] {
-                        Some(c) => c,
-                        None => {
-                            let c = match dst {
-                                // the slot itself becomes the variable
-                                Some(d) => Cell::Ref(d),
-                                None => self.new_var(),
-                            };
-                            vars[n] = Some(c);
-                            c
-                        }
-                    }
-                }
+                Term::Var(n) => self.build_var(*n as usize, vars, dst),
                 Term::Atom(a) => Cell::Atom(*a),
                 Term::Int(i) => Cell::Int(*i),
                 Term::Float(f) => Cell::Float(*f),
@@ -418,27 +401,30 @@ impl Store {
         root
     }
 
+    /// The cell of variable `n` of a term being built: its earlier cell, or a fresh variable (the
+    /// slot `dst` itself when there is one).
+    #[inline]
+    fn build_var(&mut self, n: usize, vars: &mut Vec<Option<Cell>>, dst: Option<u32>) -> Cell {
+        if vars.len() <= n {
+            vars.resize(n + 1, None);
+        }
+        match vars[n] {
+            Some(c) => c,
+            None => {
+                let c = match dst {
+                    Some(d) => Cell::Ref(d),
+                    None => self.new_var(),
+                };
+                vars[n] = Some(c);
+                c
+            }
+        }
+    }
+
     /// [`Store::build`] of a term accepted by [`small_term`] (recursion bounded by its depth).
     fn build_small(&mut self, t: &Term, vars: &mut Vec<Option<Cell>>, dst: Option<u32>) -> Cell {
         match t {
-            Term::Var(n) => {
-                let n = *n as usize;
-                if vars.len() <= n {
-                    vars.resize(n + 1, None);
-                }
-                match vars[n] {
-                    Some(c) => c,
-                    None => {
-                        let c = match dst {
-                            // the slot itself becomes the variable
-                            Some(d) => Cell::Ref(d),
-                            None => self.new_var(),
-                        };
-                        vars[n] = Some(c);
-                        c
-                    }
-                }
-            }
+            Term::Var(n) => self.build_var(*n as usize, vars, dst),
             Term::Atom(a) => Cell::Atom(*a),
             Term::Int(i) => Cell::Int(*i),
             Term::Float(f) => Cell::Float(*f),

@@ -130,7 +130,11 @@ enum FrameKind {
         args: u32,
         arity: u32,
     },
-    Fail,
+    /// The goal of a negation (`\+`, `not/1`) succeeded: cut back to `height` (removing the
+    /// negation's choicepoint) and fail.
+    NotExit {
+        height: u32,
+    },
     /// The query succeeded.
     Stop,
 }
@@ -153,6 +157,8 @@ enum CpKind {
     Alt {
         goal: Cell,
     },
+    /// A negation whose goal has not succeeded (yet): backtracking into it continues at `next`.
+    Not,
     Native {
         f: Builtin,
         args: u32,
@@ -919,27 +925,15 @@ impl Machine {
                 self.dispatch(data, host, g.disp, g.name, g.arity, args, f.cutb, next)
             }
             FrameKind::Goal { goal } => {
-                let (name, arity, args) = match self.store.deref(goal) {
-                    Cell::Ref(_) => return Ok(Step::Throw(Term::instantiation_error())),
-                    Cell::Atom(a) => (a, 0, 0),
-                    Cell::Struct(p) => match self.store.heap[p as usize] {
-                        Cell::Functor(n, k) => (n, k, p + 1),
-                        _ => unreachable!("struct without header"),
-                    },
-                    Cell::List(p) => (atom::DOT, 2, p),
-                    other => {
-                        let t = self.store.to_term(other);
-                        return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
+                let g = self.store.deref(goal);
+                let Some((name, arity, args)) = self.goal_parts(g) else {
+                    if let Cell::Ref(_) = g {
+                        return Ok(Step::Throw(Term::instantiation_error()));
                     }
+                    let t = self.store.to_term(g);
+                    return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                 };
-                let disp = match self.resolved.get(&(name, arity)) {
-                    Some(&d) => d,
-                    None => {
-                        let d = super::program::resolve(data, name, arity);
-                        self.resolved.insert((name, arity), d);
-                        d
-                    }
-                };
+                let disp = self.resolve_goal(data, name, arity);
                 self.dispatch(data, host, disp, name, arity, args, f.cutb, f.next)
             }
             FrameKind::CutTo { height } => {
@@ -987,7 +981,10 @@ impl Machine {
                 }
                 Ok(Step::Fail)
             }
-            FrameKind::Fail => Ok(Step::Fail),
+            FrameKind::NotExit { height } => {
+                self.cut(height);
+                Ok(Step::Fail)
+            }
         }
     }
 
@@ -1181,7 +1178,7 @@ impl Machine {
             }
             Dispatch::Native(f) => self.call_native(f, name, arity, args, next, None, None),
             Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
-            Dispatch::Control(c) => self.control(c, args, cutb, next),
+            Dispatch::Control(c) => self.control(data, host, c, args, cutb, next),
             Dispatch::Unknown => Ok(Step::Throw(Term::existence_error(
                 atom::PROCEDURE,
                 Term::indicator(name, arity as usize),
@@ -1674,7 +1671,44 @@ impl Machine {
         self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
     }
 
-    fn control(&mut self, c: Control, args: u32, cutb: u32, next: u32) -> Result<Step, SolveError> {
+    /// The name, arity and argument address of callable heap term `g` (dereferenced); `None` for a
+    /// variable or a non-callable term.
+    #[inline]
+    fn goal_parts(&self, g: Cell) -> Option<(Atom, u32, u32)> {
+        match g {
+            Cell::Atom(a) => Some((a, 0, 0)),
+            Cell::Struct(p) => match self.store.heap[p as usize] {
+                Cell::Functor(n, k) => Some((n, k, p + 1)),
+                _ => None,
+            },
+            Cell::List(p) => Some((atom::DOT, 2, p)),
+            _ => None,
+        }
+    }
+
+    /// The dispatch of a meta-called `name/arity` (cached: the program does not change).
+    #[inline]
+    fn resolve_goal(&mut self, data: &ProgramData, name: Atom, arity: u32) -> Dispatch {
+        match self.resolved.get(&(name, arity)) {
+            Some(&d) => d,
+            None => {
+                let d = super::program::resolve(data, name, arity);
+                self.resolved.insert((name, arity), d);
+                d
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn control(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        c: Control,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
         let arg = |m: &Machine, i: u32| m.store.heap[(args + i) as usize];
         match c {
             Control::True => {
@@ -1725,20 +1759,25 @@ impl Machine {
                 self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, t)?;
             }
             Control::Not => {
-                let goal = match self.prepare_body(arg(self, 0)) {
+                let g = self.store.deref(arg(self, 0));
+                let h = self.cps.len() as u32;
+                if let Some((name, arity, gargs)) = self.goal_parts(g) {
+                    let disp = self.resolve_goal(data, name, arity);
+                    if !matches!(disp, Dispatch::Control(_)) {
+                        // a plain goal: dispatched here, as the goal frame of the general path
+                        // below would (same cut barrier, continuation and current frame)
+                        self.push_cp(CpKind::Not, next, cutb)?;
+                        let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+                        self.cur = k + 1;
+                        return self.dispatch(data, host, disp, name, arity, gargs, h + 1, k);
+                    }
+                }
+                let goal = match self.prepare_body(g) {
                     Ok(g) => g,
                     Err(e) => return Ok(Step::Throw(e)),
                 };
-                let h = self.cps.len() as u32;
-                self.push_cp(
-                    CpKind::Alt {
-                        goal: Cell::Atom(atom::TRUE),
-                    },
-                    next,
-                    cutb,
-                )?;
-                let fail = self.push_frame(FrameKind::Fail, cutb, next)?;
-                let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, fail)?;
+                self.push_cp(CpKind::Not, next, cutb)?;
+                let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
                 self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
             }
             Control::Call(0) => {
@@ -1940,6 +1979,12 @@ impl Machine {
                 CpKind::Alt { goal } => {
                     self.pop_cp();
                     self.cur = self.push_frame(FrameKind::Goal { goal }, cp.cutb, cp.next)?;
+                    return Ok(true);
+                }
+                CpKind::Not => {
+                    // the negated goal failed: the negation succeeds
+                    self.pop_cp();
+                    self.cur = cp.next;
                     return Ok(true);
                 }
                 CpKind::Native {

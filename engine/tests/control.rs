@@ -1,0 +1,103 @@
+//! Control constructs in clause bodies on the fixture `tests/control/cases.pl` (negation,
+//! if-then-else, call/N: cut locality, bindings, exceptions with their call path, budgets), with
+//! memoization on and off. The line formats are described at the top of the fixture.
+
+use sidl_engine::solve::{ErrorKind, Limits, Program, ProgramBuilder, SolveError, SourceClause};
+
+const SRC: &str = include_str!("control/cases.pl");
+
+fn program() -> Program {
+    let parsed = sidl_engine::syntax::parse_file(SRC);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let clauses = parsed.clauses.iter().map(|c| SourceClause {
+        term: c.term.clone(),
+        span: c.span,
+        var_names: c.var_names.clone().into(),
+    });
+    let (program, diags) = ProgramBuilder::new().clauses(clauses).build();
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    program
+}
+
+fn limits() -> Limits {
+    Limits {
+        max_inferences: 200_000,
+        max_heap_cells: 4 << 20,
+        max_choicepoints: 100_000,
+        max_frames: 10_000,
+    }
+}
+
+/// The answers of `goal` (at most 10), or the error that ended it.
+fn run(program: &Program, goal: &str, memoize: bool) -> Result<usize, SolveError> {
+    let mut q = program
+        .query(goal, limits())
+        .unwrap_or_else(|d| panic!("{goal}: {d:?}"));
+    q.machine().memoize = memoize;
+    let mut n = 0;
+    while let Some(a) = q.next_answer() {
+        a?;
+        n += 1;
+        if n == 10 {
+            break;
+        }
+    }
+    Ok(n)
+}
+
+/// `t` written canonically with every variable as `_`.
+fn pattern(t: &sidl_engine::term::Term) -> String {
+    let s = sidl_engine::write::canonical(t);
+    let mut out = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '_' {
+            while chars.peek().is_some_and(|c| c.is_alphanumeric() || *c == '_') {
+                chars.next();
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn control_constructs_match_the_fixture() {
+    let program = program();
+    let mut checked = 0;
+    for line in SRC.lines() {
+        for memoize in [true, false] {
+            let what = format!("{line} (memoize: {memoize})");
+            if let Some(goal) = line.strip_prefix("% query ") {
+                let r = run(&program, goal, memoize);
+                assert_eq!(r.map_err(|e| e.message), Ok(1), "{what}");
+            } else if let Some(rest) = line.strip_prefix("% error ") {
+                let (goal, expected) = rest.split_once(" => ").expect("error line");
+                let (ball, path) = expected.split_once(" @ ").expect("error line path");
+                let e = run(&program, goal, memoize).expect_err(&what);
+                assert_eq!(e.kind, ErrorKind::Uncaught, "{what}: {}", e.message);
+                assert_eq!(pattern(&e.ball), ball, "{what}");
+                let got: Vec<String> = e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect();
+                assert_eq!(got.join(" "), path, "{what}");
+            } else if let Some(rest) = line.strip_prefix("% budget ") {
+                let (goal, limit) = rest.split_once(" => ").expect("budget line");
+                let e = run(&program, goal, memoize).expect_err(&what);
+                assert_eq!(e.kind, ErrorKind::Budget(limit_name(limit)), "{what}");
+            } else {
+                continue;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 60, "only {checked} checks");
+}
+
+fn limit_name(s: &str) -> &'static str {
+    match s {
+        "inferences" => "inferences",
+        "frames" => "frames",
+        "choicepoints" => "choicepoints",
+        "heap" => "heap",
+        other => panic!("unknown budget {other}"),
+    }
+}

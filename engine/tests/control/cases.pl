@@ -1,0 +1,100 @@
+% Control constructs written in clause bodies (engine/src/solve/machine.rs, `control`: negation,
+% if-then-else, call/N), run by engine/tests/control.rs. The answers of the same constructs as
+% queries are compared with SWI-Prolog in tests/differential/corpus/{negation,ite,cut}.txt; this
+% file checks them inside clauses, with memoization on and off, and what only this engine reports:
+% - `% query G`: G succeeds exactly once (memoization on and off);
+% - `% error G => Ball @ P1/N1 P2/N2 ...`: G throws the uncaught ball `Ball` (written canonically)
+%   with that call path, outermost first (`SolveError::path`);
+% - `% budget G => Limit`: G exhausts the budget `Limit` (inferences, frames, choicepoints, heap)
+%   of the small limits of the driver, also when the work happens inside a negation.
+
+n(1).
+n(2).
+n(3).
+
+% plain goals under negation: user, native, memoized, and nested
+mem(X, [X|_]).
+mem(X, [_|T]) :- mem(X, T).
+absent(X, L) :- \+ mem(X, L).
+present(X, L) :- \+ \+ mem(X, L).
+nonvar_not(X) :- not(var(X)).
+not_eq(X, Y) :- not(X = Y).
+% query absent(d, [a, b, c])
+% query \+ absent(b, [a, b, c])
+% query present(b, [a, b, c]), \+ present(d, [a])
+% query present(X, [a]), var(X)
+% query nonvar_not(f(_)), \+ nonvar_not(_)
+% query not_eq(a, b), \+ not_eq(a, _)
+% query findall(X, (n(X), \+ mem(X, [2])), L), L == [1, 3]
+
+% a memoized predicate (depends on its arguments only) under negation, called again from its table
+double(X, Y) :- n(X), Y is 2 * X.
+no_double(Y) :- \+ double(_, Y).
+% query no_double(5), \+ no_double(4), no_double(7), \+ no_double(6), \+ no_double(4)
+% query findall(Y, (mem(Y, [1, 2, 3, 4, 5, 6]), \+ double(_, Y)), L), L == [1, 3, 5]
+
+% the negated goal's bindings are undone, on success and on failure
+undo(X) :- \+ X = a, X = b.
+undo2(X) :- \+ \+ X = a, var(X).
+% query \+ undo(_), undo2(Y), var(Y)
+
+% a cut inside the negation is local to it (here: inside a called predicate and written in place)
+first(X) :- n(X), !.
+no_first_above(L) :- \+ (first(X), X > L).
+cut_local(X) :- \+ (n(X), !, X > 1), n(X).
+cut_local2(R) :- n(X), \+ (!, fail), R = X.
+% query no_first_above(1), \+ no_first_above(0)
+% query findall(X, cut_local(X), L), L == [1, 2, 3]
+% query findall(R, cut_local2(R), L), L == [1, 2, 3]
+
+% a choicepoint left by the negated goal is removed by the negation's success
+many(X) :- mem(X, [1, 2, 3, 1]).
+once_not(X) :- \+ \+ many(X), n(X).
+% query findall(X, once_not(X), L), L == [1, 2, 3]
+
+% negation of a goal bound at run time, of a control construct, of call/N
+neg_of(G) :- \+ G.
+% query neg_of(fail), \+ neg_of(true), neg_of((n(X), X > 5)), \+ neg_of((n(Y), Y > 2))
+% query neg_of(call(mem, z, [a])), \+ neg_of(call(mem(a), [a]))
+% query neg_of(\+ true), \+ neg_of(\+ fail), neg_of(not(n(1)))
+% query neg_of((fail ; fail)), \+ neg_of((fail ; true)), neg_of((true -> fail ; true))
+
+% exceptions inside a negation propagate (caught outside, or uncaught with the call path)
+bad(X) :- X > 1.
+neg_bad(X) :- \+ bad(X).
+outer(X) :- neg_bad(X).
+neg_throw :- \+ throw(oops).
+neg_unknown :- \+ no_such_pred(1).
+neg_type :- G = 1, \+ G.
+neg_var :- \+ _.
+% query catch(neg_bad(_), error(instantiation_error, _), true)
+% query neg_bad(0), \+ neg_bad(5)
+% query catch(neg_throw, B, true), B == oops
+% error outer(_) => error(instantiation_error,context(system:(>)/2,_)) @ outer/1 neg_bad/1 bad/1
+% error neg_throw => oops @ neg_throw/0
+% error neg_unknown => error(existence_error(procedure,no_such_pred/1),no_such_pred/1) @ neg_unknown/0
+% error neg_type => error(type_error(callable,1),_) @ neg_type/0
+% error neg_var => error(instantiation_error,_) @ neg_var/0
+
+% if-then-else in clause bodies: the condition's choicepoints are cut, the branches are not
+ite(X, R) :- ( n(X) -> R = yes ; R = no ).
+ite_all(L) :- findall(R, ( n(X), ( X > 1 -> R = big(X) ; R = small(X) ) ), L).
+ite_then_nd(L) :- findall(Y, ( true -> mem(Y, [a, b]) ; Y = c ), L).
+ite_else_nd(L) :- findall(Y, ( fail -> Y = z ; mem(Y, [a, b]) ), L).
+ite_cut(X) :- ( n(X), ! -> true ; true ).
+ite_no_else(X) :- ( X > 0 -> true ).
+% query findall(X-R, ite(X, R), L), L == [1-yes]
+% query ite_all(L), L == [small(1), big(2), big(3)]
+% query ite_then_nd(L), L == [a, b]
+% query ite_else_nd(L), L == [a, b]
+% query findall(X, ite_cut(X), L), L == [1]
+% query ite_no_else(1), \+ ite_no_else(0)
+% error ite_no_else(_) => error(instantiation_error,context(system:(>)/2,_)) @ ite_no_else/1
+
+% budgets apply inside a negation
+loop :- loop.
+deep(X) :- deep(f(X)), true.
+neg_loop :- \+ loop.
+neg_deep :- \+ deep(a).
+% budget neg_loop => inferences
+% budget neg_deep => frames

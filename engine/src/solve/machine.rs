@@ -92,6 +92,15 @@ impl std::fmt::Display for SolveError {
 }
 
 const NO_FRAME: u32 = u32::MAX;
+
+/// Slots of [`Machine::resolve_goal`]'s direct-mapped cache (a power of two).
+const RESOLVE_SLOTS: usize = 64;
+
+#[inline(always)]
+fn resolve_slot(name: Atom, arity: u32) -> usize {
+    // the top bits of a multiplicative hash
+    ((name.0 ^ arity.rotate_right(8)).wrapping_mul(0x9E37_79B9) >> (32 - RESOLVE_SLOTS.trailing_zeros())) as usize
+}
 const CATCH_FLAG: u32 = 1 << 31;
 
 #[derive(Clone, Copy, Debug)]
@@ -501,6 +510,8 @@ pub struct Machine {
     no_memo: PredSet,
     /// Dispatch of meta-called goals by name and arity (the program does not change).
     resolved: rustc_hash::FxHashMap<(Atom, u32), Dispatch>,
+    /// A direct-mapped cache in front of `resolved` (slot [`resolve_slot`]).
+    resolve_cache: Box<[(Atom, u32, Dispatch); RESOLVE_SLOTS]>,
     /// Per-state tables ([`super::statememo`]): valid while the host's state id is `state_id`.
     /// Entry numbers have [`STATE_ENTRY`] set.
     state_table: rustc_hash::FxHashMap<MemoKey, u32>,
@@ -564,6 +575,7 @@ impl Machine {
             fills: Vec::new(),
             no_memo: Default::default(),
             resolved: Default::default(),
+            resolve_cache: Box::new([(Atom(u32::MAX), u32::MAX, Dispatch::Unknown); RESOLVE_SLOTS]),
             state_table: Default::default(),
             state_entries: Vec::new(),
             state_id: 0,
@@ -1673,7 +1685,7 @@ impl Machine {
 
     /// The name, arity and argument address of callable heap term `g` (dereferenced); `None` for a
     /// variable or a non-callable term.
-    #[inline]
+    #[inline(always)]
     fn goal_parts(&self, g: Cell) -> Option<(Atom, u32, u32)> {
         match g {
             Cell::Atom(a) => Some((a, 0, 0)),
@@ -1687,16 +1699,55 @@ impl Machine {
     }
 
     /// The dispatch of a meta-called `name/arity` (cached: the program does not change).
-    #[inline]
+    #[inline(always)]
     fn resolve_goal(&mut self, data: &ProgramData, name: Atom, arity: u32) -> Dispatch {
-        match self.resolved.get(&(name, arity)) {
+        let slot = &self.resolve_cache[resolve_slot(name, arity)];
+        if slot.0 == name && slot.1 == arity {
+            return slot.2;
+        }
+        self.resolve_slow(data, name, arity)
+    }
+
+    #[inline(never)]
+    fn resolve_slow(&mut self, data: &ProgramData, name: Atom, arity: u32) -> Dispatch {
+        let d = match self.resolved.get(&(name, arity)) {
             Some(&d) => d,
             None => {
                 let d = super::program::resolve(data, name, arity);
                 self.resolved.insert((name, arity), d);
                 d
             }
+        };
+        self.resolve_cache[resolve_slot(name, arity)] = (name, arity, d);
+        d
+    }
+
+    /// Runs callable-or-not heap term `g` (dereferenced) as a meta-called goal with cut barrier
+    /// `cutb` and continuation `next`, as a goal frame of its converted body would: a plain goal
+    /// (not a variable, not a control construct) is dispatched here, with the current frame where
+    /// that popped goal frame would have been (the same call path in errors); anything else goes
+    /// through [`Machine::prepare_body`] and a goal frame.
+    fn meta_call(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        g: Cell,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        if let Some((name, arity, args)) = self.goal_parts(g) {
+            let disp = self.resolve_goal(data, name, arity);
+            if !matches!(disp, Dispatch::Control(_)) {
+                self.cur = self.frames.len() as u32;
+                return self.dispatch(data, host, disp, name, arity, args, cutb, next);
+            }
         }
+        let goal = match self.prepare_body(g) {
+            Ok(g) => g,
+            Err(e) => return Ok(Step::Throw(e)),
+        };
+        self.cur = self.push_frame(FrameKind::Goal { goal }, cutb, next)?;
+        Ok(Step::Go)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1781,12 +1832,9 @@ impl Machine {
                 self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
             }
             Control::Call(0) => {
-                let goal = match self.prepare_body(arg(self, 0)) {
-                    Ok(g) => g,
-                    Err(e) => return Ok(Step::Throw(e)),
-                };
+                let g = self.store.deref(arg(self, 0));
                 let h = self.cps.len() as u32;
-                self.cur = self.push_frame(FrameKind::Goal { goal }, h, next)?;
+                return self.meta_call(data, host, g, h, next);
             }
             Control::Call(n) => {
                 let g = self.store.deref(arg(self, 0));
@@ -1809,12 +1857,8 @@ impl Machine {
                         return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                     }
                 };
-                let goal = match self.prepare_body(goal) {
-                    Ok(g) => g,
-                    Err(e) => return Ok(Step::Throw(e)),
-                };
                 let h = self.cps.len() as u32;
-                self.cur = self.push_frame(FrameKind::Goal { goal }, h, next)?;
+                return self.meta_call(data, host, goal, h, next);
             }
             Control::Catch => {
                 let goal = match self.prepare_body(arg(self, 0)) {

@@ -70,11 +70,11 @@ neg_var :- \+ _.
 % query catch(neg_bad(_), error(instantiation_error, _), true)
 % query neg_bad(0), \+ neg_bad(5)
 % query catch(neg_throw, B, true), B == oops
-% error outer(_) => error(instantiation_error,context(system:(>)/2,_)) @ outer/1 neg_bad/1 bad/1
+% error outer(_) => error(instantiation_error,context(/(>,2),_)) @ bad/1
 % error neg_throw => oops @ neg_throw/0
-% error neg_unknown => error(existence_error(procedure,no_such_pred/1),no_such_pred/1) @ neg_unknown/0
-% error neg_type => error(type_error(callable,1),_) @ neg_type/0
-% error neg_var => error(instantiation_error,_) @ neg_var/0
+% error neg_unknown => error(existence_error(procedure,/(no_such_pred,1)),context(/(no_such_pred,1),_)) @ neg_unknown/0
+% error neg_type => error(type_error(callable,1),context(/(\+,1),_)) @ neg_type/0
+% error neg_var => error(instantiation_error,context(/(\+,1),_)) @ neg_var/0
 
 % if-then-else in clause bodies: the condition's choicepoints are cut, the branches are not
 ite(X, R) :- ( n(X) -> R = yes ; R = no ).
@@ -89,7 +89,7 @@ ite_no_else(X) :- ( X > 0 -> true ).
 % query ite_else_nd(L), L == [a, b]
 % query findall(X, ite_cut(X), L), L == [1]
 % query ite_no_else(1), \+ ite_no_else(0)
-% error ite_no_else(_) => error(instantiation_error,context(system:(>)/2,_)) @ ite_no_else/1
+% error ite_no_else(_) => error(instantiation_error,context(/(>,2),_)) @ ite_no_else/1
 
 % budgets apply inside a negation
 loop :- loop.
@@ -98,3 +98,19 @@ neg_loop :- \+ loop.
 neg_deep :- \+ deep(a).
 % budget neg_loop => inferences
 % budget neg_deep => frames
+
+% call/N in clause bodies: a plain goal, a control construct (cut local to the call), errors
+call_plain(X) :- call(mem(X), [a, b]).
+call_cut(X) :- call((n(X), !)).
+call_cut(9).
+call_bad :- call(bad(_)).
+call_n_bad :- call(bad, _).
+call_var :- call(_).
+call_num :- G = 1, call(G, a).
+% query findall(X, call_plain(X), L), L == [a, b]
+% query findall(X, call_cut(X), L), L == [1, 9]
+% query catch(call_bad, error(instantiation_error, _), true)
+% error call_bad => error(instantiation_error,context(/(>,2),_)) @ bad/1
+% error call_n_bad => error(instantiation_error,context(/(>,2),_)) @ bad/1
+% error call_var => error(instantiation_error,context(/(call,1),_)) @ call_var/0
+% error call_num => error(type_error(callable,1),context(/(call,2),_)) @ call_num/0

@@ -56,7 +56,10 @@ fn pattern(t: &sidl_engine::term::Term) -> String {
         let starts_var = c == '_' && !(prev.is_alphanumeric() || prev == '_');
         prev = c;
         if starts_var {
-            while chars.peek().is_some_and(|c| c.is_alphanumeric() || *c == '_') {
+            while chars
+                .peek()
+                .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+            {
                 chars.next();
             }
         }

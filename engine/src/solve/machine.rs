@@ -92,6 +92,7 @@ impl std::fmt::Display for SolveError {
 }
 
 const NO_FRAME: u32 = u32::MAX;
+const CATCH_FLAG: u32 = 1 << 31;
 
 /// Slots of [`Machine::resolve_goal`]'s direct-mapped cache (a power of two).
 const RESOLVE_SLOTS: usize = 64;
@@ -99,9 +100,9 @@ const RESOLVE_SLOTS: usize = 64;
 #[inline(always)]
 fn resolve_slot(name: Atom, arity: u32) -> usize {
     // the top bits of a multiplicative hash
-    ((name.0 ^ arity.rotate_right(8)).wrapping_mul(0x9E37_79B9) >> (32 - RESOLVE_SLOTS.trailing_zeros())) as usize
+    ((name.0 ^ arity.rotate_right(8)).wrapping_mul(0x9E37_79B9)
+        >> (32 - RESOLVE_SLOTS.trailing_zeros())) as usize
 }
-const CATCH_FLAG: u32 = 1 << 31;
 
 #[derive(Clone, Copy, Debug)]
 enum FrameKind {
@@ -139,8 +140,8 @@ enum FrameKind {
         args: u32,
         arity: u32,
     },
-    /// The goal of a negation (`\+`, `not/1`) succeeded: cut back to `height` (removing the
-    /// negation's choicepoint) and fail.
+    // the goal of a negation (`\+`, `not/1`) succeeded: cut back to `height` (removing the
+    // negation's choicepoint) and fail
     NotExit {
         height: u32,
     },

@@ -995,7 +995,12 @@ impl Machine {
                 Ok(Step::Fail)
             }
             FrameKind::NotExit { height } => {
-                self.cut(height);
+                if self.cps.len() == height as usize + 1 {
+                    // the goal left no choicepoint: only the negation's own is removed
+                    self.pop_cp();
+                } else {
+                    self.cut(height);
+                }
                 Ok(Step::Fail)
             }
         }

@@ -192,13 +192,101 @@ enum CpKind {
         pos: u32,
         args: u32,
         arity: u32,
+        /// Argument positions not unified (see [`Machine::serve_memo`]).
+        skip: u32,
     },
 }
 
 /// A memo table key: the predicate, then its argument tuple serialized in pre-order (two words per
 /// cell, variables numbered by first occurrence), so that two calls have the same key exactly when
 /// their argument tuples are variants of each other.
-type MemoKey = Box<[u64]>;
+type LongKey = Box<[u64]>;
+
+/// Words of a [`FlatKey`]: the header, one per argument, the context id.
+const FLAT_WORDS: usize = FLAT_KEY_ARITY + 2;
+
+/// The key of a call whose arguments are all atomic or unbound variables (arity up to
+/// [`FLAT_KEY_ARITY`]), made by [`memo_key_flat`]: word 0 packs the predicate (bits 0..32), the
+/// argument tags (3 bits each from bit 32) and the arity (from bit 56); then one word per argument
+/// (the atom, number or float bits, or the variable's number by first occurrence); the last word is
+/// the context id (0 if none). Unused words are 0. Such calls are always keyed this way and longer
+/// ones by [`memo_key`] in a separate map, so the two forms never meet.
+///
+/// `hash` is computed while the key is built ([`memo_key_flat`]) and used as is by the table's
+/// hasher ([`KeyHasher`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct FlatKey {
+    hash: u64,
+    w: [u64; FLAT_WORDS],
+}
+
+impl std::hash::Hash for FlatKey {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// Mixes word `w` into hash `h` (the FxHash step).
+#[inline(always)]
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
+
+/// The hasher of [`FlatKey`] maps: the key's precomputed hash, unchanged.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write_u64(&mut self, h: u64) {
+        self.0 = h;
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // not used by `FlatKey`; kept correct for any other key
+        for &b in bytes {
+            self.0 = mix(self.0, b as u64);
+        }
+    }
+}
+
+type FlatMap = std::collections::HashMap<FlatKey, u32, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The key of a fill: flat or general.
+#[derive(Debug)]
+enum MemoKey {
+    Flat(FlatKey),
+    Long(LongKey),
+}
+
+/// A memo table: flat keys and general ones in two maps.
+#[derive(Default, Debug)]
+struct MemoTable {
+    flat: FlatMap,
+    long: rustc_hash::FxHashMap<LongKey, u32>,
+}
+
+impl MemoTable {
+    fn insert(&mut self, key: MemoKey, e: u32) {
+        match key {
+            MemoKey::Flat(k) => {
+                self.flat.insert(k, e);
+            }
+            MemoKey::Long(k) => {
+                self.long.insert(k, e);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.flat.clear();
+        self.long.clear();
+    }
+}
 
 /// Serializes the call `pred(args...)` into `words` as a [`MemoKey`]; `vars` is scratch space.
 /// Returns `false` (leaving `words` unspecified) for argument tuples of more than `MEMO_KEY_MAX`
@@ -260,43 +348,74 @@ fn memo_key(
 /// Arity up to which [`memo_key_flat`] serializes a call.
 const FLAT_KEY_ARITY: usize = 8;
 
-/// [`memo_key`] for the common call whose arguments are all atomic or unbound variables (arity up
-/// to [`FLAT_KEY_ARITY`]), into a fixed buffer: the same words, without the general traversal.
-/// `None` when an argument is compound.
-#[inline]
+/// A call keyed by [`memo_key_flat`].
+struct FlatCall {
+    key: FlatKey,
+    /// Argument positions bound to atomic values (their values are in the key).
+    bound: u32,
+    /// Argument positions holding the first occurrence of an unbound variable, and its address.
+    first: u32,
+    refs: [u32; FLAT_KEY_ARITY],
+}
+
+/// Keys the call `pred(args...)` with context id `cid` into `out` as a [`FlatKey`]; `false` when
+/// the arity is above [`FLAT_KEY_ARITY`] or an argument is compound.
+#[inline(always)]
 fn memo_key_flat(
     store: &Store,
     pred: u32,
     args: u32,
     arity: u32,
-    out: &mut [u64; 2 + 2 * FLAT_KEY_ARITY],
-) -> Option<usize> {
+    cid: u64,
+    out: &mut FlatCall,
+) -> bool {
     if arity as usize > FLAT_KEY_ARITY {
-        return None;
+        return false;
     }
-    let mut vars = [0u32; FLAT_KEY_ARITY];
-    let mut nv = 0usize;
-    out[0] = pred as u64;
+    let w = &mut out.key.w;
+    let mut h = 0u64;
+    let mut tags = 0u64;
+    let mut bound = 0u32;
+    let mut first = 0u32;
     for j in 0..arity as usize {
         let (tag, v): (u64, u64) = match store.deref(store.heap[args as usize + j]) {
-            Cell::Ref(a) => match vars[..nv].iter().position(|&x| x == a) {
-                Some(i) => (0, i as u64),
-                None => {
-                    vars[nv] = a;
-                    nv += 1;
-                    (0, (nv - 1) as u64)
+            Cell::Ref(a) => {
+                // the variable's number: the number of the first position holding it
+                let mut k = 0;
+                let mut f = first;
+                while f != 0 {
+                    let i = f.trailing_zeros() as usize;
+                    if out.refs[i] == a {
+                        break;
+                    }
+                    k += 1;
+                    f &= f - 1;
                 }
-            },
+                if f == 0 {
+                    out.refs[j] = a;
+                    first |= 1 << j;
+                }
+                (0, k)
+            }
             Cell::Atom(a) => (1, a.0 as u64),
             Cell::Int(i) => (2, i as u64),
             Cell::Float(f) => (3, f.to_bits()),
             Cell::Str(a) => (4, a.0 as u64),
-            _ => return None,
+            _ => return false,
         };
-        out[1 + 2 * j] = tag;
-        out[2 + 2 * j] = v;
+        if tag != 0 {
+            bound |= 1 << j;
+        }
+        tags |= tag << (3 * j);
+        w[1 + j] = v;
+        h = mix(h, v);
     }
-    Some(1 + 2 * arity as usize)
+    w[0] = pred as u64 | (tags << 32) | ((arity as u64) << 56);
+    w[FLAT_WORDS - 1] = cid;
+    out.key.hash = mix(mix(h, w[0]), cid).rotate_left(26);
+    out.bound = bound;
+    out.first = first;
+    true
 }
 
 /// A set of predicate numbers (a flag per predicate: asked on every call of a memoized one).
@@ -335,9 +454,22 @@ struct Answers {
     /// Per answer: where its tuple starts in `cells` (its root is `Struct(start)`), and whether it
     /// is ground (then it is unified straight from `cells`, without copying it onto the heap).
     list: Vec<(u32, bool)>,
+    /// One ground answer whose arguments are all atomic (set by [`Answers::seal`]): a call
+    /// keyed by [`memo_key_flat`] then binds its variables to the answer's cells `1..=arity`.
+    single_atomic: bool,
 }
 
 impl Answers {
+    /// The fill is complete.
+    fn seal(&mut self, arity: u32) {
+        self.single_atomic = self.list.len() == 1
+            && self.list[0] == (0, true)
+            && self.cells.len() == 1 + arity as usize
+            && self.cells[1..]
+                .iter()
+                .all(|c| !matches!(c, Cell::Struct(_) | Cell::List(_) | Cell::Ref(_)));
+    }
+
     fn len(&self) -> usize {
         self.list.len()
     }
@@ -356,6 +488,35 @@ impl Answers {
             .iter()
             .any(|c| matches!(c, Cell::Ref(_)));
         self.list.push((start, ground));
+    }
+
+    /// Unifies answer `i` with the call's arguments at `args`, except the positions in `skip`.
+    /// Bindings are made (and trailed) as usual; on failure the caller undoes them.
+    #[inline]
+    fn unify(&self, store: &mut Store, i: usize, args: u32, arity: u32, skip: u32) -> bool {
+        let (start, end) = self.span(i);
+        if self.list[i].1 {
+            // ground: unified in place, copied onto the heap only where a variable takes a
+            // compound
+            let seg = &self.cells[..end as usize];
+            let mut base = None;
+            (0..arity).all(|j| {
+                skip & (1 << j) != 0 || {
+                    let a = seg[(start + 1 + j) as usize];
+                    let b = store.heap[(args + j) as usize];
+                    store.unify_seg(seg, start, a, b, &mut base)
+                }
+            })
+        } else {
+            let t = store.copy_in_at(&self.cells[start as usize..end as usize], start);
+            (0..arity).all(|j| {
+                skip & (1 << j) != 0 || {
+                    let a = store.arg(t, j);
+                    let b = store.heap[(args + j) as usize];
+                    store.unify(a, b)
+                }
+            })
+        }
     }
 
     /// The cells of answer `i`.
@@ -483,7 +644,7 @@ pub struct Machine {
     pub profile: Option<rustc_hash::FxHashMap<(Atom, u32), u64>>,
     /// Memoized answers of predicates that depend on their arguments only (kept across queries: the
     /// program does not change).
-    memo_table: rustc_hash::FxHashMap<MemoKey, u32>,
+    memo_table: MemoTable,
     /// Scratch space of [`memo_key`].
     memo_words: Vec<u64>,
     memo_vars: Vec<u32>,
@@ -497,7 +658,7 @@ pub struct Machine {
     resolved: rustc_hash::FxHashMap<(Atom, u32), Dispatch>,
     /// Per-state tables ([`super::statememo`]): valid while the host's state id is `state_id`.
     /// Entry numbers have [`STATE_ENTRY`] set.
-    state_table: rustc_hash::FxHashMap<MemoKey, u32>,
+    state_table: MemoTable,
     state_entries: Vec<MemoEntry>,
     state_id: u64,
     state_stats: rustc_hash::FxHashMap<u32, StateStat>,
@@ -1300,59 +1461,85 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
         let (gen, general, cid) = gen.unwrap_or((args, false, 0));
-        // one word more than the arguments need: the context id, as `memo_key` + push below
-        let mut flat = [0u64; 2 + 2 * FLAT_KEY_ARITY];
-        if let Some(mut n) = memo_key_flat(&self.store, p, gen, arity, &mut flat) {
-            if cid != 0 {
-                flat[n] = cid;
-                n += 1;
+        let mut fc = FlatCall {
+            key: FlatKey {
+                hash: 0,
+                w: [0; FLAT_WORDS],
+            },
+            bound: 0,
+            first: 0,
+            refs: [0; FLAT_KEY_ARITY],
+        };
+        let key = if memo_key_flat(&self.store, p, gen, arity, cid, &mut fc) {
+            let (table, entries) = if state {
+                (&self.state_table, &self.state_entries)
+            } else {
+                (&self.memo_table, &self.memo_entries)
+            };
+            match table.flat.get(&fc.key).copied() {
+                Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
+                Some(e) if !general => {
+                    // the key is the call's own (not a generalisation): its answers are instances
+                    // of the call, equal to it in the positions bound to atomic values, and equal
+                    // in the positions of one variable
+                    let entry = &entries[(e & !STATE_ENTRY) as usize];
+                    if entry.single_atomic {
+                        // bind each variable to its value; nothing can fail
+                        let mut f = fc.first;
+                        while f != 0 {
+                            let j = f.trailing_zeros();
+                            self.store.bind(fc.refs[j as usize], entry.cells[1 + j as usize]);
+                            f &= f - 1;
+                        }
+                        self.cur = next;
+                        return Ok(Step::Go);
+                    }
+                    return self.serve_memo(e, 0, args, arity, next, None, fc.bound);
+                }
+                Some(e) => return self.serve_memo(e, 0, args, arity, next, None, 0),
+                None => MemoKey::Flat(fc.key),
+            }
+        } else {
+            let mut words = std::mem::take(&mut self.memo_words);
+            let mut vars = std::mem::take(&mut self.memo_vars);
+            let mut stack = std::mem::take(&mut self.memo_stack);
+            let small = memo_key(
+                &self.store,
+                p,
+                gen,
+                arity,
+                &mut words,
+                &mut vars,
+                &mut stack,
+            );
+            if small && cid != 0 {
+                // context ids are unique: entries of other contexts are never hit
+                words.push(cid);
             }
             let table = if state {
                 &self.state_table
             } else {
                 &self.memo_table
             };
-            match table.get(&flat[..n]).copied() {
-                Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
-                Some(e) => return self.serve_memo(e, 0, args, arity, next, None),
-                None => {}
+            let hit = if small {
+                table.long.get(&words[..]).copied()
+            } else {
+                None
+            };
+            let key = (small && hit.is_none()).then(|| MemoKey::Long(words[..].into()));
+            self.memo_words = words;
+            self.memo_vars = vars;
+            self.memo_stack = stack;
+            if let Some(e) = hit {
+                if e == MEMO_THROWS {
+                    return self.call_user(data, p, args, arity, next);
+                }
+                return self.serve_memo(e, 0, args, arity, next, None, 0);
             }
-        }
-        let mut words = std::mem::take(&mut self.memo_words);
-        let mut vars = std::mem::take(&mut self.memo_vars);
-        let mut stack = std::mem::take(&mut self.memo_stack);
-        let small = memo_key(
-            &self.store,
-            p,
-            gen,
-            arity,
-            &mut words,
-            &mut vars,
-            &mut stack,
-        );
-        if small && cid != 0 {
-            // context ids are unique: entries of other contexts are never hit
-            words.push(cid);
-        }
-        let hit = if !small {
-            None
-        } else if state {
-            self.state_table.get(&words[..]).copied()
-        } else {
-            self.memo_table.get(&words[..]).copied()
-        };
-        let key: Option<MemoKey> = (small && hit.is_none()).then(|| words[..].into());
-        self.memo_words = words;
-        self.memo_vars = vars;
-        self.memo_stack = stack;
-        if let Some(e) = hit {
-            if e == MEMO_THROWS {
+            let Some(key) = key else {
                 return self.call_user(data, p, args, arity, next);
-            }
-            return self.serve_memo(e, 0, args, arity, next, None);
-        }
-        let Some(key) = key else {
-            return self.call_user(data, p, args, arity, next);
+            };
+            key
         };
         let fill = self.fills.len() as u32;
         self.fills.push(Fill {
@@ -1386,7 +1573,9 @@ impl Machine {
     }
 
     /// Unifies the call's arguments with the answers of memo entry `e` from answer `pos` on, leaving
-    /// a choicepoint for the remaining ones at the first that unifies.
+    /// a choicepoint for the remaining ones at the first that unifies. `skip`: argument positions
+    /// that equal every answer's (bound to atomic values in the entry's own key), not unified.
+    #[allow(clippy::too_many_arguments)]
     fn serve_memo(
         &mut self,
         e: u32,
@@ -1395,6 +1584,7 @@ impl Machine {
         arity: u32,
         next: u32,
         marks: Option<(u32, u32, u32)>,
+        skip: u32,
     ) -> Result<Step, SolveError> {
         let entry = if e & STATE_ENTRY != 0 {
             &self.state_entries[(e & !STATE_ENTRY) as usize]
@@ -1402,6 +1592,18 @@ impl Machine {
             &self.memo_entries[e as usize]
         };
         let n = entry.len();
+        if pos + 1 == n {
+            // the last (often the only) answer: no choicepoint, and a failure is undone by
+            // backtracking as for any other goal
+            if entry.unify(&mut self.store, pos, args, arity, skip) {
+                self.cur = next;
+                return Ok(Step::Go);
+            }
+            return Ok(Step::Fail);
+        }
+        if pos >= n {
+            return Ok(Step::Fail);
+        }
         let (heap, trail, frames) = marks.unwrap_or((
             self.store.len(),
             self.store.trail.len() as u32,
@@ -1411,65 +1613,40 @@ impl Machine {
         let saved_mark = self.store.mark;
         self.store.mark = heap;
         let mut k = pos;
-        let found = loop {
-            if k >= n {
-                break false;
-            }
-            let i = k;
+        while k + 1 < n {
+            let ok = entry.unify(&mut self.store, k, args, arity, skip);
             k += 1;
-            let (start, end) = entry.span(i);
-            let ok = if entry.list[i].1 {
-                // ground: unified in place, copied onto the heap only where a variable takes a
-                // compound
-                let seg = &entry.cells[..end as usize];
-                let mut base = None;
-                (0..arity).all(|j| {
-                    let a = seg[(start + 1 + j) as usize];
-                    let b = self.store.heap[(args + j) as usize];
-                    self.store.unify_seg(seg, start, a, b, &mut base)
-                })
-            } else {
-                let t = self
-                    .store
-                    .copy_in_at(&entry.cells[start as usize..end as usize], start);
-                (0..arity).all(|j| {
-                    let a = self.store.arg(t, j);
-                    let b = self.store.heap[(args + j) as usize];
-                    self.store.unify(a, b)
-                })
-            };
             if ok {
-                break true;
+                if self.cps.len() >= self.limits.max_choicepoints {
+                    return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
+                }
+                self.cps.push(ChoicePoint {
+                    kind: CpKind::MemoServe {
+                        entry: e,
+                        pos: k as u32,
+                        args,
+                        arity,
+                        skip,
+                    },
+                    heap,
+                    trail,
+                    frames,
+                    next,
+                    cutb: 0,
+                });
+                self.cur = next;
+                return Ok(Step::Go);
             }
             self.store.undo_to(trail as usize, |_| {});
             self.store.heap.truncate(heap as usize);
-        };
-        if !found {
-            self.store.mark = saved_mark;
-            return Ok(Step::Fail);
         }
-        if k < n {
-            if self.cps.len() >= self.limits.max_choicepoints {
-                return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
-            }
-            self.cps.push(ChoicePoint {
-                kind: CpKind::MemoServe {
-                    entry: e,
-                    pos: k as u32,
-                    args,
-                    arity,
-                },
-                heap,
-                trail,
-                frames,
-                next,
-                cutb: 0,
-            });
-        } else {
-            self.store.mark = saved_mark;
+        // the last answer, as above
+        self.store.mark = saved_mark;
+        if entry.unify(&mut self.store, k, args, arity, skip) {
+            self.cur = next;
+            return Ok(Step::Go);
         }
-        self.cur = next;
-        Ok(Step::Go)
+        Ok(Step::Fail)
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
@@ -2008,7 +2185,8 @@ impl Machine {
                 } => {
                     self.pop_cp();
                     self.fills.truncate(fill as usize + 1);
-                    let Some(f) = self.fills.pop() else { continue };
+                    let Some(mut f) = self.fills.pop() else { continue };
+                    f.answers.seal(arity);
                     let e = if f.state {
                         let stat = self.state_stats.entry(pred).or_default();
                         let k = usize::from(!f.general);
@@ -2025,7 +2203,7 @@ impl Machine {
                         self.memo_table.insert(f.key, e);
                         e
                     };
-                    match self.serve_memo(e, 0, args, arity, cp.next, None)? {
+                    match self.serve_memo(e, 0, args, arity, cp.next, None, 0)? {
                         Step::Go => return Ok(true),
                         Step::Fail => continue,
                         Step::Throw(b) => {
@@ -2039,10 +2217,11 @@ impl Machine {
                     pos,
                     args,
                     arity,
+                    skip,
                 } => {
                     self.pop_cp();
                     let marks = Some((cp.heap, cp.trail, cp.frames));
-                    match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks)? {
+                    match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks, skip)? {
                         Step::Go => return Ok(true),
                         Step::Fail => continue,
                         Step::Throw(b) => {

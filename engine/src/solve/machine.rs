@@ -457,6 +457,9 @@ struct Answers {
     /// One ground answer whose arguments are all atomic (set by [`Answers::seal`]): a call
     /// keyed by [`memo_key_flat`] then binds its variables to the answer's cells `1..=arity`.
     single_atomic: bool,
+    /// A per-state entry made while its predicate's kinds are measured: (predicate, kind) whose
+    /// [`StateStat::tried`] counts the answers tried.
+    trial: Option<(u32, usize)>,
 }
 
 impl Answers {
@@ -547,43 +550,74 @@ struct Fill {
     general: bool,
 }
 
-/// Per predicate tabled per state: the cost of each kind of table (inferences spent filling, calls
-/// answered), measured on the first [`STATE_TRIAL`] fills of each, after which the cheaper kind per
-/// call is kept. Both kinds give the answers of the call itself, so the choice changes only speed.
+/// Per predicate tabled per state: the cost of each kind of table (inferences spent filling,
+/// answers stored and tried, calls answered), measured on the first [`STATE_TRIAL`] fills of each
+/// (or [`STATE_EARLY`] when one kind is far cheaper), after which the cheaper kind per call is
+/// kept. Both kinds give the answers of the call itself, so the choice changes only speed.
 #[derive(Default, Clone, Copy, Debug)]
 struct StateStat {
     /// [general, variant]: fills, inferences of the fills, calls answered.
     fills: [u32; 2],
     steps: [u64; 2],
     calls: [u64; 2],
+    /// [general, variant]: answers stored by the fills, and answers tried by the calls served.
+    stored: [u64; 2],
+    tried: [u64; 2],
 }
 
 impl StateStat {
-    /// Generalise the next call?
-    fn general(&self) -> bool {
-        if self.fills[0] < STATE_TRIAL {
-            return true;
-        }
-        if self.fills[1] < STATE_TRIAL {
-            return false;
-        }
-        // per call: steps[0] / calls[0] <= steps[1] / calls[1]
-        (self.steps[0] as u128) * (self.calls[1] as u128)
-            <= (self.steps[1] as u128) * (self.calls[0] as u128)
+    /// The measured cost of kind `k`, in inferences: an answer stored (copied out of the heap)
+    /// costs about one inference, an answer tried (unified in place) about a quarter.
+    fn cost(&self, k: usize) -> u128 {
+        (self.steps[k] + self.stored[k] + self.tried[k] / 4) as u128
     }
 
-    /// After both trials: are the tables of the cheaper kind rarely asked again (fewer than 1.5
+    /// Is kind `a`'s cost per call at least four times kind `b`'s?
+    fn far_above(&self, a: usize, b: usize) -> bool {
+        self.cost(a) * (self.calls[b] as u128) >= 4 * self.cost(b) * (self.calls[a] as u128)
+    }
+
+    /// Both kinds measured (the trial is over)?
+    fn settled(&self) -> bool {
+        let early = self.fills[0] >= STATE_EARLY && self.fills[1] >= STATE_EARLY;
+        (self.fills[0] >= STATE_TRIAL && self.fills[1] >= STATE_TRIAL)
+            || (early && (self.far_above(0, 1) || self.far_above(1, 0)))
+    }
+
+    /// Generalise the next call?
+    fn general(&self) -> bool {
+        if self.fills[0] < STATE_EARLY {
+            return true;
+        }
+        if self.fills[1] < STATE_EARLY {
+            return false;
+        }
+        if !self.settled() {
+            return self.fills[0] < STATE_TRIAL;
+        }
+        // per call: cost[0] / calls[0] <= cost[1] / calls[1]
+        self.cost(0) * (self.calls[1] as u128) <= self.cost(1) * (self.calls[0] as u128)
+    }
+
+    /// After the trials: are the tables of the cheaper kind rarely asked again (fewer than 1.5
     /// calls per fill; then a direct call, which may stop at the first answer and fills nothing,
     /// is cheaper: a fill costs far more than its inferences, e.g. tic-tac-toe's `cell/3` at 1.4
-    /// calls per fill)?
+    /// calls per fill), or are their answers rarely used again (fewer than 1.5 tries per answer
+    /// stored, e.g. chess's `move/2`, whose table `once(move(C, _))` fills and one more call reads
+    /// once: a direct call computes each answer about as often, and copies none)?
     fn useless(&self) -> bool {
+        if !self.settled() {
+            return false;
+        }
         let k = usize::from(!self.general());
-        self.fills[1] >= STATE_TRIAL && self.calls[k] * 2 < self.fills[k] as u64 * 3
+        self.calls[k] * 2 < self.fills[k] as u64 * 3 || self.tried[k] * 2 < self.stored[k] * 3
     }
 }
 
 /// Fills of each kind measured before a predicate's per-state tables settle on one kind.
 const STATE_TRIAL: u32 = 16;
+/// Fills of each kind after which a kind far cheaper per call than the other is kept at once.
+const STATE_EARLY: u32 = 4;
 
 /// A fill with more answers, or taking more inference steps, is given up (the call runs directly).
 const MEMO_MAX_ANSWERS: usize = 4096;
@@ -1411,7 +1445,9 @@ impl Machine {
             return self.call_user(data, p, args, arity, next);
         }
         let general = stat.general();
-        stat.calls[usize::from(!general)] += 1;
+        if !stat.settled() {
+            stat.calls[usize::from(!general)] += 1;
+        }
         if sid != self.state_id {
             self.state_table.clear();
             self.state_entries.clear();
@@ -1483,12 +1519,13 @@ impl Machine {
                     // of the call, equal to it in the positions bound to atomic values, and equal
                     // in the positions of one variable
                     let entry = &entries[(e & !STATE_ENTRY) as usize];
-                    if entry.single_atomic {
+                    if entry.single_atomic && entry.trial.is_none() {
                         // bind each variable to its value; nothing can fail
                         let mut f = fc.first;
                         while f != 0 {
                             let j = f.trailing_zeros();
-                            self.store.bind(fc.refs[j as usize], entry.cells[1 + j as usize]);
+                            self.store
+                                .bind(fc.refs[j as usize], entry.cells[1 + j as usize]);
                             f &= f - 1;
                         }
                         self.cur = next;
@@ -1586,6 +1623,34 @@ impl Machine {
         marks: Option<(u32, u32, u32)>,
         skip: u32,
     ) -> Result<Step, SolveError> {
+        let trial = if e & STATE_ENTRY != 0 {
+            self.state_entries[(e & !STATE_ENTRY) as usize].trial
+        } else {
+            None
+        };
+        let mut tried = 0u64;
+        let r = self.serve_answers(e, pos, args, arity, next, marks, skip, &mut tried);
+        if let Some((q, k)) = trial {
+            if let Some(stat) = self.state_stats.get_mut(&q) {
+                stat.tried[k] += tried;
+            }
+        }
+        r
+    }
+
+    /// [`Machine::serve_memo`], counting the answers tried in `tried`.
+    #[allow(clippy::too_many_arguments)]
+    fn serve_answers(
+        &mut self,
+        e: u32,
+        pos: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+        skip: u32,
+        tried: &mut u64,
+    ) -> Result<Step, SolveError> {
         let entry = if e & STATE_ENTRY != 0 {
             &self.state_entries[(e & !STATE_ENTRY) as usize]
         } else {
@@ -1593,6 +1658,7 @@ impl Machine {
         };
         let n = entry.len();
         if pos + 1 == n {
+            *tried += 1;
             // the last (often the only) answer: no choicepoint, and a failure is undone by
             // backtracking as for any other goal
             if entry.unify(&mut self.store, pos, args, arity, skip) {
@@ -1614,6 +1680,7 @@ impl Machine {
         self.store.mark = heap;
         let mut k = pos;
         while k + 1 < n {
+            *tried += 1;
             let ok = entry.unify(&mut self.store, k, args, arity, skip);
             k += 1;
             if ok {
@@ -1642,6 +1709,7 @@ impl Machine {
         }
         // the last answer, as above
         self.store.mark = saved_mark;
+        *tried += 1;
         if entry.unify(&mut self.store, k, args, arity, skip) {
             self.cur = next;
             return Ok(Step::Go);
@@ -2185,13 +2253,20 @@ impl Machine {
                 } => {
                     self.pop_cp();
                     self.fills.truncate(fill as usize + 1);
-                    let Some(mut f) = self.fills.pop() else { continue };
+                    let Some(mut f) = self.fills.pop() else {
+                        continue;
+                    };
                     f.answers.seal(arity);
                     let e = if f.state {
                         let stat = self.state_stats.entry(pred).or_default();
                         let k = usize::from(!f.general);
-                        stat.fills[k] = stat.fills[k].saturating_add(1);
-                        stat.steps[k] += self.inferences - f.start;
+                        if !stat.settled() {
+                            // measured during the trial only: the choice then stays as made
+                            stat.fills[k] += 1;
+                            stat.steps[k] += self.inferences - f.start;
+                            stat.stored[k] += f.answers.len() as u64;
+                            f.answers.trial = Some((pred, k));
+                        }
                         let e = self.state_entries.len() as u32 | STATE_ENTRY;
                         self.state_entries.push(f.answers);
                         self.state_table.insert(f.key, e);

@@ -208,13 +208,101 @@ enum CpKind {
         pos: u32,
         args: u32,
         arity: u32,
+        /// Argument positions not unified (see [`Machine::serve_memo`]).
+        skip: u32,
     },
 }
 
 /// A memo table key: the predicate, then its argument tuple serialized in pre-order (two words per
 /// cell, variables numbered by first occurrence), so that two calls have the same key exactly when
 /// their argument tuples are variants of each other.
-type MemoKey = Box<[u64]>;
+type LongKey = Box<[u64]>;
+
+/// Words of a [`FlatKey`]: the header, one per argument, the context id.
+const FLAT_WORDS: usize = FLAT_KEY_ARITY + 2;
+
+/// The key of a call whose arguments are all atomic or unbound variables (arity up to
+/// [`FLAT_KEY_ARITY`]), made by [`memo_key_flat`]: word 0 packs the predicate (bits 0..32), the
+/// argument tags (3 bits each from bit 32) and the arity (from bit 56); then one word per argument
+/// (the atom, number or float bits, or the variable's number by first occurrence); the last word is
+/// the context id (0 if none). Unused words are 0. Such calls are always keyed this way and longer
+/// ones by [`memo_key`] in a separate map, so the two forms never meet.
+///
+/// `hash` is computed while the key is built ([`memo_key_flat`]) and used as is by the table's
+/// hasher ([`KeyHasher`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct FlatKey {
+    hash: u64,
+    w: [u64; FLAT_WORDS],
+}
+
+impl std::hash::Hash for FlatKey {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// Mixes word `w` into hash `h` (the FxHash step).
+#[inline(always)]
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95)
+}
+
+/// The hasher of [`FlatKey`] maps: the key's precomputed hash, unchanged.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write_u64(&mut self, h: u64) {
+        self.0 = h;
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // not used by `FlatKey`; kept correct for any other key
+        for &b in bytes {
+            self.0 = mix(self.0, b as u64);
+        }
+    }
+}
+
+type FlatMap = std::collections::HashMap<FlatKey, u32, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The key of a fill: flat or general.
+#[derive(Debug)]
+enum MemoKey {
+    Flat(FlatKey),
+    Long(LongKey),
+}
+
+/// A memo table: flat keys and general ones in two maps.
+#[derive(Default, Debug)]
+struct MemoTable {
+    flat: FlatMap,
+    long: rustc_hash::FxHashMap<LongKey, u32>,
+}
+
+impl MemoTable {
+    fn insert(&mut self, key: MemoKey, e: u32) {
+        match key {
+            MemoKey::Flat(k) => {
+                self.flat.insert(k, e);
+            }
+            MemoKey::Long(k) => {
+                self.long.insert(k, e);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.flat.clear();
+        self.long.clear();
+    }
+}
 
 /// Serializes the call `pred(args...)` into `words` as a [`MemoKey`]; `vars` is scratch space.
 /// Returns `false` (leaving `words` unspecified) for argument tuples of more than `MEMO_KEY_MAX`
@@ -276,43 +364,74 @@ fn memo_key(
 /// Arity up to which [`memo_key_flat`] serializes a call.
 const FLAT_KEY_ARITY: usize = 8;
 
-/// [`memo_key`] for the common call whose arguments are all atomic or unbound variables (arity up
-/// to [`FLAT_KEY_ARITY`]), into a fixed buffer: the same words, without the general traversal.
-/// `None` when an argument is compound.
-#[inline]
+/// A call keyed by [`memo_key_flat`].
+struct FlatCall {
+    key: FlatKey,
+    /// Argument positions bound to atomic values (their values are in the key).
+    bound: u32,
+    /// Argument positions holding the first occurrence of an unbound variable, and its address.
+    first: u32,
+    refs: [u32; FLAT_KEY_ARITY],
+}
+
+/// Keys the call `pred(args...)` with context id `cid` into `out` as a [`FlatKey`]; `false` when
+/// the arity is above [`FLAT_KEY_ARITY`] or an argument is compound.
+#[inline(always)]
 fn memo_key_flat(
     store: &Store,
     pred: u32,
     args: u32,
     arity: u32,
-    out: &mut [u64; 2 + 2 * FLAT_KEY_ARITY],
-) -> Option<usize> {
+    cid: u64,
+    out: &mut FlatCall,
+) -> bool {
     if arity as usize > FLAT_KEY_ARITY {
-        return None;
+        return false;
     }
-    let mut vars = [0u32; FLAT_KEY_ARITY];
-    let mut nv = 0usize;
-    out[0] = pred as u64;
+    let w = &mut out.key.w;
+    let mut h = 0u64;
+    let mut tags = 0u64;
+    let mut bound = 0u32;
+    let mut first = 0u32;
     for j in 0..arity as usize {
         let (tag, v): (u64, u64) = match store.deref(store.heap[args as usize + j]) {
-            Cell::Ref(a) => match vars[..nv].iter().position(|&x| x == a) {
-                Some(i) => (0, i as u64),
-                None => {
-                    vars[nv] = a;
-                    nv += 1;
-                    (0, (nv - 1) as u64)
+            Cell::Ref(a) => {
+                // the variable's number: the number of the first position holding it
+                let mut k = 0;
+                let mut f = first;
+                while f != 0 {
+                    let i = f.trailing_zeros() as usize;
+                    if out.refs[i] == a {
+                        break;
+                    }
+                    k += 1;
+                    f &= f - 1;
                 }
-            },
+                if f == 0 {
+                    out.refs[j] = a;
+                    first |= 1 << j;
+                }
+                (0, k)
+            }
             Cell::Atom(a) => (1, a.0 as u64),
             Cell::Int(i) => (2, i as u64),
             Cell::Float(f) => (3, f.to_bits()),
             Cell::Str(a) => (4, a.0 as u64),
-            _ => return None,
+            _ => return false,
         };
-        out[1 + 2 * j] = tag;
-        out[2 + 2 * j] = v;
+        if tag != 0 {
+            bound |= 1 << j;
+        }
+        tags |= tag << (3 * j);
+        w[1 + j] = v;
+        h = mix(h, v);
     }
-    Some(1 + 2 * arity as usize)
+    w[0] = pred as u64 | (tags << 32) | ((arity as u64) << 56);
+    w[FLAT_WORDS - 1] = cid;
+    out.key.hash = mix(mix(h, w[0]), cid).rotate_left(26);
+    out.bound = bound;
+    out.first = first;
+    true
 }
 
 /// A set of predicate numbers (a flag per predicate: asked on every call of a memoized one).
@@ -351,9 +470,25 @@ struct Answers {
     /// Per answer: where its tuple starts in `cells` (its root is `Struct(start)`), and whether it
     /// is ground (then it is unified straight from `cells`, without copying it onto the heap).
     list: Vec<(u32, bool)>,
+    /// One ground answer whose arguments are all atomic (set by [`Answers::seal`]): a call
+    /// keyed by [`memo_key_flat`] then binds its variables to the answer's cells `1..=arity`.
+    single_atomic: bool,
+    /// A per-state entry made while its predicate's kinds are measured: (predicate, kind) whose
+    /// [`StateStat::tried`] counts the answers tried.
+    trial: Option<(u32, usize)>,
 }
 
 impl Answers {
+    /// The fill is complete.
+    fn seal(&mut self, arity: u32) {
+        self.single_atomic = self.list.len() == 1
+            && self.list[0] == (0, true)
+            && self.cells.len() == 1 + arity as usize
+            && self.cells[1..]
+                .iter()
+                .all(|c| !matches!(c, Cell::Struct(_) | Cell::List(_) | Cell::Ref(_)));
+    }
+
     fn len(&self) -> usize {
         self.list.len()
     }
@@ -372,6 +507,35 @@ impl Answers {
             .iter()
             .any(|c| matches!(c, Cell::Ref(_)));
         self.list.push((start, ground));
+    }
+
+    /// Unifies answer `i` with the call's arguments at `args`, except the positions in `skip`.
+    /// Bindings are made (and trailed) as usual; on failure the caller undoes them.
+    #[inline]
+    fn unify(&self, store: &mut Store, i: usize, args: u32, arity: u32, skip: u32) -> bool {
+        let (start, end) = self.span(i);
+        if self.list[i].1 {
+            // ground: unified in place, copied onto the heap only where a variable takes a
+            // compound
+            let seg = &self.cells[..end as usize];
+            let mut base = None;
+            (0..arity).all(|j| {
+                skip & (1 << j) != 0 || {
+                    let a = seg[(start + 1 + j) as usize];
+                    let b = store.heap[(args + j) as usize];
+                    store.unify_seg(seg, start, a, b, &mut base)
+                }
+            })
+        } else {
+            let t = store.copy_in_at(&self.cells[start as usize..end as usize], start);
+            (0..arity).all(|j| {
+                skip & (1 << j) != 0 || {
+                    let a = store.arg(t, j);
+                    let b = store.heap[(args + j) as usize];
+                    store.unify(a, b)
+                }
+            })
+        }
     }
 
     /// The cells of answer `i`.
@@ -402,43 +566,74 @@ struct Fill {
     general: bool,
 }
 
-/// Per predicate tabled per state: the cost of each kind of table (inferences spent filling, calls
-/// answered), measured on the first [`STATE_TRIAL`] fills of each, after which the cheaper kind per
-/// call is kept. Both kinds give the answers of the call itself, so the choice changes only speed.
+/// Per predicate tabled per state: the cost of each kind of table (inferences spent filling,
+/// answers stored and tried, calls answered), measured on the first [`STATE_TRIAL`] fills of each
+/// (or [`STATE_EARLY`] when one kind is far cheaper), after which the cheaper kind per call is
+/// kept. Both kinds give the answers of the call itself, so the choice changes only speed.
 #[derive(Default, Clone, Copy, Debug)]
 struct StateStat {
     /// [general, variant]: fills, inferences of the fills, calls answered.
     fills: [u32; 2],
     steps: [u64; 2],
     calls: [u64; 2],
+    /// [general, variant]: answers stored by the fills, and answers tried by the calls served.
+    stored: [u64; 2],
+    tried: [u64; 2],
 }
 
 impl StateStat {
-    /// Generalise the next call?
-    fn general(&self) -> bool {
-        if self.fills[0] < STATE_TRIAL {
-            return true;
-        }
-        if self.fills[1] < STATE_TRIAL {
-            return false;
-        }
-        // per call: steps[0] / calls[0] <= steps[1] / calls[1]
-        (self.steps[0] as u128) * (self.calls[1] as u128)
-            <= (self.steps[1] as u128) * (self.calls[0] as u128)
+    /// The measured cost of kind `k`, in inferences: an answer stored (copied out of the heap)
+    /// costs about one inference, an answer tried (unified in place) about a quarter.
+    fn cost(&self, k: usize) -> u128 {
+        (self.steps[k] + self.stored[k] + self.tried[k] / 4) as u128
     }
 
-    /// After both trials: are the tables of the cheaper kind rarely asked again (fewer than 1.5
+    /// Is kind `a`'s cost per call at least four times kind `b`'s?
+    fn far_above(&self, a: usize, b: usize) -> bool {
+        self.cost(a) * (self.calls[b] as u128) >= 4 * self.cost(b) * (self.calls[a] as u128)
+    }
+
+    /// Both kinds measured (the trial is over)?
+    fn settled(&self) -> bool {
+        let early = self.fills[0] >= STATE_EARLY && self.fills[1] >= STATE_EARLY;
+        (self.fills[0] >= STATE_TRIAL && self.fills[1] >= STATE_TRIAL)
+            || (early && (self.far_above(0, 1) || self.far_above(1, 0)))
+    }
+
+    /// Generalise the next call?
+    fn general(&self) -> bool {
+        if self.fills[0] < STATE_EARLY {
+            return true;
+        }
+        if self.fills[1] < STATE_EARLY {
+            return false;
+        }
+        if !self.settled() {
+            return self.fills[0] < STATE_TRIAL;
+        }
+        // per call: cost[0] / calls[0] <= cost[1] / calls[1]
+        self.cost(0) * (self.calls[1] as u128) <= self.cost(1) * (self.calls[0] as u128)
+    }
+
+    /// After the trials: are the tables of the cheaper kind rarely asked again (fewer than 1.5
     /// calls per fill; then a direct call, which may stop at the first answer and fills nothing,
     /// is cheaper: a fill costs far more than its inferences, e.g. tic-tac-toe's `cell/3` at 1.4
-    /// calls per fill)?
+    /// calls per fill), or are their answers rarely used again (fewer than 1.5 tries per answer
+    /// stored, e.g. chess's `move/2`, whose table `once(move(C, _))` fills and one more call reads
+    /// once: a direct call computes each answer about as often, and copies none)?
     fn useless(&self) -> bool {
+        if !self.settled() {
+            return false;
+        }
         let k = usize::from(!self.general());
-        self.fills[1] >= STATE_TRIAL && self.calls[k] * 2 < self.fills[k] as u64 * 3
+        self.calls[k] * 2 < self.fills[k] as u64 * 3 || self.tried[k] * 2 < self.stored[k] * 3
     }
 }
 
 /// Fills of each kind measured before a predicate's per-state tables settle on one kind.
 const STATE_TRIAL: u32 = 16;
+/// Fills of each kind after which a kind far cheaper per call than the other is kept at once.
+const STATE_EARLY: u32 = 4;
 
 /// A fill with more answers, or taking more inference steps, is given up (the call runs directly).
 const MEMO_MAX_ANSWERS: usize = 4096;
@@ -499,7 +694,7 @@ pub struct Machine {
     pub profile: Option<rustc_hash::FxHashMap<(Atom, u32), u64>>,
     /// Memoized answers of predicates that depend on their arguments only (kept across queries: the
     /// program does not change).
-    memo_table: rustc_hash::FxHashMap<MemoKey, u32>,
+    memo_table: MemoTable,
     /// Scratch space of [`memo_key`].
     memo_words: Vec<u64>,
     memo_vars: Vec<u32>,
@@ -515,7 +710,7 @@ pub struct Machine {
     resolve_cache: Box<[(Atom, u32, Dispatch); RESOLVE_SLOTS]>,
     /// Per-state tables ([`super::statememo`]): valid while the host's state id is `state_id`.
     /// Entry numbers have [`STATE_ENTRY`] set.
-    state_table: rustc_hash::FxHashMap<MemoKey, u32>,
+    state_table: MemoTable,
     state_entries: Vec<MemoEntry>,
     state_id: u64,
     state_stats: rustc_hash::FxHashMap<u32, StateStat>,
@@ -1265,7 +1460,9 @@ impl Machine {
             return self.call_user(data, p, args, arity, next);
         }
         let general = stat.general();
-        stat.calls[usize::from(!general)] += 1;
+        if !stat.settled() {
+            stat.calls[usize::from(!general)] += 1;
+        }
         if sid != self.state_id {
             self.state_table.clear();
             self.state_entries.clear();
@@ -1315,59 +1512,86 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
         let (gen, general, cid) = gen.unwrap_or((args, false, 0));
-        // one word more than the arguments need: the context id, as `memo_key` + push below
-        let mut flat = [0u64; 2 + 2 * FLAT_KEY_ARITY];
-        if let Some(mut n) = memo_key_flat(&self.store, p, gen, arity, &mut flat) {
-            if cid != 0 {
-                flat[n] = cid;
-                n += 1;
+        let mut fc = FlatCall {
+            key: FlatKey {
+                hash: 0,
+                w: [0; FLAT_WORDS],
+            },
+            bound: 0,
+            first: 0,
+            refs: [0; FLAT_KEY_ARITY],
+        };
+        let key = if memo_key_flat(&self.store, p, gen, arity, cid, &mut fc) {
+            let (table, entries) = if state {
+                (&self.state_table, &self.state_entries)
+            } else {
+                (&self.memo_table, &self.memo_entries)
+            };
+            match table.flat.get(&fc.key).copied() {
+                Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
+                Some(e) if !general => {
+                    // the key is the call's own (not a generalisation): its answers are instances
+                    // of the call, equal to it in the positions bound to atomic values, and equal
+                    // in the positions of one variable
+                    let entry = &entries[(e & !STATE_ENTRY) as usize];
+                    if entry.single_atomic && entry.trial.is_none() {
+                        // bind each variable to its value; nothing can fail
+                        let mut f = fc.first;
+                        while f != 0 {
+                            let j = f.trailing_zeros();
+                            self.store
+                                .bind(fc.refs[j as usize], entry.cells[1 + j as usize]);
+                            f &= f - 1;
+                        }
+                        self.cur = next;
+                        return Ok(Step::Go);
+                    }
+                    return self.serve_memo(e, 0, args, arity, next, None, fc.bound);
+                }
+                Some(e) => return self.serve_memo(e, 0, args, arity, next, None, 0),
+                None => MemoKey::Flat(fc.key),
+            }
+        } else {
+            let mut words = std::mem::take(&mut self.memo_words);
+            let mut vars = std::mem::take(&mut self.memo_vars);
+            let mut stack = std::mem::take(&mut self.memo_stack);
+            let small = memo_key(
+                &self.store,
+                p,
+                gen,
+                arity,
+                &mut words,
+                &mut vars,
+                &mut stack,
+            );
+            if small && cid != 0 {
+                // context ids are unique: entries of other contexts are never hit
+                words.push(cid);
             }
             let table = if state {
                 &self.state_table
             } else {
                 &self.memo_table
             };
-            match table.get(&flat[..n]).copied() {
-                Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
-                Some(e) => return self.serve_memo(e, 0, args, arity, next, None),
-                None => {}
+            let hit = if small {
+                table.long.get(&words[..]).copied()
+            } else {
+                None
+            };
+            let key = (small && hit.is_none()).then(|| MemoKey::Long(words[..].into()));
+            self.memo_words = words;
+            self.memo_vars = vars;
+            self.memo_stack = stack;
+            if let Some(e) = hit {
+                if e == MEMO_THROWS {
+                    return self.call_user(data, p, args, arity, next);
+                }
+                return self.serve_memo(e, 0, args, arity, next, None, 0);
             }
-        }
-        let mut words = std::mem::take(&mut self.memo_words);
-        let mut vars = std::mem::take(&mut self.memo_vars);
-        let mut stack = std::mem::take(&mut self.memo_stack);
-        let small = memo_key(
-            &self.store,
-            p,
-            gen,
-            arity,
-            &mut words,
-            &mut vars,
-            &mut stack,
-        );
-        if small && cid != 0 {
-            // context ids are unique: entries of other contexts are never hit
-            words.push(cid);
-        }
-        let hit = if !small {
-            None
-        } else if state {
-            self.state_table.get(&words[..]).copied()
-        } else {
-            self.memo_table.get(&words[..]).copied()
-        };
-        let key: Option<MemoKey> = (small && hit.is_none()).then(|| words[..].into());
-        self.memo_words = words;
-        self.memo_vars = vars;
-        self.memo_stack = stack;
-        if let Some(e) = hit {
-            if e == MEMO_THROWS {
+            let Some(key) = key else {
                 return self.call_user(data, p, args, arity, next);
-            }
-            return self.serve_memo(e, 0, args, arity, next, None);
-        }
-        let Some(key) = key else {
-            return self.call_user(data, p, args, arity, next);
+            };
+            key
         };
         let fill = self.fills.len() as u32;
         self.fills.push(Fill {
@@ -1401,7 +1625,9 @@ impl Machine {
     }
 
     /// Unifies the call's arguments with the answers of memo entry `e` from answer `pos` on, leaving
-    /// a choicepoint for the remaining ones at the first that unifies.
+    /// a choicepoint for the remaining ones at the first that unifies. `skip`: argument positions
+    /// that equal every answer's (bound to atomic values in the entry's own key), not unified.
+    #[allow(clippy::too_many_arguments)]
     fn serve_memo(
         &mut self,
         e: u32,
@@ -1410,6 +1636,35 @@ impl Machine {
         arity: u32,
         next: u32,
         marks: Option<(u32, u32, u32)>,
+        skip: u32,
+    ) -> Result<Step, SolveError> {
+        let trial = if e & STATE_ENTRY != 0 {
+            self.state_entries[(e & !STATE_ENTRY) as usize].trial
+        } else {
+            None
+        };
+        let mut tried = 0u64;
+        let r = self.serve_answers(e, pos, args, arity, next, marks, skip, &mut tried);
+        if let Some((q, k)) = trial {
+            if let Some(stat) = self.state_stats.get_mut(&q) {
+                stat.tried[k] += tried;
+            }
+        }
+        r
+    }
+
+    /// [`Machine::serve_memo`], counting the answers tried in `tried`.
+    #[allow(clippy::too_many_arguments)]
+    fn serve_answers(
+        &mut self,
+        e: u32,
+        pos: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+        skip: u32,
+        tried: &mut u64,
     ) -> Result<Step, SolveError> {
         let entry = if e & STATE_ENTRY != 0 {
             &self.state_entries[(e & !STATE_ENTRY) as usize]
@@ -1417,6 +1672,19 @@ impl Machine {
             &self.memo_entries[e as usize]
         };
         let n = entry.len();
+        if pos + 1 == n {
+            *tried += 1;
+            // the last (often the only) answer: no choicepoint, and a failure is undone by
+            // backtracking as for any other goal
+            if entry.unify(&mut self.store, pos, args, arity, skip) {
+                self.cur = next;
+                return Ok(Step::Go);
+            }
+            return Ok(Step::Fail);
+        }
+        if pos >= n {
+            return Ok(Step::Fail);
+        }
         let (heap, trail, frames) = marks.unwrap_or((
             self.store.len(),
             self.store.trail.len() as u32,
@@ -1426,65 +1694,42 @@ impl Machine {
         let saved_mark = self.store.mark;
         self.store.mark = heap;
         let mut k = pos;
-        let found = loop {
-            if k >= n {
-                break false;
-            }
-            let i = k;
+        while k + 1 < n {
+            *tried += 1;
+            let ok = entry.unify(&mut self.store, k, args, arity, skip);
             k += 1;
-            let (start, end) = entry.span(i);
-            let ok = if entry.list[i].1 {
-                // ground: unified in place, copied onto the heap only where a variable takes a
-                // compound
-                let seg = &entry.cells[..end as usize];
-                let mut base = None;
-                (0..arity).all(|j| {
-                    let a = seg[(start + 1 + j) as usize];
-                    let b = self.store.heap[(args + j) as usize];
-                    self.store.unify_seg(seg, start, a, b, &mut base)
-                })
-            } else {
-                let t = self
-                    .store
-                    .copy_in_at(&entry.cells[start as usize..end as usize], start);
-                (0..arity).all(|j| {
-                    let a = self.store.arg(t, j);
-                    let b = self.store.heap[(args + j) as usize];
-                    self.store.unify(a, b)
-                })
-            };
             if ok {
-                break true;
+                if self.cps.len() >= self.limits.max_choicepoints {
+                    return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
+                }
+                self.cps.push(ChoicePoint {
+                    kind: CpKind::MemoServe {
+                        entry: e,
+                        pos: k as u32,
+                        args,
+                        arity,
+                        skip,
+                    },
+                    heap,
+                    trail,
+                    frames,
+                    next,
+                    cutb: 0,
+                });
+                self.cur = next;
+                return Ok(Step::Go);
             }
             self.store.undo_to(trail as usize, |_| {});
             self.store.heap.truncate(heap as usize);
-        };
-        if !found {
-            self.store.mark = saved_mark;
-            return Ok(Step::Fail);
         }
-        if k < n {
-            if self.cps.len() >= self.limits.max_choicepoints {
-                return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
-            }
-            self.cps.push(ChoicePoint {
-                kind: CpKind::MemoServe {
-                    entry: e,
-                    pos: k as u32,
-                    args,
-                    arity,
-                },
-                heap,
-                trail,
-                frames,
-                next,
-                cutb: 0,
-            });
-        } else {
-            self.store.mark = saved_mark;
+        // the last answer, as above
+        self.store.mark = saved_mark;
+        *tried += 1;
+        if entry.unify(&mut self.store, k, args, arity, skip) {
+            self.cur = next;
+            return Ok(Step::Go);
         }
-        self.cur = next;
-        Ok(Step::Go)
+        Ok(Step::Fail)
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
@@ -2103,12 +2348,20 @@ impl Machine {
                 } => {
                     self.pop_cp();
                     self.fills.truncate(fill as usize + 1);
-                    let Some(f) = self.fills.pop() else { continue };
+                    let Some(mut f) = self.fills.pop() else {
+                        continue;
+                    };
+                    f.answers.seal(arity);
                     let e = if f.state {
                         let stat = self.state_stats.entry(pred).or_default();
                         let k = usize::from(!f.general);
-                        stat.fills[k] = stat.fills[k].saturating_add(1);
-                        stat.steps[k] += self.inferences - f.start;
+                        if !stat.settled() {
+                            // measured during the trial only: the choice then stays as made
+                            stat.fills[k] += 1;
+                            stat.steps[k] += self.inferences - f.start;
+                            stat.stored[k] += f.answers.len() as u64;
+                            f.answers.trial = Some((pred, k));
+                        }
                         let e = self.state_entries.len() as u32 | STATE_ENTRY;
                         self.state_entries.push(f.answers);
                         self.state_table.insert(f.key, e);
@@ -2120,7 +2373,7 @@ impl Machine {
                         self.memo_table.insert(f.key, e);
                         e
                     };
-                    match self.serve_memo(e, 0, args, arity, cp.next, None)? {
+                    match self.serve_memo(e, 0, args, arity, cp.next, None, 0)? {
                         Step::Go => return Ok(true),
                         Step::Fail => continue,
                         Step::Throw(b) => {
@@ -2134,10 +2387,11 @@ impl Machine {
                     pos,
                     args,
                     arity,
+                    skip,
                 } => {
                     self.pop_cp();
                     let marks = Some((cp.heap, cp.trail, cp.frames));
-                    match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks)? {
+                    match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks, skip)? {
                         Step::Go => return Ok(true),
                         Step::Fail => continue,
                         Step::Throw(b) => {

@@ -43,3 +43,20 @@ rr(N, L, K) :- r(N, L, K).
 % query findall(N, rr(N, _, x), L), L == [1, 3]
 % query findall(N-L, (rr(N, L, K), K == y), R), R == [2-b]
 % query rr(N, c, K), N == 3, K == x
+
+% flat keys: one atomic answer binds the call's variables directly (a variable given twice, bound
+% positions left alone); calls that differ only in a bound value or in which arguments share a
+% variable have different entries; several answers served in order, the last without a choicepoint
+fv(a, 1, x).
+fv(b, 2, y).
+fv(c, 2.0, c).
+fw(K, V, W) :- fv(K, V, W).
+% query fw(a, V, W), V == 1, W == x
+% query fw(K, 2, W), K == b, W == y
+% query fw(K, V, K), K == c, V == 2.0
+% query \+ fw(a, _, y)
+% query \+ fw(b, _, b)
+% query findall(K, fw(K, _, _), L), L == [a, b, c]
+% query findall(K-V, (mem(K, [a, b, a, c]), fw(K, V, _)), L), L == [a-1, b-2, a-1, c-2.0]
+% query fw(c, V, W), V == 2.0, W == c, \+ fw(c, 2, _)
+% fewer findall(V, (mem(K, [a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a]), fw(K, V, _)), L), L = [1|_]

@@ -3,12 +3,12 @@
 //! `switch/2` in many states), so a ground answer is copied off the heap once and later answers
 //! with the same structure share its `Term` (hash-consing). Sharing makes the answers cheap to
 //! build (no allocation), to compare (`Arc` identity first) and to drop (a reference count), and
-//! the structural hash computed on the heap deduplicates them ([`distinct_hashed`]).
+//! the structural hash computed on the heap deduplicates them ([`Interner::distinct`]).
 
 use crate::atom;
 use crate::solve::store::{Cell, Store};
 use crate::term::Term;
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::{BuildHasher, Hash, Hasher};
 
 /// Ground terms with more nodes than this are not shared (copied with [`Store::to_term`]).
@@ -20,9 +20,10 @@ const MAX_TERMS: usize = 1 << 16;
 #[derive(Default)]
 pub(crate) struct Interner {
     terms: FxHashMap<Box<[u64]>, Term>,
-    /// Scratch buffers of [`encode`].
+    /// Scratch buffers of [`encode`] and [`Interner::distinct`].
     key: Vec<u64>,
     stack: Vec<Cell>,
+    seen: FxHashMap<u64, usize>,
 }
 
 /// An answer and the hash it is deduplicated by: equal terms have equal hashes.
@@ -103,8 +104,17 @@ fn encode(store: &Store, c: Cell, key: &mut Vec<u64>, stack: &mut Vec<Cell>) -> 
     true
 }
 
-/// The distinct terms of `items`, in first-appearance order (as [`Term`] equality decides).
-pub(crate) fn distinct_hashed(items: Vec<Hashed>) -> Vec<Term> {
+impl Interner {
+    /// The distinct terms of `items`, in first-appearance order (as [`Term`] equality decides).
+    pub(crate) fn distinct(&mut self, items: Vec<Hashed>) -> Vec<Term> {
+        let out = distinct_with(items, &mut self.seen);
+        self.seen.clear();
+        out
+    }
+}
+
+/// [`Interner::distinct`]; `first` is an empty scratch table (left filled).
+fn distinct_with(items: Vec<Hashed>, first: &mut FxHashMap<u64, usize>) -> Vec<Term> {
     let mut out: Vec<Term> = Vec::with_capacity(items.len());
     if items.len() <= 8 {
         let mut hashes: Vec<u64> = Vec::with_capacity(items.len());
@@ -120,11 +130,10 @@ pub(crate) fn distinct_hashed(items: Vec<Hashed>) -> Vec<Term> {
         }
         return out;
     }
-    // hash -> index in `out` of the first term with that hash; `more` holds the other indices of
-    // terms whose hash is already taken (collisions)
-    let mut first: FxHashMap<u64, usize> = FxHashMap::default();
+    // `first`: hash -> index in `out` of the first term with that hash; `more` holds the other
+    // indices of terms whose hash is already taken (collisions)
     first.reserve(items.len());
-    let mut more: FxHashSet<usize> = FxHashSet::default();
+    let mut more: Vec<usize> = Vec::new();
     let mut hashes: Vec<u64> = Vec::with_capacity(items.len());
     for (t, h) in items {
         match first.get(&h) {
@@ -132,14 +141,10 @@ pub(crate) fn distinct_hashed(items: Vec<Hashed>) -> Vec<Term> {
                 first.insert(h, out.len());
             }
             Some(&i) => {
-                if out[i] == t
-                    || more
-                        .iter()
-                        .any(|&j| hashes[j] == h && out[j] == t)
-                {
+                if out[i] == t || more.iter().any(|&j| hashes[j] == h && out[j] == t) {
                     continue;
                 }
-                more.insert(out.len());
+                more.push(out.len());
             }
         }
         hashes.push(h);
@@ -192,7 +197,7 @@ mod tests {
         for (s, (a, _)) in srcs.iter().zip(&answers) {
             assert_eq!(crate::write::canonical(a), crate::write::canonical(&t(s)));
         }
-        let d = distinct_hashed(answers);
+        let d = i.distinct(answers);
         assert_eq!(d.len(), srcs.len());
     }
 
@@ -212,7 +217,7 @@ mod tests {
                 }
                 v
             };
-            assert_eq!(distinct_hashed(items), want, "n = {n}");
+            assert_eq!(Interner::default().distinct(items), want, "n = {n}");
         }
     }
 }

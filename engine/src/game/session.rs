@@ -3,7 +3,7 @@
 
 use super::facts::{FactSet, Ground, Scratch};
 use super::host::KeywordHost;
-use super::intern::{distinct_hashed, Hashed, Interner};
+use super::intern::{Hashed, Interner};
 use super::Game;
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
@@ -278,7 +278,7 @@ fn call_solutions(
     collect_answers(machine, host, g, t, max, during)
 }
 
-/// [`call_solutions`] with the answers shared through `intern` and hashed (for [`distinct_hashed`]).
+/// [`call_solutions`] with the answers shared through `intern` and hashed (for [`Interner::distinct`]).
 #[allow(clippy::too_many_arguments)]
 fn call_hashed(
     machine: &mut Machine,
@@ -506,16 +506,8 @@ fn distinct_answers(
         let a = cached_solutions(cache, machine, host, name, args, true, usize::MAX, during)?;
         return Ok(distinct(a));
     }
-    Ok(distinct_hashed(call_hashed(
-        machine,
-        host,
-        intern,
-        name,
-        args,
-        true,
-        usize::MAX,
-        during,
-    )?))
+    let a = call_hashed(machine, host, intern, name, args, true, usize::MAX, during)?;
+    Ok(intern.distinct(a))
 }
 
 /// The distinct terms of `items`, in first-appearance order.
@@ -754,7 +746,7 @@ impl Session {
         let prog = &self.game.program;
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
-            ids = distinct_hashed(call_hashed(
+            let a = call_hashed(
                 m,
                 &mut host,
                 &mut self.interned,
@@ -763,7 +755,8 @@ impl Session {
                 true,
                 usize::MAX,
                 "legal/1",
-            )?);
+            )?;
+            ids = self.interned.distinct(a);
         }
         let by_id = self.consts.switch_info(&self.game);
         if by_id {

@@ -49,8 +49,7 @@ impl Interner {
             self.terms.clear();
         }
         let t = store.to_term(c);
-        self.terms
-            .insert(self.key.as_slice().into(), t.clone());
+        self.terms.insert(self.key.as_slice().into(), t.clone());
         (t, hash)
     }
 }
@@ -119,10 +118,7 @@ fn distinct_with(items: Vec<Hashed>, first: &mut FxHashMap<u64, usize>) -> Vec<T
     if items.len() <= 8 {
         let mut hashes: Vec<u64> = Vec::with_capacity(items.len());
         for (t, h) in items {
-            let dup = hashes
-                .iter()
-                .zip(&out)
-                .any(|(&g, u)| g == h && u == &t);
+            let dup = hashes.iter().zip(&out).any(|(&g, u)| g == h && u == &t);
             if !dup {
                 hashes.push(h);
                 out.push(t);
@@ -175,7 +171,11 @@ mod tests {
     fn equal_ground_answers_share_one_term() {
         let mut i = Interner::default();
         let mut store = Store::new();
-        for src in ["[white, knight, b, 1, c, 3]", "f(\"s\", 1.5, [a|b])", "'.'(a, [])"] {
+        for src in [
+            "[white, knight, b, 1, c, 3]",
+            "f(\"s\", 1.5, [a|b])",
+            "'.'(a, [])",
+        ] {
             let (a, ha) = answer(&mut i, &mut store, src);
             let (b, hb) = answer(&mut i, &mut store, src);
             assert_eq!(a, t(src), "{src}");
@@ -192,7 +192,9 @@ mod tests {
         let mut i = Interner::default();
         let mut store = Store::new();
         // floats by bit pattern, strings apart from atoms, variables not shared
-        let srcs = ["f(0.0)", "f(-0.0)", "g(\"a\")", "g(a)", "h(X, X)", "h(X, Y)", "[a]", "[a, b]"];
+        let srcs = [
+            "f(0.0)", "f(-0.0)", "g(\"a\")", "g(a)", "h(X, X)", "h(X, Y)", "[a]", "[a, b]",
+        ];
         let answers: Vec<Hashed> = srcs.iter().map(|s| answer(&mut i, &mut store, s)).collect();
         for (s, (a, _)) in srcs.iter().zip(&answers) {
             assert_eq!(crate::write::canonical(a), crate::write::canonical(&t(s)));
@@ -206,7 +208,12 @@ mod tests {
         // every item with the same hash: equality alone decides
         for n in [3usize, 20] {
             let items: Vec<Hashed> = (0..n)
-                .flat_map(|k| [(Term::Int((k % 5) as i64), 7), (t(&format!("f({})", k % 4)), 7)])
+                .flat_map(|k| {
+                    [
+                        (Term::Int((k % 5) as i64), 7),
+                        (t(&format!("f({})", k % 4)), 7),
+                    ]
+                })
                 .collect();
             let want: Vec<Term> = {
                 let mut v: Vec<Term> = Vec::new();

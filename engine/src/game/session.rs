@@ -291,7 +291,9 @@ fn call_hashed(
     during: &str,
 ) -> Result<Vec<Hashed>, RuntimeError> {
     let (g, t) = build_call(machine, name, args, var);
-    collect_with(machine, host, g, max, during, |store| intern.answer(store, t))
+    collect_with(machine, host, g, max, during, |store| {
+        intern.answer(store, t)
+    })
 }
 
 /// Resets the machine and builds the goal and template of [`call_solutions`] on its heap.

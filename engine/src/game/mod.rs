@@ -6,6 +6,7 @@
 
 pub mod facts;
 pub mod host;
+mod intern;
 pub mod session;
 pub mod trace;
 

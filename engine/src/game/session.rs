@@ -3,11 +3,12 @@
 
 use super::facts::{FactSet, Ground, Scratch};
 use super::host::KeywordHost;
+use super::intern::{Hashed, Interner};
 use super::Game;
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::host::Host;
-use crate::solve::store::Cell;
+use crate::solve::store::{Cell, Store};
 use crate::solve::{Limits, Machine, SolveError};
 use crate::term::Term;
 use std::sync::Arc;
@@ -232,6 +233,8 @@ pub struct Session {
     initial: Option<Arc<State>>,
     /// Lent to the chronon's [`KeywordHost`] (`create/1` buffers).
     scratch: Scratch,
+    /// Legal switch ids and actions shared across states.
+    interned: Interner,
 }
 
 fn show(t: &Term) -> String {
@@ -271,6 +274,30 @@ fn call_solutions(
     max: usize,
     during: &str,
 ) -> Result<Vec<Term>, RuntimeError> {
+    let (g, t) = build_call(machine, name, args, var);
+    collect_answers(machine, host, g, t, max, during)
+}
+
+/// [`call_solutions`] with the answers shared through `intern` and hashed (for [`Interner::distinct`]).
+#[allow(clippy::too_many_arguments)]
+fn call_hashed(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    intern: &mut Interner,
+    name: Atom,
+    args: &[&Term],
+    var: bool,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Hashed>, RuntimeError> {
+    let (g, t) = build_call(machine, name, args, var);
+    collect_with(machine, host, g, max, during, |store| {
+        intern.answer(store, t)
+    })
+}
+
+/// Resets the machine and builds the goal and template of [`call_solutions`] on its heap.
+fn build_call(machine: &mut Machine, name: Atom, args: &[&Term], var: bool) -> (Cell, Cell) {
     machine.reset();
     let mut vars = Vec::new();
     let mut cells = [Cell::Atom(atom::NIL); 3];
@@ -291,7 +318,7 @@ fn call_solutions(
         Cell::Atom(atom::TRUE)
     };
     let g = machine.store.make_compound(name, &cells[..n]);
-    collect_answers(machine, host, g, t, max, during)
+    (g, t)
 }
 
 /// Runs goal `g` (already on the heap) and collects `t` of up to `max` answers.
@@ -303,12 +330,24 @@ fn collect_answers(
     max: usize,
     during: &str,
 ) -> Result<Vec<Term>, RuntimeError> {
+    collect_with(machine, host, g, max, during, |store| store.to_term(t))
+}
+
+/// Runs goal `g` (already on the heap) and collects `answer(store)` of up to `max` answers.
+fn collect_with<T>(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    g: Cell,
+    max: usize,
+    during: &str,
+    mut answer: impl FnMut(&Store) -> T,
+) -> Result<Vec<T>, RuntimeError> {
     machine.start(g);
     let mut out = Vec::new();
     let mut redo = false;
     while out.len() < max {
         match machine.solve(redo, host) {
-            Ok(true) => out.push(machine.store.to_term(t)),
+            Ok(true) => out.push(answer(&machine.store)),
             Ok(false) => break,
             Err(e) => return Err(RuntimeError::from_solve(during, e)),
         }
@@ -453,6 +492,26 @@ fn cached_solutions(
     Ok(a)
 }
 
+/// The distinct answers of the keyword goal `name(arg, V)` (all of them), in order: from `cache`
+/// when its predicate is constant in the session, else shared through `intern`.
+#[allow(clippy::too_many_arguments)]
+fn distinct_answers(
+    cache: &mut ConstCache,
+    intern: &mut Interner,
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    name: Atom,
+    args: &[&Term],
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
+    if cache.constant(name) {
+        let a = cached_solutions(cache, machine, host, name, args, true, usize::MAX, during)?;
+        return Ok(distinct(a));
+    }
+    let a = call_hashed(machine, host, intern, name, args, true, usize::MAX, during)?;
+    Ok(intern.distinct(a))
+}
+
 /// The distinct terms of `items`, in first-appearance order.
 fn distinct(items: Vec<Term>) -> Vec<Term> {
     if items.len() <= 8 {
@@ -504,6 +563,7 @@ impl Session {
             state,
             initial,
             scratch,
+            interned,
             ..
         } = self;
         machine.reset();
@@ -526,6 +586,7 @@ impl Session {
             s.consts = consts;
         }
         s.scratch = scratch;
+        s.interned = interned;
         Ok(s)
     }
 
@@ -640,6 +701,7 @@ impl Session {
             driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX),
             initial: None,
             scratch: Scratch::default(),
+            interned: Interner::default(),
         }
     }
 
@@ -686,15 +748,17 @@ impl Session {
         let prog = &self.game.program;
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
-            ids = distinct(call_solutions(
+            let a = call_hashed(
                 m,
                 &mut host,
+                &mut self.interned,
                 atom::LEGAL,
                 &[],
                 true,
                 usize::MAX,
                 "legal/1",
-            )?);
+            )?;
+            ids = self.interned.distinct(a);
         }
         let by_id = self.consts.switch_info(&self.game);
         if by_id {
@@ -731,32 +795,30 @@ impl Session {
             };
             let mut templates = Vec::new();
             if prog.pred(atom::UNLIMITED, 2).is_some() {
-                templates = distinct(cached_solutions(
+                templates = distinct_answers(
                     &mut self.consts,
+                    &mut self.interned,
                     m,
                     &mut host,
                     atom::UNLIMITED,
                     &[&id],
-                    true,
-                    usize::MAX,
                     "unlimited/2",
-                )?);
+                )?;
             }
             let actions = if !templates.is_empty() {
                 Actions::Unlimited(templates)
             } else {
                 let mut acts = Vec::new();
                 if prog.pred(atom::SWITCH, 2).is_some() {
-                    acts = distinct(cached_solutions(
+                    acts = distinct_answers(
                         &mut self.consts,
+                        &mut self.interned,
                         m,
                         &mut host,
                         atom::SWITCH,
                         &[&id],
-                        true,
-                        usize::MAX,
                         "switch/2",
-                    )?);
+                    )?;
                 }
                 Actions::Finite(acts)
             };
@@ -1883,6 +1945,7 @@ impl Session {
             consts: self.consts.clone(),
             initial: self.initial.clone(),
             scratch: Scratch::default(),
+            interned: Interner::default(),
         }
     }
 

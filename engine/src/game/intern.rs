@@ -1,0 +1,230 @@
+//! Answer terms shared across the states of a session: the legal switch ids and the actions of a
+//! game repeat from state to state (a chess move `[white, knight, b, 1, c, 3]` is an answer of
+//! `switch/2` in many states), so a ground answer is copied off the heap once and later answers
+//! with the same structure share its `Term` (hash-consing). Sharing makes the answers cheap to
+//! build (no allocation), to compare (`Arc` identity first) and to drop (a reference count), and
+//! the structural hash computed on the heap deduplicates them ([`Interner::distinct`]).
+
+use crate::atom;
+use crate::solve::store::{Cell, Store};
+use crate::term::Term;
+use rustc_hash::{FxHashMap, FxHasher};
+use std::hash::{BuildHasher, Hash, Hasher};
+
+/// Ground terms with more nodes than this are not shared (copied with [`Store::to_term`]).
+const MAX_NODES: u32 = 256;
+/// The table is emptied when it holds this many terms.
+const MAX_TERMS: usize = 1 << 16;
+
+/// Ground answer terms by their structure (see [`encode`]).
+#[derive(Default)]
+pub(crate) struct Interner {
+    terms: FxHashMap<Box<[u64]>, Term>,
+    /// Scratch buffers of [`encode`] and [`Interner::distinct`].
+    key: Vec<u64>,
+    stack: Vec<Cell>,
+    seen: FxHashMap<u64, usize>,
+}
+
+/// An answer and the hash it is deduplicated by: equal terms have equal hashes.
+pub(crate) type Hashed = (Term, u64);
+
+impl Interner {
+    /// The term at `c` (as [`Store::to_term`] makes it) and its hash. A small ground term is shared
+    /// with the earlier answers of the same structure.
+    pub(crate) fn answer(&mut self, store: &Store, c: Cell) -> Hashed {
+        if !encode(store, c, &mut self.key, &mut self.stack) {
+            // a variable or a large term: not shared (hashed as a term, with another first word)
+            let t = store.to_term(c);
+            let mut h = FxHasher::default();
+            h.write_u8(0xff);
+            t.hash(&mut h);
+            return (t, h.finish());
+        }
+        let hash = self.terms.hasher().hash_one(&self.key[..]);
+        if let Some(t) = self.terms.get(&self.key[..]) {
+            return (t.clone(), hash);
+        }
+        if self.terms.len() >= MAX_TERMS {
+            self.terms.clear();
+        }
+        let t = store.to_term(c);
+        self.terms.insert(self.key.as_slice().into(), t.clone());
+        (t, hash)
+    }
+}
+
+/// Tags of the words of [`encode`] (in the top 4 bits).
+const ATOM: u64 = 1 << 60;
+const INT: u64 = 2 << 60;
+const FLOAT: u64 = 3 << 60;
+const STR: u64 = 4 << 60;
+const COMPOUND: u64 = 5 << 60;
+
+/// Writes the ground term at `c` into `key` as words in preorder, one per node (numbers: a tag word
+/// and the value), so that two terms are equal (as [`Term`]s: floats by bit pattern, lists as
+/// `'.'/2` compounds, as [`Store::to_term`] writes them) iff their keys are equal. False if the
+/// term has a variable or more than [`MAX_NODES`] nodes.
+fn encode(store: &Store, c: Cell, key: &mut Vec<u64>, stack: &mut Vec<Cell>) -> bool {
+    key.clear();
+    stack.clear();
+    stack.push(c);
+    let mut nodes = 0u32;
+    while let Some(c) = stack.pop() {
+        nodes += 1;
+        if nodes > MAX_NODES {
+            return false;
+        }
+        match store.deref(c) {
+            Cell::Atom(a) => key.push(ATOM | a.0 as u64),
+            Cell::Str(s) => key.push(STR | s.0 as u64),
+            Cell::Int(i) => key.extend([INT, i as u64]),
+            Cell::Float(f) => key.extend([FLOAT, f.to_bits()]),
+            Cell::List(p) => {
+                key.push(COMPOUND | (2 << 32) | atom::DOT.0 as u64);
+                let p = p as usize;
+                stack.push(store.heap[p + 1]);
+                stack.push(store.heap[p]);
+            }
+            Cell::Struct(p) => {
+                let Cell::Functor(f, n) = store.heap[p as usize] else {
+                    return false;
+                };
+                if n > MAX_NODES {
+                    return false;
+                }
+                key.push(COMPOUND | ((n as u64) << 32) | f.0 as u64);
+                let p = p as usize;
+                stack.extend(store.heap[p + 1..=p + n as usize].iter().rev());
+            }
+            Cell::Ref(_) | Cell::Functor(..) | Cell::Var(_) => return false,
+        }
+    }
+    true
+}
+
+impl Interner {
+    /// The distinct terms of `items`, in first-appearance order (as [`Term`] equality decides).
+    pub(crate) fn distinct(&mut self, items: Vec<Hashed>) -> Vec<Term> {
+        let out = distinct_with(items, &mut self.seen);
+        self.seen.clear();
+        out
+    }
+}
+
+/// [`Interner::distinct`]; `first` is an empty scratch table (left filled).
+fn distinct_with(items: Vec<Hashed>, first: &mut FxHashMap<u64, usize>) -> Vec<Term> {
+    let mut out: Vec<Term> = Vec::with_capacity(items.len());
+    if items.len() <= 8 {
+        let mut hashes: Vec<u64> = Vec::with_capacity(items.len());
+        for (t, h) in items {
+            let dup = hashes.iter().zip(&out).any(|(&g, u)| g == h && u == &t);
+            if !dup {
+                hashes.push(h);
+                out.push(t);
+            }
+        }
+        return out;
+    }
+    // `first`: hash -> index in `out` of the first term with that hash; `more` holds the other
+    // indices of terms whose hash is already taken (collisions)
+    first.reserve(items.len());
+    let mut more: Vec<usize> = Vec::new();
+    let mut hashes: Vec<u64> = Vec::with_capacity(items.len());
+    for (t, h) in items {
+        match first.get(&h) {
+            None => {
+                first.insert(h, out.len());
+            }
+            Some(&i) => {
+                if out[i] == t || more.iter().any(|&j| hashes[j] == h && out[j] == t) {
+                    continue;
+                }
+                more.push(out.len());
+            }
+        }
+        hashes.push(h);
+        out.push(t);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn t(src: &str) -> Term {
+        match crate::syntax::parse_term(src) {
+            Ok(r) => r.term,
+            Err(d) => panic!("{src}: {d:?}"),
+        }
+    }
+
+    /// Builds `src` on a fresh heap of `store` and interns it.
+    fn answer(i: &mut Interner, store: &mut Store, src: &str) -> Hashed {
+        let c = store.build(&t(src), &mut Vec::new());
+        i.answer(store, c)
+    }
+
+    #[test]
+    fn equal_ground_answers_share_one_term() {
+        let mut i = Interner::default();
+        let mut store = Store::new();
+        for src in [
+            "[white, knight, b, 1, c, 3]",
+            "f(\"s\", 1.5, [a|b])",
+            "'.'(a, [])",
+        ] {
+            let (a, ha) = answer(&mut i, &mut store, src);
+            let (b, hb) = answer(&mut i, &mut store, src);
+            assert_eq!(a, t(src), "{src}");
+            assert_eq!(ha, hb, "{src}");
+            let (Term::Compound(_, x), Term::Compound(_, y)) = (&a, &b) else {
+                panic!("{src} is a compound");
+            };
+            assert!(Arc::ptr_eq(x, y), "{src} is shared");
+        }
+    }
+
+    #[test]
+    fn answers_that_differ_stay_apart() {
+        let mut i = Interner::default();
+        let mut store = Store::new();
+        // floats by bit pattern, strings apart from atoms, variables not shared
+        let srcs = [
+            "f(0.0)", "f(-0.0)", "g(\"a\")", "g(a)", "h(X, X)", "h(X, Y)", "[a]", "[a, b]",
+        ];
+        let answers: Vec<Hashed> = srcs.iter().map(|s| answer(&mut i, &mut store, s)).collect();
+        for (s, (a, _)) in srcs.iter().zip(&answers) {
+            assert_eq!(crate::write::canonical(a), crate::write::canonical(&t(s)));
+        }
+        let d = i.distinct(answers);
+        assert_eq!(d.len(), srcs.len());
+    }
+
+    #[test]
+    fn distinct_keeps_first_appearances_in_order_even_on_hash_collisions() {
+        // every item with the same hash: equality alone decides
+        for n in [3usize, 20] {
+            let items: Vec<Hashed> = (0..n)
+                .flat_map(|k| {
+                    [
+                        (Term::Int((k % 5) as i64), 7),
+                        (t(&format!("f({})", k % 4)), 7),
+                    ]
+                })
+                .collect();
+            let want: Vec<Term> = {
+                let mut v: Vec<Term> = Vec::new();
+                for (x, _) in &items {
+                    if !v.contains(x) {
+                        v.push(x.clone());
+                    }
+                }
+                v
+            };
+            assert_eq!(Interner::default().distinct(items), want, "n = {n}");
+        }
+    }
+}

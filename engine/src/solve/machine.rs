@@ -876,7 +876,10 @@ impl Machine {
         }
         let fi = self.cur;
         let f = self.frames[fi as usize];
-        if fi + 1 == self.frames.len() as u32 && fi >= self.protected() {
+        // the newest frame is dropped when no choicepoint can resume it (a `Body` frame with goals
+        // left is reused for its continuation instead)
+        let top = fi + 1 == self.frames.len() as u32 && fi >= self.protected();
+        if top && !matches!(f.kind, FrameKind::Body { .. }) {
             self.frames.pop();
         }
         match f.kind {
@@ -893,17 +896,32 @@ impl Machine {
                 let c: &ClauseT = &data.preds[pred as usize].clauses[clause as usize];
                 let g = &c.body[pc as usize];
                 let next = if (pc as usize) + 1 < c.body.len() {
-                    self.push_frame(
-                        FrameKind::Body {
-                            pred,
-                            clause,
-                            pc: pc + 1,
-                            env,
-                        },
-                        f.cutb,
-                        f.next,
-                    )?
+                    if top {
+                        // what popping the frame and pushing its continuation would make
+                        if let Some(Frame {
+                            kind: FrameKind::Body { pc: p, .. },
+                            ..
+                        }) = self.frames.last_mut()
+                        {
+                            *p = pc + 1;
+                        }
+                        fi
+                    } else {
+                        self.push_frame(
+                            FrameKind::Body {
+                                pred,
+                                clause,
+                                pc: pc + 1,
+                                env,
+                            },
+                            f.cutb,
+                            f.next,
+                        )?
+                    }
                 } else {
+                    if top {
+                        self.frames.pop();
+                    }
                     f.next
                 };
                 let args = self.store.len();
@@ -912,7 +930,12 @@ impl Machine {
                     .heap
                     .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
                 for (i, &a) in g.args.iter().enumerate() {
-                    let v = self.instantiate(c, a, env);
+                    let v = match a {
+                        // an unbound environment cell is `Ref(addr)` itself: the cell is the value
+                        Cell::Var(s) => self.store.heap[(env + s) as usize],
+                        Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
+                        other => other,
+                    };
                     self.store.heap[args as usize + i] = v;
                 }
                 self.last_clause = Some((pred, clause));
@@ -991,22 +1014,6 @@ impl Machine {
         }
     }
 
-    /// The heap value of template cell `a` of clause `c` in environment `env`.
-    #[inline]
-    fn instantiate(&mut self, c: &ClauseT, a: Cell, env: u32) -> Cell {
-        match a {
-            Cell::Var(s) => {
-                let addr = env + s;
-                match self.store.heap[addr as usize] {
-                    Cell::Ref(x) if x == addr => Cell::Ref(addr),
-                    v => v,
-                }
-            }
-            Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
-            other => other,
-        }
-    }
-
     /// Copies the template subtree rooted at `root` (a compound starting at `p`) onto the heap.
     fn build_sub(&mut self, c: &ClauseT, p: u32, root: Cell, env: u32) -> Cell {
         let end = c.ends[p as usize];
@@ -1015,13 +1022,7 @@ impl Machine {
         heap.reserve((end - p) as usize);
         for &cell in &c.cells[p as usize..end as usize] {
             let v = match cell {
-                Cell::Var(s) => {
-                    let addr = env + s;
-                    match heap[addr as usize] {
-                        Cell::Ref(x) if x == addr => Cell::Ref(addr),
-                        v => v,
-                    }
-                }
+                Cell::Var(s) => heap[(env + s) as usize],
                 Cell::Struct(q) => Cell::Struct(q - p + base),
                 Cell::List(q) => Cell::List(q - p + base),
                 other => other,
@@ -1198,7 +1199,8 @@ impl Machine {
         next: u32,
     ) -> Result<Step, SolveError> {
         let pred = &data.preds[p as usize];
-        let first = if arity > 0 {
+        // without first-argument keys every list is all clauses (see `Pred::build_index`)
+        let first = if arity > 0 && pred.index.lists.len() > 2 {
             let c = self.store.deref(self.store.heap[args as usize]);
             Key::of_cell(c, |q| self.store.heap[q as usize])
         } else {

@@ -772,9 +772,10 @@ impl Machine {
 
     /// Restores the heights recorded in choicepoint `i` (which stays on the stack).
     fn restore(&mut self, i: usize, host: &mut dyn Host) {
-        let cp = self.cps[i];
+        let cp = &self.cps[i];
+        let (trail, heap, frames) = (cp.trail, cp.heap, cp.frames);
         let mut reactivate: Vec<u32> = Vec::new();
-        self.store.undo_to(cp.trail as usize, |n| {
+        self.store.undo_to(trail as usize, |n| {
             if n & CATCH_FLAG != 0 {
                 reactivate.push(n & !CATCH_FLAG);
             } else {
@@ -790,8 +791,8 @@ impl Machine {
                 *active = true;
             }
         }
-        self.store.heap.truncate(cp.heap as usize);
-        self.frames.truncate(cp.frames as usize);
+        self.store.heap.truncate(heap as usize);
+        self.frames.truncate(frames as usize);
     }
 
     fn pop_cp(&mut self) {
@@ -1049,6 +1050,53 @@ impl Machine {
             true
         } else {
             self.store.unify(cur, h)
+        }
+    }
+
+    /// Unifies atomic head template cell `t` with heap cell `h`.
+    #[inline]
+    fn unify_head_const(&mut self, t: Cell, h: Cell) -> bool {
+        match (t, self.store.deref(h)) {
+            (_, Cell::Ref(x)) => {
+                self.store.bind(x, t);
+                true
+            }
+            (Cell::Float(a), Cell::Float(b)) => a.to_bits() == b.to_bits(),
+            (_, hd) => hd == t,
+        }
+    }
+
+    /// Unifies the head list template starting at `p` with heap cell `h`, walking both spines
+    /// without the work stack of [`Machine::unify_head`] (in the same order: each element before
+    /// the rest of the list).
+    fn unify_head_list(&mut self, c: &ClauseT, mut p: u32, mut h: Cell, env: u32) -> bool {
+        loop {
+            let q = match self.store.deref(h) {
+                Cell::List(q) => q,
+                // an unbound variable: build the rest of the list
+                Cell::Ref(_) => return self.unify_head(c, Cell::List(p), h, env),
+                _ => return false,
+            };
+            let (head, tail) = (c.cells[p as usize], c.cells[p as usize + 1]);
+            let x = self.store.heap[q as usize];
+            let ok = match head {
+                Cell::Var(s) => self.unify_head_var(env + s, x),
+                Cell::Struct(_) | Cell::List(_) => self.unify_head(c, head, x, env),
+                constant => self.unify_head_const(constant, x),
+            };
+            if !ok {
+                return false;
+            }
+            let rest = self.store.heap[q as usize + 1];
+            match tail {
+                Cell::List(p2) => {
+                    p = p2;
+                    h = rest;
+                }
+                Cell::Var(s) => return self.unify_head_var(env + s, rest),
+                Cell::Struct(_) => return self.unify_head(c, tail, rest, env),
+                constant => return self.unify_head_const(constant, rest),
+            }
         }
     }
 
@@ -1513,22 +1561,9 @@ impl Machine {
             // variables and constants here, compounds in `unify_head`
             let ok = match t {
                 Cell::Var(s) => self.unify_head_var(env + s, h),
-                Cell::Struct(_) | Cell::List(_) => self.unify_head(c, t, h, env),
-                Cell::Float(a) => match self.store.deref(h) {
-                    Cell::Ref(x) => {
-                        self.store.bind(x, t);
-                        true
-                    }
-                    Cell::Float(b) => a.to_bits() == b.to_bits(),
-                    _ => false,
-                },
-                constant => match self.store.deref(h) {
-                    Cell::Ref(x) => {
-                        self.store.bind(x, constant);
-                        true
-                    }
-                    hd => hd == constant,
-                },
+                Cell::List(p) => self.unify_head_list(c, p, h, env),
+                Cell::Struct(_) => self.unify_head(c, t, h, env),
+                constant => self.unify_head_const(constant, h),
             };
             if !ok {
                 return Ok(Step::Fail);

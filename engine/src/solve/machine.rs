@@ -1020,15 +1020,17 @@ impl Machine {
         let end = c.ends[p as usize];
         let base = self.store.len();
         let heap = &mut self.store.heap;
-        heap.reserve((end - p) as usize);
-        for &cell in &c.cells[p as usize..end as usize] {
-            let v = match cell {
-                Cell::Var(s) => heap[(env + s) as usize],
+        // the copy's cells are made first, then written from the template: the environment is
+        // older than the copy, so it is read from the part below `base`
+        heap.resize(base as usize + (end - p) as usize, Cell::Atom(atom::NIL));
+        let (old, new) = heap.split_at_mut(base as usize);
+        for (dst, &cell) in new.iter_mut().zip(&c.cells[p as usize..end as usize]) {
+            *dst = match cell {
+                Cell::Var(s) => old[(env + s) as usize],
                 Cell::Struct(q) => Cell::Struct(q - p + base),
                 Cell::List(q) => Cell::List(q - p + base),
                 other => other,
             };
-            heap.push(v);
         }
         match root {
             Cell::Struct(_) => Cell::Struct(base),

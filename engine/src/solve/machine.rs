@@ -986,9 +986,10 @@ impl Machine {
 
     /// Restores the heights recorded in choicepoint `i` (which stays on the stack).
     fn restore(&mut self, i: usize, host: &mut dyn Host) {
-        let cp = self.cps[i];
+        let cp = &self.cps[i];
+        let (trail, heap, frames) = (cp.trail, cp.heap, cp.frames);
         let mut reactivate: Vec<u32> = Vec::new();
-        self.store.undo_to(cp.trail as usize, |n| {
+        self.store.undo_to(trail as usize, |n| {
             if n & CATCH_FLAG != 0 {
                 reactivate.push(n & !CATCH_FLAG);
             } else {
@@ -1004,8 +1005,8 @@ impl Machine {
                 *active = true;
             }
         }
-        self.store.heap.truncate(cp.heap as usize);
-        self.frames.truncate(cp.frames as usize);
+        self.store.heap.truncate(heap as usize);
+        self.frames.truncate(frames as usize);
     }
 
     fn pop_cp(&mut self) {
@@ -1090,7 +1091,10 @@ impl Machine {
         }
         let fi = self.cur;
         let f = self.frames[fi as usize];
-        if fi + 1 == self.frames.len() as u32 && fi >= self.protected() {
+        // the newest frame is dropped when no choicepoint can resume it (a `Body` frame with goals
+        // left is reused for its continuation instead)
+        let top = fi + 1 == self.frames.len() as u32 && fi >= self.protected();
+        if top && !matches!(f.kind, FrameKind::Body { .. }) {
             self.frames.pop();
         }
         match f.kind {
@@ -1107,17 +1111,32 @@ impl Machine {
                 let c: &ClauseT = &data.preds[pred as usize].clauses[clause as usize];
                 let g = &c.body[pc as usize];
                 let next = if (pc as usize) + 1 < c.body.len() {
-                    self.push_frame(
-                        FrameKind::Body {
-                            pred,
-                            clause,
-                            pc: pc + 1,
-                            env,
-                        },
-                        f.cutb,
-                        f.next,
-                    )?
+                    if top {
+                        // what popping the frame and pushing its continuation would make
+                        if let Some(Frame {
+                            kind: FrameKind::Body { pc: p, .. },
+                            ..
+                        }) = self.frames.last_mut()
+                        {
+                            *p = pc + 1;
+                        }
+                        fi
+                    } else {
+                        self.push_frame(
+                            FrameKind::Body {
+                                pred,
+                                clause,
+                                pc: pc + 1,
+                                env,
+                            },
+                            f.cutb,
+                            f.next,
+                        )?
+                    }
                 } else {
+                    if top {
+                        self.frames.pop();
+                    }
                     f.next
                 };
                 let args = self.store.len();
@@ -1126,7 +1145,12 @@ impl Machine {
                     .heap
                     .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
                 for (i, &a) in g.args.iter().enumerate() {
-                    let v = self.instantiate(c, a, env);
+                    let v = match a {
+                        // an unbound environment cell is `Ref(addr)` itself: the cell is the value
+                        Cell::Var(s) => self.store.heap[(env + s) as usize],
+                        Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
+                        other => other,
+                    };
                     self.store.heap[args as usize + i] = v;
                 }
                 self.last_clause = Some((pred, clause));
@@ -1201,42 +1225,22 @@ impl Machine {
         }
     }
 
-    /// The heap value of template cell `a` of clause `c` in environment `env`.
-    #[inline]
-    fn instantiate(&mut self, c: &ClauseT, a: Cell, env: u32) -> Cell {
-        match a {
-            Cell::Var(s) => {
-                let addr = env + s;
-                match self.store.heap[addr as usize] {
-                    Cell::Ref(x) if x == addr => Cell::Ref(addr),
-                    v => v,
-                }
-            }
-            Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
-            other => other,
-        }
-    }
-
     /// Copies the template subtree rooted at `root` (a compound starting at `p`) onto the heap.
     fn build_sub(&mut self, c: &ClauseT, p: u32, root: Cell, env: u32) -> Cell {
         let end = c.ends[p as usize];
         let base = self.store.len();
         let heap = &mut self.store.heap;
-        heap.reserve((end - p) as usize);
-        for &cell in &c.cells[p as usize..end as usize] {
-            let v = match cell {
-                Cell::Var(s) => {
-                    let addr = env + s;
-                    match heap[addr as usize] {
-                        Cell::Ref(x) if x == addr => Cell::Ref(addr),
-                        v => v,
-                    }
-                }
+        // the copy's cells are made first, then written from the template: the environment is
+        // older than the copy, so it is read from the part below `base`
+        heap.resize(base as usize + (end - p) as usize, Cell::Atom(atom::NIL));
+        let (old, new) = heap.split_at_mut(base as usize);
+        for (dst, &cell) in new.iter_mut().zip(&c.cells[p as usize..end as usize]) {
+            *dst = match cell {
+                Cell::Var(s) => old[(env + s) as usize],
                 Cell::Struct(q) => Cell::Struct(q - p + base),
                 Cell::List(q) => Cell::List(q - p + base),
                 other => other,
             };
-            heap.push(v);
         }
         match root {
             Cell::Struct(_) => Cell::Struct(base),
@@ -1258,6 +1262,53 @@ impl Machine {
             true
         } else {
             self.store.unify(cur, h)
+        }
+    }
+
+    /// Unifies atomic head template cell `t` with heap cell `h`.
+    #[inline]
+    fn unify_head_const(&mut self, t: Cell, h: Cell) -> bool {
+        match (t, self.store.deref(h)) {
+            (_, Cell::Ref(x)) => {
+                self.store.bind(x, t);
+                true
+            }
+            (Cell::Float(a), Cell::Float(b)) => a.to_bits() == b.to_bits(),
+            (_, hd) => hd == t,
+        }
+    }
+
+    /// Unifies the head list template starting at `p` with heap cell `h`, walking both spines
+    /// without the work stack of [`Machine::unify_head`] (in the same order: each element before
+    /// the rest of the list).
+    fn unify_head_list(&mut self, c: &ClauseT, mut p: u32, mut h: Cell, env: u32) -> bool {
+        loop {
+            let q = match self.store.deref(h) {
+                Cell::List(q) => q,
+                // an unbound variable: build the rest of the list
+                Cell::Ref(_) => return self.unify_head(c, Cell::List(p), h, env),
+                _ => return false,
+            };
+            let (head, tail) = (c.cells[p as usize], c.cells[p as usize + 1]);
+            let x = self.store.heap[q as usize];
+            let ok = match head {
+                Cell::Var(s) => self.unify_head_var(env + s, x),
+                Cell::Struct(_) | Cell::List(_) => self.unify_head(c, head, x, env),
+                constant => self.unify_head_const(constant, x),
+            };
+            if !ok {
+                return false;
+            }
+            let rest = self.store.heap[q as usize + 1];
+            match tail {
+                Cell::List(p2) => {
+                    p = p2;
+                    h = rest;
+                }
+                Cell::Var(s) => return self.unify_head_var(env + s, rest),
+                Cell::Struct(_) => return self.unify_head(c, tail, rest, env),
+                constant => return self.unify_head_const(constant, rest),
+            }
         }
     }
 
@@ -1408,7 +1459,8 @@ impl Machine {
         next: u32,
     ) -> Result<Step, SolveError> {
         let pred = &data.preds[p as usize];
-        let first = if arity > 0 {
+        // without first-argument keys every list is all clauses (see `Pred::build_index`)
+        let first = if arity > 0 && pred.index.lists.len() > 2 {
             let c = self.store.deref(self.store.heap[args as usize]);
             Key::of_cell(c, |q| self.store.heap[q as usize])
         } else {
@@ -1771,22 +1823,9 @@ impl Machine {
             // variables and constants here, compounds in `unify_head`
             let ok = match t {
                 Cell::Var(s) => self.unify_head_var(env + s, h),
-                Cell::Struct(_) | Cell::List(_) => self.unify_head(c, t, h, env),
-                Cell::Float(a) => match self.store.deref(h) {
-                    Cell::Ref(x) => {
-                        self.store.bind(x, t);
-                        true
-                    }
-                    Cell::Float(b) => a.to_bits() == b.to_bits(),
-                    _ => false,
-                },
-                constant => match self.store.deref(h) {
-                    Cell::Ref(x) => {
-                        self.store.bind(x, constant);
-                        true
-                    }
-                    hd => hd == constant,
-                },
+                Cell::List(p) => self.unify_head_list(c, p, h, env),
+                Cell::Struct(_) => self.unify_head(c, t, h, env),
+                constant => self.unify_head_const(constant, h),
             };
             if !ok {
                 return Ok(Step::Fail);

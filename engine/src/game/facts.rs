@@ -426,12 +426,12 @@ pub const INDEXED: usize = 4;
 /// the list.
 const SMALL: usize = 16;
 
-/// `IOTA[i] == i`: the candidate list "every fact" of a small set (entries as in [`Mode`]).
-static IOTA: [u64; SMALL] = {
-    let mut a = [0u64; SMALL];
+/// `IOTA[i] == i`: the candidate list "every fact" of a small set.
+static IOTA: [u32; SMALL] = {
+    let mut a = [0u32; SMALL];
     let mut i = 0;
     while i < SMALL {
-        a[i] = i as u64;
+        a[i] = i as u32;
         i += 1;
     }
     a
@@ -473,15 +473,16 @@ fn composite(kw: &[u64; INDEXED], mask: usize) -> u64 {
 }
 
 /// The facts whose leading elements have given keys, for one binding mode (the set of positions
-/// among the first [`INDEXED`] elements where a pattern has a key).
+/// among the first [`INDEXED`] elements where a pattern has a key): a hash table whose slots hold
+/// the facts of their composite hashes ([`composite`]), in insertion order.
 #[derive(Debug, Default, Clone)]
 struct Mode {
-    /// `composite hash << 32 | fact id` of every fact with a key at each of the mode's positions,
-    /// sorted: the facts of one hash are a run, in insertion order.
-    entries: Vec<u64>,
-    /// No two facts with different keys at the mode's positions share a hash: the facts of a run
-    /// agree with a pattern of its hash exactly when the first one does.
-    exact: bool,
+    /// `starts[s]..starts[s + 1]`: the range of slot `s` in `ids`.
+    starts: Vec<u32>,
+    ids: Vec<u32>,
+    /// The slots holding facts with different keys at the mode's positions (in the others, the
+    /// facts agree with a pattern exactly when the first one does).
+    mixed: Vec<u32>,
 }
 
 impl Mode {
@@ -489,46 +490,48 @@ impl Mode {
     /// the mode's positions, and not at all if it has no key at one of them (no pattern with a key
     /// there can match it: [`Ground::may_match`]).
     fn build(facts: &[Arc<Ground>], mask: usize) -> Mode {
-        let mut entries: Vec<u64> = Vec::with_capacity(facts.len());
-        entries.extend(
-            facts
-                .iter()
-                .enumerate()
-                .filter(|(_, g)| usize::from(g.kmask) & mask == mask)
-                .map(|(i, g)| (composite(&g.kw, mask) << 32) | i as u64),
-        );
-        entries.sort_unstable();
-        let masked = |e: u64| {
-            let keys = &facts[e as u32 as usize].keys;
-            std::array::from_fn::<_, INDEXED, _>(|pos| (mask & (1 << pos) != 0).then(|| keys[pos]))
+        let size = (2 * facts.len()).next_power_of_two();
+        let slot = |g: &Ground| {
+            (usize::from(g.kmask) & mask == mask)
+                .then(|| composite(&g.kw, mask) as usize & (size - 1))
         };
-        let mut exact = true;
-        let mut run = 0;
-        for i in 1..entries.len() {
-            if entries[i] >> 32 != entries[run] >> 32 {
-                run = i;
-            } else if masked(entries[i]) != masked(entries[run]) {
-                exact = false;
+        // counting sort by slot: the facts of each slot, filled from its end in reverse order, end
+        // up in insertion order
+        let mut starts = vec![0u32; size + 1];
+        for g in facts {
+            if let Some(s) = slot(g) {
+                starts[s] += 1;
             }
         }
-        Mode { entries, exact }
-    }
-
-    /// The run of the facts with composite hash `h`.
-    #[inline]
-    fn get(&self, h: u64) -> &[u64] {
-        let lo = self.entries.partition_point(|&e| e >> 32 < h);
-        let n = self.entries[lo..]
-            .iter()
-            .take_while(|&&e| e >> 32 == h)
-            .count();
-        &self.entries[lo..lo + n]
+        for s in 1..size {
+            starts[s] += starts[s - 1];
+        }
+        starts[size] = starts[size - 1];
+        let mut ids = vec![0u32; starts[size] as usize];
+        for (i, g) in facts.iter().enumerate().rev() {
+            if let Some(s) = slot(g) {
+                starts[s] -= 1;
+                ids[starts[s] as usize] = i as u32;
+            }
+        }
+        let masked = |i: u32| {
+            let keys = &facts[i as usize].keys;
+            std::array::from_fn::<_, INDEXED, _>(|pos| (mask & (1 << pos) != 0).then(|| keys[pos]))
+        };
+        let mut mixed = Vec::new();
+        for s in 0..size {
+            let run = &ids[starts[s] as usize..starts[s + 1] as usize];
+            if run.len() > 1 && run[1..].iter().any(|&i| masked(i) != masked(run[0])) {
+                mixed.push(s as u32);
+            }
+        }
+        Mode { starts, ids, mixed }
     }
 }
 
 /// The index of a fact set larger than [`SMALL`]: one composite index per binding mode of the
 /// patterns (JIT-style multi-argument indexing), each built at its first use, so that a pattern
-/// finds exactly the facts whose indexed elements agree with its keys in one lookup.
+/// finds the facts whose indexed elements agree with its keys in one lookup.
 #[derive(Debug, Default, Clone)]
 struct Index {
     modes: [OnceLock<Mode>; 1 << INDEXED],
@@ -540,23 +543,22 @@ impl Index {
     fn lookup<'f>(
         &'f self,
         facts: &[Arc<Ground>],
-        keys: &[Option<Key>; INDEXED],
+        keys: [Option<Key>; INDEXED],
         mask: usize,
         h: u64,
     ) -> Candidates<'f> {
         let mode = self.modes[mask].get_or_init(|| Mode::build(facts, mask));
-        let list = mode.get(h);
-        // the run of the pattern's hash: in an exact mode, its facts have the same keys, those of
-        // the pattern unless the hash collides
+        let s = h as usize & (mode.starts.len() - 2);
+        let list = &mode.ids[mode.starts[s] as usize..mode.starts[s + 1] as usize];
+        let exact = !mode.mixed.contains(&(s as u32));
         match list.first() {
-            Some(&e) if mode.exact && !facts[e as u32 as usize].may_match(keys) => Candidates {
+            // a slot of facts with the same keys, but not the pattern's
+            Some(&i) if exact && !facts[i as usize].may_match(&keys) => Candidates {
                 list: &[],
-                exact: true,
+                keys,
+                exact,
             },
-            _ => Candidates {
-                list,
-                exact: mode.exact,
-            },
+            _ => Candidates { list, keys, exact },
         }
     }
 }
@@ -582,11 +584,11 @@ fn next_id() -> u64 {
 /// The facts a pattern may match, in insertion order (recomputed identically on every retry).
 #[derive(Clone, Copy)]
 pub struct Candidates<'f> {
-    /// Fact ids in the low 32 bits.
-    list: &'f [u64],
-    /// Every candidate agrees with the pattern's keys (else [`Candidates::agrees`] needs them: a
-    /// small set's candidates are all its facts).
-    pub exact: bool,
+    list: &'f [u32],
+    /// The pattern's keys ([`FactSet::pattern_keys`]).
+    keys: [Option<Key>; INDEXED],
+    /// Every candidate agrees with `keys` (a small set's candidates are all its facts).
+    exact: bool,
 }
 
 impl Candidates<'_> {
@@ -601,18 +603,17 @@ impl Candidates<'_> {
     /// The fact id of candidate `pos`.
     #[inline]
     pub fn id(&self, pos: usize) -> u32 {
-        self.list[pos] as u32
+        self.list[pos]
     }
     /// The fact ids, in order.
-    pub fn ids(&self) -> impl Iterator<Item = u32> + '_ {
-        self.list.iter().map(|&e| e as u32)
+    pub fn ids(&self) -> &[u32] {
+        self.list
     }
 
-    /// Does candidate `pos` agree with the keys of the pattern ([`Ground::may_match`])? `keys`: the
-    /// pattern's keys ([`FactSet::pattern_keys`]), needed only when the candidates are not exact.
+    /// Does candidate `pos` agree with the keys of the pattern ([`Ground::may_match`])?
     #[inline]
-    pub fn agrees(&self, facts: &FactSet, pos: usize, keys: Option<&[Option<Key>; INDEXED]>) -> bool {
-        self.exact || keys.is_none_or(|k| facts.get(self.id(pos)).may_match(k))
+    pub fn agrees(&self, facts: &FactSet, pos: usize) -> bool {
+        self.exact || facts.get(self.id(pos)).may_match(&self.keys)
     }
 }
 
@@ -646,26 +647,20 @@ impl FactSet {
         self.facts.iter().map(|g| &g.term)
     }
     pub fn contains(&self, t: &Term) -> bool {
-        let keys = term_keys(t);
-        let cands = self.candidates_by_keys(&keys);
-        (0..cands.len())
-            .any(|pos| cands.agrees(self, pos, Some(&keys)) && self.get(cands.id(pos)).term == *t)
+        let cands = self.candidates_by_keys(&term_keys(t));
+        (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term == *t)
     }
 
     /// Is the word a fact?
     pub fn contains_word(&self, w: &HeapWord) -> bool {
         let cands = self.candidates_by_keys(&w.keys);
-        let found = cands.ids().any(|i| self.get(i).is_word(w));
-        found
+        cands.ids().iter().any(|&i| self.get(i).is_word(w))
     }
 
     /// The facts that can match the heap pattern `pat`, in insertion order: in an indexed set,
     /// those whose indexed elements agree with the pattern's keys ([`Candidates::agrees`] filters
     /// the others).
     pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates<'_> {
-        let Some(index) = &self.index else {
-            return self.scan();
-        };
         // the keys, the binding mode and the composite hash of the pattern's leading elements, in
         // one walk
         let at = |q: u32| store.heap[q as usize];
@@ -681,13 +676,17 @@ impl FactSet {
             }
             t = store.deref(at(p + 1));
         }
-        index.lookup(&self.facts, &keys, mask, h >> HASH_SHIFT)
+        match &self.index {
+            None => self.scan(keys),
+            Some(index) => index.lookup(&self.facts, keys, mask, h >> HASH_SHIFT),
+        }
     }
 
     /// Every fact of a small set.
-    fn scan(&self) -> Candidates<'_> {
+    fn scan(&self, keys: [Option<Key>; INDEXED]) -> Candidates<'_> {
         Candidates {
             list: &IOTA[..self.facts.len()],
+            keys,
             exact: false,
         }
     }
@@ -708,11 +707,11 @@ impl FactSet {
     /// [`FactSet::candidates`] of a pattern with the keys `keys` ([`FactSet::pattern_keys`]).
     pub fn candidates_by_keys(&self, keys: &[Option<Key>; INDEXED]) -> Candidates<'_> {
         let Some(index) = &self.index else {
-            return self.scan();
+            return self.scan(*keys);
         };
         let (kw, mask) = key_words(keys);
         let mask = usize::from(mask);
-        index.lookup(&self.facts, keys, mask, composite(&kw, mask))
+        index.lookup(&self.facts, *keys, mask, composite(&kw, mask))
     }
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.
@@ -773,7 +772,7 @@ mod tests {
     fn matching(set: &FactSet, keys: &[Option<Key>; INDEXED]) -> Vec<Term> {
         let cands = set.candidates_by_keys(keys);
         (0..cands.len())
-            .filter(|&pos| cands.agrees(set, pos, Some(keys)))
+            .filter(|&pos| cands.agrees(set, pos))
             .map(|pos| set.get(cands.id(pos)).term.clone())
             .collect()
     }
@@ -900,9 +899,8 @@ mod tests {
                 let mut store = Store::new();
                 let h = store.build(&pat, &mut Vec::new());
                 let cands = set.candidates(&store, h);
-                let keys = FactSet::pattern_keys(&store, h);
                 let ids: Vec<u32> = (0..cands.len())
-                    .filter(|&pos| cands.agrees(&set, pos, Some(&keys)))
+                    .filter(|&pos| cands.agrees(&set, pos))
                     .map(|pos| cands.id(pos))
                     .collect();
                 prop_assert_eq!(

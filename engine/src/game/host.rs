@@ -158,8 +158,7 @@ impl Host for KeywordHost<'_> {
                 let facts = self.facts;
                 let cands = facts.candidates(store, args[0]);
                 let n = cands.len();
-                let keys = (!cands.exact).then(|| FactSet::pattern_keys(store, args[0]));
-                let agrees = |pos: usize| cands.agrees(facts, pos, keys.as_ref());
+                let agrees = |pos: usize| cands.agrees(facts, pos);
                 let mut pos = start;
                 loop {
                     while pos < n && !agrees(pos) {

@@ -5,9 +5,9 @@ use crate::atom;
 use crate::solve::program::{compile_term, Key};
 use crate::solve::store::{Cell, Store};
 use crate::term::Term;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHasher;
 use std::hash::Hasher;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A ground term compiled for fast unification against heap patterns.
 #[derive(Debug)]
@@ -18,6 +18,9 @@ pub struct Ground {
     root: Cell,
     /// The index keys of its first [`INDEXED`] word elements.
     keys: [Option<Key>; INDEXED],
+    /// [`key_word`] of each of `keys` (0 where there is none) and the mask of the present ones.
+    kw: [u64; INDEXED],
+    kmask: u8,
     /// Structural hash ([`Ground::hash_value`]): equal terms have equal hashes, whether compiled from
     /// a [`Term`] or copied from the heap.
     hash: u64,
@@ -119,9 +122,12 @@ impl Ground {
             ends: ends.into(),
             root,
             keys: [None; INDEXED],
+            kw: [0; INDEXED],
+            kmask: 0,
             hash: 0,
         };
         g.keys = g.keys();
+        (g.kw, g.kmask) = key_words(&g.keys);
         g.hash = structural_hash(root, |q| g.cells[q as usize], |c| c);
         g
     }
@@ -351,12 +357,15 @@ impl<'s> HeapWord<'s> {
             keys,
         } = self;
         let term = cells_to_term(root, scratch);
+        let (kw, kmask) = key_words(&keys);
         let g = Ground {
             term,
             cells: Box::from(&scratch.cells[..]),
             ends: Box::from(&scratch.ends[..]),
             root,
             keys,
+            kw,
+            kmask,
             hash,
         };
         debug_assert_eq!(
@@ -372,6 +381,19 @@ impl<'s> HeapWord<'s> {
         });
         g
     }
+}
+
+/// The [`key_word`]s of `keys` (0 where there is none) and the mask of the positions with a key.
+fn key_words(keys: &[Option<Key>; INDEXED]) -> ([u64; INDEXED], u8) {
+    let mut kw = [0; INDEXED];
+    let mut mask = 0;
+    for (pos, k) in keys.iter().enumerate() {
+        if let Some(k) = k {
+            kw[pos] = key_word(*k);
+            mask |= 1 << pos;
+        }
+    }
+    (kw, mask)
 }
 
 /// The index keys of the leading elements of a word given as a term.
@@ -415,91 +437,128 @@ static IOTA: [u32; SMALL] = {
     a
 };
 
-/// The index of a fact set larger than [`SMALL`].
+/// A hash of one index key.
+#[inline]
+fn key_word(k: Key) -> u64 {
+    let (tag, v) = match k {
+        Key::Atom(a) => (1u64, u64::from(a.0)),
+        Key::Int(i) => (2, i as u64),
+        Key::Float(b) => (3, b),
+        Key::Str(s) => (4, u64::from(s.0)),
+        Key::Functor(f, n) => (5, (u64::from(f.0) << 32) | u64::from(n)),
+    };
+    (v ^ (tag << 59)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The bits of a composite hash kept ([`composite`]): few in unit tests, so that runs of facts
+/// with different keys (inexact modes) occur there too.
+const HASH_SHIFT: u32 = if cfg!(test) { 61 } else { 32 };
+
+/// Mixes the next bound position's [`key_word`] into a composite key hash.
+#[inline]
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(26) ^ w).wrapping_mul(0x517C_C1B7_2722_0A95)
+}
+
+/// The composite hash (at most 32 bits) of the key words `kw` at the positions of `mask`, in order.
+#[inline]
+fn composite(kw: &[u64; INDEXED], mask: usize) -> u64 {
+    let mut h = 0;
+    for (pos, &w) in kw.iter().enumerate() {
+        if mask & (1 << pos) != 0 {
+            h = mix(h, w);
+        }
+    }
+    h >> HASH_SHIFT
+}
+
+/// The facts whose leading elements have given keys, for one binding mode (the set of positions
+/// among the first [`INDEXED`] elements where a pattern has a key): a hash table whose slots hold
+/// the facts of their composite hashes ([`composite`]), in insertion order.
+#[derive(Debug, Default, Clone)]
+struct Mode {
+    /// `starts[s]..starts[s + 1]`: the range of slot `s` in `ids`.
+    starts: Vec<u32>,
+    ids: Vec<u32>,
+    /// The slots holding facts with different keys at the mode's positions (in the others, the
+    /// facts agree with a pattern exactly when the first one does).
+    mixed: Vec<u32>,
+}
+
+impl Mode {
+    /// The mode `mask` (bit `i`: element `i` has a key) of `facts`: a fact is listed under its keys at
+    /// the mode's positions, and not at all if it has no key at one of them (no pattern with a key
+    /// there can match it: [`Ground::may_match`]).
+    fn build(facts: &[Arc<Ground>], mask: usize) -> Mode {
+        let size = (2 * facts.len()).next_power_of_two();
+        let slot = |g: &Ground| {
+            (usize::from(g.kmask) & mask == mask)
+                .then(|| composite(&g.kw, mask) as usize & (size - 1))
+        };
+        // counting sort by slot: the facts of each slot, filled from its end in reverse order, end
+        // up in insertion order
+        let mut starts = vec![0u32; size + 1];
+        for g in facts {
+            if let Some(s) = slot(g) {
+                starts[s] += 1;
+            }
+        }
+        for s in 1..size {
+            starts[s] += starts[s - 1];
+        }
+        starts[size] = starts[size - 1];
+        let mut ids = vec![0u32; starts[size] as usize];
+        for (i, g) in facts.iter().enumerate().rev() {
+            if let Some(s) = slot(g) {
+                starts[s] -= 1;
+                ids[starts[s] as usize] = i as u32;
+            }
+        }
+        let masked = |i: u32| {
+            let keys = &facts[i as usize].keys;
+            std::array::from_fn::<_, INDEXED, _>(|pos| (mask & (1 << pos) != 0).then(|| keys[pos]))
+        };
+        let mut mixed = Vec::new();
+        for s in 0..size {
+            let run = &ids[starts[s] as usize..starts[s + 1] as usize];
+            if run.len() > 1 && run[1..].iter().any(|&i| masked(i) != masked(run[0])) {
+                mixed.push(s as u32);
+            }
+        }
+        Mode { starts, ids, mixed }
+    }
+}
+
+/// The index of a fact set larger than [`SMALL`]: one composite index per binding mode of the
+/// patterns (JIT-style multi-argument indexing), each built at its first use, so that a pattern
+/// finds the facts whose indexed elements agree with its keys in one lookup.
 #[derive(Debug, Default, Clone)]
 struct Index {
-    all: Arc<[u32]>,
-    /// `by_pos[i]`: facts whose element `i` has a given key (JIT-style multi-argument indexing: a
-    /// pattern uses the most selective of its bound leading elements).
-    by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED],
+    modes: [OnceLock<Mode>; 1 << INDEXED],
 }
 
 impl Index {
-    fn build(facts: &[Arc<Ground>]) -> Index {
-        let mut by_pos: [FxHashMap<Key, Vec<u32>>; INDEXED] = Default::default();
-        for (i, f) in facts.iter().enumerate() {
-            for (pos, k) in f.keys.iter().enumerate() {
-                if let Some(k) = k {
-                    by_pos[pos].entry(*k).or_default().push(i as u32);
-                }
-            }
-        }
-        Index {
-            all: (0..facts.len() as u32).collect(),
-            by_pos: by_pos.map(|m| m.into_iter().map(|(k, v)| (k, Arc::from(v))).collect()),
-        }
-    }
-
-    /// The index after deleting the facts marked in `gone` (`first`: the first of them, or the old
-    /// length) and appending `created` (numbered from `base`): unchanged lists are shared, the
-    /// others renumbered without looking at the facts' terms.
-    fn update(&self, gone: &[bool], first: usize, created: &[Arc<Ground>], base: u32) -> Index {
-        // new id of old fact i (deleted facts are skipped)
-        let mut new_id: Vec<u32> = Vec::new();
-        if first < gone.len() {
-            new_id.reserve(gone.len());
-            let mut next = 0u32;
-            for &g in gone {
-                new_id.push(next);
-                next += u32::from(!g);
-            }
-        }
-        let remap = |list: &[u32], out: &mut Vec<u32>| {
-            for &i in list {
-                if (i as usize) < first {
-                    out.push(i);
-                } else if !gone[i as usize] {
-                    out.push(new_id[i as usize]);
-                }
-            }
-        };
-        let mut by_pos: [FxHashMap<Key, Arc<[u32]>>; INDEXED] = Default::default();
-        for (pos, (old, new)) in self.by_pos.iter().zip(by_pos.iter_mut()).enumerate() {
-            // the created facts with a key at this position, grouped by key in order
-            let mut adds: Vec<(Key, Vec<u32>)> = Vec::new();
-            for (j, g) in created.iter().enumerate() {
-                if let Some(k) = g.keys[pos] {
-                    match adds.iter_mut().find(|(a, _)| *a == k) {
-                        Some((_, v)) => v.push(base + j as u32),
-                        None => adds.push((k, vec![base + j as u32])),
-                    }
-                }
-            }
-            new.reserve(old.len() + adds.len());
-            for (k, list) in old {
-                let add = adds.iter().position(|(a, _)| a == k);
-                let untouched = list.last().is_none_or(|&l| (l as usize) < first);
-                if untouched && add.is_none() {
-                    new.insert(*k, list.clone());
-                    continue;
-                }
-                let mut out = Vec::with_capacity(list.len() + 1);
-                remap(list, &mut out);
-                if let Some(a) = add {
-                    out.extend_from_slice(&adds.swap_remove(a).1);
-                }
-                if !out.is_empty() {
-                    new.insert(*k, Arc::from(out));
-                }
-            }
-            for (k, v) in adds {
-                new.insert(k, Arc::from(v));
-            }
-        }
-        let n = base as usize + created.len();
-        Index {
-            all: (0..n as u32).collect(),
-            by_pos,
+    /// The candidates of a pattern with the keys `keys` (binding mode `mask`, composite hash `h`).
+    #[inline]
+    fn lookup<'f>(
+        &'f self,
+        facts: &[Arc<Ground>],
+        keys: [Option<Key>; INDEXED],
+        mask: usize,
+        h: u64,
+    ) -> Candidates<'f> {
+        let mode = self.modes[mask].get_or_init(|| Mode::build(facts, mask));
+        let s = h as usize & (mode.starts.len() - 2);
+        let list = &mode.ids[mode.starts[s] as usize..mode.starts[s + 1] as usize];
+        let exact = !mode.mixed.contains(&(s as u32));
+        match list.first() {
+            // a slot of facts with the same keys, but not the pattern's
+            Some(&i) if exact && !facts[i as usize].may_match(&keys) => Candidates {
+                list: &[],
+                keys,
+                exact,
+            },
+            _ => Candidates { list, keys, exact },
         }
     }
 }
@@ -522,28 +581,45 @@ fn next_id() -> u64 {
     NEXT_FACTSET_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Which candidate list a pattern selects (recomputed identically on every retry).
-#[derive(Clone)]
-pub enum Candidates {
-    /// Facts `0..n` (a small set).
-    First(usize),
-    List(Arc<[u32]>),
-    None,
+/// The facts a pattern may match, in insertion order (recomputed identically on every retry).
+#[derive(Clone, Copy)]
+pub struct Candidates<'f> {
+    list: &'f [u32],
+    /// The pattern's keys ([`FactSet::pattern_keys`]).
+    keys: [Option<Key>; INDEXED],
+    /// Every candidate agrees with `keys` (a small set's candidates are all its facts).
+    exact: bool,
 }
 
-impl Candidates {
+impl Candidates<'_> {
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+    /// The fact id of candidate `pos`.
+    #[inline]
+    pub fn id(&self, pos: usize) -> u32 {
+        self.list[pos]
+    }
+    /// The fact ids, in order.
     pub fn ids(&self) -> &[u32] {
-        match self {
-            Candidates::First(n) => &IOTA[..*n],
-            Candidates::List(l) => l,
-            Candidates::None => &[],
-        }
+        self.list
+    }
+
+    /// Does candidate `pos` agree with the keys of the pattern ([`Ground::may_match`])?
+    #[inline]
+    pub fn agrees(&self, facts: &FactSet, pos: usize) -> bool {
+        self.exact || facts.get(self.id(pos)).may_match(&self.keys)
     }
 }
 
 impl FactSet {
     pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
-        let index = (facts.len() > SMALL).then(|| Box::new(Index::build(&facts)));
+        let index = (facts.len() > SMALL).then(Box::default);
         FactSet {
             facts,
             index,
@@ -571,11 +647,8 @@ impl FactSet {
         self.facts.iter().map(|g| &g.term)
     }
     pub fn contains(&self, t: &Term) -> bool {
-        let keys = term_keys(t);
-        self.candidates_by_keys(&keys)
-            .ids()
-            .iter()
-            .any(|&i| self.get(i).may_match(&keys) && &self.get(i).term == t)
+        let cands = self.candidates_by_keys(&term_keys(t));
+        (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term == *t)
     }
 
     /// Is the word a fact?
@@ -584,10 +657,38 @@ impl FactSet {
         cands.ids().iter().any(|&i| self.get(i).is_word(w))
     }
 
-    /// The facts that can match the heap pattern `pat`, in insertion order: the shortest candidate
-    /// list among the pattern's bound leading elements.
-    pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates {
-        self.candidates_by_keys(&FactSet::pattern_keys(store, pat))
+    /// The facts that can match the heap pattern `pat`, in insertion order: in an indexed set,
+    /// those whose indexed elements agree with the pattern's keys ([`Candidates::agrees`] filters
+    /// the others).
+    pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates<'_> {
+        // the keys, the binding mode and the composite hash of the pattern's leading elements, in
+        // one walk
+        let at = |q: u32| store.heap[q as usize];
+        let mut keys = [None; INDEXED];
+        let (mut mask, mut h) = (0, 0);
+        let mut t = store.deref(pat);
+        for (pos, slot) in keys.iter_mut().enumerate() {
+            let Cell::List(p) = t else { break };
+            if let Some(k) = Key::of_cell(store.deref(at(p)), at) {
+                *slot = Some(k);
+                mask |= 1 << pos;
+                h = mix(h, key_word(k));
+            }
+            t = store.deref(at(p + 1));
+        }
+        match &self.index {
+            None => self.scan(keys),
+            Some(index) => index.lookup(&self.facts, keys, mask, h >> HASH_SHIFT),
+        }
+    }
+
+    /// Every fact of a small set.
+    fn scan(&self, keys: [Option<Key>; INDEXED]) -> Candidates<'_> {
+        Candidates {
+            list: &IOTA[..self.facts.len()],
+            keys,
+            exact: false,
+        }
     }
 
     /// The index keys of the leading elements of the heap pattern `pat` (`None`: no key there).
@@ -604,24 +705,13 @@ impl FactSet {
     }
 
     /// [`FactSet::candidates`] of a pattern with the keys `keys` ([`FactSet::pattern_keys`]).
-    pub fn candidates_by_keys(&self, keys: &[Option<Key>; INDEXED]) -> Candidates {
+    pub fn candidates_by_keys(&self, keys: &[Option<Key>; INDEXED]) -> Candidates<'_> {
         let Some(index) = &self.index else {
-            return Candidates::First(self.facts.len());
+            return self.scan(*keys);
         };
-        let mut best: Option<&Arc<[u32]>> = None;
-        for (pos, k) in keys.iter().enumerate() {
-            if let Some(k) = k {
-                match index.by_pos[pos].get(k) {
-                    None => return Candidates::None,
-                    Some(v) => {
-                        if best.is_none_or(|b| v.len() < b.len()) {
-                            best = Some(v);
-                        }
-                    }
-                }
-            }
-        }
-        Candidates::List(best.unwrap_or(&index.all).clone())
+        let (kw, mask) = key_words(keys);
+        let mask = usize::from(mask);
+        index.lookup(&self.facts, *keys, mask, composite(&kw, mask))
     }
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.
@@ -642,13 +732,8 @@ impl FactSet {
                 .filter(|(_, &g)| !g)
                 .map(|(f, _)| f.clone()),
         );
-        let base = next.len() as u32;
         next.extend(created.iter().cloned());
-        let index = match &self.index {
-            _ if next.len() <= SMALL => None,
-            Some(old) => Some(Box::new(old.update(&gone, first, created, base))),
-            None => Some(Box::new(Index::build(&next))),
-        };
+        let index = (next.len() > SMALL).then(Box::default);
         FactSet {
             facts: next,
             index,
@@ -685,13 +770,37 @@ mod tests {
 
     /// The facts among `set` that may match a pattern with `keys`, as terms, in candidate order.
     fn matching(set: &FactSet, keys: &[Option<Key>; INDEXED]) -> Vec<Term> {
-        set.candidates_by_keys(keys)
-            .ids()
-            .iter()
-            .map(|&i| set.get(i))
+        let cands = set.candidates_by_keys(keys);
+        (0..cands.len())
+            .filter(|&pos| cands.agrees(set, pos))
+            .map(|pos| set.get(cands.id(pos)).term.clone())
+            .collect()
+    }
+
+    /// The facts among `set` that may match a pattern with `keys` by a plain scan.
+    fn scanned(set: &FactSet, keys: &[Option<Key>; INDEXED]) -> Vec<Term> {
+        set.iter()
             .filter(|g| g.may_match(keys))
             .map(|g| g.term.clone())
             .collect()
+    }
+
+    /// The answers of the pattern `pat` (a word whose elements may be variables) among the facts
+    /// `ids`, as instances of the pattern, in order.
+    fn answers(set: &FactSet, pat: &Term, ids: impl Iterator<Item = u32>) -> Vec<Term> {
+        let mut store = Store::new();
+        let h = store.build(pat, &mut Vec::new());
+        // bindings of the pattern's variables are trailed (as in a host call), so undone
+        store.mark = store.len();
+        let mut out = Vec::new();
+        for i in ids {
+            let t = store.trail.len();
+            if set.get(i).unify(&mut store, h) {
+                out.push(store.to_term(h));
+            }
+            store.undo_to(t, |_| {});
+        }
+        out
     }
 
     proptest! {
@@ -747,6 +856,57 @@ mod tests {
                     prop_assert_eq!(next.contains(p), want.contains(p));
                 }
                 set = next;
+            }
+        }
+
+        /// The candidates of an indexed (or small) set, filtered by [`Candidates::agrees`], are the
+        /// facts a plain scan finds, in order, for every binding mode of every probe; and the
+        /// answers of a heap pattern with variables are those of unifying it with every fact.
+        #[test]
+        fn candidates_are_a_plain_scan(
+            init in prop::collection::vec(word(), 0..40),
+            probes in prop::collection::vec((word(), 0usize..64), 1..10),
+        ) {
+            let mut seen: Vec<Term> = Vec::new();
+            for w in init {
+                if !seen.contains(&w) {
+                    seen.push(w);
+                }
+            }
+            let set = FactSet::from_grounds(seen.iter().cloned().map(|t| Arc::new(Ground::new(t))).collect());
+            for (p, vars) in probes.iter().chain(seen.iter().map(|t| (t.clone(), 0)).collect::<Vec<_>>().iter()) {
+                let keys = term_keys(p);
+                for mask in 0..1usize << INDEXED {
+                    let mut k = keys;
+                    for (pos, slot) in k.iter_mut().enumerate() {
+                        if mask & (1 << pos) == 0 {
+                            *slot = None;
+                        }
+                    }
+                    prop_assert_eq!(matching(&set, &k), scanned(&set, &k));
+                }
+                // the probe with the elements in `vars` (a bit set) replaced by variables
+                let mut elems: Vec<Term> = p
+                    .as_list()
+                    .map(|l| l.into_iter().cloned().collect())
+                    .unwrap_or_default();
+                for (i, e) in elems.iter_mut().enumerate() {
+                    if vars & (1 << i) != 0 {
+                        *e = Term::Var(i as u32);
+                    }
+                }
+                let pat = Term::list(elems);
+                let mut store = Store::new();
+                let h = store.build(&pat, &mut Vec::new());
+                let cands = set.candidates(&store, h);
+                let ids: Vec<u32> = (0..cands.len())
+                    .filter(|&pos| cands.agrees(&set, pos))
+                    .map(|pos| cands.id(pos))
+                    .collect();
+                prop_assert_eq!(
+                    answers(&set, &pat, ids.into_iter()),
+                    answers(&set, &pat, 0..set.len() as u32)
+                );
             }
         }
 

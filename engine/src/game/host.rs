@@ -155,25 +155,25 @@ impl Host for KeywordHost<'_> {
             FACT => {
                 // candidates from the index, then only those whose indexed elements all agree with
                 // the pattern are unified; no choicepoint is left when no later candidate agrees
-                let keys = FactSet::pattern_keys(store, args[0]);
-                let cands = self.facts.candidates_by_keys(&keys);
-                let ids = cands.ids();
-                let agrees = |pos: usize| self.facts.get(ids[pos]).may_match(&keys);
+                let facts = self.facts;
+                let cands = facts.candidates(store, args[0]);
+                let n = cands.len();
+                let agrees = |pos: usize| cands.agrees(facts, pos);
                 let mut pos = start;
                 loop {
-                    while pos < ids.len() && !agrees(pos) {
+                    while pos < n && !agrees(pos) {
                         pos += 1;
                     }
-                    if pos >= ids.len() {
+                    if pos >= n {
                         break Det::Fail;
                     }
                     let t = store.trail.len();
-                    if self.facts.get(ids[pos]).unify(store, args[0]) {
+                    if facts.get(cands.id(pos)).unify(store, args[0]) {
                         let mut next = pos + 1;
-                        while next < ids.len() && !agrees(next) {
+                        while next < n && !agrees(next) {
                             next += 1;
                         }
-                        break if next < ids.len() {
+                        break if next < n {
                             Det::Retry(next as u64)
                         } else {
                             Det::True
@@ -253,8 +253,9 @@ impl Host for KeywordHost<'_> {
                     self.deleted.resize(self.facts.len(), false);
                 }
                 let cands = self.facts.candidates(store, args[0]);
-                let ids = cands.ids();
-                for (pos, &fid) in ids.iter().enumerate().skip(start) {
+                let n = cands.len();
+                for pos in start..n {
+                    let fid = cands.id(pos);
                     if self.deleted[fid as usize] {
                         continue;
                     }
@@ -263,7 +264,7 @@ impl Host for KeywordHost<'_> {
                         self.deleted[fid as usize] = true;
                         self.deletes.push(fid);
                         store.trail.push(TrailEntry::Host(UNDO_DELETE));
-                        return Ok(if pos + 1 < ids.len() {
+                        return Ok(if pos + 1 < n {
                             Det::Retry(pos as u64 + 1)
                         } else {
                             Det::True

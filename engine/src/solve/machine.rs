@@ -1866,16 +1866,17 @@ impl Machine {
         redo: Option<u64>,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let (buf, saved_mark, (heap, trail, frames)) = self.begin_call(args, arity, marks);
-        let r = f(
-            &mut Ctx {
-                store: &mut self.store,
-                rng: &mut self.rng,
-            },
-            &buf,
-            redo,
-        );
-        self.args_buf = buf;
+        let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
+        let r = self.with_args(args, arity, |m, buf| {
+            f(
+                &mut Ctx {
+                    store: &mut m.store,
+                    rng: &mut m.rng,
+                },
+                buf,
+                redo,
+            )
+        });
         let retry = |state| CpKind::Native {
             f,
             args,
@@ -1886,15 +1887,9 @@ impl Machine {
         self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
     }
 
-    /// Before a native or host call: its arguments, the mark to restore, and the heights a retry
-    /// choicepoint gets (`marks` when retrying). Every binding made by the call is trailed.
-    fn begin_call(
-        &mut self,
-        args: u32,
-        arity: u32,
-        marks: Option<(u32, u32, u32)>,
-    ) -> (Vec<Cell>, u32, (u32, u32, u32)) {
-        let buf = self.load_args(args, arity);
+    /// Before a native or host call: the mark to restore, and the heights a retry choicepoint gets
+    /// (`marks` when retrying). Every binding made by the call is trailed.
+    fn begin_call(&mut self, marks: Option<(u32, u32, u32)>) -> (u32, (u32, u32, u32)) {
         let saved_mark = self.store.mark;
         let heights = marks.unwrap_or((
             self.store.len(),
@@ -1902,7 +1897,30 @@ impl Machine {
             self.frames.len() as u32,
         ));
         self.store.mark = heights.0;
-        (buf, saved_mark, heights)
+        (saved_mark, heights)
+    }
+
+    /// Runs `f` with a copy of the `arity` argument cells at `args` (on the stack for small
+    /// arities, else in the reused `args_buf`): the callee may grow the heap.
+    #[inline]
+    fn with_args<R>(
+        &mut self,
+        args: u32,
+        arity: u32,
+        f: impl FnOnce(&mut Machine, &[Cell]) -> R,
+    ) -> R {
+        const SMALL: usize = 3;
+        let (a, n) = (args as usize, arity as usize);
+        if n <= SMALL {
+            let mut small = [Cell::Atom(atom::NIL); SMALL];
+            small[..n].copy_from_slice(&self.store.heap[a..a + n]);
+            f(self, &small[..n])
+        } else {
+            let buf = self.load_args(args, arity);
+            let r = f(self, &buf);
+            self.args_buf = buf;
+            r
+        }
     }
 
     /// What a native or host predicate's answer means for the machine: continue, fail, throw, or
@@ -1960,9 +1978,10 @@ impl Machine {
         redo: Option<u64>,
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, SolveError> {
-        let (buf, saved_mark, (heap, trail, frames)) = self.begin_call(args, arity, marks);
-        let r = host.call(id, &mut self.store, &mut self.rng, &buf, redo);
-        self.args_buf = buf;
+        let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
+        let r = self.with_args(args, arity, |m, buf| {
+            host.call(id, &mut m.store, &mut m.rng, buf, redo)
+        });
         let retry = |state| CpKind::Host {
             id,
             args,

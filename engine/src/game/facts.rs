@@ -804,7 +804,7 @@ mod tests {
     }
 
     proptest! {
-        /// `apply` (index kept incrementally, or none for small sets) answers every pattern like a
+        /// `apply` (mode tables built afresh, or none for small sets) answers every pattern like a
         /// set built from scratch with the same facts, and `contains` agrees with the fact list.
         #[test]
         fn apply_matches_a_fresh_build(

@@ -279,17 +279,75 @@ enum MemoKey {
     Long(LongKey),
 }
 
-/// A memo table: flat keys and general ones in two maps.
-#[derive(Default, Debug)]
+/// Slots of a [`MemoTable`]'s cache of recent flat hits (a power of two).
+const MEMO_CACHE_SLOTS: usize = 256;
+
+/// A slot of a [`MemoTable`]'s cache: `key` maps to entry `e` while `gen` is the table's.
+#[derive(Clone, Copy, Debug)]
+struct CacheSlot {
+    key: FlatKey,
+    e: u32,
+    gen: u32,
+}
+
+/// A memo table: flat keys and general ones in two maps, and a direct-mapped cache of recently
+/// found flat keys in front of the flat map (a slot is valid only in the generation it was written
+/// in; `clear` starts a new one; `insert` rewrites the key's slot, so the cache always agrees with
+/// the map).
+#[derive(Debug)]
 struct MemoTable {
     flat: FlatMap,
     long: rustc_hash::FxHashMap<LongKey, u32>,
+    cache: Box<[CacheSlot]>,
+    gen: u32,
+}
+
+impl Default for MemoTable {
+    fn default() -> Self {
+        let empty = CacheSlot {
+            key: FlatKey {
+                hash: 0,
+                w: [0; FLAT_WORDS],
+            },
+            e: 0,
+            gen: 0,
+        };
+        MemoTable {
+            flat: FlatMap::default(),
+            long: Default::default(),
+            cache: vec![empty; MEMO_CACHE_SLOTS].into_boxed_slice(),
+            gen: 1,
+        }
+    }
 }
 
 impl MemoTable {
+    /// The cache slot of flat key `k`.
+    #[inline(always)]
+    fn slot(&mut self, k: &FlatKey) -> &mut CacheSlot {
+        let i = k.hash as usize % MEMO_CACHE_SLOTS;
+        &mut self.cache[i]
+    }
+
+    /// The entry of flat key `k`, through the cache.
+    #[inline(always)]
+    fn get_flat(&mut self, k: &FlatKey) -> Option<u32> {
+        let gen = self.gen;
+        let i = k.hash as usize % MEMO_CACHE_SLOTS;
+        let s = &self.cache[i];
+        if s.gen == gen && s.key == *k {
+            return Some(s.e);
+        }
+        let e = self.flat.get(k).copied()?;
+        *self.slot(k) = CacheSlot { key: *k, e, gen };
+        Some(e)
+    }
+
     fn insert(&mut self, key: MemoKey, e: u32) {
         match key {
             MemoKey::Flat(k) => {
+                let gen = self.gen;
+                *self.slot(&k) = CacheSlot { key: k, e, gen };
                 self.flat.insert(k, e);
             }
             MemoKey::Long(k) => {
@@ -301,6 +359,14 @@ impl MemoTable {
     fn clear(&mut self) {
         self.flat.clear();
         self.long.clear();
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            // generations wrapped: no slot may look valid any more
+            for s in self.cache.iter_mut() {
+                s.gen = 0;
+            }
+            self.gen = 1;
+        }
     }
 }
 
@@ -393,8 +459,9 @@ fn memo_key_flat(
     let mut tags = 0u64;
     let mut bound = 0u32;
     let mut first = 0u32;
-    for j in 0..arity as usize {
-        let (tag, v): (u64, u64) = match store.deref(store.heap[args as usize + j]) {
+    let cells = &store.heap[args as usize..args as usize + arity as usize];
+    for (j, (&c, wj)) in cells.iter().zip(w[1..].iter_mut()).enumerate() {
+        let (tag, v): (u64, u64) = match store.deref(c) {
             Cell::Ref(a) => {
                 // the variable's number: the number of the first position holding it
                 let mut k = 0;
@@ -423,7 +490,7 @@ fn memo_key_flat(
             bound |= 1 << j;
         }
         tags |= tag << (3 * j);
-        w[1 + j] = v;
+        *wj = v;
         h = mix(h, v);
     }
     w[0] = pred as u64 | (tags << 32) | ((arity as u64) << 56);
@@ -1575,11 +1642,11 @@ impl Machine {
         };
         let key = if memo_key_flat(&self.store, p, gen, arity, cid, &mut fc) {
             let (table, entries) = if state {
-                (&self.state_table, &self.state_entries)
+                (&mut self.state_table, &self.state_entries)
             } else {
-                (&self.memo_table, &self.memo_entries)
+                (&mut self.memo_table, &self.memo_entries)
             };
-            match table.flat.get(&fc.key).copied() {
+            match table.get_flat(&fc.key) {
                 Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
                 Some(e) if !general => {
                     // the key is the call's own (not a generalisation): its answers are instances
@@ -2698,5 +2765,50 @@ impl Machine {
         }
         self.gc_runs += 1;
         self.gc_at = (self.store.heap.len() * 2).max(self.store.heap.len() + GC_MIN);
+    }
+}
+
+#[cfg(test)]
+mod memo_table_tests {
+    use super::*;
+
+    fn key(pred: u64, a: u64) -> FlatKey {
+        let mut w = [0; FLAT_WORDS];
+        w[0] = pred;
+        w[1] = a;
+        FlatKey {
+            hash: mix(mix(0, a), pred),
+            w,
+        }
+    }
+
+    #[test]
+    fn cache_agrees_with_the_map() {
+        let mut t = MemoTable::default();
+        let (a, b) = (key(7, 1), key(7, 2));
+        assert_eq!(t.get_flat(&a), None);
+        t.insert(MemoKey::Flat(a), 3);
+        assert_eq!(t.get_flat(&a), Some(3));
+        assert_eq!(t.get_flat(&a), Some(3)); // now from the cache
+        assert_eq!(t.get_flat(&b), None);
+        // a key entered again (a nested fill of the same call) takes its new entry
+        t.insert(MemoKey::Flat(a), MEMO_THROWS);
+        assert_eq!(t.get_flat(&a), Some(MEMO_THROWS));
+        // keys sharing a slot evict each other, and both are still found
+        let mut c = key(7, 3);
+        c.hash = a.hash.wrapping_add(MEMO_CACHE_SLOTS as u64);
+        t.insert(MemoKey::Flat(c), 5);
+        assert_eq!(t.get_flat(&a), Some(MEMO_THROWS));
+        assert_eq!(t.get_flat(&c), Some(5));
+        t.clear();
+        assert_eq!(t.get_flat(&a), None);
+        assert_eq!(t.get_flat(&c), None);
+        // generations wrap without reviving old slots
+        t.insert(MemoKey::Flat(b), 9);
+        t.gen = u32::MAX;
+        t.insert(MemoKey::Flat(a), 4);
+        t.clear();
+        assert_eq!(t.get_flat(&a), None);
+        assert_eq!(t.get_flat(&b), None);
     }
 }

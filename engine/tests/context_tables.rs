@@ -164,3 +164,79 @@ run2(X) :- B = good, apply(B, X), true.
         sidl_engine::solve::program::Dispatch::Control(_)
     ));
 }
+
+/// A per-state table of the general call is served to calls with bound atomic arguments: an
+/// answer that differs there is passed over without unifying it (`Answers::may_unify`), which must
+/// answer exactly as the predicate called directly: integers and floats apart, `0.0` and `-0.0`
+/// apart, atoms and strings apart, a compound never equal to an atomic value.
+#[test]
+fn general_tables_serve_bound_atomic_arguments_like_direct_calls() {
+    let src = "
+game(t).
+init([v, 1]).
+init([v, 1.0]).
+init([v, 0.0]).
+init([v, -0.0]).
+init([v, a]).
+init([v, \"a\"]).
+init([v, f(1)]).
+init([v, [1]]).
+init([p], 0).
+legal([p]) :- fact([v, _]).
+owned([p], [p]).
+switch([p], [go]).
+val(K, X) :- fact([K, X]).
+";
+    let (game, _) = Game::load(src).expect("the game loads");
+    let val = game
+        .program
+        .pred(sidl_engine::atom::Atom::new("val"), 2)
+        .expect("val/2");
+    assert_ne!(val.state_memo, 0, "val/2 is tabled per state");
+    let word = |x: Term| Arc::new(Ground::new(Term::list(vec![Term::atom("v"), x])));
+    let values = vec![
+        Term::Int(1),
+        Term::Float(1.0),
+        Term::Float(0.0),
+        Term::Float(-0.0),
+        Term::atom("a"),
+        Term::Str(sidl_engine::atom::Atom::new("a")),
+        Term::compound("f", vec![Term::Int(1)]),
+        Term::list(vec![Term::Int(1)]),
+    ];
+    let facts = FactSet::from_grounds(values.iter().cloned().map(word).collect());
+    let players = vec![Arc::new(Ground::new(Term::list(vec![Term::atom("p")])))];
+    let mut probes = values.clone();
+    probes.extend([
+        Term::Int(0),
+        Term::Float(2.0),
+        Term::atom("f"),
+        Term::Var(0),
+    ]);
+    for memoize in [true, false] {
+        let mut host = KeywordHost::new(&facts, &players, &[]);
+        let mut m = Machine::new(game.program.clone(), Limits::default());
+        m.memoize = memoize;
+        // asked many times: the trials of both table kinds are run through and one is kept
+        for round in 0..40 {
+            for p in &probes {
+                let goal = Term::compound("val", vec![Term::atom("v"), p.clone()]);
+                m.reset();
+                let mut vars = Vec::new();
+                let g = m.store.build(&goal, &mut vars);
+                m.start(g);
+                let mut got = Vec::new();
+                let mut redo = false;
+                while m.solve(redo, &mut host).expect("no error") {
+                    got.push(m.store.to_term(g).args()[1].clone());
+                    redo = true;
+                }
+                let want: Vec<Term> = match p {
+                    Term::Var(_) => values.clone(),
+                    p => values.iter().filter(|v| *v == p).cloned().collect(),
+                };
+                assert_eq!(got, want, "val(v, {p:?}), round {round}, memoize {memoize}");
+            }
+        }
+    }
+}

@@ -605,6 +605,25 @@ impl Answers {
         }
     }
 
+    /// A quick necessary condition for [`Answers::unify`]: every call argument in `bound` (its
+    /// position and atomic value) equals the ground answer's cell there (floats by bit pattern; a
+    /// compound there never unifies with an atomic value). A non-ground answer always passes.
+    #[inline]
+    fn may_unify(&self, i: usize, bound: &[(u32, Cell)]) -> bool {
+        let (start, ground) = self.list[i];
+        !ground
+            || bound
+                .iter()
+                .all(|&(j, b)| match (self.cells[(start + 1 + j) as usize], b) {
+                    (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+                    (a @ (Cell::Atom(_) | Cell::Int(_) | Cell::Str(_) | Cell::Float(_)), b) => {
+                        a == b
+                    }
+                    (Cell::Struct(_) | Cell::List(_), _) => false,
+                    _ => true,
+                })
+    }
+
     /// The cells of answer `i`.
     fn span(&self, i: usize) -> (u32, u32) {
         let start = self.list[i].0;
@@ -1791,11 +1810,26 @@ impl Machine {
             &self.memo_entries[e as usize]
         };
         let n = entry.len();
+        // the call's atomic arguments (not already equal by the key): an answer that differs
+        // there is passed over without unifying it (and undoing that)
+        let mut bound = [(0u32, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
+        let mut nb = 0;
+        for j in 0..arity.min(FLAT_KEY_ARITY as u32) {
+            if skip & (1 << j) != 0 {
+                continue;
+            }
+            let b = self.store.deref(self.store.heap[(args + j) as usize]);
+            if let Cell::Atom(_) | Cell::Int(_) | Cell::Str(_) | Cell::Float(_) = b {
+                bound[nb] = (j, b);
+                nb += 1;
+            }
+        }
+        let bound = &bound[..nb];
         if pos + 1 == n {
             *tried += 1;
             // the last (often the only) answer: no choicepoint, and a failure is undone by
             // backtracking as for any other goal
-            if entry.unify(&mut self.store, pos, args, arity, skip) {
+            if entry.may_unify(pos, bound) && entry.unify(&mut self.store, pos, args, arity, skip) {
                 self.cur = next;
                 return Ok(Step::Go);
             }
@@ -1815,6 +1849,10 @@ impl Machine {
         let mut k = pos;
         while k + 1 < n {
             *tried += 1;
+            if !entry.may_unify(k, bound) {
+                k += 1;
+                continue;
+            }
             let ok = entry.unify(&mut self.store, k, args, arity, skip);
             k += 1;
             if ok {
@@ -1844,7 +1882,7 @@ impl Machine {
         // the last answer, as above
         self.store.mark = saved_mark;
         *tried += 1;
-        if entry.unify(&mut self.store, k, args, arity, skip) {
+        if entry.may_unify(k, bound) && entry.unify(&mut self.store, k, args, arity, skip) {
             self.cur = next;
             return Ok(Step::Go);
         }

@@ -1672,6 +1672,10 @@ impl Machine {
                     // of the call, equal to it in the positions bound to atomic values, and equal
                     // in the positions of one variable
                     let entry = &entries[(e & !STATE_ENTRY) as usize];
+                    if entry.list.is_empty() {
+                        // no answer (e.g. `xvalue(h, X, 1)` off the board): fail at once
+                        return Ok(Step::Fail);
+                    }
                     if entry.single_atomic && entry.trial.is_none() {
                         // bind each variable to its value; nothing can fail
                         let mut f = fc.first;
@@ -1810,6 +1814,9 @@ impl Machine {
             &self.memo_entries[e as usize]
         };
         let n = entry.len();
+        if pos >= n {
+            return Ok(Step::Fail);
+        }
         // the call's atomic arguments (not already equal by the key): an answer that differs
         // there is passed over without unifying it (and undoing that)
         let mut bound = [(0u32, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
@@ -1833,9 +1840,6 @@ impl Machine {
                 self.cur = next;
                 return Ok(Step::Go);
             }
-            return Ok(Step::Fail);
-        }
-        if pos >= n {
             return Ok(Step::Fail);
         }
         let (heap, trail, frames) = marks.unwrap_or((

@@ -155,7 +155,7 @@ impl Ground {
 
     /// A quick necessary condition for unifying with a pattern whose leading elements have the keys
     /// `pattern` ([`FactSet::pattern_keys`]): the keys agree wherever the pattern has one.
-    #[inline(always)]
+    #[inline]
     pub fn may_match(&self, pattern: &[Option<Key>; INDEXED]) -> bool {
         pattern
             .iter()
@@ -630,7 +630,7 @@ impl Candidates<'_> {
     }
 
     /// Does candidate `pos` agree with the keys of the pattern ([`Ground::may_match`])?
-    #[inline(always)]
+    #[inline]
     pub fn agrees(&self, facts: &FactSet, pos: usize) -> bool {
         self.exact || facts.get(self.id(pos)).may_match(&self.keys)
     }

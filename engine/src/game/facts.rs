@@ -477,12 +477,23 @@ fn composite(kw: &[u64; INDEXED], mask: usize) -> u64 {
 /// the facts of their composite hashes ([`composite`]), in insertion order.
 #[derive(Debug, Default, Clone)]
 struct Mode {
-    /// `starts[s]..starts[s + 1]`: the range of slot `s` in `ids`.
-    starts: Vec<u32>,
-    ids: Vec<u32>,
-    /// The slots holding facts with different keys at the mode's positions (in the others, the
-    /// facts agree with a pattern exactly when the first one does).
-    mixed: Vec<u32>,
+    /// One allocation: `size + 1` slot starts, then the fact ids. `table[s] & !MIXED ..
+    /// table[s + 1] & !MIXED`: the range of slot `s` among the ids (offset by `size + 1`);
+    /// [`MIXED`] set in `table[s]`: the slot holds facts with different keys at the mode's
+    /// positions (in the others, the facts agree with a pattern exactly when the first one does).
+    table: Vec<u32>,
+    /// The mask of the slot numbers (`size - 1`).
+    slot_mask: usize,
+}
+
+/// The flag of a mixed slot in [`Mode::table`].
+const MIXED: u32 = 1 << 31;
+
+/// Do `a` and `b` have the same keys at the positions of `mask` (both have keys there)?
+#[inline]
+fn same_keys(a: &Ground, b: &Ground, mask: usize) -> bool {
+    (0..INDEXED)
+        .all(|pos| mask & (1 << pos) == 0 || (a.kw[pos] == b.kw[pos] && a.keys[pos] == b.keys[pos]))
 }
 
 impl Mode {
@@ -491,41 +502,48 @@ impl Mode {
     /// there can match it: [`Ground::may_match`]).
     fn build(facts: &[Arc<Ground>], mask: usize) -> Mode {
         let size = (2 * facts.len()).next_power_of_two();
-        let slot = |g: &Ground| {
-            (usize::from(g.kmask) & mask == mask)
-                .then(|| composite(&g.kw, mask) as usize & (size - 1))
-        };
+        let m = mask as u8;
+        // the slot of each fact (`u32::MAX`: not listed)
+        let mut slots: Vec<u32> = Vec::with_capacity(facts.len());
         // counting sort by slot: the facts of each slot, filled from its end in reverse order, end
         // up in insertion order
-        let mut starts = vec![0u32; size + 1];
+        let mut table = vec![0u32; size + 1 + facts.len()];
         for g in facts {
-            if let Some(s) = slot(g) {
-                starts[s] += 1;
+            if g.kmask & m == m {
+                let s = composite(&g.kw, mask) as usize & (size - 1);
+                table[s] += 1;
+                slots.push(s as u32);
+            } else {
+                slots.push(u32::MAX);
             }
         }
-        for s in 1..size {
-            starts[s] += starts[s - 1];
+        let base = size as u32 + 1;
+        let mut acc = base;
+        for c in &mut table[..size] {
+            acc += *c;
+            *c = acc;
         }
-        starts[size] = starts[size - 1];
-        let mut ids = vec![0u32; starts[size] as usize];
-        for (i, g) in facts.iter().enumerate().rev() {
-            if let Some(s) = slot(g) {
-                starts[s] -= 1;
-                ids[starts[s] as usize] = i as u32;
+        table[size] = acc;
+        for (i, &s) in slots.iter().enumerate().rev() {
+            if s != u32::MAX {
+                table[s as usize] -= 1;
+                let at = table[s as usize] as usize;
+                table[at] = i as u32;
             }
         }
-        let masked = |i: u32| {
-            let keys = &facts[i as usize].keys;
-            std::array::from_fn::<_, INDEXED, _>(|pos| (mask & (1 << pos) != 0).then(|| keys[pos]))
-        };
-        let mut mixed = Vec::new();
-        for s in 0..size {
-            let run = &ids[starts[s] as usize..starts[s + 1] as usize];
-            if run.len() > 1 && run[1..].iter().any(|&i| masked(i) != masked(run[0])) {
-                mixed.push(s as u32);
+        // neighbours in the ids of the same slot with different keys make the slot mixed
+        for j in base as usize + 1..acc as usize {
+            let (x, y) = (table[j - 1] as usize, table[j] as usize);
+            let s = slots[y] as usize;
+            if slots[x] as usize == s && !same_keys(&facts[x], &facts[y], mask) {
+                table[s] |= MIXED;
             }
         }
-        Mode { starts, ids, mixed }
+        table.truncate(acc as usize);
+        Mode {
+            table,
+            slot_mask: size - 1,
+        }
     }
 }
 
@@ -548,9 +566,10 @@ impl Index {
         h: u64,
     ) -> Candidates<'f> {
         let mode = self.modes[mask].get_or_init(|| Mode::build(facts, mask));
-        let s = h as usize & (mode.starts.len() - 2);
-        let list = &mode.ids[mode.starts[s] as usize..mode.starts[s + 1] as usize];
-        let exact = !mode.mixed.contains(&(s as u32));
+        let s = h as usize & mode.slot_mask;
+        let (from, to) = (mode.table[s], mode.table[s + 1] & !MIXED);
+        let exact = from & MIXED == 0;
+        let list = &mode.table[(from & !MIXED) as usize..to as usize];
         match list.first() {
             // a slot of facts with the same keys, but not the pattern's
             Some(&i) if exact && !facts[i as usize].may_match(&keys) => Candidates {

@@ -562,6 +562,24 @@ impl Answers {
 
     /// Appends the argument tuple at `args` as an answer.
     fn push(&mut self, store: &mut Store, args: u32, arity: u32) {
+        // an answer of atomic values (chess's `controlled/6`): the cells `copy_out` would make,
+        // without its variable map and work stack
+        let atomic = |c: Cell| {
+            matches!(
+                c,
+                Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
+            )
+        };
+        if (0..arity).all(|j| atomic(store.deref(store.heap[(args + j) as usize]))) {
+            let start = self.cells.len() as u32;
+            self.cells.push(Cell::Functor(atom::COMMA, arity));
+            for j in 0..arity {
+                self.cells
+                    .push(store.deref(store.heap[(args + j) as usize]));
+            }
+            self.list.push((start, true));
+            return;
+        }
         let p = store.len();
         store.heap.push(Cell::Functor(atom::COMMA, arity));
         store

@@ -2,19 +2,12 @@
 //! if-then-else, call/N: cut locality, bindings, exceptions with their call path, budgets), with
 //! memoization on and off. The line formats are described at the top of the fixture.
 
-use sidl_engine::solve::{ErrorKind, Limits, Program, ProgramBuilder, SolveError, SourceClause};
+use sidl_engine::solve::{ErrorKind, Limits, Program, SolveError};
 
 const SRC: &str = include_str!("control/cases.pl");
 
 fn program() -> Program {
-    let parsed = sidl_engine::syntax::parse_file(SRC);
-    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-    let clauses = parsed.clauses.iter().map(|c| SourceClause {
-        term: c.term.clone(),
-        span: c.span,
-        var_names: c.var_names.clone().into(),
-    });
-    let (program, diags) = ProgramBuilder::new().clauses(clauses).build();
+    let (program, diags) = Program::from_source(SRC);
     assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
     program
 }

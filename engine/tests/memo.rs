@@ -3,18 +3,10 @@
 //! take fewer inference steps with it on (its repeated calls are answered from the table, even
 //! after another key of the same predicate threw).
 
-use sidl_engine::solve::{Limits, Program, ProgramBuilder, SourceClause};
+use sidl_engine::solve::{Limits, Program};
 
 fn program() -> Program {
-    let src = include_str!("memo/cases.pl");
-    let parsed = sidl_engine::syntax::parse_file(src);
-    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-    let clauses = parsed.clauses.iter().map(|c| SourceClause {
-        term: c.term.clone(),
-        span: c.span,
-        var_names: c.var_names.clone().into(),
-    });
-    let (program, diags) = ProgramBuilder::new().clauses(clauses).build();
+    let (program, diags) = Program::from_source(include_str!("memo/cases.pl"));
     assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
     program
 }

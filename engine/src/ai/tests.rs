@@ -11,9 +11,7 @@ pub(crate) fn load(name: &str) -> Arc<Game> {
     Arc::new(g)
 }
 
-fn t(src: &str) -> Term {
-    crate::syntax::parse_term(src).expect("term").term
-}
+use crate::syntax::test_term as t;
 
 fn account(s: &Session, p: &Term) -> f64 {
     let st = s.state();

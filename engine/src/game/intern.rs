@@ -154,12 +154,7 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    fn t(src: &str) -> Term {
-        match crate::syntax::parse_term(src) {
-            Ok(r) => r.term,
-            Err(d) => panic!("{src}: {d:?}"),
-        }
-    }
+    use crate::syntax::test_term as t;
 
     /// Builds `src` on a fresh heap of `store` and interns it.
     fn answer(i: &mut Interner, store: &mut Store, src: &str) -> Hashed {

@@ -1657,12 +1657,7 @@ pub fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
 mod tests {
     use super::*;
 
-    fn t(src: &str) -> Term {
-        match crate::syntax::parse_term(src) {
-            Ok(r) => r.term,
-            Err(d) => panic!("{src}: {d:?}"),
-        }
-    }
+    use crate::syntax::test_term as t;
 
     #[test]
     fn template_slots_in_order() {

@@ -22,6 +22,15 @@ pub use ast::{Clause, Node, NodeKind, ParsedFile, ReadTerm};
 pub use lexer::{tokens, LexError, Token, TokenKind};
 pub use parser::{parse_file, parse_term};
 
+/// The term of `src` (unit tests: panics with the diagnostics if it does not parse).
+#[cfg(test)]
+pub(crate) fn test_term(src: &str) -> crate::term::Term {
+    match parse_term(src) {
+        Ok(r) => r.term,
+        Err(d) => panic!("{src}: {d:?}"),
+    }
+}
+
 /// The maximum nesting depth of a term (arguments, list elements, operands and parentheses). Deeper
 /// terms are reported as `E0012` instead of being parsed. Long lists do not count (a list literal is
 /// one level however long it is), but a conjunction `a, b, c, ...` is one level per goal.

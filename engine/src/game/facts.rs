@@ -21,6 +21,12 @@ pub struct Ground {
     /// [`key_word`] of each of `keys` (0 where there is none) and the mask of the present ones.
     kw: [u64; INDEXED],
     kmask: u8,
+    /// `keys` in exact word form ([`Parts`]).
+    parts: Parts,
+    /// The number of elements if the term is a proper list of at most [`INDEXED`] atomic elements
+    /// (which are then `elems`), else [`NOT_FLAT`].
+    flat: u8,
+    elems: [Cell; INDEXED],
     /// Structural hash ([`Ground::hash_value`]): equal terms have equal hashes, whether compiled from
     /// a [`Term`] or copied from the heap.
     hash: u64,
@@ -124,10 +130,15 @@ impl Ground {
             keys: [None; INDEXED],
             kw: [0; INDEXED],
             kmask: 0,
+            parts: Parts::default(),
+            flat: NOT_FLAT,
+            elems: [Cell::Atom(atom::NIL); INDEXED],
             hash: 0,
         };
         g.keys = g.keys();
         (g.kw, g.kmask) = key_words(&g.keys);
+        g.parts = Parts::of_keys(&g.keys);
+        (g.flat, g.elems) = flat_elements(&g.cells, g.root);
         g.hash = structural_hash(root, |q| g.cells[q as usize], |c| c);
         g
     }
@@ -358,6 +369,7 @@ impl<'s> HeapWord<'s> {
         } = self;
         let term = cells_to_term(root, scratch);
         let (kw, kmask) = key_words(&keys);
+        let (flat, elems) = flat_elements(&scratch.cells, root);
         let g = Ground {
             term,
             cells: Box::from(&scratch.cells[..]),
@@ -366,6 +378,9 @@ impl<'s> HeapWord<'s> {
             keys,
             kw,
             kmask,
+            parts: Parts::of_keys(&keys),
+            flat,
+            elems,
             hash,
         };
         debug_assert_eq!(
@@ -394,6 +409,90 @@ fn key_words(keys: &[Option<Key>; INDEXED]) -> ([u64; INDEXED], u8) {
         }
     }
     (kw, mask)
+}
+
+/// [`Ground::flat`] and [`Ground::elems`] of the compiled word `root` over `cells`.
+fn flat_elements(cells: &[Cell], root: Cell) -> (u8, [Cell; INDEXED]) {
+    let mut elems = [Cell::Atom(atom::NIL); INDEXED];
+    let mut t = root;
+    for (n, slot) in elems.iter_mut().enumerate() {
+        match t {
+            Cell::List(p) if cells[p as usize].is_atomic() => {
+                *slot = cells[p as usize];
+                t = cells[p as usize + 1];
+            }
+            Cell::Atom(atom::NIL) => return (n as u8, elems),
+            _ => return (NOT_FLAT, elems),
+        }
+    }
+    if t == Cell::Atom(atom::NIL) {
+        (INDEXED as u8, elems)
+    } else {
+        (NOT_FLAT, elems)
+    }
+}
+
+/// [`Ground::flat`] of a term that is not a short word of atomic elements.
+const NOT_FLAT: u8 = u8::MAX;
+
+/// Index keys in exact word form: a tag byte per position (`0`: no key; see [`key_parts`]) and a
+/// payload word, so that two keys are equal exactly when their tags and payloads are.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Parts {
+    tags: u32,
+    vals: [u64; INDEXED],
+}
+
+/// The tag (1..=5) and payload of an index key: different keys have different pairs.
+#[inline]
+fn key_parts(k: Key) -> (u32, u64) {
+    match k {
+        Key::Atom(a) => (1, u64::from(a.0)),
+        Key::Int(i) => (2, i as u64),
+        Key::Float(b) => (3, b),
+        Key::Str(s) => (4, u64::from(s.0)),
+        Key::Functor(f, n) => (5, (u64::from(f.0) << 32) | u64::from(n)),
+    }
+}
+
+/// [`key_word`] from [`key_parts`].
+#[inline]
+fn parts_word(tag: u32, v: u64) -> u64 {
+    (v ^ (u64::from(tag) << 59)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The bytes of [`Parts::tags`] at the positions of `mask`.
+#[inline]
+fn tag_mask(mask: u8) -> u32 {
+    let mut m = 0;
+    for pos in 0..INDEXED {
+        if mask & (1 << pos) != 0 {
+            m |= 0xFF << (8 * pos);
+        }
+    }
+    m
+}
+
+impl Parts {
+    fn of_keys(keys: &[Option<Key>; INDEXED]) -> Parts {
+        let mut p = Parts::default();
+        for (pos, k) in keys.iter().enumerate() {
+            if let Some(k) = k {
+                let (tag, v) = key_parts(*k);
+                p.tags |= tag << (8 * pos);
+                p.vals[pos] = v;
+            }
+        }
+        p
+    }
+
+    /// Do `self` and `other` have the same keys at the positions of `mask` (whose tag bytes are
+    /// `tmask`: [`tag_mask`]), given that `other` has a key at each of them?
+    #[inline]
+    fn agree(&self, other: &Parts, mask: u8, tmask: u32) -> bool {
+        (self.tags ^ other.tags) & tmask == 0
+            && (0..INDEXED).all(|pos| mask & (1 << pos) == 0 || self.vals[pos] == other.vals[pos])
+    }
 }
 
 /// The index keys of the leading elements of a word given as a term.
@@ -440,14 +539,8 @@ static IOTA: [u32; SMALL] = {
 /// A hash of one index key.
 #[inline]
 fn key_word(k: Key) -> u64 {
-    let (tag, v) = match k {
-        Key::Atom(a) => (1u64, u64::from(a.0)),
-        Key::Int(i) => (2, i as u64),
-        Key::Float(b) => (3, b),
-        Key::Str(s) => (4, u64::from(s.0)),
-        Key::Functor(f, n) => (5, (u64::from(f.0) << 32) | u64::from(n)),
-    };
-    (v ^ (tag << 59)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    let (tag, v) = key_parts(k);
+    parts_word(tag, v)
 }
 
 /// The bits of a composite hash kept ([`composite`]): few in unit tests, so that runs of facts
@@ -492,8 +585,7 @@ const MIXED: u32 = 1 << 31;
 /// Do `a` and `b` have the same keys at the positions of `mask` (both have keys there)?
 #[inline]
 fn same_keys(a: &Ground, b: &Ground, mask: usize) -> bool {
-    (0..INDEXED)
-        .all(|pos| mask & (1 << pos) == 0 || (a.kw[pos] == b.kw[pos] && a.keys[pos] == b.keys[pos]))
+    a.parts.agree(&b.parts, mask as u8, tag_mask(mask as u8))
 }
 
 impl Mode {
@@ -556,29 +648,22 @@ struct Index {
 }
 
 impl Index {
-    /// The candidates of a pattern with the keys `keys` (binding mode `mask`, composite hash `h`).
+    /// The candidates of `pat` (its `list` and `exact` are set here) with the composite hash `h`.
     #[inline]
-    fn lookup<'f>(
-        &'f self,
-        facts: &[Arc<Ground>],
-        keys: [Option<Key>; INDEXED],
-        mask: usize,
-        h: u64,
-    ) -> Candidates<'f> {
+    fn lookup<'f>(&'f self, facts: &[Arc<Ground>], mut pat: Candidates<'f>, h: u64) -> Candidates<'f> {
+        let mask = usize::from(pat.mask);
         let mode = self.modes[mask].get_or_init(|| Mode::build(facts, mask));
         let s = h as usize & mode.slot_mask;
         let (from, to) = (mode.table[s], mode.table[s + 1] & !MIXED);
-        let exact = from & MIXED == 0;
-        let list = &mode.table[(from & !MIXED) as usize..to as usize];
-        match list.first() {
+        pat.exact = from & MIXED == 0;
+        pat.list = &mode.table[(from & !MIXED) as usize..to as usize];
+        if let Some(&i) = pat.list.first() {
             // a slot of facts with the same keys, but not the pattern's
-            Some(&i) if exact && !facts[i as usize].may_match(&keys) => Candidates {
-                list: &[],
-                keys,
-                exact,
-            },
-            _ => Candidates { list, keys, exact },
+            if pat.exact && !pat.matches(&facts[i as usize]) {
+                pat.list = &[];
+            }
         }
+        pat
     }
 }
 
@@ -604,10 +689,17 @@ fn next_id() -> u64 {
 #[derive(Clone, Copy)]
 pub struct Candidates<'f> {
     list: &'f [u32],
-    /// The pattern's keys ([`FactSet::pattern_keys`]).
-    keys: [Option<Key>; INDEXED],
-    /// Every candidate agrees with `keys` (a small set's candidates are all its facts).
+    /// The pattern's keys ([`FactSet::pattern_keys`]) in exact form, the mask of the positions
+    /// where it has one, and their tag bytes ([`tag_mask`]).
+    parts: Parts,
+    mask: u8,
+    tmask: u32,
+    /// Every candidate agrees with the keys (a small set's candidates are all its facts).
     exact: bool,
+    /// The pattern's number of elements if it is a proper list of at most [`INDEXED`] elements
+    /// (which are then `elems`, dereferenced when the candidates were made), else [`NOT_FLAT`].
+    len: u8,
+    elems: [Cell; INDEXED],
 }
 
 impl Candidates<'_> {
@@ -632,7 +724,46 @@ impl Candidates<'_> {
     /// Does candidate `pos` agree with the keys of the pattern ([`Ground::may_match`])?
     #[inline]
     pub fn agrees(&self, facts: &FactSet, pos: usize) -> bool {
-        self.exact || facts.get(self.id(pos)).may_match(&self.keys)
+        self.exact || self.matches(facts.get(self.id(pos)))
+    }
+
+    /// Does `g` agree with the keys of the pattern ([`Ground::may_match`])?
+    #[inline]
+    fn matches(&self, g: &Ground) -> bool {
+        g.parts.agree(&self.parts, self.mask, self.tmask)
+    }
+
+    /// Unifies `g`, a candidate that [agrees](Candidates::agrees) with the pattern, with the
+    /// pattern at heap cell `pat` ([`Ground::unify`]; bindings trailed, undone by the caller on
+    /// failure). A short word of atomic elements against a pattern of as many elements: the
+    /// positions where the pattern has a key hold equal atomic values already (equal keys of
+    /// atomic values are equal values), so only the others (variables when the candidates were
+    /// made) are unified, in order, as [`Store::unify_ground`] would.
+    #[inline]
+    pub fn unify(&self, g: &Ground, store: &mut Store, pat: Cell) -> bool {
+        if self.len != g.flat || self.len == NOT_FLAT {
+            return g.unify(store, pat);
+        }
+        for pos in 0..usize::from(self.len) {
+            if self.mask & (1 << pos) != 0 {
+                continue;
+            }
+            let a = g.elems[pos];
+            match store.deref(self.elems[pos]) {
+                Cell::Ref(x) => store.bind(x, a),
+                Cell::Float(y) => {
+                    if !matches!(a, Cell::Float(x) if x.to_bits() == y.to_bits()) {
+                        return false;
+                    }
+                }
+                b => {
+                    if a != b {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 }
 
@@ -680,34 +811,61 @@ impl FactSet {
     /// those whose indexed elements agree with the pattern's keys ([`Candidates::agrees`] filters
     /// the others).
     pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates<'_> {
-        // the keys, the binding mode and the composite hash of the pattern's leading elements, in
-        // one walk
-        let at = |q: u32| store.heap[q as usize];
-        let mut keys = [None; INDEXED];
-        let (mut mask, mut h) = (0, 0);
+        // the keys, the binding mode, the elements and the composite hash of the pattern's leading
+        // elements, in one walk
+        let heap = &store.heap;
+        let mut c = Candidates {
+            list: &[],
+            parts: Parts::default(),
+            mask: 0,
+            tmask: 0,
+            exact: false,
+            len: NOT_FLAT,
+            elems: [Cell::Atom(atom::NIL); INDEXED],
+        };
+        let mut h = 0;
         let mut t = store.deref(pat);
-        for (pos, slot) in keys.iter_mut().enumerate() {
+        let mut n = 0;
+        while n < INDEXED {
             let Cell::List(p) = t else { break };
-            if let Some(k) = Key::of_cell(store.deref(at(p)), at) {
-                *slot = Some(k);
-                mask |= 1 << pos;
-                h = mix(h, key_word(k));
+            let e = store.deref(heap[p as usize]);
+            c.elems[n] = e;
+            let (tag, v) = match e {
+                Cell::Atom(a) => (1, u64::from(a.0)),
+                Cell::Int(i) => (2, i as u64),
+                Cell::Float(f) => (3, f.to_bits()),
+                Cell::Str(s) => (4, u64::from(s.0)),
+                Cell::List(_) => (5, (u64::from(atom::DOT.0) << 32) | 2),
+                Cell::Struct(q) => match heap[q as usize] {
+                    Cell::Functor(f, k) => (5, (u64::from(f.0) << 32) | u64::from(k)),
+                    _ => (0, 0),
+                },
+                _ => (0, 0),
+            };
+            if tag != 0 {
+                c.parts.tags |= tag << (8 * n);
+                c.parts.vals[n] = v;
+                c.mask |= 1 << n;
+                c.tmask |= 0xFF << (8 * n);
+                h = mix(h, parts_word(tag, v));
             }
-            t = store.deref(at(p + 1));
+            t = store.deref(heap[p as usize + 1]);
+            n += 1;
+        }
+        if t == Cell::Atom(atom::NIL) {
+            c.len = n as u8;
         }
         match &self.index {
-            None => self.scan(keys),
-            Some(index) => index.lookup(&self.facts, keys, mask, h >> HASH_SHIFT),
+            None => self.scan(c),
+            Some(index) => index.lookup(&self.facts, c, h >> HASH_SHIFT),
         }
     }
 
     /// Every fact of a small set.
-    fn scan(&self, keys: [Option<Key>; INDEXED]) -> Candidates<'_> {
-        Candidates {
-            list: &IOTA[..self.facts.len()],
-            keys,
-            exact: false,
-        }
+    fn scan<'f>(&'f self, mut c: Candidates<'f>) -> Candidates<'f> {
+        c.list = &IOTA[..self.facts.len()];
+        c.exact = false;
+        c
     }
 
     /// The index keys of the leading elements of the heap pattern `pat` (`None`: no key there).
@@ -725,12 +883,20 @@ impl FactSet {
 
     /// [`FactSet::candidates`] of a pattern with the keys `keys` ([`FactSet::pattern_keys`]).
     pub fn candidates_by_keys(&self, keys: &[Option<Key>; INDEXED]) -> Candidates<'_> {
-        let Some(index) = &self.index else {
-            return self.scan(*keys);
-        };
         let (kw, mask) = key_words(keys);
-        let mask = usize::from(mask);
-        index.lookup(&self.facts, *keys, mask, composite(&kw, mask))
+        let c = Candidates {
+            list: &[],
+            parts: Parts::of_keys(keys),
+            mask,
+            tmask: tag_mask(mask),
+            exact: false,
+            len: NOT_FLAT,
+            elems: [Cell::Atom(atom::NIL); INDEXED],
+        };
+        match &self.index {
+            None => self.scan(c),
+            Some(index) => index.lookup(&self.facts, c, composite(&kw, usize::from(mask))),
+        }
     }
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.

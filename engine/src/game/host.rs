@@ -168,7 +168,7 @@ impl Host for KeywordHost<'_> {
                         break Det::Fail;
                     }
                     let t = store.trail.len();
-                    if facts.get(cands.id(pos)).unify(store, args[0]) {
+                    if cands.unify(facts.get(cands.id(pos)), store, args[0]) {
                         let mut next = pos + 1;
                         while next < n && !agrees(next) {
                             next += 1;

@@ -464,13 +464,7 @@ fn parts_word(tag: u32, v: u64) -> u64 {
 /// The bytes of [`Parts::tags`] at the positions of `mask`.
 #[inline]
 fn tag_mask(mask: u8) -> u32 {
-    let mut m = 0;
-    for pos in 0..INDEXED {
-        if mask & (1 << pos) != 0 {
-            m |= 0xFF << (8 * pos);
-        }
-    }
-    m
+    TAG_MASKS[usize::from(mask) & ((1 << INDEXED) - 1)]
 }
 
 impl Parts {
@@ -650,7 +644,7 @@ struct Index {
 impl Index {
     /// The candidates of `pat` (its `list` and `exact` are set here) with the composite hash `h`.
     #[inline]
-    fn lookup<'f>(&'f self, facts: &[Arc<Ground>], mut pat: Candidates<'f>, h: u64) -> Candidates<'f> {
+    fn lookup<'f>(&'f self, facts: &[Arc<Ground>], pat: &mut Candidates<'f>, h: u64) {
         let mask = usize::from(pat.mask);
         let mode = self.modes[mask].get_or_init(|| Mode::build(facts, mask));
         let s = h as usize & mode.slot_mask;
@@ -663,7 +657,6 @@ impl Index {
                 pat.list = &[];
             }
         }
-        pat
     }
 }
 
@@ -697,10 +690,28 @@ pub struct Candidates<'f> {
     /// Every candidate agrees with the keys (a small set's candidates are all its facts).
     exact: bool,
     /// The pattern's number of elements if it is a proper list of at most [`INDEXED`] elements
-    /// (which are then `elems`, dereferenced when the candidates were made), else [`NOT_FLAT`].
+    /// (then `vars` holds the addresses of the variables among them, at the positions without a
+    /// key, when the candidates were made), else [`NOT_FLAT`].
     len: u8,
-    elems: [Cell; INDEXED],
+    vars: [u32; INDEXED],
 }
+
+/// [`tag_mask`] of every mask.
+static TAG_MASKS: [u32; 1 << INDEXED] = {
+    let mut a = [0u32; 1 << INDEXED];
+    let mut m = 0;
+    while m < 1 << INDEXED {
+        let mut pos = 0;
+        while pos < INDEXED {
+            if m & (1 << pos) != 0 {
+                a[m] |= 0xFF << (8 * pos);
+            }
+            pos += 1;
+        }
+        m += 1;
+    }
+    a
+};
 
 impl Candidates<'_> {
     #[inline]
@@ -749,7 +760,7 @@ impl Candidates<'_> {
                 continue;
             }
             let a = g.elems[pos];
-            match store.deref(self.elems[pos]) {
+            match store.deref(Cell::Ref(self.vars[pos])) {
                 Cell::Ref(x) => store.bind(x, a),
                 Cell::Float(y) => {
                     if !matches!(a, Cell::Float(x) if x.to_bits() == y.to_bits()) {
@@ -821,15 +832,16 @@ impl FactSet {
             tmask: 0,
             exact: false,
             len: NOT_FLAT,
-            elems: [Cell::Atom(atom::NIL); INDEXED],
+            vars: [0; INDEXED],
         };
         let mut h = 0;
         let mut t = store.deref(pat);
         let mut n = 0;
+        // every element has a key or is a variable
+        let mut plain = true;
         while n < INDEXED {
             let Cell::List(p) = t else { break };
             let e = store.deref(heap[p as usize]);
-            c.elems[n] = e;
             let (tag, v) = match e {
                 Cell::Atom(a) => (1, u64::from(a.0)),
                 Cell::Int(i) => (2, i as u64),
@@ -838,26 +850,39 @@ impl FactSet {
                 Cell::List(_) => (5, (u64::from(atom::DOT.0) << 32) | 2),
                 Cell::Struct(q) => match heap[q as usize] {
                     Cell::Functor(f, k) => (5, (u64::from(f.0) << 32) | u64::from(k)),
-                    _ => (0, 0),
+                    _ => {
+                        plain = false;
+                        (0, 0)
+                    }
                 },
-                _ => (0, 0),
+                Cell::Ref(x) => {
+                    c.vars[n] = x;
+                    (0, 0)
+                }
+                _ => {
+                    plain = false;
+                    (0, 0)
+                }
             };
             if tag != 0 {
                 c.parts.tags |= tag << (8 * n);
                 c.parts.vals[n] = v;
                 c.mask |= 1 << n;
-                c.tmask |= 0xFF << (8 * n);
                 h = mix(h, parts_word(tag, v));
             }
             t = store.deref(heap[p as usize + 1]);
             n += 1;
         }
-        if t == Cell::Atom(atom::NIL) {
+        if plain && t == Cell::Atom(atom::NIL) {
             c.len = n as u8;
         }
+        c.tmask = TAG_MASKS[usize::from(c.mask)];
         match &self.index {
             None => self.scan(c),
-            Some(index) => index.lookup(&self.facts, c, h >> HASH_SHIFT),
+            Some(index) => {
+                index.lookup(&self.facts, &mut c, h >> HASH_SHIFT);
+                c
+            }
         }
     }
 
@@ -891,11 +916,15 @@ impl FactSet {
             tmask: tag_mask(mask),
             exact: false,
             len: NOT_FLAT,
-            elems: [Cell::Atom(atom::NIL); INDEXED],
+            vars: [0; INDEXED],
         };
         match &self.index {
             None => self.scan(c),
-            Some(index) => index.lookup(&self.facts, c, composite(&kw, usize::from(mask))),
+            Some(index) => {
+                let mut c = c;
+                index.lookup(&self.facts, &mut c, composite(&kw, usize::from(mask)));
+                c
+            }
         }
     }
 

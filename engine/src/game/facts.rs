@@ -7,6 +7,7 @@ use crate::solve::store::{Cell, Store};
 use crate::term::Term;
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// A ground term compiled for fast unification against heap patterns.
@@ -562,7 +563,7 @@ fn composite(kw: &[u64; INDEXED], mask: usize) -> u64 {
 /// The facts whose leading elements have given keys, for one binding mode (the set of positions
 /// among the first [`INDEXED`] elements where a pattern has a key): a hash table whose slots hold
 /// the facts of their composite hashes ([`composite`]), in insertion order.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq)]
 struct Mode {
     /// One allocation: `size + 1` slot starts, then the fact ids. `table[s] & !MIXED ..
     /// table[s + 1] & !MIXED`: the range of slot `s` among the ids (offset by `size + 1`);
@@ -587,7 +588,11 @@ impl Mode {
     /// the mode's positions, and not at all if it has no key at one of them (no pattern with a key
     /// there can match it: [`Ground::may_match`]).
     fn build(facts: &[Arc<Ground>], mask: usize) -> Mode {
-        let size = (2 * facts.len()).next_power_of_two();
+        Mode::build_sized(facts, mask, (2 * facts.len()).next_power_of_two())
+    }
+
+    /// [`Mode::build`] with `size` (a power of two) slots.
+    fn build_sized(facts: &[Arc<Ground>], mask: usize, size: usize) -> Mode {
         let m = mask as u8;
         // the slot of each fact (`u32::MAX`: not listed)
         let mut slots: Vec<u32> = Vec::with_capacity(facts.len());
@@ -633,12 +638,102 @@ impl Mode {
     }
 }
 
+impl Mode {
+    /// The mode `mask` of `facts`, made from this mode of `old` (the facts before a transition):
+    /// `renum` maps old ids to new ones (`u32::MAX`: deleted), and the facts from `created_from`
+    /// on are new. The result is the table [`Mode::build_sized`] makes with this mode's number of
+    /// slots (`None` when that is too few or far too many for `facts`): only the slots of deleted
+    /// and created facts are rebuilt; the others keep their ids (renumbered) and flags, shifted.
+    fn derive(
+        &self,
+        old: &[Arc<Ground>],
+        facts: &[Arc<Ground>],
+        renum: &[u32],
+        created_from: usize,
+        mask: usize,
+    ) -> Option<Mode> {
+        let size = self.slot_mask + 1;
+        if 2 * facts.len() > size || 8 * facts.len() < size {
+            return None;
+        }
+        let m = mask as u8;
+        let slot = |g: &Ground| composite(&g.kw, mask) as usize & self.slot_mask;
+        // the changed slots, ascending: those of the deleted facts and of the created ones
+        let mut touched: Vec<(usize, u32)> = Vec::new();
+        for (i, g) in old.iter().enumerate() {
+            if renum[i] == u32::MAX && g.kmask & m == m {
+                touched.push((slot(g), u32::MAX));
+            }
+        }
+        for (i, g) in facts.iter().enumerate().skip(created_from) {
+            if g.kmask & m == m {
+                touched.push((slot(g), i as u32));
+            }
+        }
+        // by slot (a slot's created facts in id order)
+        touched.sort_unstable();
+        let mut table = Vec::with_capacity(size + 1 + facts.len());
+        table.extend_from_slice(&self.table[..=size]);
+        let start = |s: usize| (self.table[s] & !MIXED) as usize;
+        let mut delta = 0u32;
+        let mut next = 0;
+        let mut k = 0;
+        while k < touched.len() {
+            let t = touched[k].0;
+            // the untouched slots before `t` (and `t`'s start) move by `delta`; their ids are kept
+            for x in &mut table[next..=t] {
+                *x = x.wrapping_add(delta);
+            }
+            table.extend(self.table[start(next)..start(t)].iter().map(|&i| renum[i as usize]));
+            let from = table.len();
+            table.extend(
+                self.table[start(t)..start(t + 1)]
+                    .iter()
+                    .map(|&i| renum[i as usize])
+                    .filter(|&j| j != u32::MAX),
+            );
+            while k < touched.len() && touched[k].0 == t {
+                if touched[k].1 != u32::MAX {
+                    table.push(touched[k].1);
+                }
+                k += 1;
+            }
+            let mixed = table[from..]
+                .windows(2)
+                .any(|w| !same_keys(&facts[w[0] as usize], &facts[w[1] as usize], mask));
+            table[t] = from as u32 | if mixed { MIXED } else { 0 };
+            delta = (table.len() as u32).wrapping_sub(start(t + 1) as u32);
+            next = t + 1;
+        }
+        for x in &mut table[next..=size] {
+            *x = x.wrapping_add(delta);
+        }
+        table.extend(self.table[start(next)..start(size)].iter().map(|&i| renum[i as usize]));
+        debug_assert_eq!(table[size] as usize, table.len());
+        Some(Mode {
+            table,
+            slot_mask: self.slot_mask,
+        })
+    }
+}
+
 /// The index of a fact set larger than [`SMALL`]: one composite index per binding mode of the
 /// patterns (JIT-style multi-argument indexing), each built at its first use, so that a pattern
 /// finds the facts whose indexed elements agree with its keys in one lookup.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default)]
 struct Index {
     modes: [OnceLock<Mode>; 1 << INDEXED],
+    /// Bit `m`: mode `m` was looked up (the next state's set carries over these modes only).
+    used: AtomicU16,
+}
+
+impl Clone for Index {
+    fn clone(&self) -> Index {
+        Index {
+            modes: self.modes.clone(),
+            used: AtomicU16::new(self.used.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl Index {
@@ -646,6 +741,9 @@ impl Index {
     #[inline]
     fn lookup<'f>(&'f self, facts: &[Arc<Ground>], pat: &mut Candidates<'f>, h: u64) {
         let mask = usize::from(pat.mask);
+        if self.used.load(Ordering::Relaxed) & (1 << mask) == 0 {
+            self.used.fetch_or(1 << mask, Ordering::Relaxed);
+        }
         let mode = self.modes[mask].get_or_init(|| Mode::build(facts, mask));
         let s = h as usize & mode.slot_mask;
         let (from, to) = (mode.table[s], mode.table[s + 1] & !MIXED);
@@ -947,7 +1045,32 @@ impl FactSet {
                 .map(|(f, _)| f.clone()),
         );
         next.extend(created.iter().cloned());
-        let index = (next.len() > SMALL).then(Box::default);
+        let index = (next.len() > SMALL).then(|| {
+            let mut index = Box::<Index>::default();
+            if let Some(old) = &self.index {
+                // the modes used in this state, carried over: the old fact ids renumbered, the
+                // created facts appended to their slots
+                let mut renum = Vec::with_capacity(self.facts.len());
+                let mut k = 0u32;
+                for &g in &gone {
+                    renum.push(if g { u32::MAX } else { k });
+                    k += u32::from(!g);
+                }
+                let created_from = next.len() - created.len();
+                let used = old.used.load(Ordering::Relaxed);
+                for (mask, (new, mode)) in index.modes.iter_mut().zip(&old.modes).enumerate() {
+                    if used & (1 << mask) == 0 {
+                        continue;
+                    }
+                    if let Some(mode) = mode.get() {
+                        if let Some(m) = mode.derive(&self.facts, &next, &renum, created_from, mask) {
+                            *new = OnceLock::from(m);
+                        }
+                    }
+                }
+            }
+            index
+        });
         FactSet {
             facts: next,
             index,
@@ -1018,8 +1141,9 @@ mod tests {
     }
 
     proptest! {
-        /// `apply` (mode tables built afresh, or none for small sets) answers every pattern like a
-        /// set built from scratch with the same facts, and `contains` agrees with the fact list.
+        /// `apply` (mode tables carried over from the old set or built afresh, or none for small
+        /// sets) answers every pattern like a set built from scratch with the same facts, and
+        /// `contains` agrees with the fact list.
         #[test]
         fn apply_matches_a_fresh_build(
             init in prop::collection::vec(word(), 0..40),
@@ -1053,6 +1177,16 @@ mod tests {
                     }
                 }
                 let next = set.apply(&deleted, &created);
+                // the modes carried over from `set` (those the probes used there) are the tables a
+                // build with as many slots makes
+                if let Some(index) = &next.index {
+                    for (mask, mode) in index.modes.iter().enumerate() {
+                        if let Some(mode) = mode.get() {
+                            let size = mode.slot_mask + 1;
+                            prop_assert_eq!(mode, &Mode::build_sized(&next.facts, mask, size));
+                        }
+                    }
+                }
                 let want: Vec<Term> = set
                     .terms()
                     .enumerate()

@@ -684,7 +684,11 @@ impl Mode {
             for x in &mut table[next..=t] {
                 *x = x.wrapping_add(delta);
             }
-            table.extend(self.table[start(next)..start(t)].iter().map(|&i| renum[i as usize]));
+            table.extend(
+                self.table[start(next)..start(t)]
+                    .iter()
+                    .map(|&i| renum[i as usize]),
+            );
             let from = table.len();
             table.extend(
                 self.table[start(t)..start(t + 1)]
@@ -708,7 +712,11 @@ impl Mode {
         for x in &mut table[next..=size] {
             *x = x.wrapping_add(delta);
         }
-        table.extend(self.table[start(next)..start(size)].iter().map(|&i| renum[i as usize]));
+        table.extend(
+            self.table[start(next)..start(size)]
+                .iter()
+                .map(|&i| renum[i as usize]),
+        );
         debug_assert_eq!(table[size] as usize, table.len());
         Some(Mode {
             table,
@@ -1063,7 +1071,8 @@ impl FactSet {
                         continue;
                     }
                     if let Some(mode) = mode.get() {
-                        if let Some(m) = mode.derive(&self.facts, &next, &renum, created_from, mask) {
+                        if let Some(m) = mode.derive(&self.facts, &next, &renum, created_from, mask)
+                        {
                             *new = OnceLock::from(m);
                         }
                     }

@@ -746,7 +746,7 @@ impl Clone for Index {
 
 impl Index {
     /// The candidates of `pat` (its `list` and `exact` are set here) with the composite hash `h`.
-    #[inline]
+    #[inline(always)]
     fn lookup<'f>(&'f self, facts: &[Arc<Ground>], pat: &mut Candidates<'f>, h: u64) {
         let mask = usize::from(pat.mask);
         if self.used.load(Ordering::Relaxed) & (1 << mask) == 0 {

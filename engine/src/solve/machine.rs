@@ -1340,7 +1340,8 @@ impl Machine {
         let (old, new) = heap.split_at_mut(base as usize);
         for (dst, &cell) in new.iter_mut().zip(&c.cells[p as usize..end as usize]) {
             *dst = match cell {
-                Cell::Var(s) => old[(env + s) as usize],
+                // `Ref`: a head variable's first occurrence (see `mark_first_occurrences`)
+                Cell::Var(s) | Cell::Ref(s) => old[(env + s) as usize],
                 Cell::Struct(q) => Cell::Struct(q - p + base),
                 Cell::List(q) => Cell::List(q - p + base),
                 other => other,
@@ -1367,6 +1368,14 @@ impl Machine {
         } else {
             self.store.unify(cur, h)
         }
+    }
+
+    /// The first occurrence of a clause variable in the head (a `Ref(slot)` template cell): its
+    /// environment cell at `addr` is unbound and referenced by nothing yet, so it takes `h`'s value.
+    #[inline]
+    fn head_first_var(&mut self, addr: u32, h: Cell) {
+        let hd = self.store.deref(h);
+        self.store.heap[addr as usize] = hd;
     }
 
     /// Unifies atomic head template cell `t` with heap cell `h`.
@@ -1396,6 +1405,10 @@ impl Machine {
             let (head, tail) = (c.cells[p as usize], c.cells[p as usize + 1]);
             let x = self.store.heap[q as usize];
             let ok = match head {
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, x);
+                    true
+                }
                 Cell::Var(s) => self.unify_head_var(env + s, x),
                 Cell::Struct(_) | Cell::List(_) => self.unify_head(c, head, x, env),
                 constant => self.unify_head_const(constant, x),
@@ -1408,6 +1421,10 @@ impl Machine {
                 Cell::List(p2) => {
                     p = p2;
                     h = rest;
+                }
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, rest);
+                    return true;
                 }
                 Cell::Var(s) => return self.unify_head_var(env + s, rest),
                 Cell::Struct(_) => return self.unify_head(c, tail, rest, env),
@@ -1424,6 +1441,7 @@ impl Machine {
         let mut ok = true;
         while let Some((t, h)) = stack.pop() {
             match t {
+                Cell::Ref(s) => self.head_first_var(env + s, h),
                 Cell::Var(s) => {
                     if !self.unify_head_var(env + s, h) {
                         ok = false;
@@ -1949,6 +1967,10 @@ impl Machine {
             let h = self.store.heap[args as usize + i];
             // variables and constants here, compounds in `unify_head`
             let ok = match t {
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, h);
+                    true
+                }
                 Cell::Var(s) => self.unify_head_var(env + s, h),
                 Cell::List(p) => self.unify_head_list(c, p, h, env),
                 Cell::Struct(_) => self.unify_head(c, t, h, env),

@@ -426,6 +426,12 @@ impl ProgramBuilder {
             p.reaches = r;
             p.state_memo = s;
         }
+        // last: the analyses above read head templates with `Var` cells only
+        for p in data.preds.iter_mut() {
+            for c in p.clauses.iter_mut() {
+                mark_first_occurrences(c);
+            }
+        }
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
     }
@@ -593,6 +599,59 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
         span: c.span,
         term: c.term.clone(),
         var_names: c.var_names.clone(),
+    }
+}
+
+/// Marks the first occurrence of each variable in the clause head, in the order in which
+/// [`super::machine`] unifies a head with a call's arguments (arguments left to right, each in
+/// preorder), as `Cell::Ref(slot)` instead of `Cell::Var(slot)` (templates hold no `Ref`
+/// otherwise). When the machine meets such a cell in read mode the variable's environment cell is
+/// still unbound and referenced by nothing, so it takes the argument's value without being read,
+/// compared or trailed (WAM `get_variable`); everywhere else (write mode, body arguments) the
+/// marker is read like `Var`.
+fn mark_first_occurrences(c: &mut ClauseT) {
+    let mut seen = vec![false; c.nvars as usize];
+    let mut first = |cell: &mut Cell| {
+        if let Cell::Var(s) = *cell {
+            if let Some(b) = seen.get_mut(s as usize) {
+                if !*b {
+                    *b = true;
+                    *cell = Cell::Ref(s);
+                }
+            }
+        }
+    };
+    let mut stack: Vec<u32> = Vec::new();
+    for i in 0..c.head_args.len() {
+        let root = c.head_args[i];
+        let mut cell = root;
+        first(&mut cell);
+        c.head_args[i] = cell;
+        // cell positions to visit, preorder (popped in order)
+        stack.clear();
+        match root {
+            Cell::Struct(p) => {
+                if let Cell::Functor(_, n) = c.cells[p as usize] {
+                    stack.extend((1..=n).rev().map(|k| p + k));
+                }
+            }
+            Cell::List(p) => stack.extend([p + 1, p]),
+            _ => {}
+        }
+        while let Some(k) = stack.pop() {
+            let mut cell = c.cells[k as usize];
+            first(&mut cell);
+            c.cells[k as usize] = cell;
+            match cell {
+                Cell::Struct(p) => {
+                    if let Cell::Functor(_, n) = c.cells[p as usize] {
+                        stack.extend((1..=n).rev().map(|j| p + j));
+                    }
+                }
+                Cell::List(p) => stack.extend([p + 1, p]),
+                _ => {}
+            }
+        }
     }
 }
 

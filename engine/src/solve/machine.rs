@@ -841,6 +841,20 @@ const GC_MIN: usize = if cfg!(debug_assertions) {
     1 << 20
 };
 
+/// The heap cell for clause template cell `cell`: a variable's environment cell (in `old`, the
+/// heap below the copy), a compound of the template block starting at `from` relocated to `base`,
+/// or the atomic cell itself.
+#[inline(always)]
+fn instantiate(cell: Cell, old: &[Cell], env: u32, from: u32, base: u32) -> Cell {
+    match cell {
+        // `Ref`: a head variable's first occurrence (see `program::mark_first_occurrences`)
+        Cell::Var(s) | Cell::Ref(s) => old[(env + s) as usize],
+        Cell::Struct(q) => Cell::Struct(q - from + base),
+        Cell::List(q) => Cell::List(q - from + base),
+        other => other,
+    }
+}
+
 impl Machine {
     pub fn new(prog: Program, limits: Limits) -> Machine {
         Machine {
@@ -1245,17 +1259,34 @@ impl Machine {
                 };
                 let args = self.store.len();
                 let n = g.args.len();
-                self.store
-                    .heap
-                    .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
-                for (i, &a) in g.args.iter().enumerate() {
-                    let v = match a {
+                let (bp, be) = g.block;
+                if bp != u32::MAX {
+                    // the arguments, then their compound subterms in one block (the layout that
+                    // building them one by one makes)
+                    let base = args + n as u32;
+                    let heap = &mut self.store.heap;
+                    heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
+                    let (old, new) = heap.split_at_mut(args as usize);
+                    let (argv, block) = new.split_at_mut(n);
+                    for (dst, &a) in argv.iter_mut().zip(g.args.iter()) {
                         // an unbound environment cell is `Ref(addr)` itself: the cell is the value
-                        Cell::Var(s) => self.store.heap[(env + s) as usize],
-                        Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
-                        other => other,
-                    };
-                    self.store.heap[args as usize + i] = v;
+                        *dst = instantiate(a, old, env, bp, base);
+                    }
+                    for (dst, &a) in block.iter_mut().zip(&c.cells[bp as usize..be as usize]) {
+                        *dst = instantiate(a, old, env, bp, base);
+                    }
+                } else {
+                    self.store
+                        .heap
+                        .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
+                    for (i, &a) in g.args.iter().enumerate() {
+                        let v = match a {
+                            Cell::Var(s) => self.store.heap[(env + s) as usize],
+                            Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
+                            other => other,
+                        };
+                        self.store.heap[args as usize + i] = v;
+                    }
                 }
                 self.last_clause = Some((pred, clause));
                 self.dispatch(data, host, g.disp, g.name, g.arity, args, f.cutb, next)
@@ -1339,13 +1370,7 @@ impl Machine {
         heap.resize(base as usize + (end - p) as usize, Cell::Atom(atom::NIL));
         let (old, new) = heap.split_at_mut(base as usize);
         for (dst, &cell) in new.iter_mut().zip(&c.cells[p as usize..end as usize]) {
-            *dst = match cell {
-                // `Ref`: a head variable's first occurrence (see `mark_first_occurrences`)
-                Cell::Var(s) | Cell::Ref(s) => old[(env + s) as usize],
-                Cell::Struct(q) => Cell::Struct(q - p + base),
-                Cell::List(q) => Cell::List(q - p + base),
-                other => other,
-            };
+            *dst = instantiate(cell, old, env, p, base);
         }
         match root {
             Cell::Struct(_) => Cell::Struct(base),

@@ -94,6 +94,10 @@ pub struct GoalT {
     pub arity: u32,
     /// Argument roots (template cells).
     pub args: Box<[Cell]>,
+    /// The template cells of the compound arguments, one after the other in argument order
+    /// (`cells[block.0..block.1]`; empty without compound arguments), or `block.0 == u32::MAX`
+    /// when they are not contiguous (set by `goal_blocks`).
+    pub block: (u32, u32),
 }
 
 /// A compiled clause.
@@ -430,6 +434,7 @@ impl ProgramBuilder {
         for p in data.preds.iter_mut() {
             for c in p.clauses.iter_mut() {
                 mark_first_occurrences(c);
+                goal_blocks(c);
             }
         }
         diags.sort_by_key(|d| d.span.start);
@@ -588,6 +593,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
                 .iter()
                 .map(|a| compile_term(a, &mut cells, &mut ends))
                 .collect(),
+            block: (u32::MAX, 0),
         })
         .collect();
     ClauseT {
@@ -599,6 +605,34 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
         span: c.span,
         term: c.term.clone(),
         var_names: c.var_names.clone(),
+    }
+}
+
+/// Sets [`GoalT::block`] of each body goal: its compound arguments' template subtrees, when they
+/// follow each other in the clause's cells (as `compile_term` lays them out), so that the machine
+/// copies them in one block.
+fn goal_blocks(c: &mut ClauseT) {
+    for g in c.body.iter_mut() {
+        let mut block: Option<(u32, u32)> = None;
+        let mut contiguous = true;
+        for &a in g.args.iter() {
+            if let Cell::Struct(p) | Cell::List(p) = a {
+                let end = c.ends[p as usize];
+                block = match block {
+                    None => Some((p, end)),
+                    Some((start, prev)) if prev == p => Some((start, end)),
+                    Some(_) => {
+                        contiguous = false;
+                        break;
+                    }
+                };
+            }
+        }
+        g.block = match (contiguous, block) {
+            (false, _) => (u32::MAX, 0),
+            (true, None) => (0, 0),
+            (true, Some(b)) => b,
+        };
     }
 }
 

@@ -1423,8 +1423,12 @@ impl Machine {
         loop {
             let q = match self.store.deref(h) {
                 Cell::List(q) => q,
-                // an unbound variable: build the rest of the list
-                Cell::Ref(_) => return self.unify_head(c, Cell::List(p), h, env),
+                // an unbound variable: build the rest of the list (write mode)
+                Cell::Ref(x) => {
+                    let v = self.build_sub(c, p, Cell::List(p), env);
+                    self.store.bind(x, v);
+                    return true;
+                }
                 _ => return false,
             };
             let (head, tail) = (c.cells[p as usize], c.cells[p as usize + 1]);

@@ -1431,7 +1431,9 @@ impl Machine {
                 }
                 _ => return false,
             };
-            let (head, tail) = (c.cells[p as usize], c.cells[p as usize + 1]);
+            let &[head, tail] = &c.cells[p as usize..p as usize + 2] else {
+                unreachable!("a list cell has a head and a tail")
+            };
             let x = self.store.heap[q as usize];
             let ok = match head {
                 Cell::Ref(s) => {
@@ -2000,6 +2002,8 @@ impl Machine {
                     self.head_first_var(env + s, h);
                     true
                 }
+                // `program::VOID_ARG`: a variable met nowhere else
+                Cell::Functor(..) => true,
                 Cell::Var(s) => self.unify_head_var(env + s, h),
                 Cell::List(p) => self.unify_head_list(c, p, h, env),
                 Cell::Struct(_) => self.unify_head(c, t, h, env),

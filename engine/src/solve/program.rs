@@ -636,6 +636,11 @@ fn goal_blocks(c: &mut ClauseT) {
     }
 }
 
+/// A head argument that is a variable met nowhere else in the clause (set by
+/// `mark_first_occurrences`; a `Functor` cell is never a template root otherwise): head
+/// unification skips it.
+pub const VOID_ARG: Cell = Cell::Functor(atom::NIL, 0);
+
 /// Marks the first occurrence of each variable in the clause head, in the order in which
 /// [`super::machine`] unifies a head with a call's arguments (arguments left to right, each in
 /// preorder), as `Cell::Ref(slot)` instead of `Cell::Var(slot)` (templates hold no `Ref`
@@ -644,6 +649,21 @@ fn goal_blocks(c: &mut ClauseT) {
 /// compared or trailed (WAM `get_variable`); everywhere else (write mode, body arguments) the
 /// marker is read like `Var`.
 fn mark_first_occurrences(c: &mut ClauseT) {
+    // a variable met once in the whole clause, as a whole head argument, needs nothing
+    let mut count = vec![0u32; c.nvars as usize];
+    let roots = c.body.iter().flat_map(|g| g.args.iter());
+    for cell in c.cells.iter().chain(c.head_args.iter()).chain(roots) {
+        if let Cell::Var(s) = *cell {
+            count[s as usize] += 1;
+        }
+    }
+    for a in c.head_args.iter_mut() {
+        if let Cell::Var(s) = *a {
+            if count[s as usize] == 1 {
+                *a = VOID_ARG;
+            }
+        }
+    }
     let mut seen = vec![false; c.nvars as usize];
     let mut first = |cell: &mut Cell| {
         if let Cell::Var(s) = *cell {

@@ -841,6 +841,20 @@ const GC_MIN: usize = if cfg!(debug_assertions) {
     1 << 20
 };
 
+/// The heap cell for clause template cell `cell`: a variable's environment cell (in `old`, the
+/// heap below the copy), a compound of the template block starting at `from` relocated to `base`,
+/// or the atomic cell itself.
+#[inline(always)]
+fn instantiate(cell: Cell, old: &[Cell], env: u32, from: u32, base: u32) -> Cell {
+    match cell {
+        // `Ref`: a head variable's first occurrence (see `program::mark_first_occurrences`)
+        Cell::Var(s) | Cell::Ref(s) => old[(env + s) as usize],
+        Cell::Struct(q) => Cell::Struct(q - from + base),
+        Cell::List(q) => Cell::List(q - from + base),
+        other => other,
+    }
+}
+
 impl Machine {
     pub fn new(prog: Program, limits: Limits) -> Machine {
         Machine {
@@ -1245,17 +1259,34 @@ impl Machine {
                 };
                 let args = self.store.len();
                 let n = g.args.len();
-                self.store
-                    .heap
-                    .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
-                for (i, &a) in g.args.iter().enumerate() {
-                    let v = match a {
+                let (bp, be) = g.block;
+                if bp != u32::MAX {
+                    // the arguments, then their compound subterms in one block (the layout that
+                    // building them one by one makes)
+                    let base = args + n as u32;
+                    let heap = &mut self.store.heap;
+                    heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
+                    let (old, new) = heap.split_at_mut(args as usize);
+                    let (argv, block) = new.split_at_mut(n);
+                    for (dst, &a) in argv.iter_mut().zip(g.args.iter()) {
                         // an unbound environment cell is `Ref(addr)` itself: the cell is the value
-                        Cell::Var(s) => self.store.heap[(env + s) as usize],
-                        Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
-                        other => other,
-                    };
-                    self.store.heap[args as usize + i] = v;
+                        *dst = instantiate(a, old, env, bp, base);
+                    }
+                    for (dst, &a) in block.iter_mut().zip(&c.cells[bp as usize..be as usize]) {
+                        *dst = instantiate(a, old, env, bp, base);
+                    }
+                } else {
+                    self.store
+                        .heap
+                        .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
+                    for (i, &a) in g.args.iter().enumerate() {
+                        let v = match a {
+                            Cell::Var(s) => self.store.heap[(env + s) as usize],
+                            Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
+                            other => other,
+                        };
+                        self.store.heap[args as usize + i] = v;
+                    }
                 }
                 self.last_clause = Some((pred, clause));
                 self.dispatch(data, host, g.disp, g.name, g.arity, args, f.cutb, next)
@@ -1339,12 +1370,7 @@ impl Machine {
         heap.resize(base as usize + (end - p) as usize, Cell::Atom(atom::NIL));
         let (old, new) = heap.split_at_mut(base as usize);
         for (dst, &cell) in new.iter_mut().zip(&c.cells[p as usize..end as usize]) {
-            *dst = match cell {
-                Cell::Var(s) => old[(env + s) as usize],
-                Cell::Struct(q) => Cell::Struct(q - p + base),
-                Cell::List(q) => Cell::List(q - p + base),
-                other => other,
-            };
+            *dst = instantiate(cell, old, env, p, base);
         }
         match root {
             Cell::Struct(_) => Cell::Struct(base),
@@ -1369,6 +1395,14 @@ impl Machine {
         }
     }
 
+    /// The first occurrence of a clause variable in the head (a `Ref(slot)` template cell): its
+    /// environment cell at `addr` is unbound and referenced by nothing yet, so it takes `h`'s value.
+    #[inline]
+    fn head_first_var(&mut self, addr: u32, h: Cell) {
+        let hd = self.store.deref(h);
+        self.store.heap[addr as usize] = hd;
+    }
+
     /// Unifies atomic head template cell `t` with heap cell `h`.
     #[inline]
     fn unify_head_const(&mut self, t: Cell, h: Cell) -> bool {
@@ -1389,13 +1423,23 @@ impl Machine {
         loop {
             let q = match self.store.deref(h) {
                 Cell::List(q) => q,
-                // an unbound variable: build the rest of the list
-                Cell::Ref(_) => return self.unify_head(c, Cell::List(p), h, env),
+                // an unbound variable: build the rest of the list (write mode)
+                Cell::Ref(x) => {
+                    let v = self.build_sub(c, p, Cell::List(p), env);
+                    self.store.bind(x, v);
+                    return true;
+                }
                 _ => return false,
             };
-            let (head, tail) = (c.cells[p as usize], c.cells[p as usize + 1]);
+            let &[head, tail] = &c.cells[p as usize..p as usize + 2] else {
+                unreachable!("a list cell has a head and a tail")
+            };
             let x = self.store.heap[q as usize];
             let ok = match head {
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, x);
+                    true
+                }
                 Cell::Var(s) => self.unify_head_var(env + s, x),
                 Cell::Struct(_) | Cell::List(_) => self.unify_head(c, head, x, env),
                 constant => self.unify_head_const(constant, x),
@@ -1408,6 +1452,10 @@ impl Machine {
                 Cell::List(p2) => {
                     p = p2;
                     h = rest;
+                }
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, rest);
+                    return true;
                 }
                 Cell::Var(s) => return self.unify_head_var(env + s, rest),
                 Cell::Struct(_) => return self.unify_head(c, tail, rest, env),
@@ -1424,6 +1472,7 @@ impl Machine {
         let mut ok = true;
         while let Some((t, h)) = stack.pop() {
             match t {
+                Cell::Ref(s) => self.head_first_var(env + s, h),
                 Cell::Var(s) => {
                     if !self.unify_head_var(env + s, h) {
                         ok = false;
@@ -1949,6 +1998,12 @@ impl Machine {
             let h = self.store.heap[args as usize + i];
             // variables and constants here, compounds in `unify_head`
             let ok = match t {
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, h);
+                    true
+                }
+                // `program::VOID_ARG`: a variable met nowhere else
+                Cell::Functor(..) => true,
                 Cell::Var(s) => self.unify_head_var(env + s, h),
                 Cell::List(p) => self.unify_head_list(c, p, h, env),
                 Cell::Struct(_) => self.unify_head(c, t, h, env),

@@ -94,6 +94,10 @@ pub struct GoalT {
     pub arity: u32,
     /// Argument roots (template cells).
     pub args: Box<[Cell]>,
+    /// The template cells of the compound arguments, one after the other in argument order
+    /// (`cells[block.0..block.1]`; empty without compound arguments), or `block.0 == u32::MAX`
+    /// when they are not contiguous (set by `goal_blocks`).
+    pub block: (u32, u32),
 }
 
 /// A compiled clause.
@@ -426,6 +430,13 @@ impl ProgramBuilder {
             p.reaches = r;
             p.state_memo = s;
         }
+        // last: the analyses above read head templates with `Var` cells only
+        for p in data.preds.iter_mut() {
+            for c in p.clauses.iter_mut() {
+                mark_first_occurrences(c);
+                goal_blocks(c);
+            }
+        }
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
     }
@@ -582,6 +593,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
                 .iter()
                 .map(|a| compile_term(a, &mut cells, &mut ends))
                 .collect(),
+            block: (u32::MAX, 0),
         })
         .collect();
     ClauseT {
@@ -593,6 +605,107 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
         span: c.span,
         term: c.term.clone(),
         var_names: c.var_names.clone(),
+    }
+}
+
+/// Sets [`GoalT::block`] of each body goal: its compound arguments' template subtrees, when they
+/// follow each other in the clause's cells (as `compile_term` lays them out), so that the machine
+/// copies them in one block.
+fn goal_blocks(c: &mut ClauseT) {
+    for g in c.body.iter_mut() {
+        let mut block: Option<(u32, u32)> = None;
+        let mut contiguous = true;
+        for &a in g.args.iter() {
+            if let Cell::Struct(p) | Cell::List(p) = a {
+                let end = c.ends[p as usize];
+                block = match block {
+                    None => Some((p, end)),
+                    Some((start, prev)) if prev == p => Some((start, end)),
+                    Some(_) => {
+                        contiguous = false;
+                        break;
+                    }
+                };
+            }
+        }
+        g.block = match (contiguous, block) {
+            (false, _) => (u32::MAX, 0),
+            (true, None) => (0, 0),
+            (true, Some(b)) => b,
+        };
+    }
+}
+
+/// A head argument that is a variable met nowhere else in the clause (set by
+/// `mark_first_occurrences`; a `Functor` cell is never a template root otherwise): head
+/// unification skips it.
+pub const VOID_ARG: Cell = Cell::Functor(atom::NIL, 0);
+
+/// Marks the first occurrence of each variable in the clause head, in the order in which
+/// [`super::machine`] unifies a head with a call's arguments (arguments left to right, each in
+/// preorder), as `Cell::Ref(slot)` instead of `Cell::Var(slot)` (templates hold no `Ref`
+/// otherwise). When the machine meets such a cell in read mode the variable's environment cell is
+/// still unbound and referenced by nothing, so it takes the argument's value without being read,
+/// compared or trailed (WAM `get_variable`); everywhere else (write mode, body arguments) the
+/// marker is read like `Var`.
+fn mark_first_occurrences(c: &mut ClauseT) {
+    // a variable met once in the whole clause, as a whole head argument, needs nothing
+    let mut count = vec![0u32; c.nvars as usize];
+    let roots = c.body.iter().flat_map(|g| g.args.iter());
+    for cell in c.cells.iter().chain(c.head_args.iter()).chain(roots) {
+        if let Cell::Var(s) = *cell {
+            count[s as usize] += 1;
+        }
+    }
+    for a in c.head_args.iter_mut() {
+        if let Cell::Var(s) = *a {
+            if count[s as usize] == 1 {
+                *a = VOID_ARG;
+            }
+        }
+    }
+    let mut seen = vec![false; c.nvars as usize];
+    let mut first = |cell: &mut Cell| {
+        if let Cell::Var(s) = *cell {
+            if let Some(b) = seen.get_mut(s as usize) {
+                if !*b {
+                    *b = true;
+                    *cell = Cell::Ref(s);
+                }
+            }
+        }
+    };
+    let mut stack: Vec<u32> = Vec::new();
+    for i in 0..c.head_args.len() {
+        let root = c.head_args[i];
+        let mut cell = root;
+        first(&mut cell);
+        c.head_args[i] = cell;
+        // cell positions to visit, preorder (popped in order)
+        stack.clear();
+        match root {
+            Cell::Struct(p) => {
+                if let Cell::Functor(_, n) = c.cells[p as usize] {
+                    stack.extend((1..=n).rev().map(|k| p + k));
+                }
+            }
+            Cell::List(p) => stack.extend([p + 1, p]),
+            _ => {}
+        }
+        while let Some(k) = stack.pop() {
+            let mut cell = c.cells[k as usize];
+            first(&mut cell);
+            c.cells[k as usize] = cell;
+            match cell {
+                Cell::Struct(p) => {
+                    if let Cell::Functor(_, n) = c.cells[p as usize] {
+                        stack.extend((1..=n).rev().map(|j| p + j));
+                    }
+                }
+                Cell::List(p) => stack.extend([p + 1, p]),
+                _ => {}
+            }
+        }
     }
 }
 

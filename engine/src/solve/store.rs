@@ -20,6 +20,10 @@ use std::sync::Arc;
 /// ones cannot make it run forever: small terms never pay for it.
 const CYCLE_CHECK_AFTER: u32 = 1 << 16;
 
+/// [`Store::unify_lists`] walks at most this many list cells before handing over to the general
+/// loop.
+const SPINE_STEPS: u32 = 64;
+
 /// Remembers visited keys once a traversal has run long enough (see [`CYCLE_CHECK_AFTER`]).
 struct Visited<K> {
     steps: u32,
@@ -168,6 +172,8 @@ impl Store {
     }
 
     /// Undoes trail entries down to `len`; host entries are returned to the caller in undo order.
+    /// (Inlined: backtracking's `restore` calls it for every retry.)
+    #[inline]
     pub fn undo_to(&mut self, len: usize, mut host: impl FnMut(u32)) {
         while self.trail.len() > len {
             match self.trail.pop() {
@@ -275,12 +281,76 @@ impl Store {
                 self.bind(j, x);
                 true
             }
+            (Cell::List(p), Cell::List(q)) => self.unify_lists(p, q),
             (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => {
                 self.unify_compound(x, y)
             }
             (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
             (p, q) => p == q,
         }
+    }
+
+    /// Unifies two dereferenced cells of which neither is compound; `None` if one is.
+    #[inline(always)]
+    fn unify_simple(&mut self, x: Cell, y: Cell) -> Option<bool> {
+        Some(match (x, y) {
+            (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => {
+                return None
+            }
+            (Cell::Ref(i), Cell::Ref(j)) => {
+                // bind the younger variable to the older one
+                if i < j {
+                    self.bind(j, x)
+                } else if j < i {
+                    self.bind(i, y)
+                }
+                true
+            }
+            (Cell::Ref(i), _) => {
+                self.bind(i, y);
+                true
+            }
+            (_, Cell::Ref(j)) => {
+                self.bind(j, x);
+                true
+            }
+            (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
+            (p, q) => p == q,
+        })
+    }
+
+    /// Unifies the lists at `p` and `q` along their spines while the elements are atomic or
+    /// variables, in [`Store::unify_compound`]'s order (each element before the rest of the list);
+    /// the rest (from a compound element, a non-list tail, or after [`SPINE_STEPS`] elements, so
+    /// that cyclic lists end in the general loop's cycle check) goes to the general loop.
+    fn unify_lists(&mut self, mut p: u32, mut q: u32) -> bool {
+        for _ in 0..SPINE_STEPS {
+            if p == q {
+                return true;
+            }
+            let a = self.deref(self.heap[p as usize]);
+            let b = self.deref(self.heap[q as usize]);
+            match self.unify_simple(a, b) {
+                Some(true) => {}
+                Some(false) => return false,
+                None => break,
+            }
+            let ta = self.deref(self.heap[p as usize + 1]);
+            let tb = self.deref(self.heap[q as usize + 1]);
+            match (ta, tb) {
+                (Cell::List(p2), Cell::List(q2)) => {
+                    p = p2;
+                    q = q2;
+                }
+                _ => {
+                    return match self.unify_simple(ta, tb) {
+                        Some(ok) => ok,
+                        None => self.unify_compound(ta, tb),
+                    }
+                }
+            }
+        }
+        self.unify_compound(Cell::List(p), Cell::List(q))
     }
 
     fn unify_compound(&mut self, a: Cell, b: Cell) -> bool {

@@ -501,16 +501,6 @@ fn memo_key_flat(
     true
 }
 
-/// Do atomic cells `x` and `y` unify? Exactly when equal (floats by bit pattern, as
-/// [`Store::unify_seg`] compares them).
-#[inline(always)]
-fn atomic_eq(x: Cell, y: Cell) -> bool {
-    match (x, y) {
-        (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
-        _ => x == y,
-    }
-}
-
 /// A set of predicate numbers (a flag per predicate: asked on every call of a memoized one).
 #[derive(Default, Debug)]
 struct PredSet(Vec<bool>);
@@ -550,9 +540,6 @@ struct Answers {
     /// One ground answer whose arguments are all atomic (set by [`Answers::seal`]): a call
     /// keyed by [`memo_key_flat`] then binds its variables to the answer's cells `1..=arity`.
     single_atomic: bool,
-    /// Every answer is ground and its arguments are atomic (set by [`Answers::seal`]): answer `i`'s
-    /// arguments are `cells[i * (arity + 1) + 1..][..arity]`, served by [`Machine::serve_atomic`].
-    atomic: bool,
     /// A per-state entry made while its predicate's kinds are measured: (predicate, kind) whose
     /// [`StateStat::tried`] counts the answers tried.
     trial: Option<(u32, usize)>,
@@ -567,20 +554,6 @@ impl Answers {
             && self.cells[1..]
                 .iter()
                 .all(|c| !matches!(c, Cell::Struct(_) | Cell::List(_) | Cell::Ref(_)));
-        let stride = 1 + arity as usize;
-        self.atomic = self.cells.len() == self.list.len() * stride
-            && self
-                .list
-                .iter()
-                .enumerate()
-                .all(|(i, &(s, g))| g && s as usize == i * stride)
-            && self.cells.iter().enumerate().all(|(i, c)| {
-                i % stride == 0
-                    || matches!(
-                        c,
-                        Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
-                    )
-            });
     }
 
     fn len(&self) -> usize {
@@ -1862,9 +1835,6 @@ impl Machine {
         if pos >= n {
             return Ok(Step::Fail);
         }
-        if entry.atomic && entry.trial.is_none() && arity as usize <= FLAT_KEY_ARITY {
-            return self.serve_atomic(e, pos, args, arity, next, marks, skip);
-        }
         // the call's atomic arguments (not already equal by the key): an answer that differs
         // there is passed over without unifying it (and undoing that)
         let mut bound = [(0u32, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
@@ -1939,111 +1909,6 @@ impl Machine {
             return Ok(Step::Go);
         }
         Ok(Step::Fail)
-    }
-
-    /// [`Machine::serve_answers`] for an entry whose answers are all atomic tuples (not measured
-    /// by a trial): the call's arguments are classified once (atomic values to compare, first
-    /// occurrences of variables to bind, repeated variables to compare, compounds that match no
-    /// answer), then each answer from `pos` on is compared cell by cell, and only a matching one is
-    /// bound, which is what unifying the answers in order would bind. A choicepoint resumes at the
-    /// next answer if any remain.
-    #[allow(clippy::too_many_arguments)]
-    fn serve_atomic(
-        &mut self,
-        e: u32,
-        pos: usize,
-        args: u32,
-        arity: u32,
-        next: u32,
-        marks: Option<(u32, u32, u32)>,
-        skip: u32,
-    ) -> Result<Step, SolveError> {
-        let a = arity as usize;
-        let mut want = [(0usize, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
-        let mut nw = 0;
-        let mut same = [(0usize, 0usize); FLAT_KEY_ARITY];
-        let mut ns = 0;
-        let mut vars = [(0usize, 0u32); FLAT_KEY_ARITY];
-        let mut nv = 0;
-        for j in 0..a {
-            if skip & (1 << j) != 0 {
-                continue;
-            }
-            match self.store.deref(self.store.heap[args as usize + j]) {
-                Cell::Ref(r) => match vars[..nv].iter().find(|v| v.1 == r) {
-                    Some(&(i, _)) => {
-                        same[ns] = (j, i);
-                        ns += 1;
-                    }
-                    None => {
-                        vars[nv] = (j, r);
-                        nv += 1;
-                    }
-                },
-                // no atomic answer unifies with a compound
-                Cell::Struct(_) | Cell::List(_) => return Ok(Step::Fail),
-                b => {
-                    want[nw] = (j, b);
-                    nw += 1;
-                }
-            }
-        }
-        let entry = if e & STATE_ENTRY != 0 {
-            &self.state_entries[(e & !STATE_ENTRY) as usize]
-        } else {
-            &self.memo_entries[e as usize]
-        };
-        let stride = 1 + a;
-        let n = entry.len();
-        let (want, same) = (&want[..nw], &same[..ns]);
-        let cells = &entry.cells[..n * stride];
-        let mut k = pos;
-        loop {
-            if k >= n {
-                return Ok(Step::Fail);
-            }
-            let v = &cells[k * stride + 1..(k + 1) * stride];
-            if want.iter().all(|&(j, b)| atomic_eq(v[j], b))
-                && same.iter().all(|&(j, i)| atomic_eq(v[j], v[i]))
-            {
-                break;
-            }
-            k += 1;
-        }
-        if k + 1 < n {
-            // answers remain: resumed at the next one (not looked for now: a caller that needs
-            // one answer, e.g. under `\+`, would pay for the search)
-            if self.cps.len() >= self.limits.max_choicepoints {
-                return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
-            }
-            let (heap, trail, frames) = marks.unwrap_or((
-                self.store.len(),
-                self.store.trail.len() as u32,
-                self.frames.len() as u32,
-            ));
-            self.cps.push(ChoicePoint {
-                kind: CpKind::MemoServe {
-                    entry: e,
-                    pos: k as u32 + 1,
-                    args,
-                    arity,
-                    skip,
-                },
-                heap,
-                trail,
-                frames,
-                next,
-                cutb: 0,
-            });
-            // every binding is trailed up to the new choicepoint
-            self.store.mark = heap;
-        }
-        let v = &entry.cells[k * stride + 1..(k + 1) * stride];
-        for &(j, r) in &vars[..nv] {
-            self.store.bind(r, v[j]);
-        }
-        self.cur = next;
-        Ok(Step::Go)
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores

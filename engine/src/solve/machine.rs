@@ -515,13 +515,16 @@ fn memo_key_flat(
     true
 }
 
-/// Do atomic cells `x` and `y` unify? Exactly when equal (floats by bit pattern, as
-/// [`Store::unify_seg`] compares them).
+/// An atomic cell as two words (its kind, its value; floats by bit pattern): two atomic cells
+/// unify exactly when their codes are equal.
 #[inline(always)]
-fn atomic_eq(x: Cell, y: Cell) -> bool {
-    match (x, y) {
-        (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
-        _ => x == y,
+fn atomic_code(c: Cell) -> [u64; 2] {
+    match c {
+        Cell::Atom(a) => [1, a.0 as u64],
+        Cell::Int(i) => [2, i as u64],
+        Cell::Float(f) => [3, f.to_bits()],
+        Cell::Str(a) => [4, a.0 as u64],
+        _ => [0, 0],
     }
 }
 
@@ -567,6 +570,8 @@ struct Answers {
     /// Every answer is ground and its arguments are atomic (set by [`Answers::seal`]): answer `i`'s
     /// arguments are `cells[i * (arity + 1) + 1..][..arity]`, served by [`Machine::serve_atomic`].
     atomic: bool,
+    /// For an `atomic` entry: [`atomic_code`] of each answer's arguments (`arity` per answer).
+    codes: Vec<[u64; 2]>,
     /// A per-state entry made while its predicate's kinds are measured: (predicate, kind) whose
     /// [`StateStat::tried`] counts the answers tried.
     trial: Option<(u32, usize)>,
@@ -595,6 +600,13 @@ impl Answers {
                         Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
                     )
             });
+        if self.atomic {
+            let mut codes = Vec::with_capacity(self.list.len() * (stride - 1));
+            for answer in self.cells.chunks_exact(stride) {
+                codes.extend(answer[1..].iter().map(|&c| atomic_code(c)));
+            }
+            self.codes = codes;
+        }
     }
 
     fn len(&self) -> usize {
@@ -2021,17 +2033,18 @@ impl Machine {
         skip: u32,
     ) -> Result<Step, SolveError> {
         let a = arity as usize;
-        let mut want = [(0usize, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
+        let mut want = [(0usize, [0u64; 2]); FLAT_KEY_ARITY];
         let mut nw = 0;
         let mut same = [(0usize, 0usize); FLAT_KEY_ARITY];
         let mut ns = 0;
         let mut vars = [(0usize, 0u32); FLAT_KEY_ARITY];
         let mut nv = 0;
-        for j in 0..a {
-            if skip & (1 << j) != 0 {
-                continue;
-            }
-            match self.store.deref(self.store.heap[args as usize + j]) {
+        let argv = &self.store.heap[args as usize..args as usize + a];
+        let mut todo = !skip & ((1u32 << a) - 1);
+        while todo != 0 {
+            let j = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            match self.store.deref(argv[j]) {
                 Cell::Ref(r) => match vars[..nv].iter().find(|v| v.1 == r) {
                     Some(&(i, _)) => {
                         same[ns] = (j, i);
@@ -2045,7 +2058,7 @@ impl Machine {
                 // no atomic answer unifies with a compound
                 Cell::Struct(_) | Cell::List(_) => return Ok(Step::Fail),
                 b => {
-                    want[nw] = (j, b);
+                    want[nw] = (j, atomic_code(b));
                     nw += 1;
                 }
             }
@@ -2055,23 +2068,21 @@ impl Machine {
         } else {
             &self.memo_entries[e as usize]
         };
-        let stride = 1 + a;
         let n = entry.len();
         let (want, same) = (&want[..nw], &same[..ns]);
-        let cells = &entry.cells[..n * stride];
+        let codes = &entry.codes[..n * a];
         let mut k = pos;
         loop {
             if k >= n {
                 return Ok(Step::Fail);
             }
-            let v = &cells[k * stride + 1..(k + 1) * stride];
-            if want.iter().all(|&(j, b)| atomic_eq(v[j], b))
-                && same.iter().all(|&(j, i)| atomic_eq(v[j], v[i]))
-            {
+            let v = &codes[k * a..(k + 1) * a];
+            if want.iter().all(|&(j, b)| v[j] == b) && same.iter().all(|&(j, i)| v[j] == v[i]) {
                 break;
             }
             k += 1;
         }
+        let stride = 1 + a;
         if k + 1 < n {
             // answers remain: resumed at the next one (not looked for now: a caller that needs
             // one answer, e.g. under `\+`, would pay for the search)

@@ -1752,6 +1752,44 @@ impl Machine {
         self.call_memo(data, p, args, arity, cutb, next, None)
     }
 
+    /// Does the argument-memo call `p(args...)` have an answer, known without running or serving
+    /// it? `Some(b)` when its own flat key is in the table (its answers are instances of the call,
+    /// so each unifies with it: there is one exactly when the entry is not empty); `None` when the
+    /// call must run as usual (not memoized by its arguments, memoization off or given up, not
+    /// keyed flat, not filled yet, or its fill threw). Meant for `\+ G` / `not(G)` on such a `G`:
+    /// the caller still counts the inference of `G` (and its profile entry and budget checks) as
+    /// `dispatch` would, then succeeds or fails at once without a negation choicepoint, binding
+    /// nothing. Not called yet (the negation path is the loop's part).
+    #[allow(dead_code)]
+    pub(crate) fn memo_answer_exists(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+    ) -> Option<bool> {
+        let pr = &data.preds[p as usize];
+        if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
+            return None;
+        }
+        let mut fc = FlatCall {
+            key: FlatKey {
+                hash: 0,
+                w: [0; FLAT_WORDS],
+            },
+            bound: 0,
+            first: 0,
+            refs: [0; FLAT_KEY_ARITY],
+        };
+        if !memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
+            return None;
+        }
+        match self.memo_table.get_flat(&fc.key)? {
+            MEMO_THROWS => None,
+            e => Some(!self.memo_entries[e as usize].list.is_empty()),
+        }
+    }
+
     /// A memoizable predicate: serve the call from the table, or fill the table entry first. With
     /// `gen`, a per-state table entry for the general call whose arguments start at `gen` (and, if
     /// its third element is not 0, for that context id).

@@ -230,10 +230,24 @@ const FLAT_WORDS: usize = FLAT_KEY_ARITY + 2;
 ///
 /// `hash` is computed while the key is built ([`memo_key_flat`]) and used as is by the table's
 /// hasher ([`KeyHasher`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Eq, Debug)]
 struct FlatKey {
     hash: u64,
     w: [u64; FLAT_WORDS],
+}
+
+impl PartialEq for FlatKey {
+    /// Every word equal (as derived), without a call to `bcmp`: the words are folded with xor
+    /// and or, which compiles to a few vector instructions.
+    #[inline(always)]
+    fn eq(&self, o: &FlatKey) -> bool {
+        let d = self
+            .w
+            .iter()
+            .zip(o.w.iter())
+            .fold(self.hash ^ o.hash, |d, (a, b)| d | (a ^ b));
+        d == 0
+    }
 }
 
 impl std::hash::Hash for FlatKey {
@@ -501,6 +515,19 @@ fn memo_key_flat(
     true
 }
 
+/// An atomic cell as two words (its kind, its value; floats by bit pattern): two atomic cells
+/// unify exactly when their codes are equal.
+#[inline(always)]
+fn atomic_code(c: Cell) -> [u64; 2] {
+    match c {
+        Cell::Atom(a) => [1, a.0 as u64],
+        Cell::Int(i) => [2, i as u64],
+        Cell::Float(f) => [3, f.to_bits()],
+        Cell::Str(a) => [4, a.0 as u64],
+        _ => [0, 0],
+    }
+}
+
 /// A set of predicate numbers (a flag per predicate: asked on every call of a memoized one).
 #[derive(Default, Debug)]
 struct PredSet(Vec<bool>);
@@ -540,6 +567,11 @@ struct Answers {
     /// One ground answer whose arguments are all atomic (set by [`Answers::seal`]): a call
     /// keyed by [`memo_key_flat`] then binds its variables to the answer's cells `1..=arity`.
     single_atomic: bool,
+    /// Every answer is ground and its arguments are atomic (set by [`Answers::seal`]): answer `i`'s
+    /// arguments are `cells[i * (arity + 1) + 1..][..arity]`, served by [`Machine::serve_atomic`].
+    atomic: bool,
+    /// For an `atomic` entry: [`atomic_code`] of each answer's arguments (`arity` per answer).
+    codes: Vec<[u64; 2]>,
     /// A per-state entry made while its predicate's kinds are measured: (predicate, kind) whose
     /// [`StateStat::tried`] counts the answers tried.
     trial: Option<(u32, usize)>,
@@ -554,6 +586,27 @@ impl Answers {
             && self.cells[1..]
                 .iter()
                 .all(|c| !matches!(c, Cell::Struct(_) | Cell::List(_) | Cell::Ref(_)));
+        let stride = 1 + arity as usize;
+        self.atomic = self.cells.len() == self.list.len() * stride
+            && self
+                .list
+                .iter()
+                .enumerate()
+                .all(|(i, &(s, g))| g && s as usize == i * stride)
+            && self.cells.iter().enumerate().all(|(i, c)| {
+                i % stride == 0
+                    || matches!(
+                        c,
+                        Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
+                    )
+            });
+        if self.atomic {
+            let mut codes = Vec::with_capacity(self.list.len() * (stride - 1));
+            for answer in self.cells.chunks_exact(stride) {
+                codes.extend(answer[1..].iter().map(|&c| atomic_code(c)));
+            }
+            self.codes = codes;
+        }
     }
 
     fn len(&self) -> usize {
@@ -1566,7 +1619,7 @@ impl Machine {
                 let pr = &data.preds[p as usize];
                 if self.memoize && (pr.memo || pr.state_memo != 0) && !self.no_memo.contains(&p) {
                     if pr.memo {
-                        return self.call_memo(data, p, args, arity, cutb, next, None);
+                        return self.call_memo_args(data, p, args, arity, cutb, next);
                     }
                     let sid = host.state_id();
                     let modes = pr.state_memo;
@@ -1701,10 +1754,96 @@ impl Machine {
         self.call_memo(data, p, args, arity, cutb, next, Some((gen, true, cid)))
     }
 
+    /// An argument-memo call: the common hit (a flat key found in the table's cache whose entry
+    /// is empty or one atomic answer) in a small frame, everything else by [`Machine::call_memo`]
+    /// (which handles these cases the same way).
+    #[inline(never)]
+    fn call_memo_args(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let mut fc = FlatCall {
+            key: FlatKey {
+                hash: 0,
+                w: [0; FLAT_WORDS],
+            },
+            bound: 0,
+            first: 0,
+            refs: [0; FLAT_KEY_ARITY],
+        };
+        if memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
+            let t = &self.memo_table;
+            let s = &t.cache[fc.key.hash as usize % MEMO_CACHE_SLOTS];
+            if s.gen == t.gen && s.key == fc.key && s.e != MEMO_THROWS {
+                // the key is the call's own: its answers are instances of the call
+                let entry = &self.memo_entries[s.e as usize];
+                if entry.list.is_empty() {
+                    return Ok(Step::Fail);
+                }
+                if entry.single_atomic {
+                    let vals = &entry.cells[1..];
+                    let mut f = fc.first;
+                    while f != 0 {
+                        let j = f.trailing_zeros() as usize;
+                        self.store.bind(fc.refs[j], vals[j]);
+                        f &= f - 1;
+                    }
+                    self.cur = next;
+                    return Ok(Step::Go);
+                }
+            }
+        }
+        self.call_memo(data, p, args, arity, cutb, next, None)
+    }
+
+    /// Does the argument-memo call `p(args...)` have an answer, known without running or serving
+    /// it? `Some(b)` when its own flat key is in the table (its answers are instances of the call,
+    /// so each unifies with it: there is one exactly when the entry is not empty); `None` when the
+    /// call must run as usual (not memoized by its arguments, memoization off or given up, not
+    /// keyed flat, not filled yet, or its fill threw). Meant for `\+ G` / `not(G)` on such a `G`:
+    /// the caller still counts the inference of `G` (and its profile entry and budget checks) as
+    /// `dispatch` would, then succeeds or fails at once without a negation choicepoint, binding
+    /// nothing. Not called yet (the negation path is the loop's part).
+    #[allow(dead_code)]
+    pub(crate) fn memo_answer_exists(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+    ) -> Option<bool> {
+        let pr = &data.preds[p as usize];
+        if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
+            return None;
+        }
+        let mut fc = FlatCall {
+            key: FlatKey {
+                hash: 0,
+                w: [0; FLAT_WORDS],
+            },
+            bound: 0,
+            first: 0,
+            refs: [0; FLAT_KEY_ARITY],
+        };
+        if !memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
+            return None;
+        }
+        match self.memo_table.get_flat(&fc.key)? {
+            MEMO_THROWS => None,
+            e => Some(!self.memo_entries[e as usize].list.is_empty()),
+        }
+    }
+
     /// A memoizable predicate: serve the call from the table, or fill the table entry first. With
     /// `gen`, a per-state table entry for the general call whose arguments start at `gen` (and, if
     /// its third element is not 0, for that context id).
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn call_memo(
         &mut self,
         data: &ProgramData,
@@ -1884,6 +2023,9 @@ impl Machine {
         if pos >= n {
             return Ok(Step::Fail);
         }
+        if entry.atomic && entry.trial.is_none() && arity as usize <= FLAT_KEY_ARITY {
+            return self.serve_atomic(e, pos, args, arity, next, marks, skip);
+        }
         // the call's atomic arguments (not already equal by the key): an answer that differs
         // there is passed over without unifying it (and undoing that)
         let mut bound = [(0u32, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
@@ -1958,6 +2100,110 @@ impl Machine {
             return Ok(Step::Go);
         }
         Ok(Step::Fail)
+    }
+
+    /// [`Machine::serve_answers`] for an entry whose answers are all atomic tuples (not measured
+    /// by a trial): the call's arguments are classified once (atomic values to compare, first
+    /// occurrences of variables to bind, repeated variables to compare, compounds that match no
+    /// answer), then each answer from `pos` on is compared cell by cell, and only a matching one is
+    /// bound, which is what unifying the answers in order would bind. A choicepoint resumes at the
+    /// next answer if any remain.
+    #[allow(clippy::too_many_arguments)]
+    fn serve_atomic(
+        &mut self,
+        e: u32,
+        pos: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+        skip: u32,
+    ) -> Result<Step, SolveError> {
+        let a = arity as usize;
+        let mut want = [(0usize, [0u64; 2]); FLAT_KEY_ARITY];
+        let mut nw = 0;
+        let mut same = [(0usize, 0usize); FLAT_KEY_ARITY];
+        let mut ns = 0;
+        let mut vars = [(0usize, 0u32); FLAT_KEY_ARITY];
+        let mut nv = 0;
+        let argv = &self.store.heap[args as usize..args as usize + a];
+        let mut todo = !skip & ((1u32 << a) - 1);
+        while todo != 0 {
+            let j = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            match self.store.deref(argv[j]) {
+                Cell::Ref(r) => match vars[..nv].iter().find(|v| v.1 == r) {
+                    Some(&(i, _)) => {
+                        same[ns] = (j, i);
+                        ns += 1;
+                    }
+                    None => {
+                        vars[nv] = (j, r);
+                        nv += 1;
+                    }
+                },
+                // no atomic answer unifies with a compound
+                Cell::Struct(_) | Cell::List(_) => return Ok(Step::Fail),
+                b => {
+                    want[nw] = (j, atomic_code(b));
+                    nw += 1;
+                }
+            }
+        }
+        let entry = if e & STATE_ENTRY != 0 {
+            &self.state_entries[(e & !STATE_ENTRY) as usize]
+        } else {
+            &self.memo_entries[e as usize]
+        };
+        let n = entry.len();
+        let (want, same) = (&want[..nw], &same[..ns]);
+        let codes = &entry.codes[..n * a];
+        let mut k = pos;
+        loop {
+            if k >= n {
+                return Ok(Step::Fail);
+            }
+            let v = &codes[k * a..(k + 1) * a];
+            if want.iter().all(|&(j, b)| v[j] == b) && same.iter().all(|&(j, i)| v[j] == v[i]) {
+                break;
+            }
+            k += 1;
+        }
+        let stride = 1 + a;
+        if k + 1 < n {
+            // answers remain: resumed at the next one (not looked for now: a caller that needs
+            // one answer, e.g. under `\+`, would pay for the search)
+            if self.cps.len() >= self.limits.max_choicepoints {
+                return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
+            }
+            let (heap, trail, frames) = marks.unwrap_or((
+                self.store.len(),
+                self.store.trail.len() as u32,
+                self.frames.len() as u32,
+            ));
+            self.cps.push(ChoicePoint {
+                kind: CpKind::MemoServe {
+                    entry: e,
+                    pos: k as u32 + 1,
+                    args,
+                    arity,
+                    skip,
+                },
+                heap,
+                trail,
+                frames,
+                next,
+                cutb: 0,
+            });
+            // every binding is trailed up to the new choicepoint
+            self.store.mark = heap;
+        }
+        let v = &entry.cells[k * stride + 1..(k + 1) * stride];
+        for &(j, r) in &vars[..nv] {
+            self.store.bind(r, v[j]);
+        }
+        self.cur = next;
+        Ok(Step::Go)
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores

@@ -432,3 +432,64 @@ fn cyclic_terms_terminate_everywhere() {
     )
     .is_ok());
 }
+
+#[test]
+fn memo_answer_exists_agrees_with_running_the_call() {
+    // `memo_answer_exists` (the hook for `\+` on an argument-memo call) answers only for a
+    // call whose own flat key is in the table, and then says whether the call has an answer
+    let src = "
+f(a, 1). f(b, 2). f(b, 3).
+g(K, V) :- f(K, V).
+";
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let gp = *p.0.by_key.get(&(Atom::new("g"), 2)).expect("g/2");
+    assert!(
+        p.0.preds[gp as usize].memo,
+        "g/2 is memoized by its arguments"
+    );
+    let mut m = Machine::new(p.clone(), Limits::default());
+    let mut host = host::NoHost;
+    use super::store::Cell;
+    // the call's arguments: the cells after the header of `g(K, V)` built on the heap
+    let call = |m: &mut Machine, k: Term, v: Term| {
+        let mut vars = Vec::new();
+        match m.store.build(&c("g", vec![k, v]), &mut vars) {
+            Cell::Struct(s) => s + 1,
+            other => panic!("{other:?}"),
+        }
+    };
+    for (k, expect) in [("a", true), ("b", true), ("c", false)] {
+        m.reset();
+        let args = call(&mut m, a(k), v(0));
+        assert_eq!(
+            m.memo_answer_exists(&p.0, gp, args, 2),
+            None,
+            "{k}: not filled"
+        );
+        // fill the entry by running the call (all answers)
+        let mut vars = Vec::new();
+        let g = m.store.build(&c("g", vec![a(k), v(0)]), &mut vars);
+        m.start(g);
+        let mut n = 0;
+        let mut redo = false;
+        while m.solve(redo, &mut host).unwrap() {
+            n += 1;
+            redo = true;
+        }
+        assert_eq!(n > 0, expect, "{k}");
+        let args = call(&mut m, a(k), v(0));
+        assert_eq!(m.memo_answer_exists(&p.0, gp, args, 2), Some(expect), "{k}");
+        // a call with another key (the value bound) is not known yet
+        let args = call(&mut m, a(k), Term::Int(9));
+        assert_eq!(m.memo_answer_exists(&p.0, gp, args, 2), None, "{k} 9");
+        m.memoize = false;
+        let args = call(&mut m, a(k), v(0));
+        assert_eq!(
+            m.memo_answer_exists(&p.0, gp, args, 2),
+            None,
+            "{k}: memo off"
+        );
+        m.memoize = true;
+    }
+}

@@ -60,3 +60,32 @@ fw(K, V, W) :- fv(K, V, W).
 % query findall(K-V, (mem(K, [a, b, a, c]), fw(K, V, _)), L), L == [a-1, b-2, a-1, c-2.0]
 % query fw(c, V, W), V == 2.0, W == c, \+ fw(c, 2, _)
 % fewer findall(V, (mem(K, [a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a]), fw(K, V, _)), L), L = [1|_]
+
+% entries of atomic answers only (`serve_atomic`): each answer compared cell by cell and only a
+% matching one bound; bound arguments, a variable given twice, floats by bit pattern (0.0 and -0.0
+% differ, 1 and 1.0 differ), a compound argument (matches no answer), answers in order with a
+% choicepoint between them, cut and negation after the first answer, and a memoized call whose
+% answers are a generalisation's (compound argument: long key)
+at(a, 1, 1).
+at(b, 2, 1).
+at(c, 0.0, 0.0).
+at(d, -0.0, 0.0).
+at(e, 1.0, 1).
+at(f, x, x).
+at(g, 2, 2).
+ta(K, V, W) :- at(K, V, W).
+% query findall(K-V-W, ta(K, V, W), L), L == [a-1-1, b-2-1, c-0.0-0.0, d- -0.0-0.0, e-1.0-1, f-x-x, g-2-2]
+% query findall(K, ta(K, X, X), L), L == [a, c, f, g]
+% query findall(K, ta(K, _, 1), L), L == [a, b, e]
+% query findall(K, ta(K, 0.0, _), L), L == [c]
+% query findall(K, ta(K, -0.0, _), L), L == [d]
+% query findall(K, ta(K, 1, _), L), L == [a]
+% query findall(K, ta(K, 1.0, _), L), L == [e]
+% query \+ ta(_, f(1), _)
+% query findall(K, ta(K, [_], _), L), L == []
+% query ta(K, 2, W), !, K == b, W == 1
+% query findall(K, (ta(K, V, W), V == W), L), L == [a, c, f, g]
+% query \+ \+ ta(_, 2, _)
+% query findall(K, (mem(V, [2, 1, 2]), ta(K, V, _)), L), L == [b, g, a, b, g]
+% query findall(V-W, ta(_, V, W), L), length(L, 7)
+% fewer findall(K, (mem(_, [1, 2, 3, 4, 5, 6, 7, 8]), ta(K, _, 1)), L), length(L, 24)

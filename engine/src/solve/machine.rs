@@ -757,6 +757,69 @@ struct ChoicePoint {
     cutb: u32,
 }
 
+/// The choicepoint stack, with the protection height of [`Machine::step`] kept up to date by the
+/// operations that change its top: the frame-stack height recorded in the newest choicepoint
+/// (frames at or above it may be reused), or 1 (above the `Stop` frame) when there is none.
+/// Reads go through `Deref` to the slice; a choicepoint's `frames` is never changed in place.
+#[derive(Debug)]
+struct CpStack {
+    v: Vec<ChoicePoint>,
+    protected: u32,
+}
+
+impl Default for CpStack {
+    fn default() -> Self {
+        CpStack {
+            v: Vec::new(),
+            protected: 1,
+        }
+    }
+}
+
+impl CpStack {
+    #[inline]
+    fn push(&mut self, cp: ChoicePoint) {
+        // every frame-stack height is at least 1 (the `Stop` frame)
+        debug_assert!(cp.frames >= 1);
+        self.protected = cp.frames;
+        self.v.push(cp);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<ChoicePoint> {
+        let cp = self.v.pop();
+        self.protected = self.v.last().map_or(1, |c| c.frames);
+        cp
+    }
+
+    #[inline]
+    fn truncate(&mut self, n: usize) {
+        self.v.truncate(n);
+        self.protected = self.v.last().map_or(1, |c| c.frames);
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.v.clear();
+        self.protected = 1;
+    }
+}
+
+impl std::ops::Deref for CpStack {
+    type Target = [ChoicePoint];
+    #[inline]
+    fn deref(&self) -> &[ChoicePoint] {
+        &self.v
+    }
+}
+
+impl std::ops::DerefMut for CpStack {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [ChoicePoint] {
+        &mut self.v
+    }
+}
+
 #[derive(Default, Debug)]
 struct Collector {
     cells: Vec<Cell>,
@@ -775,7 +838,7 @@ pub struct Machine {
     pub store: Store,
     pub rng: Rng,
     frames: Vec<Frame>,
-    cps: Vec<ChoicePoint>,
+    cps: CpStack,
     collectors: Vec<Collector>,
     collected_cells: usize,
     cur: u32,
@@ -852,7 +915,7 @@ impl Machine {
                 cutb: 0,
                 next: NO_FRAME,
             }],
-            cps: Vec::new(),
+            cps: CpStack::default(),
             collectors: Vec::new(),
             collected_cells: 0,
             cur: NO_FRAME,
@@ -1031,7 +1094,11 @@ impl Machine {
 
     #[inline]
     fn protected(&self) -> u32 {
-        self.cps.last().map_or(1, |c| c.frames.max(1))
+        debug_assert_eq!(
+            self.cps.protected,
+            self.cps.last().map_or(1, |c| c.frames.max(1))
+        );
+        self.cps.protected
     }
 
     #[inline]

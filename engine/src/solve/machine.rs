@@ -2323,7 +2323,8 @@ impl Machine {
                         self.push_cp(CpKind::Not, next, cutb)?;
                         let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
                         self.cur = k + 1;
-                        return self.dispatch(data, host, disp, name, arity, gargs, h + 1, k);
+                        let r = self.dispatch(data, host, disp, name, arity, gargs, h + 1, k)?;
+                        return Ok(self.not_outcome(r, h, k, next, host));
                     }
                 }
                 let goal = match self.prepare_body(g) {
@@ -2409,6 +2410,44 @@ impl Machine {
             }
         }
         Ok(Step::Go)
+    }
+
+    /// The outcome `r` of dispatching a negated plain goal in place (negation choicepoint at
+    /// `h`, exit frame `k`, continuation `next`), finished here when the goal was decided by that
+    /// one dispatch, as the machine would finish it next:
+    /// - it succeeded (the continuation is the exit frame): what the exit frame's step does, if
+    ///   that step would do nothing before it (no garbage collection, no memo fill to abort);
+    /// - it failed leaving no choicepoint of its own: what backtracking into the negation's
+    ///   choicepoint does (undo the goal's bindings, continue at `next`).
+    ///
+    /// Anything else (choicepoints left, more goals to run, an exception) is returned as is.
+    #[inline]
+    fn not_outcome(&mut self, r: Step, h: u32, k: u32, next: u32, host: &mut dyn Host) -> Step {
+        match r {
+            Step::Go if self.cur == k => {
+                if self.store.heap.len() > self.gc_at
+                    || self
+                        .fills
+                        .last()
+                        .is_some_and(|f| self.inferences - f.start > MEMO_MAX_STEPS)
+                {
+                    return r;
+                }
+                if self.cps.len() == h as usize + 1 {
+                    self.pop_cp();
+                } else {
+                    self.cut(h);
+                }
+                Step::Fail
+            }
+            Step::Fail if self.cps.len() == h as usize + 1 => {
+                self.restore(h as usize, host);
+                self.pop_cp();
+                self.cur = next;
+                Step::Go
+            }
+            r => r,
+        }
     }
 
     /// ISO body conversion of a meta-called goal: a variable in a control position (an argument of

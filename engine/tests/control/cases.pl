@@ -38,6 +38,18 @@ undo(X) :- \+ X = a, X = b.
 undo2(X) :- \+ \+ X = a, var(X).
 % query \+ undo(_), undo2(Y), var(Y)
 
+% a negated goal decided by its first call (`not_outcome`): bindings made before a failure are
+% undone; many of them in a row, with garbage collections in between (debug builds collect often)
+bind_fail(X) :- \+ f(X, X) = f(a, b), var(X).
+bind_ok(X) :- \+ \+ f(X, b) = f(a, _), var(X).
+neg_count(0) :- !.
+neg_count(N) :-
+    L = [N, N, N, N, N, N, N, N, N, N],
+    \+ \+ mem(N, L), \+ N = x, \+ mem(x, L), not(double(_, 5)), \+ double(N, 1),
+    M is N - 1, neg_count(M).
+% query bind_fail(X), var(X), bind_ok(Y), var(Y)
+% query neg_count(3000)
+
 % a cut inside the negation is local to it (here: inside a called predicate and written in place)
 first(X) :- n(X), !.
 no_first_above(L) :- \+ (first(X), X > L).

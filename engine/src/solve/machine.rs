@@ -1337,7 +1337,7 @@ impl Machine {
                     return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                 };
                 let disp = self.resolve_goal(data, name, arity);
-                self.dispatch(data, host, disp, name, arity, args, f.cutb, f.next)
+                self.dispatch_nested(data, host, disp, name, arity, args, f.cutb, f.next)
             }
             FrameKind::CutTo { height } => {
                 self.cut(height);
@@ -1556,7 +1556,26 @@ impl Machine {
         ok
     }
 
+    /// [`Machine::dispatch`] out of line, for the calls other than a clause body goal's (the
+    /// step loop's common case, where it is inlined).
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn dispatch_nested(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        disp: Dispatch,
+        name: Atom,
+        arity: u32,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        self.dispatch(data, host, disp, name, arity, args, cutb, next)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn dispatch(
         &mut self,
         data: &ProgramData,
@@ -2242,7 +2261,7 @@ impl Machine {
             let disp = self.resolve_goal(data, name, arity);
             if !matches!(disp, Dispatch::Control(_)) {
                 self.cur = self.frames.len() as u32;
-                return self.dispatch(data, host, disp, name, arity, args, cutb, next);
+                return self.dispatch_nested(data, host, disp, name, arity, args, cutb, next);
             }
         }
         let goal = match self.prepare_body(g) {
@@ -2254,6 +2273,7 @@ impl Machine {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn control(
         &mut self,
         data: &ProgramData,
@@ -2323,7 +2343,7 @@ impl Machine {
                         self.push_cp(CpKind::Not, next, cutb)?;
                         let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
                         self.cur = k + 1;
-                        let r = self.dispatch(data, host, disp, name, arity, gargs, h + 1, k)?;
+                        let r = self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
                         return Ok(self.not_outcome(r, h, k, next, host));
                     }
                 }

@@ -1159,23 +1159,26 @@ impl Machine {
     fn restore(&mut self, i: usize, host: &mut dyn Host) {
         let cp = &self.cps[i];
         let (trail, heap, frames) = (cp.trail, cp.heap, cp.frames);
-        let mut reactivate: Vec<u32> = Vec::new();
-        self.store.undo_to(trail as usize, |n| {
-            if n & CATCH_FLAG != 0 {
-                reactivate.push(n & !CATCH_FLAG);
-            } else {
-                host.undo(n);
-            }
-        });
-        for c in reactivate {
-            if let Some(ChoicePoint {
-                kind: CpKind::Catch { active, .. },
-                ..
-            }) = self.cps.get_mut(c as usize)
-            {
-                *active = true;
+        // `Store::undo_to`, newest entry first, with the trail cut once at the end
+        let st = &mut self.store;
+        let n = st.trail.len().min(trail as usize);
+        for &e in st.trail[n..].iter().rev() {
+            match e {
+                TrailEntry::Bind(a) => st.heap[a as usize] = Cell::Ref(a),
+                TrailEntry::Value(a, v) => st.heap[a as usize] = v,
+                TrailEntry::Host(h) if h & CATCH_FLAG != 0 => {
+                    if let Some(ChoicePoint {
+                        kind: CpKind::Catch { active, .. },
+                        ..
+                    }) = self.cps.get_mut((h & !CATCH_FLAG) as usize)
+                    {
+                        *active = true;
+                    }
+                }
+                TrailEntry::Host(h) => host.undo(h),
             }
         }
+        st.trail.truncate(n);
         self.store.heap.truncate(heap as usize);
         self.frames.truncate(frames as usize);
     }

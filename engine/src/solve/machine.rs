@@ -803,6 +803,12 @@ impl CpStack {
         self.v.clear();
         self.protected = 1;
     }
+
+    /// Inserts `cp` at `i` (at most one place below the top).
+    fn insert(&mut self, i: usize, cp: ChoicePoint) {
+        self.v.insert(i, cp);
+        self.protected = self.v.last().map_or(1, |c| c.frames);
+    }
 }
 
 impl std::ops::Deref for CpStack {
@@ -1159,6 +1165,12 @@ impl Machine {
     fn restore(&mut self, i: usize, host: &mut dyn Host) {
         let cp = &self.cps[i];
         let (trail, heap, frames) = (cp.trail, cp.heap, cp.frames);
+        self.restore_heights(trail, heap, frames, host);
+    }
+
+    /// Undoes the trail down to `trail` (reactivating the catchers whose exit it records), and
+    /// cuts the heap and the frame stack back to `heap` and `frames`.
+    fn restore_heights(&mut self, trail: u32, heap: u32, frames: u32, host: &mut dyn Host) {
         // `Store::undo_to`, newest entry first, with the trail cut once at the end
         let st = &mut self.store;
         let n = st.trail.len().min(trail as usize);
@@ -2340,13 +2352,20 @@ impl Machine {
                 let h = self.cps.len() as u32;
                 if let Some((name, arity, gargs)) = self.goal_parts(g) {
                     let disp = self.resolve_goal(data, name, arity);
+                    if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
+                        && self.cps.len() + 1 < self.limits.max_choicepoints
+                        && self.frames.len() < self.limits.max_frames
+                    {
+                        return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
+                    }
                     if !matches!(disp, Dispatch::Control(_)) {
                         // a plain goal: dispatched here, as the goal frame of the general path
                         // below would (same cut barrier, continuation and current frame)
                         self.push_cp(CpKind::Not, next, cutb)?;
                         let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
                         self.cur = k + 1;
-                        let r = self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
+                        let r =
+                            self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
                         return Ok(self.not_outcome(r, h, k, next, host));
                     }
                 }
@@ -2433,6 +2452,87 @@ impl Machine {
             }
         }
         Ok(Step::Go)
+    }
+
+    /// `\+ G` for a host or native predicate `G` (`goal`: name, arity, arguments), called without
+    /// the negation's choicepoint and exit frame of the general path: such a call is decided at
+    /// once (it fails, succeeds, possibly leaving one retry choicepoint, or throws). Exact: the
+    /// caller checked that the budgets of that path's choicepoint and frame (and of a retry
+    /// choicepoint above them) hold, the call sees the same inference count, current frame (the
+    /// height the exit frame would have had is the frame stack's, so the call path is the same)
+    /// and trailing mark, and
+    /// - failure undoes what the call did and continues at `next`, as backtracking into the
+    ///   negation's choicepoint does;
+    /// - success removes the retry choicepoint and fails, as the exit frame's step does; when
+    ///   that step would first collect garbage or abort a memo fill, the general path's state is
+    ///   made instead (its choicepoint under the retry one, which gets that path's heights, and
+    ///   its exit frame) and the step runs it;
+    /// - an exception undoes what the call did, as unwinding through the negation's choicepoint
+    ///   does first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn not_direct(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        disp: Dispatch,
+        (name, arity, gargs): (Atom, u32, u32),
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let h = self.cps.len() as u32;
+        let k = self.frames.len() as u32;
+        let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
+        self.cur = k;
+        match self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)? {
+            Step::Go => {
+                debug_assert!(self.cur == k && self.cps.len() <= h as usize + 1);
+                if self.store.heap.len() > self.gc_at
+                    || self
+                        .fills
+                        .last()
+                        .is_some_and(|f| self.inferences - f.start > MEMO_MAX_STEPS)
+                {
+                    let not = ChoicePoint {
+                        kind: CpKind::Not,
+                        heap,
+                        trail,
+                        frames: k,
+                        next,
+                        cutb,
+                    };
+                    // (the retry choicepoint is changed before the insertion, which updates the
+                    // stack's protection height from the top)
+                    if let Some(retry) = self.cps.get_mut(h as usize) {
+                        retry.frames = k + 1;
+                        retry.next = k;
+                    }
+                    self.cps.insert(h as usize, not);
+                    self.frames.push(Frame {
+                        kind: FrameKind::NotExit { height: h },
+                        cutb,
+                        next,
+                    });
+                    self.store.mark = heap;
+                    self.cur = k;
+                    return Ok(Step::Go);
+                }
+                if self.cps.len() > h as usize {
+                    self.pop_cp();
+                }
+                Ok(Step::Fail)
+            }
+            Step::Fail => {
+                debug_assert!(self.cps.len() == h as usize);
+                self.restore_heights(trail, heap, k, host);
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Step::Throw(b) => {
+                self.restore_heights(trail, heap, k, host);
+                Ok(Step::Throw(b))
+            }
+        }
     }
 
     /// The outcome `r` of dispatching a negated plain goal in place (negation choicepoint at

@@ -826,6 +826,82 @@ impl std::ops::DerefMut for CpStack {
     }
 }
 
+/// The memo fills in progress, with the inference count past which the innermost one is given
+/// up ([`MEMO_MAX_STEPS`] after its start; `u64::MAX` when there is none) kept up to date by the
+/// operations that change the top, so that the step loop compares one number. A fill's `start` is
+/// never changed in place.
+struct FillStack {
+    v: Vec<Fill>,
+    deadline: u64,
+}
+
+impl Default for FillStack {
+    fn default() -> Self {
+        FillStack {
+            v: Vec::new(),
+            deadline: u64::MAX,
+        }
+    }
+}
+
+impl FillStack {
+    #[inline]
+    fn update(&mut self) {
+        self.deadline = self
+            .v
+            .last()
+            .map_or(u64::MAX, |f| f.start.saturating_add(MEMO_MAX_STEPS));
+    }
+
+    fn push(&mut self, f: Fill) {
+        self.v.push(f);
+        self.update();
+    }
+
+    fn pop(&mut self) -> Option<Fill> {
+        let f = self.v.pop();
+        self.update();
+        f
+    }
+
+    fn truncate(&mut self, n: usize) {
+        self.v.truncate(n);
+        self.update();
+    }
+
+    fn clear(&mut self) {
+        self.v.clear();
+        self.update();
+    }
+
+    /// Has the innermost fill run more than [`MEMO_MAX_STEPS`] inferences at `inferences`?
+    #[inline]
+    fn overdue(&self, inferences: u64) -> bool {
+        debug_assert_eq!(
+            inferences > self.deadline,
+            self.v
+                .last()
+                .is_some_and(|f| inferences - f.start > MEMO_MAX_STEPS)
+        );
+        inferences > self.deadline
+    }
+}
+
+impl std::ops::Deref for FillStack {
+    type Target = [Fill];
+    #[inline]
+    fn deref(&self) -> &[Fill] {
+        &self.v
+    }
+}
+
+impl std::ops::DerefMut for FillStack {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Fill] {
+        &mut self.v
+    }
+}
+
 #[derive(Default, Debug)]
 struct Collector {
     cells: Vec<Cell>,
@@ -863,6 +939,9 @@ pub struct Machine {
     gc_at: usize,
     /// Garbage collections run (for tests and statistics).
     pub gc_runs: u64,
+    /// [`Machine::dispatch`] calls [`Machine::count_call`] when `inferences` passes this: the
+    /// inference budget, or 0 when profiling (set by [`Machine::solve`]).
+    check_at: u64,
     /// Calls per predicate, when profiling is on.
     pub profile: Option<rustc_hash::FxHashMap<(Atom, u32), u64>>,
     /// Memoized answers of predicates that depend on their arguments only (kept across queries: the
@@ -874,7 +953,7 @@ pub struct Machine {
     memo_stack: Vec<Cell>,
     memo_entries: Vec<MemoEntry>,
     memo_cells: usize,
-    fills: Vec<Fill>,
+    fills: FillStack,
     /// Predicates whose memoization was given up.
     no_memo: PredSet,
     /// Dispatch of meta-called goals by name and arity (the program does not change).
@@ -934,6 +1013,7 @@ impl Machine {
             base: 0,
             gc_at: GC_MIN,
             gc_runs: 0,
+            check_at: 0,
             profile: None,
             memo_table: Default::default(),
             memo_words: Vec::new(),
@@ -941,7 +1021,7 @@ impl Machine {
             memo_stack: Vec::new(),
             memo_entries: Vec::new(),
             memo_cells: 0,
-            fills: Vec::new(),
+            fills: FillStack::default(),
             no_memo: Default::default(),
             resolved: Default::default(),
             resolve_cache: Box::new([(Atom(u32::MAX), u32::MAX, Dispatch::Unknown); RESOLVE_SLOTS]),
@@ -1061,6 +1141,11 @@ impl Machine {
     /// Runs until the next answer (`Ok(true)`), no more answers (`Ok(false)`) or an error. With
     /// `redo`, first backtracks into the previous answer's alternatives.
     pub fn solve(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, SolveError> {
+        self.check_at = if self.profile.is_some() {
+            0
+        } else {
+            self.limits.max_inferences
+        };
         let prog = self.prog.clone();
         let data: &ProgramData = &prog.0;
         if redo && !self.backtrack(data, host)? {
@@ -1270,10 +1355,8 @@ impl Machine {
         if self.store.heap.len() > self.gc_at {
             self.collect_garbage(data);
         }
-        if let Some(f) = self.fills.last() {
-            if self.inferences - f.start > MEMO_MAX_STEPS {
-                return self.abort_fill(data, host);
-            }
+        if self.fills.overdue(self.inferences) {
+            return self.abort_fill(data, host);
         }
         let fi = self.cur;
         let f = self.frames[fi as usize];
@@ -1571,6 +1654,20 @@ impl Machine {
         ok
     }
 
+    /// What [`Machine::dispatch`] does first when the inference count passes `check_at`: count
+    /// the call when profiling, check the inference budget.
+    #[cold]
+    #[inline(never)]
+    fn count_call(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+        if let Some(p) = &mut self.profile {
+            *p.entry((name, arity)).or_insert(0) += 1;
+        }
+        if self.inferences > self.limits.max_inferences {
+            return Err(self.budget("inferences", self.limits.max_inferences));
+        }
+        Ok(())
+    }
+
     /// [`Machine::dispatch`] out of line, for the calls other than a clause body goal's (the
     /// step loop's common case, where it is inlined).
     #[allow(clippy::too_many_arguments)]
@@ -1604,11 +1701,8 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         self.inferences += 1;
         self.last_call = (name, arity);
-        if let Some(p) = &mut self.profile {
-            *p.entry((name, arity)).or_insert(0) += 1;
-        }
-        if self.inferences > self.limits.max_inferences {
-            return Err(self.budget("inferences", self.limits.max_inferences));
+        if self.inferences > self.check_at {
+            self.count_call(name, arity)?;
         }
         if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
             return Err(self.budget("heap", self.limits.max_heap_cells as u64));
@@ -2487,12 +2581,7 @@ impl Machine {
         match self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)? {
             Step::Go => {
                 debug_assert!(self.cur == k && self.cps.len() <= h as usize + 1);
-                if self.store.heap.len() > self.gc_at
-                    || self
-                        .fills
-                        .last()
-                        .is_some_and(|f| self.inferences - f.start > MEMO_MAX_STEPS)
-                {
+                if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
                     let not = ChoicePoint {
                         kind: CpKind::Not,
                         heap,
@@ -2548,12 +2637,7 @@ impl Machine {
     fn not_outcome(&mut self, r: Step, h: u32, k: u32, next: u32, host: &mut dyn Host) -> Step {
         match r {
             Step::Go if self.cur == k => {
-                if self.store.heap.len() > self.gc_at
-                    || self
-                        .fills
-                        .last()
-                        .is_some_and(|f| self.inferences - f.start > MEMO_MAX_STEPS)
-                {
+                if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
                     return r;
                 }
                 if self.cps.len() == h as usize + 1 {

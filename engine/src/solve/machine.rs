@@ -942,6 +942,9 @@ pub struct Machine {
     /// [`Machine::dispatch`] calls [`Machine::count_call`] when `inferences` passes this: the
     /// inference budget, or 0 when profiling (set by [`Machine::solve`]).
     check_at: u64,
+    /// [`Machine::dispatch`] calls [`Machine::check_heap`] when the heap is longer than this: at
+    /// most the heap budget less the cells held by findall collectors (lower when they shrank).
+    heap_at: usize,
     /// Calls per predicate, when profiling is on.
     pub profile: Option<rustc_hash::FxHashMap<(Atom, u32), u64>>,
     /// Memoized answers of predicates that depend on their arguments only (kept across queries: the
@@ -1014,6 +1017,7 @@ impl Machine {
             gc_at: GC_MIN,
             gc_runs: 0,
             check_at: 0,
+            heap_at: 0,
             profile: None,
             memo_table: Default::default(),
             memo_words: Vec::new(),
@@ -1146,6 +1150,10 @@ impl Machine {
         } else {
             self.limits.max_inferences
         };
+        self.heap_at = self
+            .limits
+            .max_heap_cells
+            .saturating_sub(self.collected_cells);
         let prog = self.prog.clone();
         let data: &ProgramData = &prog.0;
         if redo && !self.backtrack(data, host)? {
@@ -1247,6 +1255,7 @@ impl Machine {
     }
 
     /// Restores the heights recorded in choicepoint `i` (which stays on the stack).
+    #[inline(always)]
     fn restore(&mut self, i: usize, host: &mut dyn Host) {
         let cp = &self.cps[i];
         let (trail, heap, frames) = (cp.trail, cp.heap, cp.frames);
@@ -1255,6 +1264,7 @@ impl Machine {
 
     /// Undoes the trail down to `trail` (reactivating the catchers whose exit it records), and
     /// cuts the heap and the frame stack back to `heap` and `frames`.
+    #[inline(always)]
     fn restore_heights(&mut self, trail: u32, heap: u32, frames: u32, host: &mut dyn Host) {
         // `Store::undo_to`, newest entry first, with the trail cut once at the end
         let st = &mut self.store;
@@ -1469,6 +1479,10 @@ impl Machine {
                 let root = self.store.copy_out(template, &mut col.cells);
                 col.roots.push(root);
                 self.collected_cells += col.cells.len() - before + 1;
+                self.heap_at = self
+                    .limits
+                    .max_heap_cells
+                    .saturating_sub(self.collected_cells);
                 if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
                     return Err(self.budget("heap", self.limits.max_heap_cells as u64));
                 }
@@ -1668,6 +1682,21 @@ impl Machine {
         Ok(())
     }
 
+    /// The heap budget check of [`Machine::dispatch`], when the heap is past `heap_at` (which
+    /// is then brought up to date).
+    #[cold]
+    #[inline(never)]
+    fn check_heap(&mut self) -> Result<(), SolveError> {
+        self.heap_at = self
+            .limits
+            .max_heap_cells
+            .saturating_sub(self.collected_cells);
+        if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
+            return Err(self.budget("heap", self.limits.max_heap_cells as u64));
+        }
+        Ok(())
+    }
+
     /// [`Machine::dispatch`] out of line, for the calls other than a clause body goal's (the
     /// step loop's common case, where it is inlined).
     #[allow(clippy::too_many_arguments)]
@@ -1704,8 +1733,8 @@ impl Machine {
         if self.inferences > self.check_at {
             self.count_call(name, arity)?;
         }
-        if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
-            return Err(self.budget("heap", self.limits.max_heap_cells as u64));
+        if self.store.heap.len() > self.heap_at {
+            self.check_heap()?;
         }
         match disp {
             Dispatch::User(p) => {

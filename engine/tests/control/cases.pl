@@ -131,6 +131,10 @@ neg_loop :- \+ loop.
 neg_deep :- \+ deep(a).
 % budget neg_loop => inferences
 % budget neg_deep => frames
+% the heap budget counts the cells findall collectors hold (`Machine::heap_at`)
+heap_hog :- findall(L, (between(1, 150, _), length(L, 30000)), _).
+neg_heap_hog :- \+ heap_hog.
+% budget neg_heap_hog => heap
 
 % call/N in clause bodies: a plain goal, a control construct (cut local to the call), errors
 call_plain(X) :- call(mem(X), [a, b]).

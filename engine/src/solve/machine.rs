@@ -1770,6 +1770,7 @@ impl Machine {
             }
             Dispatch::Native(f) => self.call_native(f, name, arity, args, next, None, None),
             Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
+            Dispatch::Control(Control::Not) => self.negation(data, host, args, cutb, next),
             Dispatch::Control(c) => self.control(data, host, c, args, cutb, next),
             Dispatch::Unknown => Ok(Step::Throw(Term::existence_error(
                 atom::PROCEDURE,
@@ -2470,36 +2471,7 @@ impl Machine {
                 let t = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
                 self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, t)?;
             }
-            Control::Not => {
-                let g = self.store.deref(arg(self, 0));
-                let h = self.cps.len() as u32;
-                if let Some((name, arity, gargs)) = self.goal_parts(g) {
-                    let disp = self.resolve_goal(data, name, arity);
-                    if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
-                        && self.cps.len() + 1 < self.limits.max_choicepoints
-                        && self.frames.len() < self.limits.max_frames
-                    {
-                        return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
-                    }
-                    if !matches!(disp, Dispatch::Control(_)) {
-                        // a plain goal: dispatched here, as the goal frame of the general path
-                        // below would (same cut barrier, continuation and current frame)
-                        self.push_cp(CpKind::Not, next, cutb)?;
-                        let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
-                        self.cur = k + 1;
-                        let r =
-                            self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
-                        return Ok(self.not_outcome(r, h, k, next, host));
-                    }
-                }
-                let goal = match self.prepare_body(g) {
-                    Ok(g) => g,
-                    Err(e) => return Ok(Step::Throw(e)),
-                };
-                self.push_cp(CpKind::Not, next, cutb)?;
-                let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
-                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
-            }
+            Control::Not => return self.negation(data, host, args, cutb, next),
             Control::Call(0) => {
                 let g = self.store.deref(arg(self, 0));
                 let h = self.cps.len() as u32;
@@ -2574,6 +2546,47 @@ impl Machine {
                 self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
             }
         }
+        Ok(Step::Go)
+    }
+
+    /// `\+ G` and `not(G)` (argument at `args`), out of [`Machine::control`]: by far its most
+    /// frequent construct, dispatched to directly.
+    #[inline(never)]
+    fn negation(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let g = self.store.deref(self.store.heap[args as usize]);
+        let h = self.cps.len() as u32;
+        if let Some((name, arity, gargs)) = self.goal_parts(g) {
+            let disp = self.resolve_goal(data, name, arity);
+            if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
+                && self.cps.len() + 1 < self.limits.max_choicepoints
+                && self.frames.len() < self.limits.max_frames
+            {
+                return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
+            }
+            if !matches!(disp, Dispatch::Control(_)) {
+                // a plain goal: dispatched here, as the goal frame of the general path
+                // below would (same cut barrier, continuation and current frame)
+                self.push_cp(CpKind::Not, next, cutb)?;
+                let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+                self.cur = k + 1;
+                let r = self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
+                return Ok(self.not_outcome(r, h, k, next, host));
+            }
+        }
+        let goal = match self.prepare_body(g) {
+            Ok(g) => g,
+            Err(e) => return Ok(Step::Throw(e)),
+        };
+        self.push_cp(CpKind::Not, next, cutb)?;
+        let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+        self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
         Ok(Step::Go)
     }
 

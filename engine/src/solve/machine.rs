@@ -810,6 +810,151 @@ struct ChoicePoint {
     cutb: u32,
 }
 
+/// The choicepoint stack, with the protection height of [`Machine::step`] kept up to date by the
+/// operations that change its top: the frame-stack height recorded in the newest choicepoint
+/// (frames at or above it may be reused), or 1 (above the `Stop` frame) when there is none.
+/// Reads go through `Deref` to the slice; a choicepoint's `frames` is never changed in place.
+#[derive(Debug)]
+struct CpStack {
+    v: Vec<ChoicePoint>,
+    protected: u32,
+}
+
+impl Default for CpStack {
+    fn default() -> Self {
+        CpStack {
+            v: Vec::new(),
+            protected: 1,
+        }
+    }
+}
+
+impl CpStack {
+    #[inline]
+    fn push(&mut self, cp: ChoicePoint) {
+        // every frame-stack height is at least 1 (the `Stop` frame)
+        debug_assert!(cp.frames >= 1);
+        self.protected = cp.frames;
+        self.v.push(cp);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<ChoicePoint> {
+        let cp = self.v.pop();
+        self.protected = self.v.last().map_or(1, |c| c.frames);
+        cp
+    }
+
+    #[inline]
+    fn truncate(&mut self, n: usize) {
+        self.v.truncate(n);
+        self.protected = self.v.last().map_or(1, |c| c.frames);
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.v.clear();
+        self.protected = 1;
+    }
+
+    /// Inserts `cp` at `i` (at most one place below the top).
+    fn insert(&mut self, i: usize, cp: ChoicePoint) {
+        self.v.insert(i, cp);
+        self.protected = self.v.last().map_or(1, |c| c.frames);
+    }
+}
+
+impl std::ops::Deref for CpStack {
+    type Target = [ChoicePoint];
+    #[inline]
+    fn deref(&self) -> &[ChoicePoint] {
+        &self.v
+    }
+}
+
+impl std::ops::DerefMut for CpStack {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [ChoicePoint] {
+        &mut self.v
+    }
+}
+
+/// The memo fills in progress, with the inference count past which the innermost one is given
+/// up ([`MEMO_MAX_STEPS`] after its start; `u64::MAX` when there is none) kept up to date by the
+/// operations that change the top, so that the step loop compares one number. A fill's `start` is
+/// never changed in place.
+struct FillStack {
+    v: Vec<Fill>,
+    deadline: u64,
+}
+
+impl Default for FillStack {
+    fn default() -> Self {
+        FillStack {
+            v: Vec::new(),
+            deadline: u64::MAX,
+        }
+    }
+}
+
+impl FillStack {
+    #[inline]
+    fn update(&mut self) {
+        self.deadline = self
+            .v
+            .last()
+            .map_or(u64::MAX, |f| f.start.saturating_add(MEMO_MAX_STEPS));
+    }
+
+    fn push(&mut self, f: Fill) {
+        self.v.push(f);
+        self.update();
+    }
+
+    fn pop(&mut self) -> Option<Fill> {
+        let f = self.v.pop();
+        self.update();
+        f
+    }
+
+    fn truncate(&mut self, n: usize) {
+        self.v.truncate(n);
+        self.update();
+    }
+
+    fn clear(&mut self) {
+        self.v.clear();
+        self.update();
+    }
+
+    /// Has the innermost fill run more than [`MEMO_MAX_STEPS`] inferences at `inferences`?
+    #[inline]
+    fn overdue(&self, inferences: u64) -> bool {
+        debug_assert_eq!(
+            inferences > self.deadline,
+            self.v
+                .last()
+                .is_some_and(|f| inferences - f.start > MEMO_MAX_STEPS)
+        );
+        inferences > self.deadline
+    }
+}
+
+impl std::ops::Deref for FillStack {
+    type Target = [Fill];
+    #[inline]
+    fn deref(&self) -> &[Fill] {
+        &self.v
+    }
+}
+
+impl std::ops::DerefMut for FillStack {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Fill] {
+        &mut self.v
+    }
+}
+
 #[derive(Default, Debug)]
 struct Collector {
     cells: Vec<Cell>,
@@ -828,7 +973,7 @@ pub struct Machine {
     pub store: Store,
     pub rng: Rng,
     frames: Vec<Frame>,
-    cps: Vec<ChoicePoint>,
+    cps: CpStack,
     collectors: Vec<Collector>,
     collected_cells: usize,
     cur: u32,
@@ -847,6 +992,12 @@ pub struct Machine {
     gc_at: usize,
     /// Garbage collections run (for tests and statistics).
     pub gc_runs: u64,
+    /// [`Machine::dispatch`] calls [`Machine::count_call`] when `inferences` passes this: the
+    /// inference budget, or 0 when profiling (set by [`Machine::solve`]).
+    check_at: u64,
+    /// [`Machine::dispatch`] calls [`Machine::check_heap`] when the heap is longer than this: at
+    /// most the heap budget less the cells held by findall collectors (lower when they shrank).
+    heap_at: usize,
     /// Calls per predicate, when profiling is on.
     pub profile: Option<rustc_hash::FxHashMap<(Atom, u32), u64>>,
     /// Memoized answers of predicates that depend on their arguments only (kept across queries: the
@@ -858,7 +1009,7 @@ pub struct Machine {
     memo_stack: Vec<Cell>,
     memo_entries: Vec<MemoEntry>,
     memo_cells: usize,
-    fills: Vec<Fill>,
+    fills: FillStack,
     /// Predicates whose memoization was given up.
     no_memo: PredSet,
     /// Dispatch of meta-called goals by name and arity (the program does not change).
@@ -919,7 +1070,7 @@ impl Machine {
                 cutb: 0,
                 next: NO_FRAME,
             }],
-            cps: Vec::new(),
+            cps: CpStack::default(),
             collectors: Vec::new(),
             collected_cells: 0,
             cur: NO_FRAME,
@@ -932,6 +1083,8 @@ impl Machine {
             base: 0,
             gc_at: GC_MIN,
             gc_runs: 0,
+            check_at: 0,
+            heap_at: 0,
             profile: None,
             memo_table: Default::default(),
             memo_words: Vec::new(),
@@ -939,7 +1092,7 @@ impl Machine {
             memo_stack: Vec::new(),
             memo_entries: Vec::new(),
             memo_cells: 0,
-            fills: Vec::new(),
+            fills: FillStack::default(),
             no_memo: Default::default(),
             resolved: Default::default(),
             resolve_cache: Box::new([(Atom(u32::MAX), u32::MAX, Dispatch::Unknown); RESOLVE_SLOTS]),
@@ -1059,6 +1212,15 @@ impl Machine {
     /// Runs until the next answer (`Ok(true)`), no more answers (`Ok(false)`) or an error. With
     /// `redo`, first backtracks into the previous answer's alternatives.
     pub fn solve(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, SolveError> {
+        self.check_at = if self.profile.is_some() {
+            0
+        } else {
+            self.limits.max_inferences
+        };
+        self.heap_at = self
+            .limits
+            .max_heap_cells
+            .saturating_sub(self.collected_cells);
         let prog = self.prog.clone();
         let data: &ProgramData = &prog.0;
         if redo && !self.backtrack(data, host)? {
@@ -1098,7 +1260,11 @@ impl Machine {
 
     #[inline]
     fn protected(&self) -> u32 {
-        self.cps.last().map_or(1, |c| c.frames.max(1))
+        debug_assert_eq!(
+            self.cps.protected,
+            self.cps.last().map_or(1, |c| c.frames.max(1))
+        );
+        self.cps.protected
     }
 
     #[inline]
@@ -1156,26 +1322,37 @@ impl Machine {
     }
 
     /// Restores the heights recorded in choicepoint `i` (which stays on the stack).
+    #[inline(always)]
     fn restore(&mut self, i: usize, host: &mut dyn Host) {
         let cp = &self.cps[i];
         let (trail, heap, frames) = (cp.trail, cp.heap, cp.frames);
-        let mut reactivate: Vec<u32> = Vec::new();
-        self.store.undo_to(trail as usize, |n| {
-            if n & CATCH_FLAG != 0 {
-                reactivate.push(n & !CATCH_FLAG);
-            } else {
-                host.undo(n);
-            }
-        });
-        for c in reactivate {
-            if let Some(ChoicePoint {
-                kind: CpKind::Catch { active, .. },
-                ..
-            }) = self.cps.get_mut(c as usize)
-            {
-                *active = true;
+        self.restore_heights(trail, heap, frames, host);
+    }
+
+    /// Undoes the trail down to `trail` (reactivating the catchers whose exit it records), and
+    /// cuts the heap and the frame stack back to `heap` and `frames`.
+    #[inline(always)]
+    fn restore_heights(&mut self, trail: u32, heap: u32, frames: u32, host: &mut dyn Host) {
+        // `Store::undo_to`, newest entry first, with the trail cut once at the end
+        let st = &mut self.store;
+        let n = st.trail.len().min(trail as usize);
+        for &e in st.trail[n..].iter().rev() {
+            match e {
+                TrailEntry::Bind(a) => st.heap[a as usize] = Cell::Ref(a),
+                TrailEntry::Value(a, v) => st.heap[a as usize] = v,
+                TrailEntry::Host(h) if h & CATCH_FLAG != 0 => {
+                    if let Some(ChoicePoint {
+                        kind: CpKind::Catch { active, .. },
+                        ..
+                    }) = self.cps.get_mut((h & !CATCH_FLAG) as usize)
+                    {
+                        *active = true;
+                    }
+                }
+                TrailEntry::Host(h) => host.undo(h),
             }
         }
+        st.trail.truncate(n);
         self.store.heap.truncate(heap as usize);
         self.frames.truncate(frames as usize);
     }
@@ -1255,10 +1432,8 @@ impl Machine {
         if self.store.heap.len() > self.gc_at {
             self.collect_garbage(data);
         }
-        if let Some(f) = self.fills.last() {
-            if self.inferences - f.start > MEMO_MAX_STEPS {
-                return self.abort_fill(data, host);
-            }
+        if self.fills.overdue(self.inferences) {
+            return self.abort_fill(data, host);
         }
         let fi = self.cur;
         let f = self.frames[fi as usize];
@@ -1354,7 +1529,7 @@ impl Machine {
                     return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
                 };
                 let disp = self.resolve_goal(data, name, arity);
-                self.dispatch(data, host, disp, name, arity, args, f.cutb, f.next)
+                self.dispatch_nested(data, host, disp, name, arity, args, f.cutb, f.next)
             }
             FrameKind::CutTo { height } => {
                 self.cut(height);
@@ -1388,6 +1563,10 @@ impl Machine {
                 let root = self.store.copy_out(template, &mut col.cells);
                 col.roots.push(root);
                 self.collected_cells += col.cells.len() - before + 1;
+                self.heap_at = self
+                    .limits
+                    .max_heap_cells
+                    .saturating_sub(self.collected_cells);
                 if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
                     return Err(self.budget("heap", self.limits.max_heap_cells as u64));
                 }
@@ -1591,7 +1770,55 @@ impl Machine {
         ok
     }
 
+    /// What [`Machine::dispatch`] does first when the inference count passes `check_at`: count
+    /// the call when profiling, check the inference budget.
+    #[cold]
+    #[inline(never)]
+    fn count_call(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+        if let Some(p) = &mut self.profile {
+            *p.entry((name, arity)).or_insert(0) += 1;
+        }
+        if self.inferences > self.limits.max_inferences {
+            return Err(self.budget("inferences", self.limits.max_inferences));
+        }
+        Ok(())
+    }
+
+    /// The heap budget check of [`Machine::dispatch`], when the heap is past `heap_at` (which
+    /// is then brought up to date).
+    #[cold]
+    #[inline(never)]
+    fn check_heap(&mut self) -> Result<(), SolveError> {
+        self.heap_at = self
+            .limits
+            .max_heap_cells
+            .saturating_sub(self.collected_cells);
+        if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
+            return Err(self.budget("heap", self.limits.max_heap_cells as u64));
+        }
+        Ok(())
+    }
+
+    /// [`Machine::dispatch`] out of line, for the calls other than a clause body goal's (the
+    /// step loop's common case, where it is inlined).
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn dispatch_nested(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        disp: Dispatch,
+        name: Atom,
+        arity: u32,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        self.dispatch(data, host, disp, name, arity, args, cutb, next)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn dispatch(
         &mut self,
         data: &ProgramData,
@@ -1605,14 +1832,11 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         self.inferences += 1;
         self.last_call = (name, arity);
-        if let Some(p) = &mut self.profile {
-            *p.entry((name, arity)).or_insert(0) += 1;
+        if self.inferences > self.check_at {
+            self.count_call(name, arity)?;
         }
-        if self.inferences > self.limits.max_inferences {
-            return Err(self.budget("inferences", self.limits.max_inferences));
-        }
-        if self.store.heap.len() + self.collected_cells > self.limits.max_heap_cells {
-            return Err(self.budget("heap", self.limits.max_heap_cells as u64));
+        if self.store.heap.len() > self.heap_at {
+            self.check_heap()?;
         }
         match disp {
             Dispatch::User(p) => {
@@ -1648,6 +1872,7 @@ impl Machine {
             }
             Dispatch::Native(f) => self.call_native(f, name, arity, args, next, None, None),
             Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
+            Dispatch::Control(Control::Not) => self.negation(data, host, args, cutb, next),
             Dispatch::Control(c) => self.control(data, host, c, args, cutb, next),
             Dispatch::Unknown => Ok(Step::Throw(Term::existence_error(
                 atom::PROCEDURE,
@@ -2476,7 +2701,7 @@ impl Machine {
             let disp = self.resolve_goal(data, name, arity);
             if !matches!(disp, Dispatch::Control(_)) {
                 self.cur = self.frames.len() as u32;
-                return self.dispatch(data, host, disp, name, arity, args, cutb, next);
+                return self.dispatch_nested(data, host, disp, name, arity, args, cutb, next);
             }
         }
         let goal = match self.prepare_body(g) {
@@ -2488,6 +2713,7 @@ impl Machine {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn control(
         &mut self,
         data: &ProgramData,
@@ -2546,28 +2772,7 @@ impl Machine {
                 let t = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
                 self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, t)?;
             }
-            Control::Not => {
-                let g = self.store.deref(arg(self, 0));
-                let h = self.cps.len() as u32;
-                if let Some((name, arity, gargs)) = self.goal_parts(g) {
-                    let disp = self.resolve_goal(data, name, arity);
-                    if !matches!(disp, Dispatch::Control(_)) {
-                        // a plain goal: dispatched here, as the goal frame of the general path
-                        // below would (same cut barrier, continuation and current frame)
-                        self.push_cp(CpKind::Not, next, cutb)?;
-                        let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
-                        self.cur = k + 1;
-                        return self.dispatch(data, host, disp, name, arity, gargs, h + 1, k);
-                    }
-                }
-                let goal = match self.prepare_body(g) {
-                    Ok(g) => g,
-                    Err(e) => return Ok(Step::Throw(e)),
-                };
-                self.push_cp(CpKind::Not, next, cutb)?;
-                let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
-                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
-            }
+            Control::Not => return self.negation(data, host, args, cutb, next),
             Control::Call(0) => {
                 let g = self.store.deref(arg(self, 0));
                 let h = self.cps.len() as u32;
@@ -2643,6 +2848,156 @@ impl Machine {
             }
         }
         Ok(Step::Go)
+    }
+
+    /// `\+ G` and `not(G)` (argument at `args`), out of [`Machine::control`]: by far its most
+    /// frequent construct, dispatched to directly.
+    #[inline(never)]
+    fn negation(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let g = self.store.deref(self.store.heap[args as usize]);
+        let h = self.cps.len() as u32;
+        if let Some((name, arity, gargs)) = self.goal_parts(g) {
+            let disp = self.resolve_goal(data, name, arity);
+            if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
+                && self.cps.len() + 1 < self.limits.max_choicepoints
+                && self.frames.len() < self.limits.max_frames
+            {
+                return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
+            }
+            if !matches!(disp, Dispatch::Control(_)) {
+                // a plain goal: dispatched here, as the goal frame of the general path
+                // below would (same cut barrier, continuation and current frame)
+                self.push_cp(CpKind::Not, next, cutb)?;
+                let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+                self.cur = k + 1;
+                let r = self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
+                return Ok(self.not_outcome(r, h, k, next, host));
+            }
+        }
+        let goal = match self.prepare_body(g) {
+            Ok(g) => g,
+            Err(e) => return Ok(Step::Throw(e)),
+        };
+        self.push_cp(CpKind::Not, next, cutb)?;
+        let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+        self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
+        Ok(Step::Go)
+    }
+
+    /// `\+ G` for a host or native predicate `G` (`goal`: name, arity, arguments), called without
+    /// the negation's choicepoint and exit frame of the general path: such a call is decided at
+    /// once (it fails, succeeds, possibly leaving one retry choicepoint, or throws). Exact: the
+    /// caller checked that the budgets of that path's choicepoint and frame (and of a retry
+    /// choicepoint above them) hold, the call sees the same inference count, current frame (the
+    /// height the exit frame would have had is the frame stack's, so the call path is the same)
+    /// and trailing mark, and
+    /// - failure undoes what the call did and continues at `next`, as backtracking into the
+    ///   negation's choicepoint does;
+    /// - success removes the retry choicepoint and fails, as the exit frame's step does; when
+    ///   that step would first collect garbage or abort a memo fill, the general path's state is
+    ///   made instead (its choicepoint under the retry one, which gets that path's heights, and
+    ///   its exit frame) and the step runs it;
+    /// - an exception undoes what the call did, as unwinding through the negation's choicepoint
+    ///   does first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn not_direct(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        disp: Dispatch,
+        (name, arity, gargs): (Atom, u32, u32),
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let h = self.cps.len() as u32;
+        let k = self.frames.len() as u32;
+        let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
+        self.cur = k;
+        match self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)? {
+            Step::Go => {
+                debug_assert!(self.cur == k && self.cps.len() <= h as usize + 1);
+                if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
+                    let not = ChoicePoint {
+                        kind: CpKind::Not,
+                        heap,
+                        trail,
+                        frames: k,
+                        next,
+                        cutb,
+                    };
+                    // (the retry choicepoint is changed before the insertion, which updates the
+                    // stack's protection height from the top)
+                    if let Some(retry) = self.cps.get_mut(h as usize) {
+                        retry.frames = k + 1;
+                        retry.next = k;
+                    }
+                    self.cps.insert(h as usize, not);
+                    self.frames.push(Frame {
+                        kind: FrameKind::NotExit { height: h },
+                        cutb,
+                        next,
+                    });
+                    self.store.mark = heap;
+                    self.cur = k;
+                    return Ok(Step::Go);
+                }
+                if self.cps.len() > h as usize {
+                    self.pop_cp();
+                }
+                Ok(Step::Fail)
+            }
+            Step::Fail => {
+                debug_assert!(self.cps.len() == h as usize);
+                self.restore_heights(trail, heap, k, host);
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Step::Throw(b) => {
+                self.restore_heights(trail, heap, k, host);
+                Ok(Step::Throw(b))
+            }
+        }
+    }
+
+    /// The outcome `r` of dispatching a negated plain goal in place (negation choicepoint at
+    /// `h`, exit frame `k`, continuation `next`), finished here when the goal was decided by that
+    /// one dispatch, as the machine would finish it next:
+    /// - it succeeded (the continuation is the exit frame): what the exit frame's step does, if
+    ///   that step would do nothing before it (no garbage collection, no memo fill to abort);
+    /// - it failed leaving no choicepoint of its own: what backtracking into the negation's
+    ///   choicepoint does (undo the goal's bindings, continue at `next`).
+    ///
+    /// Anything else (choicepoints left, more goals to run, an exception) is returned as is.
+    #[inline]
+    fn not_outcome(&mut self, r: Step, h: u32, k: u32, next: u32, host: &mut dyn Host) -> Step {
+        match r {
+            Step::Go if self.cur == k => {
+                if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
+                    return r;
+                }
+                if self.cps.len() == h as usize + 1 {
+                    self.pop_cp();
+                } else {
+                    self.cut(h);
+                }
+                Step::Fail
+            }
+            Step::Fail if self.cps.len() == h as usize + 1 => {
+                self.restore(h as usize, host);
+                self.pop_cp();
+                self.cur = next;
+                Step::Go
+            }
+            r => r,
+        }
     }
 
     /// ISO body conversion of a meta-called goal: a variable in a control position (an argument of

@@ -38,6 +38,39 @@ undo(X) :- \+ X = a, X = b.
 undo2(X) :- \+ \+ X = a, var(X).
 % query \+ undo(_), undo2(Y), var(Y)
 
+% a negated goal decided by its first call (`not_outcome`): bindings made before a failure are
+% undone; many of them in a row, with garbage collections in between (debug builds collect often)
+bind_fail(X) :- \+ f(X, X) = f(a, b), var(X).
+bind_ok(X) :- \+ \+ f(X, b) = f(a, _), var(X).
+neg_count(0) :- !.
+neg_count(N) :-
+    L = [N, N, N, N, N, N, N, N, N, N],
+    \+ \+ mem(N, L), \+ N = x, \+ mem(x, L), not(double(_, 5)), \+ double(N, 1),
+    M is N - 1, neg_count(M).
+% query bind_fail(X), var(X), bind_ok(Y), var(Y)
+% query neg_count(3000)
+
+% a negated host or native call is decided without the negation's choicepoint (`not_direct`):
+% failure, success (between/3 leaves a choicepoint), bindings undone, errors with their call path,
+% budgets, and garbage collected right after such a call succeeds (debug builds collect often)
+neg_native_err :- \+ _ > 1.
+neg_between(X) :- \+ between(4, 3, X), \+ \+ between(1, 3, X), \+ (between(1, 3, Y), Y > 3).
+neg_retry(L) :- findall(X, (between(1, 4, X), \+ between(2, 3, X)), L).
+deep_not(N) :- \+ N = a, M is N + 1, deep_not(M), true.
+neg_grow(0) :- !.
+neg_grow(N) :-
+    L = [N, N, N, N, N, N, N, N, N, N],
+    \+ \+ \+ \+ length(_, 400), \+ length(L, 2), \+ \+ L = [N|_], M is N - 1, neg_grow(M).
+% query neg_between(X), var(X), neg_retry(L), L == [1, 4]
+% query catch(neg_native_err, error(instantiation_error, _), true)
+nb(X) :- \+ between(1, 3, X).
+neg_retry_gc(0) :- !.
+neg_retry_gc(N) :- \+ nb(_), \+ nb(_), \+ nb(_), M is N - 1, neg_retry_gc(M).
+% query neg_grow(4000)
+% query neg_retry_gc(8000)
+% error neg_native_err => error(instantiation_error,context(/(>,2),_)) @ neg_native_err/0
+% budget deep_not(0) => frames
+
 % a cut inside the negation is local to it (here: inside a called predicate and written in place)
 first(X) :- n(X), !.
 no_first_above(L) :- \+ (first(X), X > L).
@@ -98,6 +131,10 @@ neg_loop :- \+ loop.
 neg_deep :- \+ deep(a).
 % budget neg_loop => inferences
 % budget neg_deep => frames
+% the heap budget counts the cells findall collectors hold (`Machine::heap_at`)
+heap_hog :- findall(L, (between(1, 150, _), length(L, 30000)), _).
+neg_heap_hog :- \+ heap_hog.
+% budget neg_heap_hog => heap
 
 % call/N in clause bodies: a plain goal, a control construct (cut local to the call), errors
 call_plain(X) :- call(mem(X), [a, b]).

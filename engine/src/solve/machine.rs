@@ -2033,8 +2033,8 @@ impl Machine {
     /// keyed flat, not filled yet, or its fill threw). Meant for `\+ G` / `not(G)` on such a `G`:
     /// the caller still counts the inference of `G` (and its profile entry and budget checks) as
     /// `dispatch` would, then succeeds or fails at once without a negation choicepoint, binding
-    /// nothing. Not called yet (the negation path is the loop's part).
-    #[allow(dead_code)]
+    /// nothing ([`Machine::negation`]). An entry with answers under a per-state trial is `None`:
+    /// serving it counts the answers tried.
     pub(crate) fn memo_answer_exists(
         &mut self,
         data: &ProgramData,
@@ -2060,7 +2060,16 @@ impl Machine {
         }
         match self.memo_table.get_flat(&fc.key)? {
             MEMO_THROWS => None,
-            e => Some(!self.memo_entries[e as usize].list.is_empty()),
+            e => {
+                let entry = &self.memo_entries[e as usize];
+                if entry.list.is_empty() {
+                    Some(false)
+                } else if entry.trial.is_some() {
+                    None
+                } else {
+                    Some(true)
+                }
+            }
         }
     }
 
@@ -2870,6 +2879,29 @@ impl Machine {
                 && self.frames.len() < self.limits.max_frames
             {
                 return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
+            }
+            if let Dispatch::User(p) = disp {
+                // an argument-memo call whose table entry is filled: decided by whether the entry
+                // has an answer, with the inference counted as `dispatch` counts it. Only when
+                // the general path below could not end otherwise: no profile count or budget
+                // check due (`check_at`, `heap_at`), no garbage collection or memo fill abort
+                // due at its exit frame (`gc_at`, `overdue`), room for its choicepoint and frame
+                if self.inferences < self.check_at
+                    && self.store.heap.len() <= self.heap_at.min(self.gc_at)
+                    && !self.fills.overdue(self.inferences + 1)
+                    && self.cps.len() + 1 < self.limits.max_choicepoints
+                    && self.frames.len() < self.limits.max_frames
+                {
+                    if let Some(found) = self.memo_answer_exists(data, p, gargs, arity) {
+                        self.inferences += 1;
+                        self.last_call = (name, arity);
+                        if found {
+                            return Ok(Step::Fail);
+                        }
+                        self.cur = next;
+                        return Ok(Step::Go);
+                    }
+                }
             }
             if !matches!(disp, Dispatch::Control(_)) {
                 // a plain goal: dispatched here, as the goal frame of the general path

@@ -135,6 +135,17 @@ neg_deep :- \+ deep(a).
 heap_hog :- findall(L, (between(1, 150, _), length(L, 30000)), _).
 neg_heap_hog :- \+ heap_hog.
 % budget neg_heap_hog => heap
+% a negated argument-memo call with a filled entry is decided from the entry
+% (`Machine::memo_answer_exists`): no answer, answers, a repeated variable, and budgets reached
+% in a run of such calls (the general path is taken near a budget, so the same one is reported)
+same(X, X) :- n(X).
+neg_memo(Y) :- \+ double(_, Y), \+ \+ double(_, 4), \+ same(Y, Y), \+ same(5, 5), \+ \+ same(2, 2).
+neg_memo_loop :- \+ double(_, 5), \+ \+ double(1, _), neg_memo_loop.
+neg_memo_deep(X) :- \+ double(_, 5), \+ \+ double(_, 2), neg_memo_deep(f(X)), true.
+% query neg_memo(5), neg_memo(7), \+ neg_memo(2), neg_memo(5), \+ neg_memo(4), \+ neg_memo(6)
+% query findall(Y, (mem(Y, [1, 2, 3, 4, 5, 6]), \+ double(_, Y), \+ double(_, Y)), L), L == [1, 3, 5]
+% budget neg_memo_loop => inferences
+% budget neg_memo_deep(a) => frames
 
 % call/N in clause bodies: a plain goal, a control construct (cut local to the call), errors
 call_plain(X) :- call(mem(X), [a, b]).

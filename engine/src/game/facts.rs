@@ -866,19 +866,8 @@ impl Candidates<'_> {
             if self.mask & (1 << pos) != 0 {
                 continue;
             }
-            let a = g.elems[pos];
-            match store.deref(Cell::Ref(self.vars[pos])) {
-                Cell::Ref(x) => store.bind(x, a),
-                Cell::Float(y) => {
-                    if !matches!(a, Cell::Float(x) if x.to_bits() == y.to_bits()) {
-                        return false;
-                    }
-                }
-                b => {
-                    if a != b {
-                        return false;
-                    }
-                }
+            if !store.unify_atomic(g.elems[pos], Cell::Ref(self.vars[pos])) {
+                return false;
             }
         }
         true

@@ -810,148 +810,121 @@ struct ChoicePoint {
     cutb: u32,
 }
 
-/// The choicepoint stack, with the protection height of [`Machine::step`] kept up to date by the
-/// operations that change its top: the frame-stack height recorded in the newest choicepoint
-/// (frames at or above it may be reused), or 1 (above the `Stop` frame) when there is none.
-/// Reads go through `Deref` to the slice; a choicepoint's `frames` is never changed in place.
+/// A stack with one number derived from its top element ([`Top::of_top`]), kept up to date by
+/// the operations that change the top, so that the step loop reads one field. Reads go through
+/// `Deref` to the slice; an element is never changed in place in a way that changes its number.
 #[derive(Debug)]
-struct CpStack {
-    v: Vec<ChoicePoint>,
-    protected: u32,
+struct TopStack<T> {
+    v: Vec<T>,
+    top: u64,
 }
 
-impl Default for CpStack {
+/// The number a [`TopStack`] keeps for its top element (`None`: the stack is empty).
+trait Top: Sized {
+    fn of_top(top: Option<&Self>) -> u64;
+}
+
+impl<T: Top> Default for TopStack<T> {
     fn default() -> Self {
-        CpStack {
+        TopStack {
             v: Vec::new(),
-            protected: 1,
+            top: T::of_top(None),
         }
     }
 }
 
-impl CpStack {
+impl<T: Top> TopStack<T> {
     #[inline]
-    fn push(&mut self, cp: ChoicePoint) {
-        // every frame-stack height is at least 1 (the `Stop` frame)
-        debug_assert!(cp.frames >= 1);
-        self.protected = cp.frames;
-        self.v.push(cp);
+    fn update(&mut self) {
+        self.top = T::of_top(self.v.last());
     }
 
     #[inline]
-    fn pop(&mut self) -> Option<ChoicePoint> {
-        let cp = self.v.pop();
-        self.protected = self.v.last().map_or(1, |c| c.frames);
-        cp
+    fn push(&mut self, x: T) {
+        self.top = T::of_top(Some(&x));
+        self.v.push(x);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        let x = self.v.pop();
+        self.update();
+        x
     }
 
     #[inline]
     fn truncate(&mut self, n: usize) {
         self.v.truncate(n);
-        self.protected = self.v.last().map_or(1, |c| c.frames);
+        self.update();
     }
 
     #[inline]
     fn clear(&mut self) {
         self.v.clear();
-        self.protected = 1;
+        self.update();
     }
 
-    /// Inserts `cp` at `i` (at most one place below the top).
-    fn insert(&mut self, i: usize, cp: ChoicePoint) {
-        self.v.insert(i, cp);
-        self.protected = self.v.last().map_or(1, |c| c.frames);
+    /// Inserts `x` at `i` (at most one place below the top).
+    fn insert(&mut self, i: usize, x: T) {
+        self.v.insert(i, x);
+        self.update();
     }
 }
 
-impl std::ops::Deref for CpStack {
-    type Target = [ChoicePoint];
+impl<T> std::ops::Deref for TopStack<T> {
+    type Target = [T];
     #[inline]
-    fn deref(&self) -> &[ChoicePoint] {
+    fn deref(&self) -> &[T] {
         &self.v
     }
 }
 
-impl std::ops::DerefMut for CpStack {
+impl<T> std::ops::DerefMut for TopStack<T> {
     #[inline]
-    fn deref_mut(&mut self) -> &mut [ChoicePoint] {
+    fn deref_mut(&mut self) -> &mut [T] {
         &mut self.v
     }
 }
 
-/// The memo fills in progress, with the inference count past which the innermost one is given
-/// up ([`MEMO_MAX_STEPS`] after its start; `u64::MAX` when there is none) kept up to date by the
-/// operations that change the top, so that the step loop compares one number. A fill's `start` is
-/// never changed in place.
-struct FillStack {
-    v: Vec<Fill>,
-    deadline: u64,
+/// The choicepoint stack, keeping the protection height of [`Machine::step`]: the frame-stack
+/// height recorded in the newest choicepoint (frames at or above it may be reused), or 1 (above
+/// the `Stop` frame) when there is none.
+type CpStack = TopStack<ChoicePoint>;
+
+impl Top for ChoicePoint {
+    #[inline]
+    fn of_top(top: Option<&Self>) -> u64 {
+        top.map_or(1, |c| {
+            // every frame-stack height is at least 1 (the `Stop` frame)
+            debug_assert!(c.frames >= 1);
+            u64::from(c.frames)
+        })
+    }
 }
 
-impl Default for FillStack {
-    fn default() -> Self {
-        FillStack {
-            v: Vec::new(),
-            deadline: u64::MAX,
-        }
+/// The memo fills in progress, keeping the inference count past which the innermost one is
+/// given up ([`MEMO_MAX_STEPS`] after its start; `u64::MAX` when there is none). A fill's
+/// `start` is never changed in place.
+type FillStack = TopStack<Fill>;
+
+impl Top for Fill {
+    #[inline]
+    fn of_top(top: Option<&Self>) -> u64 {
+        top.map_or(u64::MAX, |f| f.start.saturating_add(MEMO_MAX_STEPS))
     }
 }
 
 impl FillStack {
-    #[inline]
-    fn update(&mut self) {
-        self.deadline = self
-            .v
-            .last()
-            .map_or(u64::MAX, |f| f.start.saturating_add(MEMO_MAX_STEPS));
-    }
-
-    fn push(&mut self, f: Fill) {
-        self.v.push(f);
-        self.update();
-    }
-
-    fn pop(&mut self) -> Option<Fill> {
-        let f = self.v.pop();
-        self.update();
-        f
-    }
-
-    fn truncate(&mut self, n: usize) {
-        self.v.truncate(n);
-        self.update();
-    }
-
-    fn clear(&mut self) {
-        self.v.clear();
-        self.update();
-    }
-
     /// Has the innermost fill run more than [`MEMO_MAX_STEPS`] inferences at `inferences`?
     #[inline]
     fn overdue(&self, inferences: u64) -> bool {
         debug_assert_eq!(
-            inferences > self.deadline,
+            inferences > self.top,
             self.v
                 .last()
                 .is_some_and(|f| inferences - f.start > MEMO_MAX_STEPS)
         );
-        inferences > self.deadline
-    }
-}
-
-impl std::ops::Deref for FillStack {
-    type Target = [Fill];
-    #[inline]
-    fn deref(&self) -> &[Fill] {
-        &self.v
-    }
-}
-
-impl std::ops::DerefMut for FillStack {
-    #[inline]
-    fn deref_mut(&mut self) -> &mut [Fill] {
-        &mut self.v
+        inferences > self.top
     }
 }
 
@@ -1261,10 +1234,10 @@ impl Machine {
     #[inline]
     fn protected(&self) -> u32 {
         debug_assert_eq!(
-            self.cps.protected,
-            self.cps.last().map_or(1, |c| c.frames.max(1))
+            self.cps.top,
+            u64::from(self.cps.last().map_or(1, |c| c.frames.max(1)))
         );
-        self.cps.protected
+        self.cps.top as u32
     }
 
     #[inline]

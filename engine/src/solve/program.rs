@@ -675,36 +675,29 @@ fn mark_first_occurrences(c: &mut ClauseT) {
             }
         }
     };
+    // pushes the cell positions of the arguments of compound `cell`, to be popped in order
+    let push_args = |cells: &[Cell], cell: Cell, stack: &mut Vec<u32>| match cell {
+        Cell::Struct(p) => {
+            if let Cell::Functor(_, n) = cells[p as usize] {
+                stack.extend((1..=n).rev().map(|k| p + k));
+            }
+        }
+        Cell::List(p) => stack.extend([p + 1, p]),
+        _ => {}
+    };
     let mut stack: Vec<u32> = Vec::new();
     for i in 0..c.head_args.len() {
-        let root = c.head_args[i];
-        let mut cell = root;
+        let mut cell = c.head_args[i];
         first(&mut cell);
         c.head_args[i] = cell;
-        // cell positions to visit, preorder (popped in order)
+        // cell positions to visit, preorder
         stack.clear();
-        match root {
-            Cell::Struct(p) => {
-                if let Cell::Functor(_, n) = c.cells[p as usize] {
-                    stack.extend((1..=n).rev().map(|k| p + k));
-                }
-            }
-            Cell::List(p) => stack.extend([p + 1, p]),
-            _ => {}
-        }
+        push_args(&c.cells, cell, &mut stack);
         while let Some(k) = stack.pop() {
             let mut cell = c.cells[k as usize];
             first(&mut cell);
             c.cells[k as usize] = cell;
-            match cell {
-                Cell::Struct(p) => {
-                    if let Cell::Functor(_, n) = c.cells[p as usize] {
-                        stack.extend((1..=n).rev().map(|j| p + j));
-                    }
-                }
-                Cell::List(p) => stack.extend([p + 1, p]),
-                _ => {}
-            }
+            push_args(&c.cells, cell, &mut stack);
         }
     }
 }

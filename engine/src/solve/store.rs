@@ -121,6 +121,16 @@ pub struct Store {
 /// Variables of a term copied by [`Store::copy_out`] looked up linearly up to this many.
 const COPY_VARS_LINEAR: usize = 16;
 
+/// Equality of two atomic, non-variable cells as unification sees it: floats by bit pattern
+/// (`0.0` and `-0.0` differ, a NaN equals itself), everything else by value.
+#[inline(always)]
+pub fn atomic_eq(a: Cell, b: Cell) -> bool {
+    match (a, b) {
+        (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+        (a, b) => a == b,
+    }
+}
+
 impl Store {
     pub fn new() -> Store {
         Store::default()
@@ -263,9 +273,24 @@ impl Store {
         // variables and atomic values without the general loop
         let x = self.deref(a);
         let y = self.deref(b);
+        if self.bind_either(x, y) {
+            return true;
+        }
+        match (x, y) {
+            (Cell::List(p), Cell::List(q)) => self.unify_lists(p, q),
+            (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => {
+                self.unify_compound(x, y)
+            }
+            (p, q) => atomic_eq(p, q),
+        }
+    }
+
+    /// Binds when one of the dereferenced cells `x`, `y` is a variable (of two variables, the
+    /// younger to the older) and returns true; false when neither is one.
+    #[inline(always)]
+    fn bind_either(&mut self, x: Cell, y: Cell) -> bool {
         match (x, y) {
             (Cell::Ref(i), Cell::Ref(j)) => {
-                // bind the younger variable to the older one
                 if i < j {
                     self.bind(j, x)
                 } else if j < i {
@@ -281,42 +306,30 @@ impl Store {
                 self.bind(j, x);
                 true
             }
-            (Cell::List(p), Cell::List(q)) => self.unify_lists(p, q),
-            (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => {
-                self.unify_compound(x, y)
-            }
-            (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
-            (p, q) => p == q,
+            _ => false,
         }
     }
 
     /// Unifies two dereferenced cells of which neither is compound; `None` if one is.
     #[inline(always)]
     fn unify_simple(&mut self, x: Cell, y: Cell) -> Option<bool> {
-        Some(match (x, y) {
-            (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => {
-                return None
-            }
-            (Cell::Ref(i), Cell::Ref(j)) => {
-                // bind the younger variable to the older one
-                if i < j {
-                    self.bind(j, x)
-                } else if j < i {
-                    self.bind(i, y)
-                }
+        match (x, y) {
+            (Cell::Struct(_) | Cell::List(_), _) | (_, Cell::Struct(_) | Cell::List(_)) => None,
+            _ => Some(self.bind_either(x, y) || atomic_eq(x, y)),
+        }
+    }
+
+    /// Unifies the atomic value `a` with heap cell `h` (dereferenced here): binds a variable,
+    /// otherwise compares ([`atomic_eq`]). Bindings are trailed as usual.
+    #[inline(always)]
+    pub fn unify_atomic(&mut self, a: Cell, h: Cell) -> bool {
+        match self.deref(h) {
+            Cell::Ref(x) => {
+                self.bind(x, a);
                 true
             }
-            (Cell::Ref(i), _) => {
-                self.bind(i, y);
-                true
-            }
-            (_, Cell::Ref(j)) => {
-                self.bind(j, x);
-                true
-            }
-            (Cell::Float(p), Cell::Float(q)) => p.to_bits() == q.to_bits(),
-            (p, q) => p == q,
-        })
+            b => atomic_eq(a, b),
+        }
     }
 
     /// Unifies the lists at `p` and `q` along their spines while the elements are atomic or
@@ -945,31 +958,14 @@ impl Store {
             if !a.is_atomic() {
                 break;
             }
-            match self.deref(self.heap[q as usize]) {
-                Cell::Ref(x) => self.bind(x, a),
-                Cell::Float(y) => {
-                    if !matches!(a, Cell::Float(x) if x.to_bits() == y.to_bits()) {
-                        return false;
-                    }
-                }
-                b => {
-                    if a != b {
-                        return false;
-                    }
-                }
+            if !self.unify_atomic(a, self.heap[q as usize]) {
+                return false;
             }
             t = cells[p as usize + 1];
             h = self.heap[q as usize + 1];
         }
         if t.is_atomic() {
-            return match self.deref(h) {
-                Cell::Ref(x) => {
-                    self.bind(x, t);
-                    true
-                }
-                Cell::Float(y) => matches!(t, Cell::Float(x) if x.to_bits() == y.to_bits()),
-                b => t == b,
-            };
+            return self.unify_atomic(t, h);
         }
         self.unify_cells(cells, t, h, |st, t| {
             let (Cell::Struct(p) | Cell::List(p)) = t else {

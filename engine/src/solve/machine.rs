@@ -454,6 +454,42 @@ struct FlatCall {
     refs: [u32; FLAT_KEY_ARITY],
 }
 
+impl FlatCall {
+    /// To be filled by [`memo_key_flat`].
+    const EMPTY: FlatCall = FlatCall {
+        key: FlatKey {
+            hash: 0,
+            w: [0; FLAT_WORDS],
+        },
+        bound: 0,
+        first: 0,
+        refs: [0; FLAT_KEY_ARITY],
+    };
+
+    /// Answers the call from `entry`, the table entry of its own key (whose answers are instances
+    /// of the call), when that takes no choicepoint: `Some(false)` when the entry has no answer
+    /// (e.g. `xvalue(h, X, 1)` off the board), `Some(true)` after binding the call's variables to
+    /// the entry's one atomic ground answer (nothing can fail); `None` when the answers must be
+    /// served (several, compound, or counted by a per-state trial).
+    #[inline(always)]
+    fn answer_at_once(&self, store: &mut Store, entry: &MemoEntry) -> Option<bool> {
+        if entry.list.is_empty() {
+            return Some(false);
+        }
+        if !entry.single_atomic || entry.trial.is_some() {
+            return None;
+        }
+        let vals = &entry.cells[1..];
+        let mut f = self.first;
+        while f != 0 {
+            let j = f.trailing_zeros() as usize;
+            store.bind(self.refs[j], vals[j]);
+            f &= f - 1;
+        }
+        Some(true)
+    }
+}
+
 /// Keys the call `pred(args...)` with context id `cid` into `out` as a [`FlatKey`]; `false` when
 /// the arity is above [`FLAT_KEY_ARITY`] or an argument is compound.
 #[inline(always)]
@@ -1965,34 +2001,20 @@ impl Machine {
         cutb: u32,
         next: u32,
     ) -> Result<Step, SolveError> {
-        let mut fc = FlatCall {
-            key: FlatKey {
-                hash: 0,
-                w: [0; FLAT_WORDS],
-            },
-            bound: 0,
-            first: 0,
-            refs: [0; FLAT_KEY_ARITY],
-        };
+        let mut fc = FlatCall::EMPTY;
         if memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
             let t = &self.memo_table;
             let s = &t.cache[fc.key.hash as usize % MEMO_CACHE_SLOTS];
             if s.gen == t.gen && s.key == fc.key && s.e != MEMO_THROWS {
                 // the key is the call's own: its answers are instances of the call
                 let entry = &self.memo_entries[s.e as usize];
-                if entry.list.is_empty() {
-                    return Ok(Step::Fail);
-                }
-                if entry.single_atomic {
-                    let vals = &entry.cells[1..];
-                    let mut f = fc.first;
-                    while f != 0 {
-                        let j = f.trailing_zeros() as usize;
-                        self.store.bind(fc.refs[j], vals[j]);
-                        f &= f - 1;
+                match fc.answer_at_once(&mut self.store, entry) {
+                    Some(false) => return Ok(Step::Fail),
+                    Some(true) => {
+                        self.cur = next;
+                        return Ok(Step::Go);
                     }
-                    self.cur = next;
-                    return Ok(Step::Go);
+                    None => {}
                 }
             }
         }
@@ -2006,8 +2028,7 @@ impl Machine {
     /// keyed flat, not filled yet, or its fill threw). Meant for `\+ G` / `not(G)` on such a `G`:
     /// the caller still counts the inference of `G` (and its profile entry and budget checks) as
     /// `dispatch` would, then succeeds or fails at once without a negation choicepoint, binding
-    /// nothing ([`Machine::negation`]). An entry with answers under a per-state trial is `None`:
-    /// serving it counts the answers tried.
+    /// nothing ([`Machine::negation`]).
     pub(crate) fn memo_answer_exists(
         &mut self,
         data: &ProgramData,
@@ -2019,30 +2040,14 @@ impl Machine {
         if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
             return None;
         }
-        let mut fc = FlatCall {
-            key: FlatKey {
-                hash: 0,
-                w: [0; FLAT_WORDS],
-            },
-            bound: 0,
-            first: 0,
-            refs: [0; FLAT_KEY_ARITY],
-        };
+        let mut fc = FlatCall::EMPTY;
         if !memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
             return None;
         }
         match self.memo_table.get_flat(&fc.key)? {
             MEMO_THROWS => None,
-            e => {
-                let entry = &self.memo_entries[e as usize];
-                if entry.list.is_empty() {
-                    Some(false)
-                } else if entry.trial.is_some() {
-                    None
-                } else {
-                    Some(true)
-                }
-            }
+            // (per-state trials count served answers; argument-memo entries have none)
+            e => Some(!self.memo_entries[e as usize].list.is_empty()),
         }
     }
 
@@ -2063,15 +2068,7 @@ impl Machine {
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
         let (gen, general, cid) = gen.unwrap_or((args, false, 0));
-        let mut fc = FlatCall {
-            key: FlatKey {
-                hash: 0,
-                w: [0; FLAT_WORDS],
-            },
-            bound: 0,
-            first: 0,
-            refs: [0; FLAT_KEY_ARITY],
-        };
+        let mut fc = FlatCall::EMPTY;
         let key = if memo_key_flat(&self.store, p, gen, arity, cid, &mut fc) {
             let (table, entries) = if state {
                 (&mut self.state_table, &self.state_entries)
@@ -2085,21 +2082,13 @@ impl Machine {
                     // of the call, equal to it in the positions bound to atomic values, and equal
                     // in the positions of one variable
                     let entry = &entries[(e & !STATE_ENTRY) as usize];
-                    if entry.list.is_empty() {
-                        // no answer (e.g. `xvalue(h, X, 1)` off the board): fail at once
-                        return Ok(Step::Fail);
-                    }
-                    if entry.single_atomic && entry.trial.is_none() {
-                        // bind each variable to its value; nothing can fail
-                        let mut f = fc.first;
-                        while f != 0 {
-                            let j = f.trailing_zeros();
-                            self.store
-                                .bind(fc.refs[j as usize], entry.cells[1 + j as usize]);
-                            f &= f - 1;
+                    match fc.answer_at_once(&mut self.store, entry) {
+                        Some(false) => return Ok(Step::Fail),
+                        Some(true) => {
+                            self.cur = next;
+                            return Ok(Step::Go);
                         }
-                        self.cur = next;
-                        return Ok(Step::Go);
+                        None => {}
                     }
                     return self.serve_memo(e, 0, args, arity, next, None, fc.bound);
                 }

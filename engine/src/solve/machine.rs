@@ -490,6 +490,17 @@ impl FlatCall {
     }
 }
 
+/// Memo entry `e`: of the per-state table when it has [`STATE_ENTRY`] set, else of the argument
+/// table.
+#[inline(always)]
+fn entry_of<'a>(state: &'a [MemoEntry], memo: &'a [MemoEntry], e: u32) -> &'a MemoEntry {
+    if e & STATE_ENTRY != 0 {
+        &state[(e & !STATE_ENTRY) as usize]
+    } else {
+        &memo[e as usize]
+    }
+}
+
 /// Keys the call `pred(args...)` with context id `cid` into `out` as a [`FlatKey`]; `false` when
 /// the arity is above [`FLAT_KEY_ARITY`] or an argument is compound.
 #[inline(always)]
@@ -1287,20 +1298,44 @@ impl Machine {
 
     #[inline]
     fn push_cp(&mut self, kind: CpKind, next: u32, cutb: u32) -> Result<(), SolveError> {
+        let now = self.heights(None);
+        self.push_cp_at(kind, now, next, cutb)
+    }
+
+    /// Pushes a choicepoint that restores the heap, trail and frame heights `heights`; every
+    /// binding from then on is trailed.
+    #[inline(always)]
+    fn push_cp_at(
+        &mut self,
+        kind: CpKind,
+        (heap, trail, frames): (u32, u32, u32),
+        next: u32,
+        cutb: u32,
+    ) -> Result<(), SolveError> {
         if self.cps.len() >= self.limits.max_choicepoints {
             return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
         }
-        let heap = self.store.len();
         self.cps.push(ChoicePoint {
             kind,
             heap,
-            trail: self.store.trail.len() as u32,
-            frames: self.frames.len() as u32,
+            trail,
+            frames,
             next,
             cutb,
         });
         self.store.mark = heap;
         Ok(())
+    }
+
+    /// `marks` (the heights of a retried call's choicepoint), or the heap, trail and frame
+    /// heights now.
+    #[inline(always)]
+    fn heights(&self, marks: Option<(u32, u32, u32)>) -> (u32, u32, u32) {
+        marks.unwrap_or((
+            self.store.len(),
+            self.store.trail.len() as u32,
+            self.frames.len() as u32,
+        ))
     }
 
     fn cut(&mut self, height: u32) {
@@ -2210,11 +2245,7 @@ impl Machine {
         skip: u32,
         tried: &mut u64,
     ) -> Result<Step, SolveError> {
-        let entry = if e & STATE_ENTRY != 0 {
-            &self.state_entries[(e & !STATE_ENTRY) as usize]
-        } else {
-            &self.memo_entries[e as usize]
-        };
+        let entry = entry_of(&self.state_entries, &self.memo_entries, e);
         let n = entry.len();
         if pos >= n {
             return Ok(Step::Fail);
@@ -2247,11 +2278,7 @@ impl Machine {
             }
             return Ok(Step::Fail);
         }
-        let (heap, trail, frames) = marks.unwrap_or((
-            self.store.len(),
-            self.store.trail.len() as u32,
-            self.frames.len() as u32,
-        ));
+        let (heap, trail, frames) = self.heights(marks);
         // every binding is trailed, so that a failed answer can be undone here
         let saved_mark = self.store.mark;
         self.store.mark = heap;
@@ -2265,23 +2292,19 @@ impl Machine {
             let ok = entry.unify(&mut self.store, k, args, arity, skip);
             k += 1;
             if ok {
-                if self.cps.len() >= self.limits.max_choicepoints {
-                    return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
-                }
-                self.cps.push(ChoicePoint {
-                    kind: CpKind::MemoServe {
+                // (the mark is `heap` already)
+                self.push_cp_at(
+                    CpKind::MemoServe {
                         entry: e,
                         pos: k as u32,
                         args,
                         arity,
                         skip,
                     },
-                    heap,
-                    trail,
-                    frames,
+                    (heap, trail, frames),
                     next,
-                    cutb: 0,
-                });
+                    0,
+                )?;
                 self.cur = next;
                 return Ok(Step::Go);
             }
@@ -2346,11 +2369,7 @@ impl Machine {
                 }
             }
         }
-        let entry = if e & STATE_ENTRY != 0 {
-            &self.state_entries[(e & !STATE_ENTRY) as usize]
-        } else {
-            &self.memo_entries[e as usize]
-        };
+        let entry = entry_of(&self.state_entries, &self.memo_entries, e);
         let n = entry.len();
         let (want, same) = (&want[..nw], &same[..ns]);
         let codes = &entry.codes[..n * a];
@@ -2369,31 +2388,21 @@ impl Machine {
         if k + 1 < n {
             // answers remain: resumed at the next one (not looked for now: a caller that needs
             // one answer, e.g. under `\+`, would pay for the search)
-            if self.cps.len() >= self.limits.max_choicepoints {
-                return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
-            }
-            let (heap, trail, frames) = marks.unwrap_or((
-                self.store.len(),
-                self.store.trail.len() as u32,
-                self.frames.len() as u32,
-            ));
-            self.cps.push(ChoicePoint {
-                kind: CpKind::MemoServe {
+            let heights = self.heights(marks);
+            self.push_cp_at(
+                CpKind::MemoServe {
                     entry: e,
                     pos: k as u32 + 1,
                     args,
                     arity,
                     skip,
                 },
-                heap,
-                trail,
-                frames,
+                heights,
                 next,
-                cutb: 0,
-            });
-            // every binding is trailed up to the new choicepoint
-            self.store.mark = heap;
+                0,
+            )?;
         }
+        let entry = entry_of(&self.state_entries, &self.memo_entries, e);
         let v = &entry.cells[k * stride + 1..(k + 1) * stride];
         for &(j, r) in &vars[..nv] {
             self.store.bind(r, v[j]);
@@ -2515,11 +2524,7 @@ impl Machine {
     /// (`marks` when retrying). Every binding made by the call is trailed.
     fn begin_call(&mut self, marks: Option<(u32, u32, u32)>) -> (u32, (u32, u32, u32)) {
         let saved_mark = self.store.mark;
-        let heights = marks.unwrap_or((
-            self.store.len(),
-            self.store.trail.len() as u32,
-            self.frames.len() as u32,
-        ));
+        let heights = self.heights(marks);
         self.store.mark = heights.0;
         (saved_mark, heights)
     }
@@ -2568,18 +2573,7 @@ impl Machine {
                 Ok(Step::Fail)
             }
             Ok(Det::Retry(state)) => {
-                if self.cps.len() >= self.limits.max_choicepoints {
-                    return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
-                }
-                self.cps.push(ChoicePoint {
-                    kind: retry(state),
-                    heap,
-                    trail,
-                    frames,
-                    next,
-                    cutb: 0,
-                });
-                self.store.mark = heap;
+                self.push_cp_at(retry(state), (heap, trail, frames), next, 0)?;
                 self.cur = next;
                 Ok(Step::Go)
             }

@@ -130,6 +130,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A closed pipe (`sidl run GAME | head`) ends the process like other Unix tools do; without
+    // this, Rust ignores SIGPIPE and the next `println!` panics.
+    sigpipe::reset();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Query {

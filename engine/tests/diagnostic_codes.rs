@@ -80,7 +80,10 @@ fn documented_codes() -> (BTreeMap<String, (String, usize)>, Vec<String>) {
         if cells.len() < 4 || !cells[0].is_empty() || !is_code(cells[1].as_bytes()) {
             continue;
         }
-        if rows.insert(cells[1].to_string(), (cells[2].to_string(), i + 1)).is_some() {
+        if rows
+            .insert(cells[1].to_string(), (cells[2].to_string(), i + 1))
+            .is_some()
+        {
             twice.push(format!("{} (line {})", cells[1], i + 1));
         }
     }
@@ -91,7 +94,10 @@ fn documented_codes() -> (BTreeMap<String, (String, usize)>, Vec<String>) {
 fn the_docs_list_exactly_the_codes_the_sources_produce() {
     let produced = source_codes();
     let (documented, twice) = documented_codes();
-    assert!(produced.len() > 40, "the scan found too few codes: {produced:?}");
+    assert!(
+        produced.len() > 40,
+        "the scan found too few codes: {produced:?}"
+    );
     let undocumented: Vec<String> = produced
         .iter()
         .filter(|(c, _)| !documented.contains_key(*c))
@@ -117,7 +123,11 @@ fn each_documented_severity_matches_its_code_letter() {
     let wrong: Vec<String> = documented
         .iter()
         .filter(|(c, (sev, _))| {
-            let want = if c.starts_with('E') { "error" } else { "warning" };
+            let want = if c.starts_with('E') {
+                "error"
+            } else {
+                "warning"
+            };
             sev != want
         })
         .map(|(c, (sev, line))| format!("{c} is documented as {sev:?} (line {line})"))
@@ -132,5 +142,8 @@ fn the_scanner_reads_literals_and_table_rows() {
         codes_in(src),
         vec![("E0301".to_string(), 1), ("W0406".to_string(), 2)]
     );
-    assert_eq!(without_tests("a\n#[cfg(test)]\nmod tests {\"E0001\"}"), "a\n");
+    assert_eq!(
+        without_tests("a\n#[cfg(test)]\nmod tests {\"E0001\"}"),
+        "a\n"
+    );
 }

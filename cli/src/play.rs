@@ -612,7 +612,11 @@ impl Play<'_> {
                     // the action as the engine holds it (`12` typed for a double slot is `12.0`);
                     // in interrupt mode it already ran
                     let held = self.s.pending().iter().chain(
-                        self.s.history().last().into_iter().flat_map(|r| &r.submissions),
+                        self.s
+                            .history()
+                            .last()
+                            .into_iter()
+                            .flat_map(|r| &r.submissions),
                     );
                     let mut held = held.filter(|s| s.switch == sw.id).map(|s| &s.action);
                     let action = held.next().unwrap_or(&action);

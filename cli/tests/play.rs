@@ -205,7 +205,11 @@ fn slot_values_follow_the_engine_rule_typed_whole_or_slot_by_slot() {
     let r = play(&[&slots], "[cat, 3]\n3\n2.0\n3\n");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("ok: [cat,3.0] for [cat]"), "{}", r.out);
-    assert!(r.out.contains("    you chose [cat,3.0] for [cat]\n"), "{}", r.out);
+    assert!(
+        r.out.contains("    you chose [cat,3.0] for [cat]\n"),
+        "{}",
+        r.out
+    );
     assert!(r.out.contains("    + [did,[cat,3.0]]\n"), "{}", r.out);
     assert!(r.out.contains("accounts: [cat] 3.0\n"), "{}", r.out);
     assert!(

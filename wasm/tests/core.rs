@@ -246,9 +246,15 @@ fn an_integer_for_a_double_slot_is_the_float_through_submit_and_fill_template() 
     let mut g = Core::new(&game("tests/games/slots.sidl")).expect("loads");
     let r = g.submit("[cat]", "[cat]", "[cat, 2]").expect("submit");
     assert!(r.ok, "{r:?}");
-    assert_eq!(g.pending(), vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]);
+    assert_eq!(
+        g.pending(),
+        vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]
+    );
     let c = g.run_chronon().expect("chronon");
-    assert_eq!(c.submissions, vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]);
+    assert_eq!(
+        c.submissions,
+        vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]
+    );
     assert_eq!(g.view(None).expect("view"), vec!["[did,[cat,2.0]]"]);
     assert_eq!(g.accounts()[0].amount, "2.0", "does/2 held 2.0");
     assert_eq!(
@@ -275,7 +281,10 @@ fn an_integer_for_a_double_slot_is_the_float_through_submit_and_fill_template() 
         .flatten()
         .map(|s| s.description.as_str())
         .collect();
-    assert!(descriptions.contains(&"an integer such as 3 (not 3.0)"), "{descriptions:?}");
+    assert!(
+        descriptions.contains(&"an integer such as 3 (not 3.0)"),
+        "{descriptions:?}"
+    );
 }
 
 #[test]

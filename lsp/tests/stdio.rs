@@ -477,6 +477,16 @@ fn hidden_information_check() {
     assert_eq!(r["complete"], true, "{r}");
     assert!(r["states"].as_u64().unwrap() > 10);
     assert_eq!(r["counterexample"], Value::Null);
+    // the budget is the most states visited (the engine's meaning, passed through)
+    let reachable = r["states"].as_u64().unwrap();
+    for n in [0, 1, 5, reachable - 1, reachable] {
+        let r = c.request(
+            "sidl/checkHiddenInformation",
+            json!({"textDocument": {"uri": nim}, "maxStates": n}),
+        );
+        assert_eq!(r["states"].as_u64(), Some(n), "{r}");
+        assert_eq!(r["complete"], n == reachable, "{r}");
+    }
 
     // cancellation of a long exploration (client token)
     let chess = file_uri("games/chess.sidl");

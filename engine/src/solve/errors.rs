@@ -158,7 +158,7 @@ pub fn runtime_diagnostic(
     message: String,
     solve: Option<&SolveError>,
 ) -> Diagnostic {
-    let span = solve.and_then(|e| e.span);
+    let span = solve.and_then(|e| e.span());
     let mut d = Diagnostic::error(code, message, span.unwrap_or_default());
     d.located = span.is_some();
     if let Some(e) = solve {

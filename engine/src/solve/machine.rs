@@ -82,10 +82,15 @@ pub struct SolveError {
     /// The call path from the query to the failing call, outermost first (user predicates only).
     pub path: Vec<(Atom, u32)>,
     /// For each predicate of `path`, the span of its clause being run (`None`: a library clause).
-    pub path_spans: Vec<Option<crate::diag::Span>>,
+    pub path_spans: Box<[Option<crate::diag::Span>]>,
+}
+
+impl SolveError {
     /// Source span of the innermost clause of the program (not of the library) on the call path:
     /// the clause whose goal raised the error, or that called the library predicate that did.
-    pub span: Option<crate::diag::Span>,
+    pub fn span(&self) -> Option<crate::diag::Span> {
+        self.path_spans.iter().rev().find_map(|s| *s)
+    }
 }
 
 impl std::fmt::Display for SolveError {
@@ -1444,9 +1449,8 @@ impl Machine {
             message: super::describe_error(&ball),
             ball,
             predicate: Some(self.last_call),
-            span: path_spans.iter().rev().find_map(|s| *s),
             path,
-            path_spans,
+            path_spans: path_spans.into(),
         }
     }
 

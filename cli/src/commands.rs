@@ -3,7 +3,7 @@
 use crate::render;
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::{Game, Session, Settings};
-use sidl_engine::solve::{Limits, Program, SolveError};
+use sidl_engine::solve::{Limits, Program};
 use sidl_engine::term::Term;
 use sidl_engine::write;
 use std::path::Path;
@@ -14,17 +14,6 @@ fn read(path: &Path) -> Result<String, u8> {
         eprintln!("error: cannot read {}: {e}", path.display());
         1
     })
-}
-
-fn print_solve_error(name: &str, src: &str, e: &SolveError) {
-    eprintln!("error: {}", e.message);
-    if let Some(span) = e.span {
-        eprintln!("  --> {}", render::location(name, src, span.start));
-    }
-    if e.path.len() > 1 {
-        let path: Vec<String> = e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect();
-        eprintln!("  call path: {}", path.join(" → "));
-    }
 }
 
 /// `sidl query FILE GOAL`: each answer on its own line as `X = <canonical>, Y = <canonical>.`
@@ -69,7 +58,7 @@ pub fn query(
                 println!("{}", answer_text(&names, &values));
             }
             Some(Err(e)) => {
-                print_solve_error(&name, &src, &e);
+                render::diagnostics(&name, &src, &[e.to_diagnostic()]);
                 return 2;
             }
             None => break,
@@ -131,7 +120,8 @@ pub fn trace(
     max_chronons: u64,
     interrupt: bool,
 ) -> u8 {
-    let (game, _src) = match load_game(game) {
+    let name = game.display().to_string();
+    let (game, src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
@@ -159,6 +149,9 @@ pub fn trace(
     for m in &out.messages {
         eprintln!("{m}");
     }
+    if let Some(e) = &out.error {
+        render::runtime_error(&name, &src, e, "");
+    }
     let mut stdout = String::new();
     for l in &out.lines {
         stdout.push_str(l);
@@ -170,7 +163,8 @@ pub fn trace(
 
 /// `sidl run`: random play with a readable line per chronon.
 pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
-    let (game, _src) = match load_game(game) {
+    let name = game.display().to_string();
+    let (game, src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
@@ -181,7 +175,7 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
     let mut s = match Session::new(game, seed, settings) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            render::runtime_error(&name, &src, &e, "");
             return 2;
         }
     };
@@ -191,7 +185,7 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
             Ok(true) => break,
             Ok(false) => {}
             Err(e) => {
-                eprintln!("error: {e}");
+                render::runtime_error(&name, &src, &e, "");
                 return 2;
             }
         }
@@ -200,13 +194,14 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
             break;
         }
         if let Err(e) = sidl_engine::game::trace::random_submissions(&mut s) {
-            eprintln!("error: {e}");
+            render::runtime_error(&name, &src, &e, "");
             return 2;
         }
         let rec = match s.run_chronon() {
             Ok(r) => r.clone(),
             Err(e) => {
-                eprintln!("error in chronon {}: {e}", s.chronon() + 1);
+                let at = format!("in chronon {}: ", s.chronon() + 1);
+                render::runtime_error(&name, &src, &e, &at);
                 return 2;
             }
         };
@@ -240,7 +235,8 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
 
 /// `sidl bench`: times random play.
 pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool) -> u8 {
-    let (game, _src) = match load_game(game) {
+    let name = game.display().to_string();
+    let (game, src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
@@ -263,7 +259,7 @@ pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool) -> u8 {
             0
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            render::runtime_error(&name, &src, &e, "");
             2
         }
     }

@@ -1,5 +1,6 @@
 //! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
 
+mod color;
 mod commands;
 mod explore;
 mod play;
@@ -68,7 +69,7 @@ enum Command {
         /// Also run the dynamic Def.1 §11 check (as `sidl explore`) when the game has no errors.
         #[arg(long)]
         explore: bool,
-        /// State budget of `--explore`.
+        /// The most states `--explore` visits.
         #[arg(long, default_value_t = 20_000)]
         max_states: usize,
     },
@@ -122,10 +123,14 @@ enum Command {
     /// prints each counterexample, exit 1 if one is found.
     Explore {
         game: PathBuf,
+        /// The most states visited.
         #[arg(long, default_value_t = 10_000)]
         max_states: usize,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// `human` (text) or `json` (one object per line on stdout).
+        #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
+        format: commands::CheckFormat,
     },
 }
 
@@ -159,7 +164,7 @@ fn main() -> ExitCode {
         } => {
             let code = commands::check(&game, format);
             if explore && code == 0 {
-                explore::run(&game, max_states, 0)
+                explore::run(&game, max_states, 0, format)
             } else {
                 code
             }
@@ -192,7 +197,8 @@ fn main() -> ExitCode {
             game,
             max_states,
             seed,
-        } => explore::run(&game, max_states, seed),
+            format,
+        } => explore::run(&game, max_states, seed, format),
     };
     ExitCode::from(code)
 }

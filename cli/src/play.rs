@@ -80,7 +80,7 @@ pub fn run(args: &PlayArgs) -> u8 {
     let session = match Session::new(game.clone(), args.seed, settings) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            render::runtime_error(&args.game.display().to_string(), &game.source, &e, "");
             return 2;
         }
     };
@@ -110,7 +110,7 @@ pub fn run(args: &PlayArgs) -> u8 {
         input: Box::new(stdin.lock()),
         out: Box::new(stdout.lock()),
         echo: !term_in,
-        color: term_out && std::env::var_os("NO_COLOR").is_none(),
+        color: crate::color::stdout(),
         pause: term_in && term_out,
         last_human: None,
     };
@@ -216,7 +216,7 @@ struct Play<'a> {
     out: Box<dyn Write + 'a>,
     /// Echo input lines (stdin is not a terminal): the transcript then reads like a session.
     echo: bool,
-    /// Bold headers (stdout is a terminal and NO_COLOR is unset).
+    /// Bold headers and a cleared screen by escape sequences (`crate::color::stdout`).
     color: bool,
     /// Clear the screen and wait for Enter when the terminal changes hands (stdin and stdout are
     /// terminals).
@@ -421,7 +421,13 @@ impl Play<'_> {
     /// Between two human seats: a separator (and, at a real terminal, a cleared screen and Enter).
     fn hand_over(&mut self, p: &Term) -> Option<Flow> {
         if self.pause {
-            let _ = write!(self.out, "\x1b[2J\x1b[H");
+            // without escape sequences, blank lines push the last player's view off the screen
+            let clear = if self.color {
+                "\x1b[2J\x1b[H".to_string()
+            } else {
+                "\n".repeat(100)
+            };
+            let _ = write!(self.out, "{clear}");
         }
         let line = self.bold(&format!("════ hand the terminal to {} ════", show::term(p)));
         self.say("");
@@ -759,24 +765,8 @@ impl Play<'_> {
     }
 
     fn print_error(&mut self, e: &RuntimeError) {
-        match &e.solve {
-            Some(se) => {
-                self.say(&format!(
-                    "error: {} (while evaluating {})",
-                    se.message, e.during
-                ));
-                if let Some(span) = se.span {
-                    let at = render::location(&self.name, &self.src, span.start);
-                    self.say(&format!("  --> {at}"));
-                }
-                if se.path.len() > 1 {
-                    let path: Vec<String> =
-                        se.path.iter().map(|(n, a)| format!("{n}/{a}")).collect();
-                    self.say(&format!("  call path: {}", path.join(" → ")));
-                }
-            }
-            None => self.say(&format!("error: {}", e.message)),
-        }
+        let text = render::to_string(&self.name, &self.src, &[e.to_diagnostic()], self.color);
+        let _ = write!(self.out, "{text}");
     }
 
     /// A runtime error: the state is as before. Humans choose undo, retry or quit.

@@ -1,21 +1,43 @@
-//! Diagnostics rendered with source snippets (codespan-reporting), and runtime errors with locations.
+//! Diagnostics rendered with source snippets (codespan-reporting), and as JSON lines.
 
+use crate::color;
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{
     self,
-    termcolor::{ColorChoice, StandardStream},
+    termcolor::{Ansi, NoColor, WriteColor},
 };
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Severity};
+use sidl_engine::game::RuntimeError;
 
+/// A runtime error of the game in `src` as its diagnostic on stderr (`prefix`, e.g. `in chronon 3: `,
+/// goes before the message).
+pub fn runtime_error(name: &str, src: &str, e: &RuntimeError, prefix: &str) {
+    let mut d = e.to_diagnostic();
+    d.message.insert_str(0, prefix);
+    diagnostics(name, src, &[d]);
+}
+
+/// Diagnostics on stderr, coloured when [`color::stderr`] allows it.
 pub fn diagnostics(name: &str, src: &str, diags: &[Diagnostic]) {
-    let file = SimpleFile::new(name, src);
-    let color = if std::env::var_os("NO_COLOR").is_some() {
-        ColorChoice::Never
+    eprint!("{}", to_string(name, src, diags, color::stderr()));
+}
+
+/// Diagnostics as text with source snippets; ANSI colours only with `color`.
+pub fn to_string(name: &str, src: &str, diags: &[Diagnostic], color: bool) -> String {
+    if color {
+        let mut w = Ansi::new(Vec::new());
+        emit(&mut w, name, src, diags);
+        String::from_utf8_lossy(&w.into_inner()).into_owned()
     } else {
-        ColorChoice::Auto
-    };
-    let writer = StandardStream::stderr(color);
+        let mut w = NoColor::new(Vec::new());
+        emit(&mut w, name, src, diags);
+        String::from_utf8_lossy(&w.into_inner()).into_owned()
+    }
+}
+
+fn emit(w: &mut dyn WriteColor, name: &str, src: &str, diags: &[Diagnostic]) {
+    let file = SimpleFile::new(name, src);
     let config = term::Config::default();
     for d in diags {
         let severity = match d.severity {
@@ -24,7 +46,10 @@ pub fn diagnostics(name: &str, src: &str, diags: &[Diagnostic]) {
             Severity::Info => CsSeverity::Note,
             Severity::Hint => CsSeverity::Help,
         };
-        let mut labels = vec![Label::primary((), clamp(src, d.span.range()))];
+        let mut labels = Vec::new();
+        if d.located {
+            labels.push(Label::primary((), clamp(src, d.span.range())));
+        }
         for l in &d.labels {
             labels.push(
                 Label::secondary((), clamp(src, l.span.range())).with_message(l.message.clone()),
@@ -37,7 +62,7 @@ pub fn diagnostics(name: &str, src: &str, diags: &[Diagnostic]) {
         if let Some(h) = &d.help {
             cs = cs.with_notes(vec![format!("help: {h}")]);
         }
-        let _ = term::emit_to_write_style(&mut writer.lock(), &config, &file, &cs);
+        let _ = term::emit_to_write_style(w, &config, &file, &cs);
     }
 }
 
@@ -47,15 +72,9 @@ fn clamp(src: &str, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
     start..end
 }
 
-/// `file:line:col` of a byte offset (1-based, columns in characters).
-pub fn location(name: &str, src: &str, offset: u32) -> String {
-    let idx = LineIndex::new(src);
-    let lc = idx.line_col(src, offset, ColumnUnit::Char);
-    format!("{}:{}:{}", name, lc.line + 1, lc.col + 1)
-}
-
 /// A diagnostic as one line of JSON: `code`, `severity`, `message`, 1-based `line`, `column`,
-/// `end_line`, `end_column` (columns in characters), `labels` (same positions + `message`), `help`.
+/// `end_line`, `end_column` (columns in characters; `null` when the diagnostic is not located),
+/// `labels` (same positions + `message`), `help`.
 pub fn json(src: &str, d: &Diagnostic) -> String {
     let idx = LineIndex::new(src);
     let pos = |span: sidl_engine::diag::Span| {
@@ -86,7 +105,11 @@ pub fn json(src: &str, d: &Diagnostic) -> String {
         json_string(d.code),
         d.severity.as_str(),
         json_string(&d.message),
-        pos(d.span),
+        if d.located {
+            pos(d.span)
+        } else {
+            "\"line\":null,\"column\":null,\"end_line\":null,\"end_column\":null".to_string()
+        },
         labels.join(","),
         help
     )

@@ -2,6 +2,7 @@
 //! of an AI player on a game).
 
 use crate::play::seat::{self, SeatKind};
+use crate::render;
 use sidl_engine::ai::{self, AiSpec, Observation, Stats};
 use sidl_engine::game::{RuntimeError, Session, Settings};
 use sidl_engine::term::Term;
@@ -54,14 +55,15 @@ fn play_one(
 /// `sidl tournament GAME --seat P=KIND ... --games N`: exit 0, 1 (load error, bad seat), 2 (a runtime
 /// error of the game).
 pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chronons: u64) -> u8 {
-    let (game, _src) = match crate::commands::load_game(file) {
+    let name = file.display().to_string();
+    let (game, src) = match crate::commands::load_game(file) {
         Ok(g) => g,
         Err(c) => return c,
     };
     let players = match Session::new(game.clone(), seed, Settings::default()) {
         Ok(s) => s.players(),
         Err(e) => {
-            eprintln!("error: {e}");
+            render::runtime_error(&name, &src, &e, "");
             return 2;
         }
     };
@@ -88,7 +90,8 @@ pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chro
         let (accounts, c) = match play_one(&game, seed.wrapping_add(g), &kinds, max_chronons) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("error: game {} (seed {}): {e}", g + 1, seed.wrapping_add(g));
+                let at = format!("game {} (seed {}): ", g + 1, seed.wrapping_add(g));
+                render::runtime_error(&name, &src, &e, &at);
                 return 2;
             }
         };
@@ -137,7 +140,8 @@ pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
             return 1;
         }
     };
-    let (game, _src) = match crate::commands::load_game(file) {
+    let name = file.display().to_string();
+    let (game, src) = match crate::commands::load_game(file) {
         Ok(g) => g,
         Err(c) => return c,
     };
@@ -168,11 +172,11 @@ pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
                 s.run_chronon()?;
             }
             if s.chronon() == 0 {
-                return Err(RuntimeError {
-                    message: "the game is terminal in its initial state".into(),
-                    during: "bench".into(),
-                    solve: None,
-                });
+                return Err(RuntimeError::new(
+                    sidl_engine::solve::errors::codes::TERMINAL_AT_START,
+                    "bench",
+                    "the game is terminal in its initial state",
+                ));
             }
         }
         Ok((total, done, secs))
@@ -210,7 +214,7 @@ pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
             0
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            render::runtime_error(&name, &src, &e, "");
             2
         }
     }

@@ -330,9 +330,10 @@ fn runtime_errors_keep_the_state_and_offer_undo() {
     let faulty = test_game("faulty.sidl");
     let r = play(&[&faulty], "1\n2\nwhat\nretry\n2\nundo\n1\n1\n1\n");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
-    assert!(r.out.contains("error: Type error"), "{}", r.out);
+    // the engine's diagnostic: code, the clause, the call path as a label
+    assert!(r.out.contains("error[E0921]: Type error"), "{}", r.out);
     assert!(r.out.contains("faulty.sidl:12:1"), "{}", r.out);
-    assert!(r.out.contains("call path: do/1 → explode/1"), "{}", r.out);
+    assert!(r.out.contains("`do/1` calls `explode/1`"), "{}", r.out);
     assert!(
         r.out.contains("type undo, retry (choose again) or quit"),
         "{}",
@@ -344,7 +345,7 @@ fn runtime_errors_keep_the_state_and_offer_undo() {
     // no human to ask: exit 2
     let r = play(&[&faulty, "--seat", "solo=random", "--seed", "2"], "");
     assert_eq!(r.code, 2, "{}{}", r.out, r.err);
-    assert!(r.out.contains("call path: do/1 → explode/1"), "{}", r.out);
+    assert!(r.out.contains("`do/1` calls `explode/1`"), "{}", r.out);
 }
 
 #[test]

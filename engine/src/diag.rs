@@ -83,6 +83,10 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     pub help: Option<String>,
     pub fixes: Vec<Fix>,
+    /// Whether `span` is a place in the source. A runtime error outside the game's clauses (in a
+    /// goal typed by the user, in an answer the game manager checks) is not located: its span is
+    /// empty at 0 and renderers show no snippet.
+    pub located: bool,
 }
 
 impl Diagnostic {
@@ -106,6 +110,7 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             fixes: Vec::new(),
+            located: true,
         }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {

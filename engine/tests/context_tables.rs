@@ -145,9 +145,9 @@ run2(X) :- B = good, apply(B, X), true.
     let direct = err("run(X)");
     let meta = err("run2(X)");
     assert_eq!(direct.message, meta.message);
-    assert_eq!(direct.span, meta.span);
+    assert_eq!(direct.span(), meta.span());
     assert_eq!(direct.predicate, meta.predicate);
-    let span = direct.span.expect("the clause being run");
+    let span = direct.span().expect("the clause being run");
     assert!(src[span.start as usize..].starts_with("apply(B, X)"));
     let names = |p: &[(sidl_engine::atom::Atom, u32)]| -> Vec<String> {
         p.iter().map(|(n, a)| format!("{n}/{a}")).collect()

@@ -201,6 +201,35 @@ mod dynamic {
     }
 
     #[test]
+    fn the_budget_is_the_most_states_visited() {
+        let kuhn = load("games/kuhn.sidl");
+        let all = explore(kuhn.clone(), &opts(10_000), &mut |_| {}).unwrap();
+        assert!(all.complete);
+        let reachable = all.states;
+        for n in [
+            0,
+            1,
+            2,
+            5,
+            reachable / 2,
+            reachable - 1,
+            reachable,
+            reachable + 1,
+        ] {
+            let mut most = 0;
+            let r = explore(kuhn.clone(), &opts(n), &mut |p| most = most.max(p.states)).unwrap();
+            // every budget below the number of reachable states is used up, never exceeded
+            assert_eq!(r.states, n.min(reachable), "budget {n}");
+            assert!(most <= n, "budget {n}: progress reported {most} states");
+            // complete exactly when the budget covers every reachable state
+            assert_eq!(r.complete, n >= reachable, "budget {n}");
+        }
+        // a larger budget on a game with many more states
+        let r = explore(load("games/tictactoe.sidl"), &opts(2000), &mut |_| {}).unwrap();
+        assert_eq!((r.states, r.complete), (2000, false));
+    }
+
+    #[test]
     fn kuhn_leak_counterexample_replays() {
         let game = load("tests/analysis/kuhn_leaky.sidl");
         let o = opts(10_000);

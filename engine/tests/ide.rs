@@ -322,3 +322,28 @@ fn exploration_stops_when_the_callback_breaks() {
     // one call that broke, and the final report
     assert_eq!(calls, 2);
 }
+
+#[test]
+fn the_clause_added_for_an_undefined_predicate_draws_no_new_diagnostic() {
+    let src = "game(g).\ninit([p], 0).\nlegal([s]) :- ready(1, x).\nswitch([s], [a]).\nowned([s], [p]).\n";
+    let doc = Document::new(src);
+    let diags = doc.diagnostics();
+    let at = src.find("ready").unwrap();
+    let actions = code_actions::code_actions(&doc, &diags, Span::new(at, at));
+    let add = actions
+        .iter()
+        .find(|a| a.title.starts_with("add a clause for"))
+        .expect("the action");
+    let mut text = src.to_string();
+    for e in &add.edits {
+        text.replace_range(e.span.range(), &e.new_text);
+    }
+    assert!(text.ends_with("ready(_, _) :-\n    true.\n"), "{text}");
+    let after: Vec<_> = Document::new(&text)
+        .diagnostics()
+        .into_iter()
+        .filter(|d| d.span.start as usize >= src.len())
+        .map(|d| d.to_string())
+        .collect();
+    assert!(after.is_empty(), "{after:?}");
+}

@@ -477,6 +477,56 @@ fn hidden_information_check() {
     assert_eq!(r["complete"], true, "{r}");
     assert!(r["states"].as_u64().unwrap() > 10);
     assert_eq!(r["counterexample"], Value::Null);
+    // the budget is the most states visited (the engine's meaning, passed through)
+    let reachable = r["states"].as_u64().unwrap();
+    for n in [0, 1, 5, reachable - 1, reachable] {
+        let r = c.request(
+            "sidl/checkHiddenInformation",
+            json!({"textDocument": {"uri": nim}, "maxStates": n}),
+        );
+        assert_eq!(r["states"].as_u64(), Some(n), "{r}");
+        assert_eq!(r["complete"], n == reachable, "{r}");
+    }
+
+    // runtime errors met while exploring come back as diagnostics of the document
+    let faulty = "file:///tmp/sidl-lsp-test/faulty.sidl";
+    c.open(
+        faulty,
+        "game(e).\ninit([open]).\ninit([p], 0).\nlegal([p]) :- fact([open]).\nowned([p], [p]).\n\
+         switch([p], [bad]).\ndo([bad]) :- fact([open]), price(X), X > 0.\n\
+         price(X) :- X is 10 + tax, X > 1.\n",
+    );
+    let r = c.request(
+        "sidl/checkHiddenInformation",
+        json!({"textDocument": {"uri": faulty}}),
+    );
+    let d = &r["diagnostics"][0];
+    assert_eq!(d["code"], "E0921", "{r}");
+    assert_eq!(d["range"]["start"]["line"], 7, "{r}");
+    let call = &d["relatedInformation"][0];
+    assert_eq!(call["message"], "`do/1` calls `price/1`", "{r}");
+    assert_eq!(call["location"]["range"]["start"]["line"], 6, "{r}");
+    assert!(
+        r["errors"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("error[E0921]: "),
+        "{r}"
+    );
+    // an initial state that cannot be computed: the error's data is the diagnostic
+    let broken = "file:///tmp/sidl-lsp-test/broken.sidl";
+    c.open(
+        broken,
+        "game(b).\ninit([p], X) :- X is foo.\nlegal([p]).\nowned([p], [p]).\nswitch([p], [a]).\n",
+    );
+    let id = c.request_async(
+        "sidl/checkHiddenInformation",
+        json!({"textDocument": {"uri": broken}}),
+    );
+    let r = c.response(id);
+    assert_eq!(r["error"]["code"], -32803, "{r}");
+    assert_eq!(r["error"]["data"]["code"], "E0921", "{r}");
+    assert_eq!(r["error"]["data"]["range"]["start"]["line"], 1, "{r}");
 
     // cancellation of a long exploration (client token)
     let chess = file_uri("games/chess.sidl");

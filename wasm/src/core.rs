@@ -14,7 +14,7 @@ use sidl_engine::game::{
     fill_template, template_slots, Actions, ChrononRecord, Event, Game, Owner, RuntimeError,
     Session, Settings,
 };
-use sidl_engine::solve::{ErrorKind, Query, SolveError};
+use sidl_engine::solve::Query;
 use sidl_engine::term::Term;
 use sidl_engine::write;
 use std::sync::Arc;
@@ -107,19 +107,40 @@ pub struct ChrononDto {
     pub terminal: bool,
 }
 
-/// Where a runtime error happened: the clause being run (1-based lines, UTF-16 columns) and the call
-/// path of user predicates, outermost first. `code`: `budget` (a limit of the query was exceeded)
-/// or `runtime` (an uncaught exception).
+/// A runtime error as the engine's diagnostic (`RuntimeError::to_diagnostic`, the one conversion
+/// the CLI and the language server render too): its stable `code` (`E09xx`, docs/diagnostics.md),
+/// `message` and `help`; the clause of the game where it happened (1-based lines, UTF-16 columns,
+/// `from`/`to` UTF-16 offsets), all `null` when it is not in a clause of the game; `labels`: each
+/// clause of the call path that called the next predicate; `path`: the user predicates on the call
+/// stack, outermost first.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorLocation {
     pub code: String,
+    pub severity: String,
+    pub message: String,
+    pub help: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub end_line: Option<u32>,
+    pub end_column: Option<u32>,
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+    pub labels: Vec<ErrorLabel>,
+    pub path: Vec<String>,
+}
+
+/// A secondary place of a runtime error (positions as in [`ErrorLocation`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorLabel {
     pub message: String,
     pub line: u32,
     pub column: u32,
     pub end_line: u32,
     pub end_column: u32,
-    pub path: Vec<String>,
+    pub from: u32,
+    pub to: u32,
 }
 
 /// Every failure of [`Core`]: a message, and where in the game source it happened when known.
@@ -472,8 +493,8 @@ impl Core {
         };
         let game = Arc::new(game);
         let settings = Settings::default();
-        let session = Session::new(game.clone(), 1, settings.clone())
-            .map_err(|e| located(source, &e.message, e.solve.as_deref()))?;
+        let session =
+            Session::new(game.clone(), 1, settings.clone()).map_err(|e| runtime(source, &e))?;
         Ok(Core {
             game,
             source: source.to_string(),
@@ -483,9 +504,9 @@ impl Core {
         })
     }
 
-    /// A runtime error of the engine, placed in the game source when it names a clause.
+    /// A runtime error of the engine, with its diagnostic.
     fn rt(&self, e: RuntimeError) -> CoreError {
-        located(&self.source, &e.message, e.solve.as_deref())
+        runtime(&self.source, &e)
     }
 
     /// The load's non-blocking diagnostics.
@@ -779,9 +800,8 @@ impl Core {
             match q.next_answer_with(&mut host) {
                 Some(Ok(values)) => out.answers.push(answer_text(&vars, &values)),
                 Some(Err(e)) => {
-                    let err = located(&self.source, &e.message, Some(&e));
-                    out.error = Some(err.message);
-                    out.location = err.location.map(|l| *l);
+                    out.error = Some(e.message.clone());
+                    out.location = Some(error_location(&self.source, &e.to_diagnostic(), &e.path));
                     break;
                 }
                 None => break,
@@ -932,34 +952,67 @@ fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> ChrononDto 
     }
 }
 
-/// An error message, with its place in `source` when the solver names a clause of the game (not one
-/// of the library's).
-fn located(source: &str, message: &str, solve: Option<&SolveError>) -> CoreError {
-    let location = solve.and_then(|e| {
-        let span: Span = e.span?;
-        if span.end as usize > source.len() || span.start > span.end {
-            return None;
-        }
-        let index = LineIndex::new(source);
-        let s = index.line_col(source, span.start, ColumnUnit::Utf16);
-        let t = index.line_col(source, span.end, ColumnUnit::Utf16);
-        Some(Box::new(ErrorLocation {
-            code: match e.kind {
-                ErrorKind::Budget(_) => "budget".into(),
-                ErrorKind::Uncaught => "runtime".into(),
-            },
-            message: message.to_string(),
-            line: s.line + 1,
-            column: s.col + 1,
-            end_line: t.line + 1,
-            end_column: t.col + 1,
-            path: e.path.iter().map(|(n, a)| format!("{n}/{a}")).collect(),
-        }))
-    });
+/// A runtime error: its message, and its diagnostic placed in `source`.
+fn runtime(source: &str, e: &RuntimeError) -> CoreError {
+    let path = e.solve.as_ref().map_or(&[][..], |s| &s.path[..]);
     CoreError {
-        message: message.to_string(),
-        location,
+        message: e.message.clone(),
+        location: Some(Box::new(error_location(source, &e.to_diagnostic(), path))),
         diagnostics: Vec::new(),
+    }
+}
+
+/// A runtime error's diagnostic with UTF-16 positions in `source`, and its call path.
+fn error_location(source: &str, d: &Diagnostic, path: &[(Atom, u32)]) -> ErrorLocation {
+    let index = LineIndex::new(source);
+    let utf16_offset = |byte: u32| -> u32 {
+        let mut b = (byte as usize).min(source.len());
+        while !source.is_char_boundary(b) {
+            b -= 1;
+        }
+        source[..b].encode_utf16().count() as u32
+    };
+    let place = |span: Span| {
+        let s = index.line_col(source, span.start, ColumnUnit::Utf16);
+        let e = index.line_col(source, span.end, ColumnUnit::Utf16);
+        (
+            s.line + 1,
+            s.col + 1,
+            e.line + 1,
+            e.col + 1,
+            utf16_offset(span.start),
+            utf16_offset(span.end),
+        )
+    };
+    let at = d.located.then(|| place(d.span));
+    ErrorLocation {
+        code: d.code.to_string(),
+        severity: d.severity.as_str().to_string(),
+        message: d.message.clone(),
+        help: d.help.clone(),
+        line: at.map(|p| p.0),
+        column: at.map(|p| p.1),
+        end_line: at.map(|p| p.2),
+        end_column: at.map(|p| p.3),
+        from: at.map(|p| p.4),
+        to: at.map(|p| p.5),
+        labels: d
+            .labels
+            .iter()
+            .map(|l| {
+                let p = place(l.span);
+                ErrorLabel {
+                    message: l.message.clone(),
+                    line: p.0,
+                    column: p.1,
+                    end_line: p.2,
+                    end_column: p.3,
+                    from: p.4,
+                    to: p.5,
+                }
+            })
+            .collect(),
+        path: path.iter().map(|(n, a)| format!("{n}/{a}")).collect(),
     }
 }
 

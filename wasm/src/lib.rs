@@ -59,21 +59,37 @@ export interface Chronon {
   terminal: boolean;
 }
 /**
- * Where a runtime error happened: the clause being run (1-based lines, UTF-16 columns) and the
- * call path of user predicates, outermost first. Thrown errors carry it as `error.sidl`.
+ * A runtime error as the engine's diagnostic (the one `sidl` and the language server show): a
+ * stable `code` (E09xx), the clause where it happened (1-based lines, UTF-16 columns; all `null`
+ * when it is not in a clause of the game), the clauses of the call path as `labels`, and `path`: the
+ * user predicates on the call stack, outermost first. Thrown runtime errors carry it as `error.sidl`.
  */
-export interface SidlErrorLocation {
-  code: "budget" | "runtime" | string;
+export interface SidlErrorLabel {
   message: string;
   line: number;
   column: number;
   endLine: number;
   endColumn: number;
+  from: number;
+  to: number;
+}
+export interface SidlErrorLocation {
+  code: string;
+  severity: "error" | string;
+  message: string;
+  help: string | null;
+  line: number | null;
+  column: number | null;
+  endLine: number | null;
+  endColumn: number | null;
+  from: number | null;
+  to: number | null;
+  labels: SidlErrorLabel[];
   path: string[];
 }
 /**
- * Every method throws this: an `Error`, with `sidl` set when the source location of a runtime error
- * is known, and `diagnostics` when a source does not load (`new SidlGame`).
+ * Every method throws this: an `Error`, with `sidl` set for a runtime error (its diagnostic), and
+ * `diagnostics` when a source does not load (`new SidlGame`).
  */
 export interface SidlError extends Error { sidl?: SidlErrorLocation; diagnostics?: Diagnostic[]; }
 export interface QueryResult {

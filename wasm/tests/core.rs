@@ -359,10 +359,16 @@ fn budget_errors_name_the_clause_and_the_call_path() {
     let e = g.switches(None).expect_err("runs away");
     assert!(e.message.contains("inference"), "{e}");
     let loc = e.location.expect("a location");
-    assert_eq!(loc.code, "budget");
-    assert_eq!(loc.message, e.message);
-    assert_eq!((loc.line, loc.column), (7, 11), "{loc:?}"); // `/* é😀 */ ` is 10 UTF-16 units
-    assert_eq!(loc.end_line, 7);
+    assert_eq!(loc.code, "E0910", "the inference budget");
+    assert_eq!(loc.severity, "error");
+    assert!(e.message.starts_with(&loc.message), "{loc:?}");
+    assert!(
+        loc.help.as_deref().unwrap_or("").contains("budget"),
+        "{loc:?}"
+    );
+    // `/* é😀 */ ` is 10 UTF-16 units
+    assert_eq!((loc.line, loc.column), (Some(7), Some(11)), "{loc:?}");
+    assert_eq!(loc.end_line, Some(7));
     // the innermost user predicate (tail calls leave no frame for legal/1 here)
     assert_eq!(loc.path.last().map(String::as_str), Some("spin/1"));
     // the same error from a chronon and from a query
@@ -371,8 +377,8 @@ fn budget_errors_name_the_clause_and_the_call_path() {
     assert!(q.answers.is_empty());
     assert!(q.error.as_deref().unwrap_or("").contains("inference"));
     assert_eq!(
-        q.location.map(|l| (l.line, l.path)),
-        Some((7, vec!["spin/1".to_string()]))
+        q.location.map(|l| (l.code, l.line, l.path)),
+        Some(("E0910".to_string(), Some(7), vec!["spin/1".to_string()]))
     );
 }
 
@@ -381,9 +387,16 @@ fn runtime_errors_name_the_clause() {
     let mut g = Core::new(FAULTY).expect("loads");
     let e = g.run_chronon().expect_err("do/1 throws");
     let loc = e.location.expect("a location");
-    assert_eq!(loc.code, "runtime");
-    assert_eq!((loc.line, loc.column, loc.end_line), (9, 1, 9));
+    assert_eq!(loc.code, "E0921", "a type error");
+    assert_eq!(
+        (loc.line, loc.column, loc.end_line),
+        (Some(9), Some(1), Some(9))
+    );
     assert_eq!(loc.path, vec!["do/1", "bad/1"]);
+    // the caller's clause is a label of the diagnostic
+    assert_eq!(loc.labels.len(), 1, "{loc:?}");
+    assert_eq!(loc.labels[0].line, 8);
+    assert_eq!(loc.labels[0].message, "`do/1` calls `bad/1`");
     assert!(
         e.message.contains("call path: do/1 → bad/1"),
         "{}",
@@ -392,13 +405,19 @@ fn runtime_errors_name_the_clause() {
     assert_eq!(g.chronon(), 0, "the state is untouched");
     let q = g.query("bad(X)").expect("query");
     let loc = q.location.expect("a location");
-    assert_eq!(loc.code, "runtime");
-    assert_eq!((loc.line, loc.column, loc.end_line), (9, 1, 9));
+    assert_eq!(loc.code, "E0921");
+    assert_eq!(
+        (loc.line, loc.column, loc.end_line),
+        (Some(9), Some(1), Some(9))
+    );
     assert_eq!(loc.path, vec!["bad/1"]);
     assert!(q.error.unwrap_or_default().contains("foo"));
-    // an error inside a library predicate has no location in the game source
+    // an error inside a built-in called by the goal itself is not in the game source
     let q = g.query("atom_length(X, Y)").expect("query");
-    assert!(q.error.is_some() && q.location.is_none(), "{q:?}");
+    let loc = q.location.expect("a diagnostic");
+    assert_eq!(loc.code, "E0920", "an instantiation error");
+    assert_eq!((loc.line, loc.from), (None, None), "{loc:?}");
+    assert!(q.error.is_some());
 }
 
 #[test]
@@ -437,6 +456,12 @@ fn check_hidden_finds_the_leak_and_reports_progress() {
         "{}",
         r.message
     );
+    // the budget is the most states visited
+    let reachable = r.states;
+    for n in [0, 1, 5, reachable - 1, reachable] {
+        let r = g.check_hidden(n, &mut |_| {}).expect("explores");
+        assert_eq!((r.states, r.complete), (n, n == reachable), "budget {n}");
+    }
 }
 
 #[test]

@@ -131,11 +131,11 @@ impl Observation {
     pub fn of(session: &mut Session, player: &Term) -> Result<Observation, RuntimeError> {
         let players = session.players();
         let Some(pi) = players.iter().position(|p| p == player) else {
-            return Err(RuntimeError {
-                message: format!("{} is not a player", crate::write::canonical(player)),
-                during: "ai".into(),
-                solve: None,
-            });
+            return Err(RuntimeError::new(
+                crate::solve::errors::codes::NOT_A_PLAYER,
+                "ai",
+                format!("{} is not a player", crate::write::canonical(player)),
+            ));
         };
         let history = session.history().to_vec();
         // the views of the past, by replaying the history from the seed; a session that did not

@@ -8,6 +8,15 @@ use crate::game::{Actions, Owner, RuntimeError, Session, Submission, SwitchInfo}
 use crate::rng::Rng;
 use crate::term::Term;
 
+/// `candidate(Switch, Action)`: the actions a search tries for an unlimited switch (docs/ai.md).
+pub const CANDIDATE: (&str, u32) = ("candidate", 2);
+/// `heuristic(Player, Value)`: a player's standing in a state that is not terminal (docs/ai.md).
+pub const HEURISTIC: (&str, u32) = ("heuristic", 2);
+/// Every hook a game may define for the AI players. The game manager never calls them, the tools
+/// do: the analyses count them as entry points (W0406 does not call them unused). A new hook is
+/// added here once.
+pub const HOOKS: &[(&str, u32)] = &[CANDIDATE, HEURISTIC];
+
 /// The most candidate actions sampled for one unlimited switch (without `candidate/2`).
 pub const MAX_UNLIMITED_SAMPLES: usize = 4;
 /// The most action combinations of one player's switches in one chronon (the rest are not searched).
@@ -42,8 +51,8 @@ pub fn candidates(s: &mut Session, sw: &SwitchInfo) -> Result<Vec<Term>, Runtime
         Actions::Finite(a) => return Ok(a.clone()),
         Actions::Unlimited(t) => t,
     };
-    let cand = Atom::new("candidate");
-    if s.game().program.pred(cand, 2).is_some() {
+    let cand = Atom::new(CANDIDATE.0);
+    if s.game().program.pred(cand, CANDIDATE.1).is_some() {
         let v = Term::Var(0);
         let goal = Term::new_compound(cand, vec![sw.id.clone(), v.clone()]);
         let mut out: Vec<Term> = Vec::new();
@@ -254,7 +263,10 @@ fn number(t: &Term) -> Option<f64> {
 
 /// Does the game define `heuristic/2`?
 pub fn has_heuristic(s: &Session) -> bool {
-    s.game().program.pred(Atom::new("heuristic"), 2).is_some()
+    s.game()
+        .program
+        .pred(Atom::new(HEURISTIC.0), HEURISTIC.1)
+        .is_some()
 }
 
 /// Each player's standing in the current state: with `heuristic`, the first numeric solution of the
@@ -267,7 +279,7 @@ pub fn standings(s: &mut Session, heuristic: bool) -> Result<Vec<f64>, RuntimeEr
         .map(|a| number(a).unwrap_or(0.0))
         .collect();
     if heuristic {
-        let h = Atom::new("heuristic");
+        let h = Atom::new(HEURISTIC.0);
         for (i, p) in state.player_terms().enumerate() {
             let v = Term::Var(0);
             let goal = Term::new_compound(h, vec![p.clone(), v.clone()]);

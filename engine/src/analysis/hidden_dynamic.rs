@@ -3,14 +3,18 @@
 //! legality. A violation comes with a counterexample: the two histories, replayable with
 //! [`replay`].
 //!
-//! Exploration is breadth-first from the initial state up to [`ExploreOptions::max_states`]
-//! distinct states (a state is its set of facts; accounts never decide legality). From each state every
+//! [`ExploreOptions::max_states`] is the most distinct states visited in all (a state is its set of
+//! facts; accounts never decide legality; visiting a state computes its switches and every player's
+//! view). Exploration is breadth-first from the initial state. From each state every
 //! combination of actions is tried: each player-owned switch with a finite action list branches over
 //! its actions, each chance switch over its actions (fixed with `set_nature`, so histories replay
 //! exactly); each unlimited switch over a few sampled values (`unlimited_samples`: a refused value
 //! leaves it to its default); switches without an owner take their default. More than
-//! [`ExploreOptions::max_joint`] combinations are sampled. If the budget ends the breadth-first
-//! phase, [`ExploreOptions::playouts`] random playouts from the initial state follow.
+//! [`ExploreOptions::max_joint`] combinations are sampled. If the breadth-first phase has not seen
+//! every state when half the budget is used, [`ExploreOptions::playouts`] random playouts from the
+//! initial state may visit a quarter of it (deep states), and the breadth-first phase then goes on with
+//! what is left, also from the states the playouts found. The report is complete when no state is left
+//! to expand: a game with at most `max_states` reachable states is always explored completely.
 //!
 //! Pure: the caller measures time (states per second = `states` / its own clock).
 
@@ -19,6 +23,7 @@ use crate::rng::Rng;
 use crate::term::Term;
 use crate::write::canonical;
 use rustc_hash::FxHashMap;
+use serde::Serialize;
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -26,10 +31,10 @@ use std::sync::Arc;
 /// What to explore.
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
-    /// Distinct states of the breadth-first phase.
+    /// The most distinct states visited (both phases together; 0 visits none).
     pub max_states: usize,
-    /// Random playouts after an incomplete breadth-first phase (they stop early once they have added
-    /// `max_states` more states).
+    /// Random playouts when half the budget did not suffice for the breadth-first phase (they stop
+    /// early once a quarter of the budget is used for them).
     pub playouts: usize,
     /// Chronons per playout.
     pub playout_chronons: usize,
@@ -151,6 +156,116 @@ impl Violation {
     }
 }
 
+/// A violation as data for tools, terms as canonical text (`sidl check --explore --format json`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ViolationData {
+    pub player: String,
+    pub switch: String,
+    pub difference: DifferenceData,
+    /// The facts the player sees in both states.
+    pub view: Vec<String>,
+    /// The histories to the first and the second state, from the initial state.
+    pub first: Vec<StepData>,
+    pub second: Vec<StepData>,
+}
+
+/// What differs: `what` is `legality` (`legal_in`: `first` or `second`), `owner` (`first`/`second`:
+/// the owners, `null` for nobody) or `actions` (`first`/`second`: the action lists, or templates
+/// of an unlimited switch).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "what", rename_all = "lowercase")]
+pub enum DifferenceData {
+    Legality {
+        legal_in: &'static str,
+    },
+    Owner {
+        first: Option<String>,
+        second: Option<String>,
+    },
+    Actions {
+        first: Vec<String>,
+        second: Vec<String>,
+    },
+}
+
+/// One chronon of a history: the fixed chance actions, then the submissions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepData {
+    pub chronon: usize,
+    /// `{switch, action}` of chance switches.
+    pub nature: Vec<NatureData>,
+    pub submissions: Vec<SubmissionData>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NatureData {
+    pub switch: String,
+    pub action: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SubmissionData {
+    pub player: String,
+    pub switch: String,
+    pub action: String,
+}
+
+impl Violation {
+    /// The violation as data (see [`ViolationData`]).
+    pub fn data(&self) -> ViolationData {
+        let owner = |o: &Owner| o.term().map(|t| canonical(&t));
+        let actions = |a: &Actions| {
+            let (Actions::Finite(v) | Actions::Unlimited(v)) = a;
+            v.iter().map(canonical).collect()
+        };
+        let history = |h: &[Step]| {
+            h.iter()
+                .enumerate()
+                .map(|(i, st)| StepData {
+                    chronon: i + 1,
+                    nature: st
+                        .nature
+                        .iter()
+                        .map(|(sw, a)| NatureData {
+                            switch: canonical(sw),
+                            action: canonical(a),
+                        })
+                        .collect(),
+                    submissions: st
+                        .submissions
+                        .iter()
+                        .map(|x| SubmissionData {
+                            player: canonical(&x.player),
+                            switch: canonical(&x.switch),
+                            action: canonical(&x.action),
+                        })
+                        .collect(),
+                })
+                .collect()
+        };
+        ViolationData {
+            player: canonical(&self.player),
+            switch: canonical(&self.switch),
+            difference: match &self.difference {
+                Difference::Legality { legal_in_first } => DifferenceData::Legality {
+                    legal_in: if *legal_in_first { "first" } else { "second" },
+                },
+                Difference::Owner { first, second } => DifferenceData::Owner {
+                    first: owner(first),
+                    second: owner(second),
+                },
+                Difference::Actions { first, second } => DifferenceData::Actions {
+                    first: actions(first),
+                    second: actions(second),
+                },
+            },
+            view: self.view.iter().map(canonical).collect(),
+            first: history(&self.first),
+            second: history(&self.second),
+        }
+    }
+}
+
 fn show_owner(o: &Owner) -> String {
     o.term()
         .map(|t| canonical(&t))
@@ -197,40 +312,48 @@ pub fn show_history(h: &[Step]) -> String {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExploreReport {
     pub violations: Vec<Violation>,
-    /// Distinct states seen.
+    /// Distinct states visited (at most [`ExploreOptions::max_states`]).
     pub states: usize,
     /// Chronons run (transitions tried).
     pub chronons: u64,
-    /// Whether every reachable state was seen (the breadth-first phase ran out of states).
+    /// Whether every reachable state was visited and expanded (nothing was left when the exploration
+    /// ended).
     pub complete: bool,
-    /// Runtime errors of transitions (first few), whose successor states were skipped.
-    pub errors: Vec<String>,
+    /// Runtime errors of transitions (the first few different ones), whose successor states were
+    /// skipped.
+    pub errors: Vec<RuntimeError>,
     /// The progress callback of [`explore_until`] asked to stop: the report covers what was seen.
     pub cancelled: bool,
 }
 
 /// Replays a history from the initial state (the exploration's seed and settings).
-pub fn replay(game: Arc<Game>, opts: &ExploreOptions, history: &[Step]) -> Result<Session, String> {
-    let mut s = Session::new(game, opts.seed, opts.settings.clone()).map_err(|e| e.to_string())?;
+pub fn replay(
+    game: Arc<Game>,
+    opts: &ExploreOptions,
+    history: &[Step],
+) -> Result<Session, RuntimeError> {
+    let mut s = Session::new(game, opts.seed, opts.settings.clone())?;
     for st in history {
         apply(&mut s, st)?;
-        s.run_chronon().map_err(|e| e.to_string())?;
+        s.run_chronon()?;
     }
     Ok(s)
 }
 
-fn apply(s: &mut Session, st: &Step) -> Result<(), String> {
+fn apply(s: &mut Session, st: &Step) -> Result<(), RuntimeError> {
     for (sw, a) in &st.nature {
-        s.set_nature(sw, a)
-            .map_err(|e| e.to_string())?
-            .map_err(|r| r.to_string())?;
+        s.set_nature(sw, a)?.map_err(|r| {
+            RuntimeError::new(
+                crate::solve::errors::codes::REPLAY,
+                "replay",
+                format!("replay diverged: {r}"),
+            )
+        })?;
     }
     for x in &st.submissions {
         // a sampled value of an unlimited switch may be refused by its switch/2 in this state: then
         // the switch's default applies, as for a player who typed nothing
-        let _ = s
-            .submit(&x.player, &x.switch, &x.action)
-            .map_err(|e| e.to_string())?;
+        let _ = s.submit(&x.player, &x.switch, &x.action)?;
     }
     Ok(())
 }
@@ -242,8 +365,20 @@ struct Node {
     views: Vec<Vec<Term>>,
 }
 
+/// What [`Explorer::register`] did with a state.
+enum Visit {
+    /// A new state: its node.
+    New(usize),
+    /// Seen before.
+    Known,
+    /// New, but the budget is used up: not visited.
+    OverBudget,
+}
+
 struct Explorer {
     game: Arc<Game>,
+    /// The most nodes of the current phase (never more than `opts.max_states`).
+    limit: usize,
     opts: ExploreOptions,
     players: Vec<Term>,
     nodes: Vec<Node>,
@@ -291,9 +426,24 @@ pub fn explore_until(
     opts: &ExploreOptions,
     progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
 ) -> Result<ExploreReport, RuntimeError> {
+    let max = opts.max_states;
+    if max == 0 {
+        let _ = progress(&Progress {
+            phase: Phase::Done,
+            states: 0,
+            queue: 0,
+            chronons: 0,
+            violations: 0,
+        });
+        return Ok(ExploreReport::default());
+    }
     let mut s = Session::new(game.clone(), opts.seed, opts.settings.clone())?;
+    // half the budget breadth-first, a quarter for playouts, then breadth-first again with the rest
+    let first = max.div_ceil(2);
+    let playouts = first + (max - first) / 2;
     let mut ex = Explorer {
         game,
+        limit: first,
         opts: opts.clone(),
         players: s.players(),
         nodes: Vec::new(),
@@ -303,34 +453,32 @@ pub fn explore_until(
         rng: Rng::new(opts.seed ^ 0x5eed_5eed),
         cache: None,
     };
-    let root = ex.register(&mut s, None, None)?.unwrap_or(0);
+    let root = match ex.register(&mut s, None, None)? {
+        Visit::New(n) => n,
+        Visit::Known | Visit::OverBudget => unreachable!("the first state is new and max > 0"),
+    };
     let mut queue = VecDeque::from([root]);
     let mut tick = 0usize;
-    while let Some(n) = queue.pop_front() {
-        if ex.done() || ex.nodes.len() >= opts.max_states {
-            queue.push_front(n);
-            break;
-        }
-        ex.expand(n, &mut queue);
-        tick += 1;
-        if tick % 16 == 0 && progress(&ex.progress(Phase::Breadth, queue.len())).is_break() {
-            ex.report.cancelled = true;
-            break;
-        }
-    }
-    ex.report.complete = queue.is_empty() && !ex.report.cancelled;
-    if !ex.report.complete && !ex.report.cancelled {
+    let mut go = ex.breadth(&mut queue, &mut tick, progress);
+    if go && !queue.is_empty() && !ex.done() {
+        ex.limit = playouts;
         for i in 0..opts.playouts {
-            if ex.done() || ex.nodes.len() >= opts.max_states.saturating_mul(2) {
+            if ex.done() || ex.nodes.len() >= ex.limit {
                 break;
             }
-            ex.playout();
-            if i % 4 == 0 && progress(&ex.progress(Phase::Playouts, 0)).is_break() {
-                ex.report.cancelled = true;
+            ex.playout(&mut queue);
+            if i % 4 == 0 && progress(&ex.progress(Phase::Playouts, queue.len())).is_break() {
+                go = false;
                 break;
             }
         }
+        ex.limit = max;
+        if go {
+            go = ex.breadth(&mut queue, &mut tick, progress);
+        }
     }
+    ex.report.cancelled = !go;
+    ex.report.complete = queue.is_empty() && go;
     ex.report.states = ex.nodes.len();
     let _ = progress(&ex.progress(Phase::Done, 0));
     Ok(ex.report)
@@ -339,6 +487,27 @@ pub fn explore_until(
 impl Explorer {
     fn done(&self) -> bool {
         self.report.violations.len() >= self.opts.max_violations
+    }
+
+    /// Expands queued nodes until the queue is empty, a new state is over the budget (that node
+    /// stays first in the queue), enough violations are found, or the callback breaks (`false`).
+    fn breadth(
+        &mut self,
+        queue: &mut VecDeque<usize>,
+        tick: &mut usize,
+        progress: &mut dyn FnMut(&Progress) -> ControlFlow<()>,
+    ) -> bool {
+        while let Some(n) = queue.pop_front() {
+            if self.done() || !self.expand(n, queue) {
+                queue.push_front(n);
+                break;
+            }
+            *tick += 1;
+            if *tick % 16 == 0 && progress(&self.progress(Phase::Breadth, queue.len())).is_break() {
+                return false;
+            }
+        }
+        true
     }
 
     fn progress(&self, phase: Phase, queue: usize) -> Progress {
@@ -351,7 +520,7 @@ impl Explorer {
         }
     }
 
-    fn error(&mut self, e: String) {
+    fn error(&mut self, e: RuntimeError) {
         if self.report.errors.len() < 10 && !self.report.errors.contains(&e) {
             self.report.errors.push(e);
         }
@@ -373,17 +542,20 @@ impl Explorer {
         h
     }
 
-    /// Records the session's current state: `Ok(Some(node))` if new, `Ok(None)` if already seen.
+    /// Visits the session's current state if it is new and the budget allows it.
     fn register(
         &mut self,
         s: &mut Session,
         parent: Option<usize>,
         step: Option<Step>,
-    ) -> Result<Option<usize>, RuntimeError> {
+    ) -> Result<Visit, RuntimeError> {
         let facts = s.view(None)?;
         let key = sorted_key(&facts);
         if self.by_facts.contains_key(&key) {
-            return Ok(None);
+            return Ok(Visit::Known);
+        }
+        if self.nodes.len() >= self.limit {
+            return Ok(Visit::OverBudget);
         }
         let switches = s.switches()?;
         let mut views = Vec::with_capacity(self.players.len());
@@ -407,7 +579,7 @@ impl Explorer {
                 }
             }
         }
-        Ok(Some(id))
+        Ok(Visit::New(id))
     }
 
     /// Compares two states player `pi` cannot tell apart.
@@ -565,7 +737,7 @@ impl Explorer {
     }
 
     /// A session at node `k`: the cached one if it is there, else replayed from the initial state.
-    fn session_at(&mut self, k: usize) -> Result<Session, String> {
+    fn session_at(&mut self, k: usize) -> Result<Session, RuntimeError> {
         if let Some((c, s)) = self.cache.take() {
             if c == k {
                 return Ok(s);
@@ -576,38 +748,49 @@ impl Explorer {
 
     /// Tries every action combination of node `n`. Siblings are expanded one after the other, so the
     /// session stays at their parent between them (one chronon and an undo instead of a replay).
-    fn expand(&mut self, n: usize, queue: &mut VecDeque<usize>) {
+    /// `false`: a new state was over the budget (or enough violations were found) before every
+    /// combination was tried.
+    fn expand(&mut self, n: usize, queue: &mut VecDeque<usize>) -> bool {
         if self.nodes[n].switches.is_empty() {
-            return;
+            return true;
         }
         let (mut s, base) = match (self.nodes[n].parent, self.nodes[n].step.clone()) {
             (Some(p), Some(st)) => {
                 let mut s = match self.session_at(p) {
                     Ok(s) => s,
-                    Err(e) => return self.error(e),
+                    Err(e) => {
+                        self.error(e);
+                        return true;
+                    }
                 };
                 if let Err(e) = apply(&mut s, &st) {
-                    return self.error(e);
+                    self.error(e);
+                    return true;
                 }
                 if let Err(e) = s.run_chronon() {
-                    return self.error(e.to_string());
+                    self.error(e);
+                    return true;
                 }
                 (s, p)
             }
             _ => match self.session_at(n) {
                 Ok(s) => (s, n),
-                Err(e) => return self.error(e),
+                Err(e) => {
+                    self.error(e);
+                    return true;
+                }
             },
         };
-        self.expand_at(n, &mut s, queue);
+        let all = self.expand_at(n, &mut s, queue);
         if base != n {
             s.undo();
             s.clear_pending();
         }
         self.cache = Some((base, s));
+        all
     }
 
-    fn expand_at(&mut self, n: usize, s: &mut Session, queue: &mut VecDeque<usize>) {
+    fn expand_at(&mut self, n: usize, s: &mut Session, queue: &mut VecDeque<usize>) -> bool {
         let choices = Self::choices(&self.nodes[n].switches);
         let total: usize = choices
             .iter()
@@ -640,8 +823,8 @@ impl Explorer {
                 .collect()
         };
         for pick in picks {
-            if self.done() || self.nodes.len() >= self.opts.max_states {
-                return;
+            if self.done() {
+                return false;
             }
             let st = Self::step_of(&choices, &pick);
             if let Err(e) = apply(s, &st) {
@@ -652,36 +835,41 @@ impl Explorer {
             self.report.chronons += 1;
             if let Err(e) = s.run_chronon() {
                 s.clear_pending();
-                self.error(e.to_string());
+                self.error(e);
                 continue;
             }
-            match self.register(s, Some(n), Some(st)) {
-                Ok(Some(c)) => queue.push_back(c),
-                Ok(None) => {}
-                Err(e) => self.error(e.to_string()),
-            }
+            let visit = self.register(s, Some(n), Some(st));
             s.undo();
             s.clear_pending();
+            match visit {
+                Ok(Visit::New(c)) => queue.push_back(c),
+                Ok(Visit::Known) => {}
+                Ok(Visit::OverBudget) => return false,
+                Err(e) => self.error(e),
+            }
         }
+        true
     }
 
-    fn playout(&mut self) {
+    /// One random playout from the initial state; the new states it visits are queued to be
+    /// expanded.
+    fn playout(&mut self, queue: &mut VecDeque<usize>) {
         let mut s = match Session::new(
             self.game.clone(),
             self.opts.seed,
             self.opts.settings.clone(),
         ) {
             Ok(s) => s,
-            Err(e) => return self.error(e.to_string()),
+            Err(e) => return self.error(e),
         };
         let mut at = 0usize;
         for _ in 0..self.opts.playout_chronons {
-            if self.done() || self.nodes.len() >= self.opts.max_states.saturating_mul(2) {
+            if self.done() {
                 return;
             }
             let switches = match s.switches() {
                 Ok(sw) => sw,
-                Err(e) => return self.error(e.to_string()),
+                Err(e) => return self.error(e),
             };
             if switches.is_empty() {
                 return;
@@ -697,18 +885,21 @@ impl Explorer {
             }
             self.report.chronons += 1;
             if let Err(e) = s.run_chronon() {
-                return self.error(e.to_string());
+                return self.error(e);
             }
             let key = match s.view(None) {
                 Ok(f) => sorted_key(&f),
-                Err(e) => return self.error(e.to_string()),
+                Err(e) => return self.error(e),
             };
             at = match self.by_facts.get(&key) {
                 Some(&known) => known,
                 None => match self.register(&mut s, Some(at), Some(st)) {
-                    Ok(Some(c)) => c,
-                    Ok(None) => return,
-                    Err(e) => return self.error(e.to_string()),
+                    Ok(Visit::New(c)) => {
+                        queue.push_back(c);
+                        c
+                    }
+                    Ok(Visit::Known | Visit::OverBudget) => return,
+                    Err(e) => return self.error(e),
                 },
             };
         }

@@ -522,7 +522,11 @@ fn mentioned_names(c: &Clause, out: &mut HashSet<Atom>) {
 }
 
 fn unused(clauses: &[Clause], graph: &CallGraph, out: &mut Vec<Diagnostic>) {
-    let roots: Vec<PredKey> = HEAD_KEYWORDS.to_vec();
+    // the head keywords (the game manager calls them) and the AI hooks (the tools call them)
+    let hooks = crate::ai::sim::HOOKS
+        .iter()
+        .map(|&(name, arity)| (Atom::new(name), arity));
+    let roots: Vec<PredKey> = HEAD_KEYWORDS.iter().copied().chain(hooks).collect();
     let mut reach = graph.reach(roots.iter().copied());
     // a goal unknown statically may call any predicate whose name a reachable clause mentions
     loop {

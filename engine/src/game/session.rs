@@ -7,6 +7,7 @@ use super::intern::{Hashed, Interner};
 use super::Game;
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
+use crate::solve::errors::codes;
 use crate::solve::host::Host;
 use crate::solve::store::{Cell, Store};
 use crate::solve::{Limits, Machine, SolveError};
@@ -159,6 +160,8 @@ pub struct ChrononRecord {
 /// A runtime error: the chronon (or query) was aborted and the state left as it was.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuntimeError {
+    /// The stable code (`crate::solve::errors::codes`).
+    pub code: &'static str,
     pub message: String,
     /// The keyword being evaluated (`legal/1`, `do/1`, ...).
     pub during: String,
@@ -172,8 +175,11 @@ impl std::fmt::Display for RuntimeError {
 }
 
 impl RuntimeError {
-    fn plain(during: &str, message: impl Into<String>) -> RuntimeError {
+    /// An error of the game manager itself (not of the solver), with its code
+    /// (`crate::solve::errors::codes`).
+    pub fn new(code: &'static str, during: &str, message: impl Into<String>) -> RuntimeError {
         RuntimeError {
+            code,
             message: message.into(),
             during: during.to_string(),
             solve: None,
@@ -186,10 +192,21 @@ impl RuntimeError {
             msg.push_str(&format!(" (call path: {})", path.join(" → ")));
         }
         RuntimeError {
+            code: e.code(),
             message: msg,
             during: during.to_string(),
             solve: Some(Box::new(e)),
         }
+    }
+
+    /// The error as a diagnostic: the one conversion
+    /// ([`crate::solve::errors::runtime_diagnostic`]); the call path is in the labels.
+    pub fn to_diagnostic(&self) -> crate::diag::Diagnostic {
+        let message = match &self.solve {
+            Some(e) => format!("{} while evaluating {}", e.message, self.during),
+            None => self.message.clone(),
+        };
+        crate::solve::errors::runtime_diagnostic(self.code, message, self.solve.as_deref())
     }
 }
 
@@ -613,7 +630,8 @@ impl Session {
                 "init/1",
             )? {
                 if !f.is_ground() {
-                    return Err(RuntimeError::plain(
+                    return Err(RuntimeError::new(
+                        codes::NOT_GROUND,
                         "init/1",
                         format!("init/1 produced the non-ground word {}", show(&f)),
                     ));
@@ -630,13 +648,15 @@ impl Session {
             for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
                 let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
                 if !n.is_ground() {
-                    return Err(RuntimeError::plain(
+                    return Err(RuntimeError::new(
+                        codes::NOT_GROUND,
                         "init/2",
                         format!("init/2 produced the non-ground player {}", show(&n)),
                     ));
                 }
                 if !matches!(m, Term::Int(_) | Term::Float(_)) {
-                    return Err(RuntimeError::plain(
+                    return Err(RuntimeError::new(
+                        codes::NOT_A_NUMBER,
                         "init/2",
                         format!("the account of {} is not a number: {}", show(&n), show(&m)),
                     ));
@@ -937,7 +957,8 @@ impl Session {
         let facts: Vec<Term> = self.state.facts.terms().cloned().collect();
         let Some(p) = player else { return Ok(facts) };
         let Some(pi) = self.state.player_index(p) else {
-            return Err(RuntimeError::plain(
+            return Err(RuntimeError::new(
+                codes::NOT_A_PLAYER,
                 "view",
                 format!("{} is not a player", show(p)),
             ));
@@ -1175,13 +1196,18 @@ impl Session {
                     continue;
                 }
                 let Actions::Finite(acts) = &sw.actions else {
-                    return Err(RuntimeError::plain(
+                    return Err(RuntimeError::new(
+                        codes::CHANCE_SWITCH,
                         "owned/2",
                         format!("chance switch {} has unlimited actions", show(&sw.id)),
                     ));
                 };
                 if let Owner::BadDistribution(msg) = &sw.owner {
-                    return Err(RuntimeError::plain("owned/2", msg.clone()));
+                    return Err(RuntimeError::new(
+                        codes::CHANCE_SWITCH,
+                        "owned/2",
+                        msg.clone(),
+                    ));
                 }
                 let a = match self.overrides.iter().find(|(s, _)| s == &sw.id) {
                     Some((_, a)) => a.clone(),
@@ -1280,7 +1306,7 @@ impl Session {
                     "payoff/2",
                 )? {
                     accounts[pi] = add_amount(&accounts[pi], &amount)
-                        .map_err(|m| RuntimeError::plain("payoff/2", m))?;
+                        .map_err(|m| RuntimeError::new(codes::NOT_A_NUMBER, "payoff/2", m))?;
                 }
             }
         }
@@ -1403,7 +1429,8 @@ impl Session {
         for rec in history {
             for sub in &rec.submissions {
                 if let Err(r) = s.submit(&sub.player, &sub.switch, &sub.action)? {
-                    return Err(RuntimeError::plain(
+                    return Err(RuntimeError::new(
+                        codes::REPLAY,
                         "replay",
                         format!("replay diverged: {r}"),
                     ));
@@ -1411,7 +1438,8 @@ impl Session {
             }
             for (sw, a) in &rec.overrides {
                 if let Err(r) = s.set_nature(sw, a)? {
-                    return Err(RuntimeError::plain(
+                    return Err(RuntimeError::new(
+                        codes::REPLAY,
                         "replay",
                         format!("replay diverged: {r}"),
                     ));
@@ -1508,13 +1536,20 @@ fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term)
 /// a probability list by one `next_f64()` against the cumulative sums.
 fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, RuntimeError> {
     if acts.is_empty() {
-        return Err(RuntimeError::plain(
+        return Err(RuntimeError::new(
+            codes::CHANCE_SWITCH,
             "switch/2",
             format!("chance switch {} has no actions", show(id)),
         ));
     }
     let i = match owner {
-        Owner::BadDistribution(msg) => return Err(RuntimeError::plain("owned/2", msg.clone())),
+        Owner::BadDistribution(msg) => {
+            return Err(RuntimeError::new(
+                codes::CHANCE_SWITCH,
+                "owned/2",
+                msg.clone(),
+            ))
+        }
         Owner::Equal(n) => rng.below(*n) as usize,
         Owner::Probs(ps) => {
             let u = rng.next_f64();
@@ -1875,7 +1910,11 @@ fn parse_canonical(text: &str) -> Result<Term, RuntimeError> {
     crate::syntax::parse_term(text)
         .map(|r| r.term)
         .map_err(|_| {
-            RuntimeError::plain("restore", format!("snapshot term {text:?} does not parse"))
+            RuntimeError::new(
+                codes::REPLAY,
+                "restore",
+                format!("snapshot term {text:?} does not parse"),
+            )
         })
 }
 
@@ -1948,7 +1987,8 @@ impl Session {
                 parse_canonical(a)?,
             );
             if let Err(r) = s.submit(&p, &sw, &a)? {
-                return Err(RuntimeError::plain(
+                return Err(RuntimeError::new(
+                    codes::REPLAY,
                     "restore",
                     format!("a pending submission is rejected: {r}"),
                 ));
@@ -1964,8 +2004,13 @@ impl Session {
         json: &str,
         settings: Settings,
     ) -> Result<Session, RuntimeError> {
-        let snap: SessionSnapshot = serde_json::from_str(json)
-            .map_err(|e| RuntimeError::plain("restore", format!("not a session snapshot: {e}")))?;
+        let snap: SessionSnapshot = serde_json::from_str(json).map_err(|e| {
+            RuntimeError::new(
+                codes::REPLAY,
+                "restore",
+                format!("not a session snapshot: {e}"),
+            )
+        })?;
         Session::restore(game, &snap, settings)
     }
 }

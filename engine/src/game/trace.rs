@@ -66,6 +66,8 @@ pub struct TraceOutput {
     pub messages: Vec<String>,
     /// 0: ran to the end; 2: a runtime error (the last line is the error line).
     pub exit_code: i32,
+    /// The runtime error that ended the trace (for its diagnostic).
+    pub error: Option<RuntimeError>,
 }
 
 /// Escapes a JSON string body: only `"`, `\` and control characters (`\u00XX`, lower-case hex).
@@ -170,6 +172,15 @@ fn error_line(chronon: u64, e: &RuntimeError) -> String {
     )
 }
 
+impl TraceOutput {
+    /// Ends the trace with runtime error `e` in chronon `chronon`.
+    fn fail(&mut self, chronon: u64, e: RuntimeError) {
+        self.lines.push(error_line(chronon, &e));
+        self.exit_code = 2;
+        self.error = Some(e);
+    }
+}
+
 /// Plays `game` as `sidl trace` does: scripted if `script` is given, else random play.
 pub fn run_trace(
     game: Arc<Game>,
@@ -182,8 +193,7 @@ pub fn run_trace(
     let mut s = match Session::new(game, seed, settings) {
         Ok(s) => s,
         Err(e) => {
-            out.lines.push(error_line(0, &e));
-            out.exit_code = 2;
+            out.fail(0, e);
             return out;
         }
     };
@@ -192,8 +202,7 @@ pub fn run_trace(
             match state_line(&mut s) {
                 Ok(l) => out.lines.push(l),
                 Err(e) => {
-                    out.lines.push(error_line(s.chronon(), &e));
-                    out.exit_code = 2;
+                    out.fail(s.chronon(), e);
                     return out;
                 }
             }
@@ -202,8 +211,7 @@ pub fn run_trace(
     macro_rules! chronon {
         () => {{
             if let Err(e) = s.run_chronon() {
-                out.lines.push(error_line(s.chronon() + 1, &e));
-                out.exit_code = 2;
+                out.fail(s.chronon() + 1, e);
                 return out;
             }
             emit!();
@@ -236,8 +244,7 @@ pub fn run_trace(
                             .push(format!("chronon {}: rejected: {}", s.chronon(), rej))
                     }
                     Err(e) => {
-                        out.lines.push(error_line(s.chronon(), &e));
-                        out.exit_code = 2;
+                        out.fail(s.chronon(), e);
                         return out;
                     }
                 }
@@ -246,8 +253,7 @@ pub fn run_trace(
         None => {
             while s.chronon() < max_chronons && !terminal(&mut s) {
                 if let Err(e) = random_submissions(&mut s) {
-                    out.lines.push(error_line(s.chronon(), &e));
-                    out.exit_code = 2;
+                    out.fail(s.chronon(), e);
                     return out;
                 }
                 chronon!();
@@ -324,11 +330,11 @@ pub fn random_play(
         }
         if s.chronon() == 0 {
             // a game that is terminal at once would loop forever
-            return Err(RuntimeError {
-                message: "the game is terminal in its initial state".into(),
-                during: "bench".into(),
-                solve: None,
-            });
+            return Err(RuntimeError::new(
+                crate::solve::errors::codes::TERMINAL_AT_START,
+                "bench",
+                "the game is terminal in its initial state",
+            ));
         }
         last = Some(s);
     }

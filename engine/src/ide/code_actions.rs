@@ -45,14 +45,15 @@ pub fn code_actions(doc: &Document, diags: &[Diagnostic], range: Span) -> Vec<Co
     out
 }
 
-/// "Add a clause for `p/2`" for an undefined call at `span`: `p(A, B) :- true.` at the end.
+/// "Add a clause for `p/2`" for an undefined call at `span`: `p(_, _) :- true.` at the end (anonymous
+/// arguments: named ones would each be a singleton, W0403).
 fn define_stub(doc: &Document, span: Span, diagnostic: usize) -> Option<CodeAction> {
     let site = (0..doc.parsed.clauses.len())
         .flat_map(|ci| doc.graph.calls(ci))
         .find(|s| s.span == span)?;
     let (name, arity) = site.callee;
     let head = crate::write::writeq(&crate::term::Term::Atom(name), None);
-    let args: Vec<String> = (0..arity).map(|i| arg_name(i as usize)).collect();
+    let args = vec!["_"; arity as usize];
     let head = if args.is_empty() {
         head
     } else {
@@ -73,13 +74,4 @@ fn define_stub(doc: &Document, span: Span, diagnostic: usize) -> Option<CodeActi
         diagnostic: Some(diagnostic),
         preferred: false,
     })
-}
-
-fn arg_name(i: usize) -> String {
-    let letter = (b'A' + (i % 26) as u8) as char;
-    if i < 26 {
-        letter.to_string()
-    } else {
-        format!("{letter}{}", i / 26)
-    }
 }

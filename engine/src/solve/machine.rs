@@ -81,8 +81,16 @@ pub struct SolveError {
     pub predicate: Option<(Atom, u32)>,
     /// The call path from the query to the failing call, outermost first (user predicates only).
     pub path: Vec<(Atom, u32)>,
-    /// Source span of the clause whose goal raised the error, if any.
-    pub span: Option<crate::diag::Span>,
+    /// For each predicate of `path`, the span of its clause being run (`None`: a library clause).
+    pub path_spans: Box<[Option<crate::diag::Span>]>,
+}
+
+impl SolveError {
+    /// Source span of the innermost clause of the program (not of the library) on the call path:
+    /// the clause whose goal raised the error, or that called the library predicate that did.
+    pub fn span(&self) -> Option<crate::diag::Span> {
+        self.path_spans.iter().rev().find_map(|s| *s)
+    }
 }
 
 impl std::fmt::Display for SolveError {
@@ -1005,6 +1013,9 @@ pub struct Machine {
     last_call: (Atom, u32),
     /// (pred, clause) of the body goal being run.
     last_clause: Option<(u32, u32)>,
+    /// The continuation of that goal (its caller's frames, for the call path of an error: after a
+    /// last goal the frame of its clause is gone).
+    last_next: u32,
     /// Heap cells below `base` (the goal and whatever the caller built before `start`) are never
     /// collected; bindings of them are trailed so that the collector finds them.
     base: u32,
@@ -1100,6 +1111,7 @@ impl Machine {
             ustack: Vec::new(),
             last_call: (atom::TRUE, 0),
             last_clause: None,
+            last_next: NO_FRAME,
             base: 0,
             gc_at: GC_MIN,
             gc_runs: 0,
@@ -1431,44 +1443,54 @@ impl Machine {
     }
 
     fn error_info(&self, ball: Term) -> SolveError {
-        let (span, path) = self.call_path();
+        let (path, path_spans) = self.call_path();
         SolveError {
             kind: ErrorKind::Uncaught,
             message: super::describe_error(&ball),
             ball,
             predicate: Some(self.last_call),
             path,
-            span,
+            path_spans: path_spans.into(),
         }
     }
 
-    /// The user predicates on the continuation chain (outermost first) and the span of the clause
-    /// being run.
-    fn call_path(&self) -> (Option<crate::diag::Span>, Vec<(Atom, u32)>) {
+    /// The user predicates on the continuation chain (outermost first), each with the span of its
+    /// clause being run (`None` for a library clause), from the clause being run outwards.
+    #[allow(clippy::type_complexity)]
+    fn call_path(&self) -> (Vec<(Atom, u32)>, Vec<Option<crate::diag::Span>>) {
         let data = &self.prog.0;
-        let span = self
-            .last_clause
-            .map(|(p, c)| data.preds[p as usize].clauses[c as usize].span);
-        let mut path = Vec::new();
-        if let Some((p, _)) = self.last_clause {
+        let at = |p: u32, c: u32| {
             let pr = &data.preds[p as usize];
-            path.push((pr.name, pr.arity));
-        }
+            (
+                (pr.name, pr.arity),
+                (!pr.library).then(|| pr.clauses[c as usize].span),
+            )
+        };
+        let mut path = Vec::new();
+        let mut spans = Vec::new();
         let mut f = self.cur;
+        if let Some((p, c)) = self.last_clause {
+            let (key, span) = at(p, c);
+            path.push(key);
+            spans.push(span);
+            f = self.last_next;
+        }
         let mut guard = 0;
         while f != NO_FRAME && (f as usize) < self.frames.len() && guard < 64 {
             let fr = self.frames[f as usize];
-            if let FrameKind::Body { pred, .. } = fr.kind {
-                let pr = &data.preds[pred as usize];
-                if path.last() != Some(&(pr.name, pr.arity)) {
-                    path.push((pr.name, pr.arity));
+            if let FrameKind::Body { pred, clause, .. } = fr.kind {
+                let (key, span) = at(pred, clause);
+                if path.last() != Some(&key) {
+                    path.push(key);
+                    spans.push(span);
                 }
             }
             f = fr.next;
             guard += 1;
         }
         path.reverse();
-        (span, path)
+        spans.reverse();
+        (path, spans)
     }
 
     /// One step: run the current frame.
@@ -1561,6 +1583,7 @@ impl Machine {
                     }
                 }
                 self.last_clause = Some((pred, clause));
+                self.last_next = next;
                 self.dispatch(data, host, g.disp, g.name, g.arity, args, f.cutb, next)
             }
             FrameKind::Goal { goal } => {

@@ -2,6 +2,7 @@
 
 pub mod arith;
 pub mod builtins;
+pub mod errors;
 pub mod host;
 pub mod machine;
 pub mod program;

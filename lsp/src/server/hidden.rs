@@ -3,6 +3,8 @@
 //! state budget, `$/progress` reports, and cancellation (`$/cancelRequest` drops the request's
 //! future, whose guard raises the flag the exploration's progress callback reads).
 
+use super::diagnostics::to_lsp;
+use super::documents::Snapshot;
 use super::{guard, Backend};
 use serde::{Deserialize, Serialize};
 use sidl_engine::analysis::hidden_dynamic::{explore_until, ExploreOptions, Phase};
@@ -14,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{
-    ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
+    self as lsp, ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
     TextDocumentIdentifier, Uri,
 };
 
@@ -46,8 +48,13 @@ pub struct CheckResult {
     /// One line for people.
     pub message: String,
     pub counterexample: Option<Counterexample>,
-    /// Runtime errors met during the exploration (their successor states were skipped).
+    /// Runtime errors met during the exploration (their successor states were skipped), one line
+    /// each: `error[E0921]: <message>`.
     pub errors: Vec<String>,
+    /// The same errors as diagnostics of the document (code, range of the clause, call path as
+    /// related information, help in the message); an error outside the game's clauses has an empty
+    /// range at the start.
+    pub diagnostics: Vec<lsp::Diagnostic>,
 }
 
 #[derive(Debug, Serialize, PartialEq)]
@@ -113,6 +120,18 @@ fn failed(message: String) -> Error {
     }
 }
 
+/// Runtime errors as diagnostics of the document at `uri` (the engine's one conversion).
+fn runtime_diagnostics(
+    snap: &Snapshot,
+    uri: &Uri,
+    errors: &[sidl_engine::game::RuntimeError],
+) -> Vec<lsp::Diagnostic> {
+    errors
+        .iter()
+        .map(|e| to_lsp(snap, uri, &e.to_diagnostic()))
+        .collect()
+}
+
 pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult> {
     let uri = params.text_document.uri;
     let text: String = match backend.state.docs.snapshot(&uri, backend.unit()) {
@@ -142,7 +161,7 @@ pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult
     let max_states = params
         .max_states
         .unwrap_or(DEFAULT_MAX_STATES)
-        .clamp(1, MAX_MAX_STATES);
+        .min(MAX_MAX_STATES);
 
     // progress: the client's token, or one we create if the client supports that
     let token = match params.work_done_token {
@@ -215,7 +234,12 @@ pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult
                 p.finish_with_message("the initial state cannot be computed")
                     .await;
             }
-            return Err(failed(format!("the initial state cannot be computed: {e}")));
+            let snap = Snapshot::of_text(&text, backend.unit());
+            let mut err = failed(format!("the initial state cannot be computed: {e}"));
+            err.data = serde_json::to_value(runtime_diagnostics(&snap, &uri, &[e]))
+                .ok()
+                .and_then(|v| v.as_array().and_then(|a| a.first().cloned()));
+            return Err(err);
         }
         Ok(Err(panic)) => {
             let m = format!("sidl-lsp: internal error in the hidden-information check: {panic}");
@@ -234,7 +258,12 @@ pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult
         }
         return Err(Error::request_cancelled());
     }
-    let result = to_result(&report);
+    let mut result = to_result(&report);
+    result.diagnostics = runtime_diagnostics(
+        &Snapshot::of_text(&text, backend.unit()),
+        &uri,
+        &report.errors,
+    );
     if let Some(p) = progress {
         p.finish_with_message(result.message.clone()).await;
     }
@@ -290,6 +319,11 @@ fn to_result(r: &sidl_engine::analysis::hidden_dynamic::ExploreReport) -> CheckR
         violations: r.violations.len(),
         message,
         counterexample,
-        errors: r.errors.clone(),
+        errors: r
+            .errors
+            .iter()
+            .map(|e| e.to_diagnostic().to_string())
+            .collect(),
+        diagnostics: Vec::new(),
     }
 }

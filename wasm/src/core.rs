@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use sidl_engine::ai::{self, AiSpec, Observation};
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progress};
 use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
+use sidl_engine::atom::Atom;
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
 use sidl_engine::game::host::KeywordHost;
 use sidl_engine::game::session::{slot_type_description, slot_value, ActionSource};

@@ -262,7 +262,7 @@ fn an_integer_for_a_double_slot_is_the_float_through_submit_and_fill_template() 
         "[cat,2.0]"
     );
     // the form's way: fillTemplate then submit gives the same action
-    let tpl = "[cat,','(price,double)]";
+    let tpl = "[cat,','(amount,double)]";
     let filled = g.fill_template(tpl, &["3".to_string()]).expect("fills");
     assert_eq!(filled, "[cat,3.0]");
     assert!(g.submit("[cat]", "[cat]", &filled).expect("submit").ok);

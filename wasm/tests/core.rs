@@ -148,10 +148,17 @@ fn check_reports_placement_errors_with_their_labels_and_help() {
     assert_eq!(e.severity, "error");
     assert_eq!((e.line, e.column), (10, 10), "at create([bonus]): {e:?}");
     assert!(e.message.contains("payoff/2"), "{e:?}");
-    assert!(e.help.as_deref().unwrap_or("").contains("payoff/2"), "{e:?}");
+    assert!(
+        e.help.as_deref().unwrap_or("").contains("payoff/2"),
+        "{e:?}"
+    );
     assert_eq!(e.labels.len(), 1, "{e:?}");
     let l = &e.labels[0];
-    assert_eq!((l.line, l.column, l.end_line, l.end_column), (9, 19, 9, 24), "{l:?}");
+    assert_eq!(
+        (l.line, l.column, l.end_line, l.end_column),
+        (9, 19, 9, 24),
+        "{l:?}"
+    );
     assert_eq!(
         &MISPLACED[l.from as usize..l.to as usize],
         "bonus",
@@ -167,7 +174,12 @@ fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
     use sidl_engine::diag::{ColumnUnit, LineIndex};
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let mut files = Vec::new();
-    for dir in ["games", "games/paper", "tests/analysis", "tests/e2e/fixtures"] {
+    for dir in [
+        "games",
+        "games/paper",
+        "tests/analysis",
+        "tests/e2e/fixtures",
+    ] {
         let Ok(rd) = std::fs::read_dir(format!("{root}/{dir}")) else {
             continue;
         };
@@ -197,7 +209,12 @@ fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
             assert_eq!(g.severity, w.severity.as_str());
             assert_eq!(g.message, w.message);
             assert_eq!(g.help, w.help);
-            assert_eq!((g.line, g.column), at(w.span.start), "{}: {g:?}", f.display());
+            assert_eq!(
+                (g.line, g.column),
+                at(w.span.start),
+                "{}: {g:?}",
+                f.display()
+            );
             assert_eq!((g.end_line, g.end_column), at(w.span.end));
             assert_eq!(g.labels.len(), w.labels.len());
             for (gl, wl) in g.labels.iter().zip(&w.labels) {

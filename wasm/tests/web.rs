@@ -90,11 +90,22 @@ fn check_reports_placement_errors_with_labels() {
         .find(|d| d["code"] == "E0301")
         .unwrap_or_else(|| panic!("E0301 in {d}"));
     assert_eq!(e["severity"], "error");
-    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(8), Some(10)));
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(8), Some(10))
+    );
     assert!(e["help"].as_str().unwrap_or("").contains("payoff/2"), "{e}");
     let l = &e["labels"][0];
-    assert_eq!((l["line"].as_u64(), l["column"].as_u64()), (Some(7), Some(19)), "{e}");
-    assert_eq!((l["endLine"].as_u64(), l["endColumn"].as_u64()), (Some(7), Some(24)), "{e}");
+    assert_eq!(
+        (l["line"].as_u64(), l["column"].as_u64()),
+        (Some(7), Some(19)),
+        "{e}"
+    );
+    assert_eq!(
+        (l["endLine"].as_u64(), l["endColumn"].as_u64()),
+        (Some(7), Some(24)),
+        "{e}"
+    );
     assert!(l["message"].as_str().unwrap_or("").contains("calls"), "{e}");
 }
 

@@ -233,21 +233,25 @@ async function loadSource(source, gameName, opts = {}) {
   $('example').value = gameName || '';
   S.players = players;
   S.board = parseBoardHint(source);
-  S.seats = new Map(players.map((p, i) => [p, seatOf(opts.seats && opts.seats[i])]));
+  const badSeats = [];
+  S.seats = new Map(players.map((p, i) => [p, seatOf(opts.seats && opts.seats[i], p, badSeats)]));
   S.viewAs = opts.view && players.includes(opts.view) ? opts.view : '';
   if (!S.aiKinds.length && await engine.has('aiMoves')) S.aiKinds = [...AI_KINDS];
   await startSession(opts.session);
   renderSeats();
   await render();
   status(opts.session ? `loaded ${gameName || 'the linked game'} and replayed its session` : `loaded ${gameName || 'the edited game'}`);
+  if (badSeats.length) showError({ message: `the link's seats: ${badSeats.join('; ')}` });
   return true;
 }
 
-// A seat of a shared link: what it names if the playground supports it, else human.
-function seatOf(text) {
+// A seat of a shared link: what it names if the playground supports it, else human, and the
+// reason is added to `bad` (shown: a seat is never replaced without a word).
+function seatOf(text, player, bad) {
   try {
     return parseSeat(text);
-  } catch (_) {
+  } catch (e) {
+    bad.push(`${player}: ${e.message}; it is a human seat`);
     return 'human';
   }
 }
@@ -395,6 +399,7 @@ function renderSeats() {
   const div = $('seats');
   div.replaceChildren();
   const kinds = ['human', 'random', ...S.aiKinds];
+  for (const k of S.seats.values()) if (!kinds.includes(k)) kinds.push(k); // e.g. mcts:100 from a link
   for (const [p, kind] of S.seats) {
     const sel = el('select', { 'data-player': p, 'aria-label': `seat ${p}` },
       ...kinds.map((k) => el('option', { value: k }, k)));

@@ -6,7 +6,7 @@ mod show;
 
 use crate::render;
 use seat::SeatKind;
-use sidl_engine::game::session::slot_value;
+use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::{
     fill_template, template_slots, Actions, RuntimeError, Session, Settings, SwitchInfo,
     TemplateSlot,
@@ -35,7 +35,7 @@ Each chronon, every human seat that owns a legal switch sees its visible facts, 
 the events it may see since its last turn, and its switches: choose an action by number, type
 an action term, or type `wait` (or `skip`) to leave the switch to the game's default. For an
 unlimited switch choose a template, then type each slot value (an integer typed for a `double`
-slot is taken as a float). Commands at any prompt: undo, history, view, help, quit. End of
+slot is taken as the equal float, as everywhere: sidl-semantics §4). Commands at any prompt: undo, history, view, help, quit. End of
 input ends the game (exit status 0).
 
 --interrupt: interrupt mode (paper §4). Every accepted submission immediately runs its own
@@ -185,24 +185,6 @@ fn read_term(text: &str) -> Result<Term, String> {
             .first()
             .map(|d| d.message.clone())
             .unwrap_or_else(|| "not a term".to_string())),
-    }
-}
-
-/// A typed slot value checked against its type; an integer for a `double` slot becomes a float.
-fn typed(slot: &TemplateSlot, v: &Term) -> Option<Term> {
-    match (slot.ty.name(), v) {
-        ("double", Term::Int(i)) => Some(Term::Float(*i as f64)),
-        (_, v) => slot_value(slot.ty, v),
-    }
-}
-
-fn describe(slot: &TemplateSlot) -> &'static str {
-    match slot.ty.name() {
-        "double" => "a float such as 12.5 (an integer such as 12 is taken as 12.0)",
-        "integer" => "an integer such as 3",
-        "number" => "a number such as 3 or 12.5",
-        "atom" => "an atom such as red",
-        _ => "a term without variables",
     }
 }
 
@@ -651,6 +633,11 @@ impl Play<'_> {
                 "type the values of {} (back: choose again)",
                 show::template(tpl)
             ));
+            for slot in &slots {
+                let name = slot.name.as_ref().map_or("_".into(), show::term);
+                let (ty, what) = (slot.ty.name(), slot_type_description(slot.ty));
+                self.say(&format!("  {name} ({ty}): {what}"));
+            }
         }
         let mut values = Vec::with_capacity(slots.len());
         while let Some(slot) = slots.get(values.len()) {
@@ -658,10 +645,7 @@ impl Play<'_> {
                 Some(n) => show::term(n),
                 None => "_".to_string(),
             };
-            let prompt = match slot.ty.name() {
-                "double" => format!("{name} (double; 12 is taken as 12.0)> "),
-                ty => format!("{name} ({ty})> "),
-            };
+            let prompt = format!("{name} ({})> ", slot.ty.name());
             let Some(line) = self.read(&prompt) else {
                 return Ok(Fill::Flow(Flow::Eof));
             };
@@ -686,13 +670,13 @@ impl Play<'_> {
                     continue;
                 }
             };
-            match typed(slot, &v) {
+            match slot_value(slot.ty, &v) {
                 Some(v) => values.push(v),
                 None => self.say(&format!(
                     "{} is not a value of type {}: type {}",
                     show::term(&v),
                     slot.ty.name(),
-                    describe(slot)
+                    slot_type_description(slot.ty)
                 )),
             }
         }

@@ -174,6 +174,43 @@ fn undefined_predicates_suggest_a_machine_applicable_fix() {
 }
 
 #[test]
+fn unknown_slot_types_block_loading_and_suggest_the_slot_type() {
+    // sidl-semantics §4: a slot type the engine does not know is a diagnostic when the game loads
+    let src = "game(g).\ninit([p], 0).\nlegal([p]).\nowned([p], [p]).\n\
+               unlimited([p], [offer, (amount, float)]).\nswitch([p], _).\ndo(_).\n";
+    let load = sidl_engine::game::Game::load(src).expect_err("does not load");
+    let check: Vec<_> = analysis::check(src)
+        .into_iter()
+        .filter(|d| d.code == codes::UNKNOWN_SLOT_TYPE)
+        .collect();
+    assert_eq!(load, check, "Game::load and sidl check report the same diagnostic");
+    let [d] = &load[..] else {
+        panic!("{load:#?}")
+    };
+    assert!(d.is_error());
+    assert_eq!(&src[d.span.range()], "float");
+    assert_eq!(d.help.as_deref(), Some("did you mean `double`?"));
+    let f = &d.fixes[0];
+    let mut fixed = src.to_string();
+    fixed.replace_range(f.span.range(), &f.replacement);
+    assert!(fixed.contains("[offer, (amount, double)]"), "{fixed}");
+    assert!(sidl_engine::game::Game::load(&fixed).is_ok());
+    // aliases and typos of the other types; no suggestion for an unrelated word
+    for (ty, sug) in [
+        ("int", Some("integer")),
+        ("integr", Some("integer")),
+        ("doubel", Some("double")),
+        ("num", Some("number")),
+        ("colour", None),
+    ] {
+        let src = src.replace("float", ty);
+        let d = &sidl_engine::game::Game::load(&src).expect_err(ty)[0];
+        assert_eq!(d.code, codes::UNKNOWN_SLOT_TYPE, "{ty}");
+        assert_eq!(d.fixes.first().map(|f| f.replacement.as_str()), sug, "{ty}");
+    }
+}
+
+#[test]
 fn corrected_games_have_no_errors_and_paper_games_show_their_defects() {
     for (name, src) in files(&dir("../games")) {
         let diags = analysis::check(&src);

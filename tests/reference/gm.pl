@@ -439,41 +439,64 @@ action_ok(I, finite, Acts, A, Reason) :-
     ;   format(string(Reason), "~k is not an action of switch ~k", [A, I])
     ).
 action_ok(I, unlimited, Ts, A, Reason) :-
-    (   \+ ( member(T, Ts), template_match(T, A) )
+    (   \+ ( member(T, Ts), template_match(T, A, _) )
     ->  format(string(Reason), "~k matches no template of switch ~k", [A, I])
-    ;   catch(( sidl_game:switch(I, A) -> R0 = ok ; R0 = fails ), E, R0 = error(E)),
+    ;   held_action(unlimited, Ts, A, A1),
+        catch(( sidl_game:switch(I, A1) -> R0 = ok ; R0 = fails ), E, R0 = error(E)),
         (   R0 == ok
         ->  Reason = ok
         ;   R0 == fails
-        ->  format(string(Reason), "switch(~k, ~k) fails", [I, A])
+        ->  format(string(Reason), "switch(~k, ~k) fails", [I, A1])
         ;   R0 = error(E1), message_text(E1, M),
-            format(string(Reason), "switch(~k, ~k) raised: ~w", [I, A, M])
+            format(string(Reason), "switch(~k, ~k) raised: ~w", [I, A1, M])
         )
     ).
 
+% submitted_action(+Legal, +I, +A, -A1): the accepted action A as switch I holds it.
+submitted_action(Legal, I, A, A1) :-
+    once(( member(sw(I0, _, Kind, Acts), Legal), I0 == I )),
+    held_action(Kind, Acts, A, A1).
+
+% held_action(+Kind, +Acts, +A, -A1): the action as the switch holds it: for an unlimited
+% switch the values of the first template it matches (an integer in a double slot is the
+% equal float); a finite switch's action as submitted.
+held_action(unlimited, Ts, A, A1) :- !,
+    once(( member(T, Ts), template_match(T, A, A1) )).
+held_action(_, _, A, A).
+
 % A slot (Name, Type) stands for a value of Type; a variable in a template stands for
 % any (ground) term, repeated variables for equal terms; everything else must be equal.
-template_match(T0, A) :-
+% A1 is A with each slot value as the slot holds it (sidl-semantics §4, amended 2026-11-25).
+template_match(T0, A, A1) :-
     copy_term(T0, T),
-    tmatch(T, A).
+    tmatch(T, A, A1).
 
-tmatch(T, A) :- var(T), !, T = A.
-tmatch((Name, Type), A) :- atom(Name), slot_type(Type), !, slot_value(Type, A).
-tmatch(T, A) :- atomic(T), !, T == A.
-tmatch(T, A) :-
+tmatch(T, A, A) :- var(T), !, T = A.
+tmatch((Name, Type), A, V) :- atom(Name), slot_type(Type), !, slot_value(Type, A, V).
+tmatch(T, A, A) :- atomic(T), !, T == A.
+tmatch(T, A, A1) :-
     compound(A),
     compound_name_arity(T, N, Ar),
     compound_name_arity(A, N, Ar),
     T =.. [_|Ts], A =.. [_|As],
-    maplist(tmatch, Ts, As).
+    maplist(tmatch, Ts, As, As1),
+    A1 =.. [N|As1].
 
 slot_type(double).
 slot_type(integer).
+slot_type(number).
 slot_type(atom).
+slot_type(term).
 
-slot_value(double, V) :- float(V).
-slot_value(integer, V) :- integer(V).
-slot_value(atom, V) :- atom(V).
+% slot_value(+Type, +V, -Held): a double takes a float, or an integer as the equal float
+% (none beyond 2^53 that no float equals); an integer only an integer; a number either,
+% as written; an atom an atom; a term any ground term.
+slot_value(double, V, V) :- float(V).
+slot_value(double, V, F) :- integer(V), F is float(V), integer(F) =:= V.
+slot_value(integer, V, V) :- integer(V).
+slot_value(number, V, V) :- number(V).
+slot_value(atom, V, V) :- atom(V).
+slot_value(term, V, V) :- ground(V).
 
                  /*******************************
                  *           CHRONON            *
@@ -816,7 +839,8 @@ script_loop([Item-Line|Items], K, Max, Legal, Subs, Nats) :-
     (   Item = submit(P, I, A)
     ->  validate_submit(Legal, P, I, A, R),
         (   R == ok
-        ->  replace_pair(I, A, Subs, Subs1), script_loop(Items, K, Max, Legal, Subs1, Nats)
+        ->  submitted_action(Legal, I, A, A1),
+            replace_pair(I, A1, Subs, Subs1), script_loop(Items, K, Max, Legal, Subs1, Nats)
         ;   format(user_error, "gm: line ~w: rejected ~k before chronon ~d: ~w~n",
                    [Line, submit(P, I, A), K1, R]),
             script_loop(Items, K, Max, Legal, Subs, Nats)

@@ -6,10 +6,9 @@ use serde::{Deserialize, Serialize};
 use sidl_engine::ai::{self, AiSpec, Observation};
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progress};
 use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
-use sidl_engine::atom::Atom;
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
 use sidl_engine::game::host::KeywordHost;
-use sidl_engine::game::session::{slot_value, ActionSource};
+use sidl_engine::game::session::{slot_type_description, slot_value, ActionSource};
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::{
     fill_template, template_slots, Actions, ChrononRecord, Event, Game, Owner, RuntimeError,
@@ -56,12 +55,15 @@ pub struct LabelDto {
 }
 
 /// A typed hole of an unlimited action template: `name` is the slot's name as canonical text (`_`
-/// for a bare variable), `type` one of `double`, `integer`, `number`, `atom`, `term`.
+/// for a bare variable), `type` one of `double`, `integer`, `number`, `atom`, `term`, `description`
+/// what a value of that type is, for people.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SlotDto {
     pub name: String,
     #[serde(rename = "type")]
     pub ty: String,
+    /// What a value of the type is, for people (the engine's `slot_type_description`).
+    pub description: String,
 }
 
 /// A legal switch: its owner (`null`: none), whether chance owns it, and its actions (templates when
@@ -837,7 +839,8 @@ impl Core {
     }
 
     /// Fills an unlimited action template with values (text, one per slot of [`slots_of`], in
-    /// order), each checked against its slot's type; the action as canonical text.
+    /// order), each checked and held by the engine's slot rule (`slot_value`: `12` for a `double`
+    /// slot is `12.0`, `2.0` for an `integer` slot is refused); the action as canonical text.
     pub fn fill_template(&self, template: &str, values: &[String]) -> Result<String, CoreError> {
         let t = parse(template, "template")?;
         let slots = template_slots(&t);
@@ -856,7 +859,8 @@ impl Core {
             let what = format!("value {} for slot {name} ({})", i + 1, slot.ty.name());
             let v = parse(text, &what)?;
             let Some(v) = slot_value(slot.ty, &v) else {
-                return Err(format!("{what}: {} is not {}", show(&v), type_phrase(slot.ty)).into());
+                let want = slot_type_description(slot.ty);
+                return Err(format!("{what}: {} is not {want}", show(&v)).into());
             };
             terms.push(v);
         }
@@ -950,18 +954,9 @@ pub fn slots_of(template: &Term) -> Vec<SlotDto> {
         .map(|s| SlotDto {
             name: s.name.as_ref().map(show).unwrap_or_else(|| "_".into()),
             ty: s.ty.name().to_string(),
+            description: slot_type_description(s.ty).to_string(),
         })
         .collect()
-}
-
-fn type_phrase(ty: Atom) -> &'static str {
-    match ty.name() {
-        "double" => "a float (write 12.0, not 12)",
-        "integer" => "an integer",
-        "number" => "a number",
-        "atom" => "an atom",
-        _ => "a ground term",
-    }
 }
 
 fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> ChrononDto {

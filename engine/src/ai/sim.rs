@@ -48,12 +48,11 @@ pub fn candidates(s: &mut Session, sw: &SwitchInfo) -> Result<Vec<Term>, Runtime
         let goal = Term::new_compound(cand, vec![sw.id.clone(), v.clone()]);
         let mut out: Vec<Term> = Vec::new();
         for a in s.query_state(&goal, &v, 256, "candidate/2")? {
-            if templates
-                .iter()
-                .any(|t| instantiate_template(t, &a).is_some())
-                && !out.contains(&a)
-            {
-                out.push(a);
+            // the action as the session holds it (an integer in a `double` slot is a float)
+            if let Some(a) = templates.iter().find_map(|t| instantiate_template(t, &a)) {
+                if !out.contains(&a) {
+                    out.push(a);
+                }
             }
         }
         return Ok(out);

@@ -94,9 +94,76 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// slot types of unlimited templates
+
+/// `E0419`: a `(Name, Type)` pair in the template of an `unlimited/2` clause head whose `Type` is an
+/// atom that is not a slot type (`game::session::SLOT_TYPES`). Such a pair is not a slot: the
+/// template would match only itself, so a typo (`doubel`) or an alias (`float`, `int`) would
+/// silently make the switch refuse every typed value. An error: [`crate::game::Game::load`] reports
+/// it (through [`super::load_diagnostics`] `sidl check` does too), with a "did you mean" fix from
+/// `game::session::suggest_slot_type`.
+pub fn unknown_slot_types(clauses: &[Clause]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for c in clauses {
+        if c.is_directive() || c.has_errors {
+            continue;
+        }
+        if let NodeKind::Compound { name, args, .. } = &c.head().kind {
+            if *name == atom::UNLIMITED && args.len() == 2 {
+                template_slot_types(&args[1], &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn template_slot_types(n: &Node, out: &mut Vec<Diagnostic>) {
+    use crate::game::session::{suggest_slot_type, SLOT_TYPES};
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        match &n.kind {
+            NodeKind::Compound { name, args, .. } if *name == atom::COMMA && args.len() == 2 => {
+                if let NodeKind::Atom(ty) = &args[1].kind {
+                    if !SLOT_TYPES.contains(&ty.name()) {
+                        let shown = crate::write::writeq(&Term::Atom(*ty), None);
+                        let mut d = Diagnostic::error(
+                            codes::UNKNOWN_SLOT_TYPE,
+                            format!(
+                                "`{shown}` is not a slot type: this `(Name, Type)` would match only itself, not a typed value"
+                            ),
+                            args[1].span,
+                        );
+                        d = match suggest_slot_type(ty.name()) {
+                            Some(sug) => d
+                                .with_help(format!("did you mean `{sug}`?"))
+                                .with_fix(format!("replace with `{sug}`"), args[1].span, sug),
+                            None => d.with_help(format!(
+                                "the slot types are {}",
+                                SLOT_TYPES.join(", ")
+                            )),
+                        };
+                        out.push(d);
+                    }
+                    continue;
+                }
+                stack.extend(args.iter().rev());
+            }
+            NodeKind::Compound { args, .. } => stack.extend(args.iter().rev()),
+            NodeKind::List { items, tail } => {
+                stack.extend(tail.iter().map(|t| &**t));
+                stack.extend(items.iter().rev());
+            }
+            NodeKind::Curly(t) => stack.push(t),
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // undefined predicates, keyword arities
 
-fn levenshtein(a: &str, b: &str) -> usize {
+/// The edit distance (insertions, deletions, substitutions) between `a` and `b`, in characters.
+pub fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

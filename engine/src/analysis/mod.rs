@@ -68,6 +68,8 @@ pub mod codes {
     pub const NO_ACTIONS: &str = "W0417";
     /// A variable of a keyword's answer argument that the body never binds.
     pub const UNSAFE_HEAD: &str = "W0418";
+    /// A `(Name, Type)` in an `unlimited/2` template whose `Type` is not a slot type (a load error).
+    pub const UNKNOWN_SLOT_TYPE: &str = "E0419";
 
     /// Every analysis code, in order.
     pub const ALL: &[&str] = &[
@@ -91,6 +93,7 @@ pub mod codes {
         NO_OWNER,
         NO_ACTIONS,
         UNSAFE_HEAD,
+        UNKNOWN_SLOT_TYPE,
     ];
 }
 
@@ -111,18 +114,19 @@ pub fn check_parsed(parsed: &ParsedFile) -> Vec<Diagnostic> {
 }
 
 /// The diagnostics of loading the parsed file as a game (directives, non-callable heads, body
-/// keywords defined by the game, redefined library predicates): what `Game::load` reports besides
-/// syntax errors.
+/// keywords defined by the game, redefined library predicates, unknown slot types of `unlimited/2`
+/// templates): what `Game::load` reports besides syntax errors.
 pub fn load_diagnostics(parsed: &ParsedFile) -> Vec<Diagnostic> {
     let clauses = parsed.clauses.iter().map(|c| SourceClause {
         term: c.term.clone(),
         span: c.span,
         var_names: c.var_names.clone().into(),
     });
-    let (_, diags) = ProgramBuilder::new()
+    let (_, mut diags) = ProgramBuilder::new()
         .host_predicates(&crate::game::host::keyword_predicates())
         .clauses(clauses)
         .build();
+    diags.extend(lints::unknown_slot_types(&parsed.clauses));
     diags
 }
 

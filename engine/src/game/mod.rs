@@ -52,6 +52,7 @@ impl Game {
             .clauses(clauses)
             .build();
         diags.append(&mut d);
+        diags.extend(crate::analysis::lints::unknown_slot_types(&parsed.clauses));
         diags.sort_by_key(|d| d.span.start);
         if diags.iter().any(|d| d.is_error()) {
             return Err(diags);

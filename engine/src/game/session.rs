@@ -1535,37 +1535,49 @@ fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, 
 }
 
 /// If `action` instantiates `template` (each slot `(Name, Type)` a value of its type; a variable of
-/// the template stands for the same term at each of its occurrences), the action.
+/// the template stands for the same term at each of its occurrences), the action with each slot
+/// value as the slot holds it ([`slot_value`]: an integer in a `double` slot becomes the equal float).
+/// This is the one place that decides what a submitted action of an unlimited switch is.
 pub fn instantiate_template(template: &Term, action: &Term) -> Option<Term> {
     let mut bound: Vec<(u32, &Term)> = Vec::new();
-    if action.is_ground() && matches_template(template, action, &mut bound) {
-        Some(action.clone())
+    if action.is_ground() {
+        matches_template(template, action, &mut bound)
     } else {
         None
     }
 }
 
-fn matches_template<'a>(t: &Term, a: &'a Term, bound: &mut Vec<(u32, &'a Term)>) -> bool {
+fn matches_template<'a>(
+    t: &Term,
+    a: &'a Term,
+    bound: &mut Vec<(u32, &'a Term)>,
+) -> Option<Term> {
     if let Some((_, ty)) = slot(t) {
-        return slot_value(ty, a).is_some();
+        return slot_value(ty, a);
     }
     match (t, a) {
         (Term::Var(v), a) => match bound.iter().find(|(w, _)| w == v) {
-            Some((_, b)) => *b == a,
+            Some((_, b)) => (*b == a).then(|| a.clone()),
             None => {
                 bound.push((*v, a));
-                true
+                Some(a.clone())
             }
         },
         (Term::Compound(f, targs), Term::Compound(g, aargs))
             if f == g && targs.len() == aargs.len() =>
         {
-            targs
-                .iter()
-                .zip(aargs.iter())
-                .all(|(t, a)| matches_template(t, a, bound))
+            let mut args = Vec::with_capacity(aargs.len());
+            for (t, a) in targs.iter().zip(aargs.iter()) {
+                args.push(matches_template(t, a, bound)?);
+            }
+            if args.iter().zip(aargs.iter()).all(|(x, y)| x == y) {
+                // nothing converted: share the submitted term
+                Some(a.clone())
+            } else {
+                Some(Term::Compound(*f, args.into()))
+            }
         }
-        (t, a) => t == a,
+        (t, a) => (t == a).then(|| a.clone()),
     }
 }
 
@@ -1580,8 +1592,55 @@ pub fn slot(t: &Term) -> Option<(&Term, Atom)> {
     }
 }
 
-/// Slot types: `double` (a float), `integer`, `number` (either), `atom`, `term` (any ground term).
+/// Slot types (sidl-semantics §4): `double` (a float; an integer is taken as the equal float),
+/// `integer`, `number` (either, kept as written), `atom`, `term` (any ground term).
 pub const SLOT_TYPES: &[&str] = &["double", "integer", "number", "atom", "term"];
+
+/// What a value of the slot type `ty` is, for people (prompts, help texts, rejection messages of
+/// every adapter): "a float such as 12.5 (an integer such as 12 is taken as 12.0)". Types that are
+/// not slot types (see [`SLOT_TYPES`]) read as "a term without variables".
+pub fn slot_type_description(ty: Atom) -> &'static str {
+    match ty.name() {
+        "double" => "a float such as 12.5 (an integer such as 12 is taken as 12.0)",
+        "integer" => "an integer such as 3 (not 3.0)",
+        "number" => "a number such as 3 or 12.5 (kept as written)",
+        "atom" => "an atom such as red",
+        _ => "a term without variables",
+    }
+}
+
+/// The slot type a mistyped or foreign type name most likely means (`float` → `double`, `int` →
+/// `integer`, `doubel` → `double`), for the "did you mean" of an unknown slot type.
+pub fn suggest_slot_type(name: &str) -> Option<&'static str> {
+    const ALIASES: &[(&str, &str)] = &[
+        ("float", "double"),
+        ("real", "double"),
+        ("decimal", "double"),
+        ("f64", "double"),
+        ("int", "integer"),
+        ("long", "integer"),
+        ("i64", "integer"),
+        ("nat", "integer"),
+        ("natural", "integer"),
+        ("num", "number"),
+        ("numeric", "number"),
+        ("symbol", "atom"),
+        ("string", "atom"),
+        ("any", "term"),
+        ("ground", "term"),
+    ];
+    let lower = name.to_lowercase();
+    if let Some((_, t)) = ALIASES.iter().find(|(a, _)| *a == lower) {
+        return Some(t);
+    }
+    let limit = (name.chars().count() / 3).max(1);
+    SLOT_TYPES
+        .iter()
+        .map(|t| (crate::analysis::lints::levenshtein(&lower, t), *t))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, t)| t)
+}
 
 /// A hole of an unlimited template that the player fills in: a slot `(Name, Type)`, or a variable
 /// (which [`instantiate_template`] accepts as any ground term: no name, type `term`).
@@ -1641,10 +1700,19 @@ pub fn fill_template(template: &Term, values: &[Term]) -> Option<Term> {
     Some(out)
 }
 
-/// `Some(v)` if `v` is a value of the slot type `ty` (see [`SLOT_TYPES`]; a `double` must be a float).
+/// The value a slot of type `ty` holds when `v` is typed for it, or `None` if `v` is not a value of
+/// that type (sidl-semantics §4, amended 2026-11-25): a `double` takes a float, or an integer that
+/// becomes the equal float (`2` is held as `2.0`; an integer no float equals, beyond 2^53, is
+/// rejected); an `integer` takes an integer only (`2.0` is rejected); a `number` takes either, kept as
+/// written; an `atom` an atom; a `term` any ground term. Every adapter goes through this rule (via
+/// [`Session::submit`] and [`instantiate_template`]), so all accept and convert the same values.
 pub fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
     match (ty.name(), v) {
         ("double", Term::Float(_)) => Some(v.clone()),
+        ("double", Term::Int(i)) => {
+            let f = *i as f64;
+            (f as i128 == *i as i128).then_some(Term::Float(f))
+        }
         ("integer", Term::Int(_)) => Some(v.clone()),
         ("number", Term::Int(_) | Term::Float(_)) => Some(v.clone()),
         ("atom", Term::Atom(_)) => Some(v.clone()),
@@ -1695,18 +1763,67 @@ mod tests {
     }
 
     #[test]
-    fn slot_values_are_typed() {
-        let double = Atom::new("double");
+    fn slot_values_follow_the_amended_rule() {
+        // sidl-semantics §4 (amended 2026-11-25): (type, typed value, held value or refused)
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            ("double", "1.5", Some("1.5")),
+            ("double", "2", Some("2.0")),
+            ("double", "-3", Some("-3.0")),
+            ("double", "9007199254740992", Some("9007199254740992.0")),
+            ("double", "9007199254740993", None), // no float equals it
+            ("double", "a", None),
+            ("integer", "2", Some("2")),
+            ("integer", "2.0", None),
+            ("number", "2", Some("2")),
+            ("number", "2.0", Some("2.0")),
+            ("atom", "1", None),
+            ("atom", "red", Some("red")),
+            ("term", "f(a)", Some("f(a)")),
+        ];
+        for (ty, v, want) in cases {
+            let got = slot_value(Atom::new(ty), &t(v));
+            assert_eq!(got, want.map(t), "{ty} {v}");
+            if let (Some(Term::Float(_)), Some(w)) = (&got, want) {
+                assert!(w.contains('.'), "{ty} {v}: a float");
+            }
+        }
+    }
+
+    #[test]
+    fn instantiate_template_holds_each_slot_value_by_its_type() {
+        let tpl = t("[bid, (price, double), f((n, integer), X), X]");
         assert_eq!(
-            slot_value(double, &Term::Float(1.5)),
-            Some(Term::Float(1.5))
+            instantiate_template(&tpl, &t("[bid, 2, f(3, g), g]")),
+            Some(t("[bid, 2.0, f(3, g), g]"))
         );
-        assert_eq!(slot_value(double, &Term::Int(1)), None);
         assert_eq!(
-            slot_value(Atom::new("number"), &Term::Int(1)),
-            Some(Term::Int(1))
+            instantiate_template(&tpl, &t("[bid, 2.5, f(3, g), g]")),
+            Some(t("[bid, 2.5, f(3, g), g]"))
         );
-        assert_eq!(slot_value(Atom::new("atom"), &Term::Int(1)), None);
+        assert_eq!(instantiate_template(&tpl, &t("[bid, 2, f(3.0, g), g]")), None);
+        assert_eq!(instantiate_template(&tpl, &t("[bid, 2, f(3, g), h]")), None);
+        // a pair with a type the engine does not know is not a slot (and a load error, E0419)
+        assert_eq!(instantiate_template(&t("[a, (x, float)]"), &t("[a, 2.0]")), None);
+    }
+
+    #[test]
+    fn an_integer_in_a_double_slot_is_the_equal_float_in_the_action_does_facts_and_history() {
+        let src = include_str!("../../../tests/games/slots.sidl");
+        let (g, _) = Game::load(src).expect("loads");
+        let mut s = Session::new(Arc::new(g), 0, Settings::default()).expect("starts");
+        let cat = t("[cat]");
+        assert_eq!(s.submit(&cat, &cat, &t("[cat, 2]")), Ok(Ok(())));
+        assert_eq!(s.pending()[0].action, t("[cat, 2.0]"));
+        let rec = s.run_chronon().expect("runs");
+        assert_eq!(rec.submissions[0].action, t("[cat, 2.0]"));
+        assert_eq!(s.history()[0].submissions[0].action, t("[cat, 2.0]"));
+        assert_eq!(s.view(None).expect("view"), vec![t("[did, [cat, 2.0]]")]);
+        // payoff([cat], P) :- does([cat], [cat, P]): does/2 held 2.0
+        assert_eq!(s.accounts(), vec![(cat.clone(), Term::Float(2.0))]);
+        // an integer slot refuses 2.0; a number keeps what was written
+        assert!(s.submit(&cat, &cat, &t("[count, 2.0]")).expect("no error").is_err());
+        assert_eq!(s.submit(&cat, &cat, &t("[any, 4]")), Ok(Ok(())));
+        assert_eq!(s.pending()[0].action, t("[any, 4]"));
     }
 
     #[test]

@@ -178,6 +178,7 @@ fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
         "games",
         "games/paper",
         "tests/analysis",
+        "engine/tests/analysis",
         "tests/e2e/fixtures",
     ] {
         let Ok(rd) = std::fs::read_dir(format!("{root}/{dir}")) else {
@@ -225,7 +226,7 @@ fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
         }
     }
     // the analyses beyond loading are there: placement errors, lints, the static §11 warning
-    for c in ["E0301", "W0501"] {
+    for c in ["E0001", "E0301", "E0302", "W0401", "W0418", "W0501"] {
         assert!(codes.contains(c), "{c} in {codes:?}");
     }
 }

@@ -83,7 +83,7 @@ console.log(`parity (native sidl trace vs WASM trace): ${cases.length} games`);
 // spans, labels, help). Columns: the CLI counts characters, the WASM UTF-16 units; they agree on
 // text without characters beyond the BMP, which is compared column for column (else lines only).
 const checked = [];
-for (const dir of ['games', 'games/paper', 'tests/analysis', 'tests/e2e/fixtures']) {
+for (const dir of ['games', 'games/paper', 'tests/analysis', 'engine/tests/analysis', 'tests/e2e/fixtures']) {
   let names = [];
   try { names = readdirSync(join(root, dir)); } catch (_) { continue; }
   for (const n of names.filter((x) => x.endsWith('.sidl')).sort()) checked.push(join(root, dir, n));

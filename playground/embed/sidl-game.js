@@ -40,7 +40,7 @@ td { padding: 0 .8em 0 0; }
 .none { color: #888; font-family: inherit; }
 .over { color: #0b6b2e; font-weight: 600; }
 li.at { list-style: none; margin-left: -1.2em; font-family: inherit; font-weight: 600; }
-details.diagnostics[hidden] { display: none; }
+details.diagnostics[hidden], .play[hidden] { display: none; }
 details.diagnostics summary { cursor: pointer; color: #4a5268; font-size: .9em; }
 .diagnostics li.error { color: #b3261e; }
 .diagnostics li.warning { color: #8a5a00; }
@@ -80,15 +80,14 @@ class SidlGameElement extends HTMLElement {
       events: h('ul', { class: 'events' }),
     };
     const u = this.ui;
-    root.append(
-      h('div', { class: 'top' }, u.title, u.chronon, u.status),
-      u.error, u.diagnostics,
+    // the game itself, shown once a game is loaded and its seats are known
+    u.play = h('div', { class: 'play', hidden: '' },
       h('div', { class: 'top' }, h('label', {}, 'view as ', u.view), u.step, u.restart),
       h('h3', {}, 'Moves'), u.moves,
       h('h3', {}, 'Facts'), u.facts,
       h('h3', {}, 'Accounts'), u.accounts,
-      h('h3', {}, 'Last chronons'), u.events,
-    );
+      h('h3', {}, 'Last chronons'), u.events);
+    root.append(h('div', { class: 'top' }, u.title, u.chronon, u.status), u.error, u.diagnostics, u.play);
     this.act = actionQueue({
       onBusy: (busy) => { this.dataset.state = busy ? 'busy' : 'ready'; },
       onError: (e) => this.showError(e),
@@ -162,6 +161,7 @@ class SidlGameElement extends HTMLElement {
     this.players = players;
     this.seats = seats;
     this.loaded = true;
+    this.ui.play.hidden = false;
     const v = this.ui.view;
     v.replaceChildren(h('option', { value: '' }, 'designer'), ...players.map((p) => h('option', { value: p }, p)));
     const want = this.getAttribute('view');

@@ -680,7 +680,7 @@ const embedAccounts = async (p) => Object.fromEntries(await p.locator('sidl-game
   (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))));
 
 await check('<sidl-game>: an unlimited switch has the typed form; a human proposer\'s offer is answered by an AI seat', async () => {
-  const p = await embedPage('src="ultimatum.sidl" seats="human,minimax:2" seed="3"');
+  const p = await embedPage('src="ultimatum.sidl" seats="human,minimax:2" seed="3" view="designer"');
   const game = p.locator('sidl-game');
   const form = game.locator('form.template');
   assert.equal(await form.count(), 1, 'the proposer\'s offer form');
@@ -691,11 +691,15 @@ await check('<sidl-game>: an unlimited switch has the typed form; a human propos
   assert.match(await form.locator('.form-error').textContent(), /integer/, 'a float is refused for an integer slot');
   await input.fill('4');
   await form.locator('button').click(); await embedIdle(p);
-  // the offer ran, then the AI responder answered (it sees the offer) and the game ended
+  // the offer ran, then the AI responder answered (it sees the offer: its own move, submitted, not a
+  // default) and the game ended
   assert.match(await game.locator('.chronon').textContent(), /game over/);
-  assert.match(await game.locator('.events').textContent(), /\[offer\] ← \[offer,4\] \(submitted\)/);
-  assert.match(await game.locator('.events').textContent(), /\[answer\] ← \[accept\] \(submitted\)/);
-  assert.deepEqual(await embedAccounts(p), { '[proposer]': '6', '[responder]': '4' });
+  const events = await game.locator('.events').textContent();
+  assert.match(events, /\[offer\] ← \[offer,4\] \(submitted\)/);
+  const answer = /\[answer\] ← \[(accept|reject)\] \(submitted\)/.exec(events);
+  assert.ok(answer, events);
+  assert.deepEqual(await embedFacts(p), [answer[1] === 'accept' ? '[accepted,4]' : '[rejected,4]']);
+  assert.deepEqual(await embedAccounts(p), answer[1] === 'accept' ? { '[proposer]': '6', '[responder]': '4' } : { '[proposer]': '0', '[responder]': '0' });
   await shot('20-embed-ultimatum', p);
   await p.close();
 });

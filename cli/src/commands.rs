@@ -3,6 +3,7 @@
 use crate::render;
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::{Game, Session, Settings};
+use sidl_engine::seats::{self, Round, Seat};
 use sidl_engine::solve::{Limits, Program, SolveError};
 use sidl_engine::term::Term;
 use sidl_engine::write;
@@ -168,7 +169,9 @@ pub fn trace(
     out.exit_code as u8
 }
 
-/// `sidl run`: random play with a readable line per chronon.
+/// `sidl run`: random play with a readable line per chronon. Every player has a random seat, driven
+/// by the engine's seat driver ([`seats::round`]) as in `sidl play` and `sidl tournament`: unlimited
+/// switches draw from the game's `candidate/2`; when no seat can act, the run stops and says why.
 pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
     let (game, _src) = match load_game(game) {
         Ok(g) => g,
@@ -185,6 +188,7 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
             return 2;
         }
     };
+    let seats = vec![Seat::Random; s.players().len()];
     let show = |t: &Term| write::writeq(t, None);
     loop {
         match s.is_terminal() {
@@ -199,35 +203,38 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
             println!("stopped after {max_chronons} chronons");
             break;
         }
-        if let Err(e) = sidl_engine::game::trace::random_submissions(&mut s) {
-            eprintln!("error: {e}");
-            return 2;
-        }
-        let rec = match s.run_chronon() {
-            Ok(r) => r.clone(),
+        let before = s.history().len();
+        match seats::round(&mut s, &seats, max_chronons) {
+            Ok(Round::Ran { .. }) => {}
+            Ok(Round::Idle(why)) => {
+                println!("stopped after {} chronons: {why}", s.chronon());
+                break;
+            }
             Err(e) => {
                 eprintln!("error in chronon {}: {e}", s.chronon() + 1);
                 return 2;
             }
-        };
-        let mut parts = Vec::new();
-        for e in &rec.events {
-            use sidl_engine::game::Event;
-            match e {
-                Event::Switch {
-                    switch, action, ok, ..
-                } => parts.push(format!(
-                    "{}: {}{}",
-                    show(switch),
-                    show(action),
-                    if *ok { "" } else { " (failed)" }
-                )),
-                Event::Created(w) => parts.push(format!("+{}", show(w))),
-                Event::Deleted(w) => parts.push(format!("-{}", show(w))),
-                Event::Account { .. } => {}
-            }
         }
-        println!("chronon {}: {}", s.chronon(), parts.join("  "));
+        for (i, rec) in s.history().iter().enumerate().skip(before) {
+            let mut parts = Vec::new();
+            for e in &rec.events {
+                use sidl_engine::game::Event;
+                match e {
+                    Event::Switch {
+                        switch, action, ok, ..
+                    } => parts.push(format!(
+                        "{}: {}{}",
+                        show(switch),
+                        show(action),
+                        if *ok { "" } else { " (failed)" }
+                    )),
+                    Event::Created(w) => parts.push(format!("+{}", show(w))),
+                    Event::Deleted(w) => parts.push(format!("-{}", show(w))),
+                    Event::Account { .. } => {}
+                }
+            }
+            println!("chronon {}: {}", i + 1, parts.join("  "));
+        }
     }
     let accounts: Vec<String> = s
         .accounts()

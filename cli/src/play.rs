@@ -11,6 +11,7 @@ use sidl_engine::game::{
     fill_template, template_slots, Actions, RuntimeError, Session, Settings, SwitchInfo,
     TemplateSlot,
 };
+use sidl_engine::seats::{self, Idle, Round};
 use sidl_engine::syntax::parse_term;
 use sidl_engine::term::Term;
 use std::io::{BufRead, IsTerminal, Write};
@@ -26,10 +27,17 @@ game writes it (`--seat '[bob]=random'`; a bare atom `bob` also names `[bob]`). 
   human    a person at this terminal; several humans share it, and each one is shown only
            its own view (with a 'hand the terminal to ...' separator between players)
   random   uniformly random actions from the game's seeded RNG (same --seed, same play);
-           unlimited switches are left to their default
-  minimax:DEPTH     depth-bounded minimax with alpha-beta (docs/ai.md); announces its moves
+           an unlimited switch draws from the game's candidate/2 (docs/ai.md), and without
+           candidate/2 it is left to its default
+  minimax:DEPTH     depth-bounded minimax with alpha-beta (docs/ai.md)
   mcts:ITERATIONS   Monte Carlo tree search (decoupled UCT, determinization for hidden facts)
            AI seats decide from their own view only, with seeds from --seed (same seed, same play)
+
+A human seat is shown only what its player may see: its view, the accounts and its own events.
+What the other seats chose shows only through those (never as a move of theirs). With no human
+seat, every move of the automatic seats is printed, with the accounts after each chronon.
+When no seat can act (nothing would happen in the next chronon: no submission, no default, no
+chance switch), the game stops with a message saying which switches wait and why.
 
 Each chronon, every human seat that owns a legal switch sees its visible facts, the accounts,
 the events it may see since its last turn, and its switches: choose an action by number, type
@@ -62,9 +70,9 @@ pub struct PlayArgs {
     /// Interrupt mode: every accepted submission triggers its own transition (see --help).
     #[arg(long)]
     pub interrupt: bool,
-    /// Stop after this many chronons (default: no limit).
-    #[arg(long)]
-    pub max_chronons: Option<u64>,
+    /// Stop after this many chronons (as `sidl run`, `trace` and `tournament`).
+    #[arg(long, default_value_t = 1000)]
+    pub max_chronons: u64,
 }
 
 /// `sidl play`: exit 0 (game over, stopped, quit, end of input), 1 (load error, bad seat), 2 (a
@@ -126,6 +134,8 @@ enum Flow {
     Eof,
     /// A runtime error and nobody to ask: exit 2.
     Abort,
+    /// No seat can act: the game stops.
+    Idle(Idle),
 }
 
 /// The answer to one switch.
@@ -146,6 +156,7 @@ enum Fill {
 enum End {
     Terminal,
     Limit,
+    Idle(Idle),
     Quit,
     Eof,
 }
@@ -211,7 +222,7 @@ struct Play<'a> {
     players: Vec<Term>,
     seats: Vec<SeatKind>,
     interrupt: bool,
-    max: Option<u64>,
+    max: u64,
     seed: u64,
     input: Box<dyn BufRead + 'a>,
     out: Box<dyn Write + 'a>,
@@ -300,6 +311,7 @@ impl Play<'_> {
                 Flow::Quit => return self.finish(End::Quit),
                 Flow::Eof => return self.finish(End::Eof),
                 Flow::Abort => return 2,
+                Flow::Idle(why) => return self.finish(End::Idle(why)),
             }
         }
     }
@@ -326,16 +338,54 @@ impl Play<'_> {
         if self.s.is_terminal()? {
             return Ok(Some(End::Terminal));
         }
-        if self.max.is_some_and(|m| self.s.chronon() >= m) {
+        if self.s.chronon() >= self.max {
             return Ok(Some(End::Limit));
         }
         Ok(None)
     }
 
-    /// One chronon: every seat in player order decides, then the chronon runs. In interrupt mode the
-    /// submissions run their own transitions; the chronon runs only if nobody submitted anything.
+    /// One chronon. Without human seats: one round of the engine's seat driver
+    /// ([`seats::round`]), every move printed. Otherwise, normal mode: the automatic seats submit
+    /// (sealed until the chronon runs: a human never sees their moves), then each human seat in
+    /// player order, then the chronon runs; interrupt mode: every seat in player order, each
+    /// accepted submission running its own transition, and a chronon (chance only) when nobody
+    /// submitted. When no seat can act, the game stops ([`seats::idle`]).
     fn round(&mut self) -> Res<Flow> {
+        if self.humans() == 0 {
+            let before = self.s.history().len();
+            let moves = match seats::round(&mut self.s, &self.seats, self.max)? {
+                Round::Idle(why) => return Ok(Flow::Idle(why)),
+                Round::Ran { moves, .. } => moves,
+            };
+            for (i, sub) in moves.iter().enumerate() {
+                let at = before + if self.interrupt { i } else { 0 };
+                let kind = self
+                    .players
+                    .iter()
+                    .position(|p| p == &sub.player)
+                    .map(|pi| self.seats[pi].name())
+                    .unwrap_or_default();
+                let line = format!(
+                    "chronon {}: {} ({kind}) plays {} at {}",
+                    at + 1,
+                    show::term(&sub.player),
+                    show::term(&sub.action),
+                    show::term(&sub.switch)
+                );
+                self.say(&line);
+            }
+            let line = format!(
+                "chronon {}: accounts: {}",
+                self.s.chronon(),
+                show::accounts(&self.s.accounts())
+            );
+            self.say(&line);
+            return Ok(Flow::Go);
+        }
         let mut moved = 0;
+        if !self.interrupt {
+            moved += seats::automatic_moves(&mut self.s, &self.seats)?.len();
+        }
         for pi in 0..self.players.len() {
             if self.interrupt && moved > 0 && self.ended()?.is_some() {
                 return Ok(Flow::Go);
@@ -347,35 +397,16 @@ impl Play<'_> {
                 if !matches!(flow, Flow::Go) {
                     return Ok(flow);
                 }
-            } else {
+            } else if self.interrupt {
                 let p = self.players[pi].clone();
-                let subs = kind.auto_move(&mut self.s, &p, self.interrupt)?;
-                moved += subs.len();
-                if matches!(kind, SeatKind::Ai(_)) {
-                    for sub in &subs {
-                        let line = format!(
-                            "chronon {}: {} ({}) plays {} at {}",
-                            self.s.chronon() + 1,
-                            show::term(&p),
-                            kind.name(),
-                            show::term(&sub.action),
-                            show::term(&sub.switch)
-                        );
-                        self.say(&line);
-                    }
-                }
+                moved += seats::seat_moves(&mut self.s, &p, &kind, true)?.len();
             }
+        }
+        if let Some(why) = seats::idle(&mut self.s, &self.seats, moved)? {
+            return Ok(Flow::Idle(why));
         }
         if !self.interrupt || moved == 0 {
             self.s.run_chronon()?;
-        }
-        if self.humans() == 0 {
-            let line = format!(
-                "chronon {}: accounts: {}",
-                self.s.chronon(),
-                show::accounts(&self.s.accounts())
-            );
-            self.say(&line);
         }
         Ok(Flow::Go)
     }
@@ -801,7 +832,7 @@ impl Play<'_> {
 
     fn finish(&mut self, end: End) -> u8 {
         let n = self.s.chronon();
-        let over = matches!(end, End::Terminal | End::Limit);
+        let over = matches!(end, End::Terminal | End::Limit | End::Idle(_));
         let n = if n == 1 {
             "1 chronon".to_string()
         } else {
@@ -810,6 +841,7 @@ impl Play<'_> {
         match end {
             End::Terminal => self.say(&format!("game over after {n}")),
             End::Limit => self.say(&format!("stopped after {n} (--max-chronons)")),
+            End::Idle(why) => self.say(&format!("stopped after {n}: {why}")),
             End::Quit => self.say(&format!("quit after {n}")),
             End::Eof => self.say(&format!("end of input: the game is left after {n}")),
         }

@@ -4,6 +4,7 @@
 use crate::play::seat::{self, SeatKind};
 use sidl_engine::ai::{self, AiSpec, Observation, Stats};
 use sidl_engine::game::{RuntimeError, Session, Settings};
+use sidl_engine::seats::{self, Idle, Round};
 use sidl_engine::term::Term;
 use sidl_engine::write::writeq;
 use std::path::Path;
@@ -32,23 +33,24 @@ pub fn outcomes(accounts: &[f64]) -> Vec<usize> {
         .collect()
 }
 
-/// Plays one game with the seats; returns the final accounts and the number of chronons.
+/// Plays one game with the seats (the engine's seat driver, [`seats::round`]); returns the final
+/// accounts, the number of chronons and, for a game stopped because no seat could act, why.
 fn play_one(
     game: &Arc<sidl_engine::game::Game>,
     seed: u64,
     seats: &[SeatKind],
     max_chronons: u64,
-) -> Result<(Vec<f64>, u64), Box<RuntimeError>> {
+) -> Result<(Vec<f64>, u64, Option<Idle>), Box<RuntimeError>> {
     let mut s = Session::new(game.clone(), seed, Settings::default())?;
-    let players = s.players();
+    let mut idle = None;
     while !s.is_terminal()? && s.chronon() < max_chronons {
-        for (p, kind) in players.iter().zip(seats) {
-            kind.auto_move(&mut s, p, false)?;
+        if let Round::Idle(why) = seats::round(&mut s, seats, max_chronons)? {
+            idle = Some(why);
+            break;
         }
-        s.run_chronon()?;
     }
     let accounts = s.state().accounts.iter().map(number).collect();
-    Ok((accounts, s.chronon()))
+    Ok((accounts, s.chronon(), idle))
 }
 
 /// `sidl tournament GAME --seat P=KIND ... --games N`: exit 0, 1 (load error, bad seat), 2 (a runtime
@@ -84,8 +86,10 @@ pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chro
     let mut table = vec![[0u64; 3]; n];
     let mut sums = vec![0.0; n];
     let mut chronons = 0;
+    let mut idle: Vec<(u64, u64, Idle)> = Vec::new();
     for g in 0..games {
-        let (accounts, c) = match play_one(&game, seed.wrapping_add(g), &kinds, max_chronons) {
+        let (accounts, c, stuck) = match play_one(&game, seed.wrapping_add(g), &kinds, max_chronons)
+        {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("error: game {} (seed {}): {e}", g + 1, seed.wrapping_add(g));
@@ -93,6 +97,9 @@ pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chro
             }
         };
         chronons += c;
+        if let Some(why) = stuck {
+            idle.push((g, c, why));
+        }
         for (i, o) in outcomes(&accounts).into_iter().enumerate() {
             table[i][o] += 1;
             sums[i] += accounts[i];
@@ -104,6 +111,15 @@ pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chro
         seed.wrapping_add(games.saturating_sub(1)),
         chronons as f64 / games.max(1) as f64
     );
+    if let Some((g, c, why)) = idle.first() {
+        let n = idle.len();
+        let games_word = if n == 1 { "game" } else { "games" };
+        eprintln!(
+            "note: {n} {games_word} stopped because no seat could act; the first, game {} (seed {}), after {c} chronons: {why}",
+            g + 1,
+            seed.wrapping_add(*g)
+        );
+    }
     let names: Vec<String> = players.iter().map(|p| writeq(p, None)).collect();
     let kinds: Vec<String> = kinds.iter().map(SeatKind::name).collect();
     let w = names.iter().map(String::len).max().unwrap_or(6).max(6);

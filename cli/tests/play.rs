@@ -190,9 +190,25 @@ fn unlimited_bids_are_typed_slot_by_slot() {
         "{}",
         r.out
     );
-    assert!(r.out.contains("  [alice] 13.0\n"), "{}", r.out);
-    assert!(r.out.contains("  [seller] 12.0\n"), "{}", r.out);
-    assert!(r.out.contains("winner: [alice] (13.0)"), "{}", r.out);
+    // the random bidders bid too (from the game's candidate/2); alice sees her own valuation
+    // only (each valuation is hidden from the other players)
+    let others = ["bob", "clara", "david"];
+    assert!(
+        others
+            .iter()
+            .any(|b| r.out.contains(&format!("+ [bid,{b},"))),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("  [value,alice,25.0]\n"), "{}", r.out);
+    for b in others {
+        assert!(!r.out.contains(&format!("[value,{b},")), "{}", r.out);
+    }
+    assert!(
+        r.out.contains("end of input: the game is left"),
+        "{}",
+        r.out
+    );
 }
 
 #[test]
@@ -346,4 +362,116 @@ fn random_seats_stop_at_the_limit() {
         r.out
     );
     assert!(r.out.contains("ranking: 1. "), "{}", r.out);
+}
+
+/// A human's terminal shows only what its player may see: with any kind of automatic opponent,
+/// bob's revisable choice ([chosen, bob, G], hidden from alice until the round closes) never
+/// appears; bob's gestures show only through alice's events and view, when they are revealed as
+/// [made, Round, bob, G].
+#[test]
+fn a_human_never_sees_what_the_other_seats_chose() {
+    let sealed = test_game("sealed.sidl");
+    // alice: paper, rock, scissors in round 1, then wait, wait, paper
+    let input = "3\n2\n4\n1\n1\n3\n";
+    for kind in ["random", "minimax:1", "mcts:30"] {
+        for interrupt in [false, true] {
+            let seat = format!("bob={kind}");
+            let mut args = vec![sealed.as_str(), "--seat", &seat, "--seed", "3"];
+            if interrupt {
+                args.push("--interrupt");
+            }
+            let what = args.join(" ");
+            let r = play(&args, input);
+            assert_eq!(r.code, 0, "{what}\n{}{}", r.out, r.err);
+            assert!(
+                r.out.contains("players: [alice] human, [bob] "),
+                "{what}\n{}",
+                r.out
+            );
+            for line in r.out.lines() {
+                assert!(!line.contains(" plays "), "{what}: {line}\n{}", r.out);
+                if line.contains("bob,") {
+                    assert!(line.contains("[made,"), "{what}: {line}\n{}", r.out);
+                }
+            }
+            if interrupt {
+                // bob moves every turn, so the clock never ticks and nothing is revealed
+                assert!(!r.out.contains("bob,"), "{what}\n{}", r.out);
+                continue;
+            }
+            // in normal mode both rounds close: the reveals are alice's events
+            assert!(
+                r.out.contains("game over after 6 chronons"),
+                "{what}\n{}",
+                r.out
+            );
+            let first = r.out.find("+ [made,1,bob,").expect("round 1 is revealed");
+            assert!(!r.out[..first].contains("bob,"), "{what}\n{}", r.out);
+            assert!(r.out.contains("+ [made,2,bob,"), "{what}\n{}", r.out);
+        }
+    }
+}
+
+#[test]
+fn without_a_human_play_stops_at_the_default_limit() {
+    // the paper's rps never ends: `sidl play` has --max-chronons 1000 like `sidl run`
+    let args = [
+        &game("paper/rps.sidl"),
+        "--seat",
+        "role1=random",
+        "--seat",
+        "role2=random",
+    ];
+    let r = play(&args, "");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("stopped after 1000 chronons (--max-chronons)"),
+        "{}",
+        r.out.lines().last().unwrap_or_default()
+    );
+    assert!(r.out.contains("chronon 1000: accounts: "));
+    assert!(!r.out.contains("chronon 1001"));
+    // every move of the automatic seats is shown when nobody plays at the terminal
+    assert!(
+        r.out.contains("chronon 1: [role1] (random) plays "),
+        "{}",
+        &r.out[..400]
+    );
+}
+
+#[test]
+fn seats_that_cannot_act_stop_the_game_and_say_why() {
+    let typed = test_game("typed.sidl");
+    for interrupt in [false, true] {
+        let mut args = vec![typed.as_str(), "--seat", "solo=random"];
+        if interrupt {
+            args.push("--interrupt");
+        }
+        let r = play(&args, "");
+        assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+        assert!(
+            r.out
+                .contains("stopped after 0 chronons: no seat can act at chronon 1"),
+            "{}",
+            r.out
+        );
+        assert!(
+            r.out
+                .contains("  switch [main] of [solo] (random): it is unlimited"),
+            "{}",
+            r.out
+        );
+        assert!(r.out.contains("the game has no candidate/2"), "{}", r.out);
+        let rule = if interrupt {
+            "interrupt mode has no defaults"
+        } else {
+            "it has no default/2 action"
+        };
+        assert!(r.out.contains(rule), "{}", r.out);
+    }
+    // a human can always act: it is asked (and may type a value)
+    let r = play(&[&typed], "1\n30\n");
+    assert!(r.out.contains("ok: [add,30] for [main]"), "{}", r.out);
+    assert!(!r.out.contains("no seat can act"), "{}", r.out);
 }

@@ -8,6 +8,7 @@ pub mod diag;
 pub mod game;
 pub mod ide;
 pub mod rng;
+pub mod seats;
 pub mod solve;
 pub mod syntax;
 pub mod term;

@@ -3,7 +3,7 @@
 //! Terms cross as canonical text; text coming in is parsed with `sidl_engine::syntax::parse_term`.
 
 use serde::{Deserialize, Serialize};
-use sidl_engine::ai::{self, AiSpec, Observation};
+use sidl_engine::ai::AiSpec;
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progress};
 use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
@@ -14,6 +14,7 @@ use sidl_engine::game::{
     fill_template, template_slots, Actions, ChrononRecord, Event, Game, Owner, RuntimeError,
     Session, Settings,
 };
+use sidl_engine::seats::{self, Seat};
 use sidl_engine::solve::{ErrorKind, Query, SolveError};
 use sidl_engine::term::Term;
 use sidl_engine::write;
@@ -664,10 +665,14 @@ impl Core {
             .collect()
     }
 
-    /// Random actions for every finite switch owned by one of `players` (all players for `None`),
-    /// drawn from the session's driver RNG (same seed, same choices). In interrupt mode only the
-    /// first such switch gets one (its submission runs a chronon, after which the others may no
-    /// longer be legal). The chronons that ran (interrupt mode), else `[]`.
+    /// Random seats ([`seats::random_moves`], the engine's one random driver, as `sidl run`,
+    /// `sidl play` and `sidl tournament`): a uniformly random action for every legal switch owned by
+    /// one of `players` (all players for `None`), drawn from the session's driver RNG (same seed,
+    /// same choices). Finite switches draw from their actions, unlimited switches from the game's
+    /// `candidate/2` (none without it: their default applies; a candidate that `switch/2` refuses
+    /// is replaced by another). In interrupt mode only the first accepted submission (it runs a
+    /// chronon, after which the others may no longer be legal). The chronons that ran (interrupt
+    /// mode), else `[]`.
     pub fn random_moves(
         &mut self,
         players: Option<&[String]>,
@@ -679,33 +684,21 @@ impl Core {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
-        let switches = self.session.switches().map_err(|e| self.rt(e))?;
         let before = self.session.history().len();
-        for sw in switches.iter() {
-            let (Owner::Player(p), Actions::Finite(acts)) = (&sw.owner, &sw.actions) else {
-                continue;
-            };
-            if acts.is_empty() || only.as_ref().is_some_and(|o| !o.contains(p)) {
-                continue;
-            }
-            let i = self.session.rng().below(acts.len() as u64) as usize;
-            let a = acts[i].clone();
-            if let Err(r) = self.session.submit(p, &sw.id, &a).map_err(|e| self.rt(e))? {
-                return Err(r.0.into());
-            }
-            if self.settings.interrupt {
-                break;
-            }
-        }
+        let one = self.settings.interrupt;
+        seats::random_moves(&mut self.session, only.as_deref(), true, one)
+            .map_err(|e| self.rt(e))?;
         (before..self.session.history().len())
             .map(|i| self.record(i))
             .collect()
     }
 
     /// Submits the moves an AI player (`random`, `minimax:DEPTH` or `mcts:ITERATIONS`) chooses for
-    /// `player` in the current chronon, from what that player may see only (its observation) and
-    /// `seed` (same state, spec and seed: same moves). In interrupt mode only the first (it runs its
-    /// chronon). The chronons that ran (interrupt mode), else `[]`.
+    /// `player` in the current chronon ([`seats::ai_moves`]), from what that player may see only
+    /// (its observation) and `seed` (same state, spec and seed: same moves). Unlimited switches get
+    /// the game's `candidate/2` actions (docs/ai.md); one that `switch/2` refuses leaves its switch
+    /// to its default. In interrupt mode only the first (it runs its chronon). The chronons that ran
+    /// (interrupt mode), else `[]`.
     pub fn ai_moves(
         &mut self,
         player: &str,
@@ -714,24 +707,40 @@ impl Core {
     ) -> Result<Vec<ChrononDto>, CoreError> {
         let p = parse(player, "player")?;
         let spec = AiSpec::parse(spec)?;
-        let obs = Observation::of(&mut self.session, &p).map_err(|e| self.rt(e))?;
-        let choice = ai::choose(&self.game, &obs, spec, seed).map_err(|e| self.rt(e))?;
-        let before = self.session.history().len();
-        for s in &choice.submissions {
-            let r = self
-                .session
-                .submit(&s.player, &s.switch, &s.action)
-                .map_err(|e| self.rt(e))?;
-            if let Err(r) = r {
-                return Err(format!("the AI's move was refused: {r}").into());
-            }
-            if self.settings.interrupt {
-                break;
-            }
+        if !self.session.players().contains(&p) {
+            return Err(format!("{} is not a player", show(&p)).into());
         }
+        let before = self.session.history().len();
+        let one = self.settings.interrupt;
+        seats::ai_moves(&mut self.session, &p, spec, seed, one).map_err(|e| self.rt(e))?;
         (before..self.session.history().len())
             .map(|i| self.record(i))
             .collect()
+    }
+
+    /// After the seats have submitted for the coming chronon: why no seat can act, or `None`
+    /// ([`seats::idle`]). `seats`: `[player, kind]` pairs, kind `human`, `random`,
+    /// `minimax:DEPTH` or `mcts:ITERATIONS`; a player not named is human. `moved`: the submissions
+    /// accepted since the last chronon (in interrupt mode they ran their own chronons). `Some`:
+    /// nothing would happen in the next chronon (no submission, no default, no chance switch, and
+    /// no human seat owns a legal switch), so a driver should stop and show the message (its first
+    /// line says why, one more line per waiting switch).
+    pub fn idle(
+        &mut self,
+        seats: &[[String; 2]],
+        moved: usize,
+    ) -> Result<Option<String>, CoreError> {
+        let players = self.session.players();
+        let mut kinds = vec![Seat::Human; players.len()];
+        for [p, k] in seats {
+            let t = parse(p, "player")?;
+            let Some(i) = players.iter().position(|q| q == &t) else {
+                return Err(format!("{} is not a player", show(&t)).into());
+            };
+            kinds[i] = Seat::parse(k)?;
+        }
+        let why = seats::idle(&mut self.session, &kinds, moved).map_err(|e| self.rt(e))?;
+        Ok(why.map(|w| w.to_string()))
     }
 
     /// The DTO of history record `i` (chronon `i + 1`).

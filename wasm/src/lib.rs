@@ -294,8 +294,9 @@ impl SidlGame {
         to_js(&self.core.pending())
     }
 
-    /// Random submissions for the finite switches of `players` (every player for `null`/omitted).
-    /// In interrupt mode only one (it runs its chronon); the chronons that ran (`[]` otherwise).
+    /// Random submissions for the switches of `players` (every player for `null`/omitted): finite
+    /// switches draw from their actions, unlimited ones from the game's `candidate/2` (none without
+    /// it). In interrupt mode only one (it runs its chronon); the chronons that ran (`[]` otherwise).
     #[wasm_bindgen(js_name = randomMoves, unchecked_return_type = "Chronon[]")]
     pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<JsValue, js_sys::Error> {
         to_js(&self.core.random_moves(players.as_deref()).map_err(err)?)
@@ -317,6 +318,22 @@ impl SidlGame {
                 .ai_moves(player, spec, seed_of(seed)?)
                 .map_err(err)?,
         )
+    }
+
+    /// Why no seat can act (a message: first line the reason, then one line per waiting switch),
+    /// or `null`: call it after the seats' moves and before `chronon()`, and stop on a message
+    /// (the chronon would change nothing, forever). `seats`: `[player, kind]` pairs (kind
+    /// `human`, `random`, `minimax:DEPTH`, `mcts:ITERATIONS`; players not named are human);
+    /// `moved`: submissions accepted since the last chronon.
+    #[wasm_bindgen(unchecked_return_type = "string | null")]
+    pub fn idle(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "[string, string][]")] seats: JsValue,
+        moved: u32,
+    ) -> Result<JsValue, js_sys::Error> {
+        let seats: Vec<[String; 2]> =
+            serde_wasm_bindgen::from_value(seats).map_err(|e| err(format!("idle: {e}")))?;
+        to_js(&self.core.idle(&seats, moved as usize).map_err(err)?)
     }
 
     /// Runs one chronon with the pending submissions; its events.

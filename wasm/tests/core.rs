@@ -226,7 +226,7 @@ fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
         }
     }
     // the analyses beyond loading are there: placement errors, lints, the static §11 warning
-    for c in ["E0001", "E0301", "E0302", "W0401", "W0418", "W0501"] {
+    for c in ["E0013", "E0101", "E0301", "E0302", "W0401", "W0418", "W0501"] {
         assert!(codes.contains(c), "{c} in {codes:?}");
     }
 }
@@ -605,4 +605,123 @@ fn ai_moves_submit_the_ais_choice() {
         ran[0].submissions[0][2], "[1]",
         "from 10 the winning move leaves 9"
     );
+}
+
+fn game_file(rel: &str) -> String {
+    std::fs::read_to_string(format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"))).expect(rel)
+}
+
+/// A one-player game whose only switch is unlimited (integer slot), without `candidate/2` unless
+/// `with_candidates`.
+fn typed(with_candidates: bool) -> String {
+    let mut src = String::from(
+        "game(typed).\ninit([total, 0]).\ninit([solo], 0).\n\
+         legal([main]) :- fact([total, N]), N < 100.\nowned([main], [solo]).\n\
+         unlimited([main], [add, (n, integer)]).\n\
+         switch([main], [add, N]) :- integer(N), N > 0, N < 50.\n\
+         do([add, N]) :- fact([total, T]), T1 is T + N, delete([total, T]), create([total, T1]).\n",
+    );
+    if with_candidates {
+        // 50..60 are refused by switch/2: the random seat draws again
+        src.push_str("candidate([main], [add, N]) :- between(1, 60, N).\n");
+    }
+    src
+}
+
+#[test]
+fn random_and_ai_moves_fill_unlimited_switches_from_candidate() {
+    // priceNegotiation's candidate/2: wait, or a raise within the bidder's own valuation
+    let mut g = Core::new(&game_file("games/priceNegotiation.sidl")).expect("loads");
+    g.start(1, false).expect("start");
+    g.random_moves(None).expect("random");
+    let pending = g.pending();
+    assert_eq!(pending.len(), 4, "every bidder chose: {pending:?}");
+    for [p, sw, a] in &pending {
+        assert_eq!(p, sw);
+        let bidder = &p[1..p.len() - 1];
+        assert!(
+            a == "[wait]" || a.starts_with(&format!("[{bidder},")),
+            "{p}: {a}"
+        );
+    }
+    let mut bids = 0;
+    for _ in 0..30 {
+        if g.is_terminal().expect("terminal") {
+            break;
+        }
+        g.random_moves(None).expect("random");
+        bids += g.pending().iter().filter(|s| s[2] != "[wait]").count();
+        g.run_chronon().expect("chronon");
+    }
+    assert!(g.is_terminal().expect("terminal"));
+    assert!(bids > 0, "random seats bid");
+    // an AI seat gets candidate/2's actions too
+    for spec in ["random", "minimax:1", "mcts:20"] {
+        let mut g = Core::new(&game_file("games/priceNegotiation.sidl")).expect("loads");
+        g.ai_moves("[bob]", spec, 3).expect("ai");
+        let p = g.pending();
+        assert_eq!(p.len(), 1, "{spec}: {p:?}");
+        assert!(
+            p[0][2] == "[wait]" || p[0][2].starts_with("[bob,"),
+            "{spec}: {p:?}"
+        );
+    }
+    // refused candidates are drawn again, so the random seat always acts here
+    let mut g = Core::new(&typed(true)).expect("loads");
+    for _ in 0..20 {
+        g.random_moves(None).expect("random");
+        let p = g.pending();
+        assert_eq!(p.len(), 1, "{p:?}");
+        let n: i64 = p[0][2]
+            .trim_start_matches("[add,")
+            .trim_end_matches(']')
+            .parse()
+            .expect("n");
+        assert!((1..50).contains(&n), "{p:?}");
+        g.run_chronon().expect("chronon");
+        if g.is_terminal().expect("terminal") {
+            break;
+        }
+    }
+    assert!(g.is_terminal().expect("terminal"));
+}
+
+#[test]
+fn idle_says_why_no_seat_can_act() {
+    let random = [["[solo]".to_string(), "random".to_string()]];
+    for interrupt in [false, true] {
+        let mut g = Core::new(&typed(false)).expect("loads");
+        g.start(0, interrupt).expect("start");
+        assert!(g.random_moves(None).expect("random").is_empty());
+        assert!(g.pending().is_empty());
+        let why = g.idle(&random, 0).expect("idle").expect("no seat can act");
+        assert!(why.starts_with("no seat can act at chronon 1"), "{why}");
+        assert!(why.contains("switch [main] of [solo] (random)"), "{why}");
+        assert!(why.contains("no candidate/2"), "{why}");
+        let rule = if interrupt {
+            "interrupt mode has no defaults"
+        } else {
+            "no default/2 action"
+        };
+        assert!(why.contains(rule), "{why}");
+        // a human seat can always act; an unnamed player is human
+        assert_eq!(g.idle(&[], 0).expect("idle"), None);
+        // with candidate/2 the random seat acts
+        let mut g = Core::new(&typed(true)).expect("loads");
+        g.start(0, interrupt).expect("start");
+        let ran = g.random_moves(None).expect("random");
+        assert_eq!(ran.len(), usize::from(interrupt));
+        assert_eq!(g.idle(&random, 1).expect("idle"), None);
+    }
+    // a game with a default or a chance switch always has something to do
+    let mut g = Core::new(&game_file("games/priceNegotiation.sidl")).expect("loads");
+    assert_eq!(
+        g.idle(&[["[alice]".into(), "mcts:5".into()]], 0)
+            .expect("idle"),
+        None
+    );
+    assert!(g.idle(&[["[zoe]".into(), "random".into()]], 0).is_err());
+    assert!(g
+        .idle(&[["[alice]".into(), "alphabeta".into()]], 0)
+        .is_err());
 }

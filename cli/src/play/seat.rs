@@ -1,110 +1,11 @@
-//! Seats: who decides a player's actions. A seat kind is one variant of [`SeatKind`]; a new kind
-//! (a search player, say) is a new variant, a line in [`SeatKind::parse`] and [`SeatKind::name`],
-//! and an arm in [`SeatKind::auto_move`].
+//! Seats: who decides a player's actions. The seat kinds and the driver of the automatic seats
+//! (random and AI) are the engine's ([`sidl_engine::seats`]), shared with `sidl run`, `sidl
+//! tournament` and the WASM core; this module reads the `--seat` options.
 
-use super::Res;
-use sidl_engine::ai::{self, AiSpec, Observation};
-use sidl_engine::game::{Actions, Session, Submission};
+pub use sidl_engine::seats::Seat as SeatKind;
 use sidl_engine::syntax::parse_term;
 use sidl_engine::term::Term;
 use sidl_engine::write::writeq;
-
-/// How a player's actions are decided.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatKind {
-    /// A person at the terminal.
-    Human,
-    /// Uniformly random actions from the session's seeded RNG (unlimited switches are left to their
-    /// default: a random seat cannot invent a bid).
-    Random,
-    /// A search player (`minimax:DEPTH`, `mcts:ITERATIONS`) of `sidl_engine::ai`: it decides from its
-    /// own observation only, with a seed drawn from the session's drivers' RNG.
-    Ai(AiSpec),
-}
-
-/// The kinds `--seat` accepts, as written on the command line.
-pub const KINDS: &[&str] = &["human", "random", "minimax:DEPTH", "mcts:ITERATIONS"];
-
-impl SeatKind {
-    /// Reads a seat kind as written after `PLAYER=`.
-    pub fn parse(text: &str) -> Result<SeatKind, String> {
-        match text.trim() {
-            "human" => Ok(SeatKind::Human),
-            "random" => Ok(SeatKind::Random),
-            t if t.starts_with("minimax") || t.starts_with("mcts") => {
-                AiSpec::parse(t).map(SeatKind::Ai)
-            }
-            other => Err(format!(
-                "unknown seat kind '{other}': the seat kinds are {}",
-                KINDS.join(", ")
-            )),
-        }
-    }
-
-    /// The kind as `--seat` writes it.
-    pub fn name(&self) -> String {
-        match self {
-            SeatKind::Human => "human".to_string(),
-            SeatKind::Random => "random".to_string(),
-            SeatKind::Ai(spec) => spec.to_string(),
-        }
-    }
-
-    pub fn is_human(&self) -> bool {
-        matches!(self, SeatKind::Human)
-    }
-
-    /// An automatic seat submits its actions for the current state. With `one` (interrupt mode, where
-    /// every accepted submission runs a transition) it stops after the first accepted submission.
-    /// Returns the accepted submissions. A human seat submits nothing here.
-    pub fn auto_move(&self, s: &mut Session, player: &Term, one: bool) -> Res<Vec<Submission>> {
-        match self {
-            SeatKind::Human => Ok(Vec::new()),
-            SeatKind::Ai(spec) => {
-                let mut accepted = Vec::new();
-                if s.switches_of(player)?.is_empty() {
-                    return Ok(accepted);
-                }
-                let obs = Observation::of(s, player)?;
-                let seed = s.rng().next_u64();
-                let choice = ai::choose(s.game(), &obs, *spec, seed)?;
-                for sub in choice.submissions {
-                    if s.submit(&sub.player, &sub.switch, &sub.action)?.is_ok() {
-                        accepted.push(sub);
-                        if one {
-                            break;
-                        }
-                    }
-                }
-                Ok(accepted)
-            }
-            SeatKind::Random => {
-                let mut accepted = Vec::new();
-                for sw in s.switches_of(player)? {
-                    let Actions::Finite(acts) = &sw.actions else {
-                        continue;
-                    };
-                    if acts.is_empty() {
-                        continue;
-                    }
-                    let i = s.rng().below(acts.len() as u64) as usize;
-                    let Some(a) = acts.get(i) else { continue };
-                    if s.submit(player, &sw.id, a)?.is_ok() {
-                        accepted.push(Submission {
-                            player: player.clone(),
-                            switch: sw.id.clone(),
-                            action: a.clone(),
-                        });
-                        if one {
-                            break;
-                        }
-                    }
-                }
-                Ok(accepted)
-            }
-        }
-    }
-}
 
 /// Reads the `--seat PLAYER=KIND` options against the game's players: one kind per player, in player
 /// order, `human` unless a seat says otherwise. `PLAYER` is the player term as text (`[bob]`); a bare
@@ -168,6 +69,7 @@ pub fn assign(players: &[Term], specs: &[String]) -> Result<Vec<SeatKind>, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sidl_engine::ai::AiSpec;
 
     fn players() -> Vec<Term> {
         ["alice", "bob"]

@@ -32,6 +32,40 @@ fn slot_values(ty: Atom) -> Vec<Term> {
     }
 }
 
+/// The most solutions of `candidate/2` taken for one switch.
+pub const MAX_CANDIDATES: usize = 256;
+
+/// Does the game define `candidate/2`?
+pub fn has_candidates(s: &Session) -> bool {
+    s.game().program.pred(Atom::new("candidate"), 2).is_some()
+}
+
+/// The actions the game proposes for an unlimited switch: the distinct solutions of its
+/// `candidate(Switch, Action)` (up to [`MAX_CANDIDATES`], in order) that fit one of `templates`.
+/// `None` when the game does not define `candidate/2`. The automatic seats (random and AI) fill
+/// unlimited switches from these; `switch/2` still checks each one on submission.
+pub fn game_candidates(
+    s: &mut Session,
+    switch: &Term,
+    templates: &[Term],
+) -> Result<Option<Vec<Term>>, RuntimeError> {
+    if !has_candidates(s) {
+        return Ok(None);
+    }
+    let v = Term::Var(0);
+    let goal = Term::new_compound(Atom::new("candidate"), vec![switch.clone(), v.clone()]);
+    let mut out: Vec<Term> = Vec::new();
+    for a in s.query_state(&goal, &v, MAX_CANDIDATES, "candidate/2")? {
+        // the action as the session holds it (an integer in a `double` slot is a float)
+        if let Some(a) = templates.iter().find_map(|t| instantiate_template(t, &a)) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
 /// The actions a search considers for a switch, in order: a finite switch's actions; for an unlimited
 /// switch the solutions of the game's `candidate(Switch, Action)` that fit one of its templates, or
 /// without `candidate/2`, each template with all its slots given the i-th of a few values of their
@@ -42,19 +76,7 @@ pub fn candidates(s: &mut Session, sw: &SwitchInfo) -> Result<Vec<Term>, Runtime
         Actions::Finite(a) => return Ok(a.clone()),
         Actions::Unlimited(t) => t,
     };
-    let cand = Atom::new("candidate");
-    if s.game().program.pred(cand, 2).is_some() {
-        let v = Term::Var(0);
-        let goal = Term::new_compound(cand, vec![sw.id.clone(), v.clone()]);
-        let mut out: Vec<Term> = Vec::new();
-        for a in s.query_state(&goal, &v, 256, "candidate/2")? {
-            // the action as the session holds it (an integer in a `double` slot is a float)
-            if let Some(a) = templates.iter().find_map(|t| instantiate_template(t, &a)) {
-                if !out.contains(&a) {
-                    out.push(a);
-                }
-            }
-        }
+    if let Some(out) = game_candidates(s, &sw.id, templates)? {
         return Ok(out);
     }
     let mut out = Vec::new();

@@ -1,7 +1,7 @@
 //! `sidl trace`: the machine-readable trajectory format (`../shared/trace-format.md`). Pure: the
 //! caller prints the lines.
 
-use super::session::{Actions, Owner, RuntimeError, Session, Settings};
+use super::session::{Actions, RuntimeError, Session, Settings};
 use super::Game;
 use crate::diag::{Diagnostic, Span};
 use crate::term::Term;
@@ -258,21 +258,11 @@ pub fn run_trace(
 }
 
 /// Random play: every player-owned legal switch with a finite, non-empty action list gets a uniformly
-/// random action (`rng.below(n)`, switches in legal order) from the session's RNG.
+/// random action (`rng.below(n)`, switches in legal order) from the session's RNG; unlimited switches
+/// get none. The random seats' driver ([`crate::seats::random_moves`]) without filling unlimited
+/// switches, as the trace format specifies.
 pub fn random_submissions(s: &mut Session) -> Result<(), RuntimeError> {
-    let switches = s.switches()?;
-    for sw in switches.iter() {
-        let (Owner::Player(p), Actions::Finite(acts)) = (&sw.owner, &sw.actions) else {
-            continue;
-        };
-        if acts.is_empty() {
-            continue;
-        }
-        let i = s.rng().below(acts.len() as u64) as usize;
-        let a = acts[i].clone();
-        // an action of the switch's own list is always accepted
-        let _ = s.submit(p, &sw.id, &a)?;
-    }
+    crate::seats::random_moves(s, None, false, false)?;
     Ok(())
 }
 

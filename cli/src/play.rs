@@ -9,7 +9,6 @@ use seat::SeatKind;
 use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::{
     fill_template, template_slots, Actions, RuntimeError, Session, Settings, SwitchInfo,
-    TemplateSlot,
 };
 use sidl_engine::seats::{self, Idle, Round};
 use sidl_engine::syntax::parse_term;
@@ -641,7 +640,18 @@ impl Play<'_> {
             };
             match self.s.submit(&p, &sw.id, &action)? {
                 Ok(()) => {
-                    let mut msg = format!("ok: {} for {}", show::term(&action), show::term(&sw.id));
+                    // the action as the engine holds it (`12` typed for a double slot is `12.0`);
+                    // in interrupt mode it already ran
+                    let held = self.s.pending().iter().chain(
+                        self.s
+                            .history()
+                            .last()
+                            .into_iter()
+                            .flat_map(|r| &r.submissions),
+                    );
+                    let mut held = held.filter(|s| s.switch == sw.id).map(|s| &s.action);
+                    let action = held.next().unwrap_or(&action);
+                    let mut msg = format!("ok: {} for {}", show::term(action), show::term(&sw.id));
                     if self.interrupt {
                         msg.push_str("; it ran at once (interrupt mode)");
                     }

@@ -167,7 +167,9 @@ fn unlimited_bids_are_typed_slot_by_slot() {
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("  2) [alice,<price:double>]"), "{}", r.out);
     assert!(
-        r.out.contains("price (double; 12 is taken as 12.0)> "),
+        r.out.contains(
+            "  price (double): a float such as 12.5 (an integer such as 12 is taken as 12.0)\nprice (double)> "
+        ),
         "{}",
         r.out
     );
@@ -209,6 +211,45 @@ fn unlimited_bids_are_typed_slot_by_slot() {
         "{}",
         r.out
     );
+}
+
+#[test]
+fn slot_values_follow_the_engine_rule_typed_whole_or_slot_by_slot() {
+    // sidl-semantics §4: [cat, 3] typed as a whole action is held as [cat, 3.0], as in a trace
+    // script or the WASM API; an integer slot refuses 2.0
+    let slots = format!("{}/../tests/games/slots.sidl", env!("CARGO_MANIFEST_DIR"));
+    let r = play(&[&slots], "[cat, 3]\n3\n2.0\n3\n");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.out.contains("ok: [cat,3.0] for [cat]"), "{}", r.out);
+    assert!(
+        r.out.contains("    you chose [cat,3.0] for [cat]\n"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("    + [did,[cat,3.0]]\n"), "{}", r.out);
+    assert!(r.out.contains("accounts: [cat] 3.0\n"), "{}", r.out);
+    assert!(
+        r.out
+            .contains("  n (integer): an integer such as 3 (not 3.0)\nn (integer)> "),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out
+            .contains("2.0 is not a value of type integer: type an integer such as 3 (not 3.0)"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("ok: [count,3] for [cat]"), "{}", r.out);
+    // interrupt mode: the submission runs at once, with the same held action
+    let r = play(&["--interrupt", &slots], "[cat, 3]\n");
+    assert!(
+        r.out
+            .contains("ok: [cat,3.0] for [cat]; it ran at once (interrupt mode)"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("[did,[cat,3.0]]"), "{}", r.out);
 }
 
 #[test]

@@ -183,10 +183,11 @@ fn unknown_slot_types_block_loading_and_suggest_the_slot_type() {
         .into_iter()
         .filter(|d| d.code == codes::UNKNOWN_SLOT_TYPE)
         .collect();
-    assert_eq!(load, check, "Game::load and sidl check report the same diagnostic");
-    let [d] = &load[..] else {
-        panic!("{load:#?}")
-    };
+    assert_eq!(
+        load, check,
+        "Game::load and sidl check report the same diagnostic"
+    );
+    let [d] = &load[..] else { panic!("{load:#?}") };
     assert!(d.is_error());
     assert_eq!(&src[d.span.range()], "float");
     assert_eq!(d.help.as_deref(), Some("did you mean `double`?"));

@@ -351,6 +351,54 @@ fn unlimited_switches_list_their_typed_slots() {
 }
 
 #[test]
+fn an_integer_for_a_double_slot_is_the_float_through_submit_and_fill_template() {
+    // sidl-semantics §4: the engine's rule, with no WASM copy; the same game as the trace script
+    // (tests/trajectories/slots.script) and `sidl play` (cli/tests/play.rs)
+    let mut g = Core::new(&game("tests/games/slots.sidl")).expect("loads");
+    let r = g.submit("[cat]", "[cat]", "[cat, 2]").expect("submit");
+    assert!(r.ok, "{r:?}");
+    assert_eq!(
+        g.pending(),
+        vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]
+    );
+    let c = g.run_chronon().expect("chronon");
+    assert_eq!(
+        c.submissions,
+        vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]
+    );
+    assert_eq!(g.view(None).expect("view"), vec!["[did,[cat,2.0]]"]);
+    assert_eq!(g.accounts()[0].amount, "2.0", "does/2 held 2.0");
+    assert_eq!(
+        g.history().expect("history")[0].submissions[0][2],
+        "[cat,2.0]"
+    );
+    // the form's way: fillTemplate then submit gives the same action
+    let tpl = "[cat,','(price,double)]";
+    let filled = g.fill_template(tpl, &["3".to_string()]).expect("fills");
+    assert_eq!(filled, "[cat,3.0]");
+    assert!(g.submit("[cat]", "[cat]", &filled).expect("submit").ok);
+    // an integer slot refuses 2.0, through submit and through fillTemplate
+    let r = g.submit("[cat]", "[cat]", "[count, 2.0]").expect("submit");
+    assert!(!r.ok && r.reason.is_some(), "{r:?}");
+    let e = g
+        .fill_template("[count,','(n,integer)]", &["2.0".to_string()])
+        .expect_err("2.0 is no integer");
+    assert!(e.message.contains("2.0 is not an integer"), "{}", e.message);
+    // the slots carry the engine's description of their type
+    let sw = g.switches(None).expect("switches");
+    let descriptions: Vec<&str> = sw[0]
+        .slots
+        .iter()
+        .flatten()
+        .map(|s| s.description.as_str())
+        .collect();
+    assert!(
+        descriptions.contains(&"an integer such as 3 (not 3.0)"),
+        "{descriptions:?}"
+    );
+}
+
+#[test]
 fn fill_template_cases() {
     let g = Core::new(&nim()).expect("loads");
     let data = std::fs::read_to_string(concat!(

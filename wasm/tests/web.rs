@@ -232,7 +232,11 @@ fn unlimited_switches_have_slots_and_fill_template_checks_types() {
         .iter()
         .position(|a| a.as_str().is_some_and(|a| a.contains("price")))
         .expect("bid");
-    assert_eq!(s["slots"][i], json!([{"name": "price", "type": "double"}]));
+    assert_eq!(
+        s["slots"][i],
+        json!([{"name": "price", "type": "double",
+                "description": "a float such as 12.5 (an integer such as 12 is taken as 12.0)"}])
+    );
     let tpl = s["actions"][i].as_str().expect("text").to_string();
     let filled = ok(g.fill_template(&tpl, vec!["100.0".into()]));
     let r = j(&ok(g.submit(
@@ -241,9 +245,11 @@ fn unlimited_switches_have_slots_and_fill_template_checks_types() {
         &filled,
     )));
     assert_eq!(r["ok"], true, "{filled}: {r}");
-    let (msg, sidl) = thrown(g.fill_template(&tpl, vec!["100".into()]));
+    // sidl-semantics §4: 100 for a double slot is 100.0, as in every door
+    assert!(ok(g.fill_template(&tpl, vec!["100".into()])).ends_with(",100.0]"));
+    let (msg, sidl) = thrown(g.fill_template(&tpl, vec!["cheap".into()]));
     assert!(
-        msg.contains("slot price (double): 100 is not a float"),
+        msg.contains("slot price (double): cheap is not a float such as 12.5"),
         "{msg}"
     );
     assert_eq!(sidl, Value::Null);

@@ -134,13 +134,14 @@ fn template_slot_types(n: &Node, out: &mut Vec<Diagnostic>) {
                             args[1].span,
                         );
                         d = match suggest_slot_type(ty.name()) {
-                            Some(sug) => d
-                                .with_help(format!("did you mean `{sug}`?"))
-                                .with_fix(format!("replace with `{sug}`"), args[1].span, sug),
-                            None => d.with_help(format!(
-                                "the slot types are {}",
-                                SLOT_TYPES.join(", ")
-                            )),
+                            Some(sug) => d.with_help(format!("did you mean `{sug}`?")).with_fix(
+                                format!("replace with `{sug}`"),
+                                args[1].span,
+                                sug,
+                            ),
+                            None => {
+                                d.with_help(format!("the slot types are {}", SLOT_TYPES.join(", ")))
+                            }
                         };
                         out.push(d);
                     }

@@ -1547,11 +1547,7 @@ pub fn instantiate_template(template: &Term, action: &Term) -> Option<Term> {
     }
 }
 
-fn matches_template<'a>(
-    t: &Term,
-    a: &'a Term,
-    bound: &mut Vec<(u32, &'a Term)>,
-) -> Option<Term> {
+fn matches_template<'a>(t: &Term, a: &'a Term, bound: &mut Vec<(u32, &'a Term)>) -> Option<Term> {
     if let Some((_, ty)) = slot(t) {
         return slot_value(ty, a);
     }
@@ -1800,10 +1796,16 @@ mod tests {
             instantiate_template(&tpl, &t("[bid, 2.5, f(3, g), g]")),
             Some(t("[bid, 2.5, f(3, g), g]"))
         );
-        assert_eq!(instantiate_template(&tpl, &t("[bid, 2, f(3.0, g), g]")), None);
+        assert_eq!(
+            instantiate_template(&tpl, &t("[bid, 2, f(3.0, g), g]")),
+            None
+        );
         assert_eq!(instantiate_template(&tpl, &t("[bid, 2, f(3, g), h]")), None);
         // a pair with a type the engine does not know is not a slot (and a load error, E0419)
-        assert_eq!(instantiate_template(&t("[a, (x, float)]"), &t("[a, 2.0]")), None);
+        assert_eq!(
+            instantiate_template(&t("[a, (x, float)]"), &t("[a, 2.0]")),
+            None
+        );
     }
 
     #[test]
@@ -1821,7 +1823,10 @@ mod tests {
         // payoff([cat], P) :- does([cat], [cat, P]): does/2 held 2.0
         assert_eq!(s.accounts(), vec![(cat.clone(), Term::Float(2.0))]);
         // an integer slot refuses 2.0; a number keeps what was written
-        assert!(s.submit(&cat, &cat, &t("[count, 2.0]")).expect("no error").is_err());
+        assert!(s
+            .submit(&cat, &cat, &t("[count, 2.0]"))
+            .expect("no error")
+            .is_err());
         assert_eq!(s.submit(&cat, &cat, &t("[any, 4]")), Ok(Ok(())));
         assert_eq!(s.pending()[0].action, t("[any, 4]"));
     }

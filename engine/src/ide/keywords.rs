@@ -42,7 +42,7 @@ const DOCS: &[KeywordDoc] = &[
         summary: "Def.1 P: the actions of the legal switch `Switch` (bound) are the distinct solutions `Action`, in solution order. For an unlimited switch it validates a submitted action.",
         snippet: "switch([${1:switch}], [${2:action}]) :-\n    ${0:true}." },
     KeywordDoc { name: "unlimited", arity: 2, signature: "unlimited(Switch, Template)",
-        summary: "If it has solutions for `Switch`, the switch is unlimited: its solutions are action templates in which a slot `(Name, Type)` (type `double`, `integer`, `number`, `atom` or `term`) stands for a value the player types.",
+        summary: "If it has solutions for `Switch`, the switch is unlimited: its solutions are action templates in which a slot `(Name, Type)` (type `double`, `integer`, `number`, `atom` or `term`) stands for a value the player types: a `double` takes a float or an integer, held as the equal float (`2` is `2.0` in the action, `does/2`, the facts and the history); an `integer` only an integer; a `number` either, as written. Any other type is the load error E0419.",
         snippet: "unlimited([${1:switch}], [${2:action}, (${3:value}, ${4|number,integer,double,atom,term|})])." },
     KeywordDoc { name: "owned", arity: 2, signature: "owned(Switch, Owner)",
         summary: "Def.1 O: who owns the legal switch `Switch` (first solution): a player, `equal(N)` (nature, uniform over N actions), a list of probabilities (nature), or anything else (nobody: its default applies).",

@@ -60,6 +60,7 @@ function slotInput(slot) {
     class: 'term slot', 'data-slot': slot.name, 'data-type': slot.type, type: 'text',
     inputmode: numeric ? 'decimal' : undefined, autocomplete: 'off', spellcheck: 'false',
     placeholder: `${slot.name} (${slot.type})`, 'aria-label': `${slot.name} (${slot.type})`,
+    title: slot.description, // the engine's words for what the slot takes
   });
 }
 

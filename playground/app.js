@@ -226,6 +226,10 @@ async function loadSource(source, gameName, opts = {}) {
     return false;
   }
   const players = await engine.load(source);
+  // what was found about the previous game goes: its §11 report, its query answers
+  $('check-result').replaceChildren();
+  $('check-progress').textContent = '';
+  $('answers').replaceChildren();
   S.loaded = true;
   S.source = source;
   S.game = gameName;

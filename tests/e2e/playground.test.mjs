@@ -518,6 +518,7 @@ await check('the §11 counterexample is shown once and fits its panel', async ()
 
 await check('slot values: a double slot takes 12 as 12.0, an integer slot refuses 12.0, a number keeps what was written (playground form)', async () => {
   await loadOwn(fixture('slots.sidl'));
+  assert.equal(await page.textContent('#check-result'), '', 'the previous game\'s §11 report is gone');
   const form = (k) => page.locator(`#moves form.template[data-template^="[${k},"]`);
   const send = async (k, v) => {
     await form(k).locator('input.slot').fill(v);

@@ -226,7 +226,9 @@ fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
         }
     }
     // the analyses beyond loading are there: placement errors, lints, the static §11 warning
-    for c in ["E0013", "E0101", "E0301", "E0302", "W0401", "W0418", "W0501"] {
+    for c in [
+        "E0013", "E0101", "E0301", "E0302", "W0401", "W0418", "W0501",
+    ] {
         assert!(codes.contains(c), "{c} in {codes:?}");
     }
 }

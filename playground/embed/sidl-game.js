@@ -33,7 +33,7 @@ button.action { font-family: ui-monospace, monospace; background: #e3f2e6; borde
 button:disabled { opacity: .45; cursor: default; }
 form.template { display: inline-flex; gap: .3em; align-items: center; flex-wrap: wrap; margin-right: .6em; }
 .term { font-family: ui-monospace, monospace; }
-input.slot { width: 7em; font: 13px ui-monospace, monospace; }
+input.slot { width: 9em; max-width: 100%; font: 13px ui-monospace, monospace; }
 .form-error { color: #b3261e; font-size: .9em; }
 table { border-collapse: collapse; font-family: ui-monospace, monospace; font-size: 13px; }
 td { padding: 0 .8em 0 0; }

@@ -215,19 +215,19 @@ fn unlimited_bids_are_typed_slot_by_slot() {
 
 #[test]
 fn slot_values_follow_the_engine_rule_typed_whole_or_slot_by_slot() {
-    // sidl-semantics §4: [cat, 3] typed as a whole action is held as [cat, 3.0], as in a trace
+    // sidl-semantics §4: [cat, 2] typed as a whole action is held as [cat, 2.0], as in a trace
     // script or the WASM API; an integer slot refuses 2.0
     let slots = format!("{}/../tests/games/slots.sidl", env!("CARGO_MANIFEST_DIR"));
-    let r = play(&[&slots], "[cat, 3]\n3\n2.0\n3\n");
+    let r = play(&[&slots], "[cat, 2]\n3\n2.0\n3\n");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
-    assert!(r.out.contains("ok: [cat,3.0] for [cat]"), "{}", r.out);
+    assert!(r.out.contains("ok: [cat,2.0] for [cat]"), "{}", r.out);
     assert!(
-        r.out.contains("    you chose [cat,3.0] for [cat]\n"),
+        r.out.contains("    you chose [cat,2.0] for [cat]\n"),
         "{}",
         r.out
     );
-    assert!(r.out.contains("    + [did,[cat,3.0]]\n"), "{}", r.out);
-    assert!(r.out.contains("accounts: [cat] 3.0\n"), "{}", r.out);
+    assert!(r.out.contains("    + [did,[cat,2.0]]\n"), "{}", r.out);
+    assert!(r.out.contains("accounts: [cat] 1\n"), "{}", r.out);
     assert!(
         r.out
             .contains("  n (integer): an integer such as 3 (not 3.0)\nn (integer)> "),

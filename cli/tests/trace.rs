@@ -3,7 +3,7 @@
 mod common;
 
 /// The slot-value rule (sidl-semantics §4) through the trace-script door: `[cat, 2]` for a
-/// `double` slot is held as `[cat, 2.0]` (facts, and `does/2` in the account), `2.0` for an
+/// `double` slot is held as `[cat, 2.0]` (facts, and `does/2` in the payoff), `2.0` for an
 /// `integer` slot is rejected on stderr; the trace is the reference manager's
 /// (`tests/trajectories/slots.trace.jsonl`, from `tests/reference/gm.pl`).
 #[test]
@@ -24,7 +24,7 @@ fn a_script_submitting_an_integer_for_a_double_slot_traces_the_float() {
     ))
     .expect("expected trace");
     assert_eq!(out, want);
-    assert!(out.contains(r#""facts":["[did,[cat,2.0]]"],"accounts":{"[cat]":2.0}"#));
+    assert!(out.contains(r#""facts":["[did,[cat,2.0]]"],"accounts":{"[cat]":1}"#));
     let rejected: Vec<&str> = err.lines().filter(|l| l.contains("rejected")).collect();
     assert_eq!(rejected.len(), 1, "{err}");
     assert!(

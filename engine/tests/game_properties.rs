@@ -538,8 +538,9 @@ fn rejections(
     Ok(out)
 }
 
-/// The template with its first slot given a value of a wrong type (a float slot gets an integer,
-/// anything else a float); `None` if it has no slot.
+/// The template with its first slot given a value of a wrong type (a `double` or `number` slot gets
+/// an atom, since an integer is a double (sidl-semantics §4); a `term` slot a variable; anything
+/// else a float); `None` if it has no slot.
 fn wrong_type(t: &Term) -> Option<Term> {
     fn go(t: &Term, done: &mut bool) -> Term {
         match t {
@@ -547,7 +548,7 @@ fn wrong_type(t: &Term) -> Option<Term> {
                 if let Term::Atom(ty) = &args[1] {
                     *done = true;
                     return match ty.name() {
-                        "double" => Term::Int(12),
+                        "double" | "number" => Term::atom("twelve"),
                         "term" => Term::Var(0),
                         _ => Term::Float(12.5),
                     };

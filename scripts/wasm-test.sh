@@ -3,7 +3,8 @@
 #   1. wasm-bindgen-test tests of the JavaScript API (wasm/tests/web.rs) in Node,
 #   2. the same tests in headless Chromium through Debian's chromedriver (wasm/webdriver.json),
 #   3. native-vs-WASM parity: every scripted trajectory and random plays of every game, printed by
-#      `sidl trace` and by the WASM `trace`, must be identical (wasm/tests/parity.mjs).
+#      `sidl trace` and by the WASM `trace`, must be identical, and so must the diagnostics of
+#      `sidl check` and of the WASM `check` for every game and analysis test (wasm/tests/parity.mjs).
 # Installs what is missing: Debian chromium and chromium-driver, and (through scripts/wasm-build.sh)
 # the wasm32 target and the pinned wasm-bindgen-cli, whose wasm-bindgen-test-runner runs the tests.
 set -euo pipefail

@@ -2,36 +2,56 @@
 //   <script type="module" src="https://…/playground/embed/sidl-game.js"></script>
 //   <sidl-game src="nim.sidl" seats="human,random" seed="1"></sidl-game>
 // Attributes: src (the game's URL, relative to the page), seats (comma list per player in player
-// order: human or random; default human), seed (default 1), view (a player, or "designer"; default
-// the first human seat). The engine (../engine.js, ../worker.js, ../pkg/) is found relative to this
-// module's own URL, so the playground directory can be served from anywhere. A human's move is
-// submitted and, once every human seat to move has chosen, the chronon runs (random seats move).
-// The element sets data-state="ready" after each update (tests wait on it). See docs/playground.md.
+// order: human, random, minimax:DEPTH or mcts:ITERATIONS; default human; anything else is an error
+// shown in the element), seed (default 1), view (a player, or "designer"; default the first human
+// seat). The engine (../engine.js, ../worker.js, ../pkg/) and the moves shared with the playground
+// (../play.js) are found relative to this module's own URL, so the playground directory can be served
+// from anywhere. The source is checked first (the diagnostics of `sidl check`, shown in the element;
+// a source with an error is not played). A human's move is submitted (a button per action, the typed
+// form of an unlimited switch) and, once every human seat to move has chosen, the chronon runs (the
+// random and AI seats move). One action at a time: a click while the engine works waits its turn.
+// The element sets data-state="busy" while it works and "ready" after (tests wait on it).
+// See docs/playground.md.
 import { Engine } from '../engine.js';
+import { actionQueue, parseSeat, seatMoves, templateForm } from '../play.js';
 
 const css = `
 :host { display: block; font: 14px/1.4 system-ui, sans-serif; color: #1d2330; border: 1px solid #d8dbe3;
-  border-radius: 6px; padding: .6em .8em; max-width: 40em; background: #fff; }
+  border-radius: 6px; padding: .6em .8em; max-width: 40em; background: #fff; overflow-wrap: anywhere; }
 .top { display: flex; gap: .6em; align-items: baseline; flex-wrap: wrap; }
 .title { font-weight: 600; }
 .status { margin-left: auto; color: #4a5268; font-size: .9em; }
 .status.error { color: #b3261e; }
+.error-box { margin: .4em 0; padding: .4em .6em; border: 1px solid #e0a4a0; background: #fdecea; border-radius: 4px; color: #b3261e; }
+.error-box[hidden] { display: none; }
 h3 { font-size: .9em; margin: .6em 0 .2em; color: #4a5268; }
 ul { margin: 0; padding-left: 1.2em; font-family: ui-monospace, monospace; font-size: 13px; }
 .moves { display: flex; gap: .3em; flex-wrap: wrap; align-items: center; }
+.seat-note { color: #4a5268; font-size: .9em; }
 button { font: inherit; padding: .15em .6em; border: 1px solid #8a93ab; border-radius: 4px; background: #eef0f6; cursor: pointer; }
 button.action { font-family: ui-monospace, monospace; background: #e3f2e6; border-color: #6aa77a; }
 button:disabled { opacity: .45; cursor: default; }
+form.template { display: inline-flex; gap: .3em; align-items: center; flex-wrap: wrap; margin-right: .6em; }
+.term { font-family: ui-monospace, monospace; }
+input.slot { width: 9em; max-width: 100%; font: 13px ui-monospace, monospace; }
+.form-error { color: #b3261e; font-size: .9em; }
 table { border-collapse: collapse; font-family: ui-monospace, monospace; font-size: 13px; }
 td { padding: 0 .8em 0 0; }
 .none { color: #888; font-family: inherit; }
 .over { color: #0b6b2e; font-weight: 600; }
 li.at { list-style: none; margin-left: -1.2em; font-family: inherit; font-weight: 600; }
+details.diagnostics[hidden], .play[hidden] { display: none; }
+details.diagnostics summary { cursor: pointer; color: #4a5268; font-size: .9em; }
+.diagnostics li.error { color: #b3261e; }
+.diagnostics li.warning { color: #8a5a00; }
+.diagnostics .label { color: #4a5268; margin-left: 1em; }
+.diagnostics .help { color: #4a5268; margin-left: 1em; font-family: system-ui, sans-serif; }
 `;
 
 const h = (tag, attrs = {}, ...children) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
     if (k === 'class') e.className = v;
     else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v);
@@ -48,7 +68,9 @@ class SidlGameElement extends HTMLElement {
     this.ui = {
       title: h('span', { class: 'title' }, 'sidl game'),
       chronon: h('span', { class: 'chronon' }),
-      status: h('span', { class: 'status' }, 'loading…'),
+      status: h('span', { class: 'status', role: 'status' }, 'loading…'),
+      error: h('div', { class: 'error-box', role: 'alert', hidden: '' }),
+      diagnostics: h('details', { class: 'diagnostics', hidden: '' }),
       view: h('select', { 'aria-label': 'view as' }),
       moves: h('div', { class: 'moves' }),
       step: h('button', { class: 'step' }, 'Step'),
@@ -58,18 +80,24 @@ class SidlGameElement extends HTMLElement {
       events: h('ul', { class: 'events' }),
     };
     const u = this.ui;
-    root.append(
-      h('div', { class: 'top' }, u.title, u.chronon, u.status),
+    // the game itself, shown once a game is loaded and its seats are known
+    u.play = h('div', { class: 'play', hidden: '' },
       h('div', { class: 'top' }, h('label', {}, 'view as ', u.view), u.step, u.restart),
       h('h3', {}, 'Moves'), u.moves,
       h('h3', {}, 'Facts'), u.facts,
       h('h3', {}, 'Accounts'), u.accounts,
-      h('h3', {}, 'Last chronons'), u.events,
-    );
+      h('h3', {}, 'Last chronons'), u.events);
+    root.append(h('div', { class: 'top' }, u.title, u.chronon, u.status), u.error, u.diagnostics, u.play);
+    this.act = actionQueue({
+      onBusy: (busy) => { this.dataset.state = busy ? 'busy' : 'ready'; },
+      onError: (e) => this.showError(e),
+    });
     u.view.addEventListener('change', () => this.act(() => this.render()));
     u.step.addEventListener('click', () => this.act(() => this.step()));
     u.restart.addEventListener('click', () => this.act(() => this.start()));
-    this.engine = new Engine({ onRestart: (m) => this.setStatus(m, true) });
+    this.engine = new Engine({ onRestart: (m) => this.showError(m) });
+    this.call = (m, ...a) => this.engine.call(m, ...a);
+    this.loaded = false;
     this.act(() => this.load());
   }
 
@@ -82,14 +110,27 @@ class SidlGameElement extends HTMLElement {
     this.ui.status.classList.toggle('error', error);
   }
 
-  async act(f) {
-    this.dataset.state = 'busy';
-    try {
-      await f();
-    } catch (e) {
-      this.setStatus(String(e && e.message ? e.message : e), true);
-    }
-    this.dataset.state = 'ready';
+  // An error, visible: in the status line and in the element's error box.
+  showError(e) {
+    const message = String(e && e.message ? e.message : e);
+    this.setStatus(error(message), true);
+    this.ui.error.textContent = message;
+    this.ui.error.hidden = false;
+  }
+
+  // The diagnostics of `sidl check` (SidlGame.check): each with its labels and help; open when there
+  // is an error, folded for warnings only, absent when there is none.
+  showDiagnostics(diags) {
+    const d = this.ui.diagnostics;
+    const errors = diags.filter((x) => x.severity === 'error').length;
+    d.replaceChildren(h('summary', {}, `Diagnostics: ${errors} error${errors === 1 ? '' : 's'}, ${diags.length - errors} other`),
+      h('ul', {}, ...diags.map((x) => h('li', { class: x.severity, 'data-code': x.code },
+        h('div', {}, `line ${x.line}:${x.column}: ${x.severity}[${x.code}]: ${x.message}`),
+        ...(x.labels || []).map((l) => h('div', { class: 'label' }, `line ${l.line}:${l.column}: ${l.message}`)),
+        ...(x.help ? [h('div', { class: 'help' }, `help: ${x.help}`)] : [])))));
+    d.hidden = diags.length === 0;
+    d.open = errors > 0;
+    return errors;
   }
 
   async load() {
@@ -98,23 +139,45 @@ class SidlGameElement extends HTMLElement {
     const r = await fetch(new URL(src, document.baseURI));
     if (!r.ok) throw new Error(`${src}: ${r.status}`);
     const text = await r.text();
-    this.players = await this.engine.load(text);
-    const kinds = (this.getAttribute('seats') || '').split(',').map((s) => s.trim());
-    this.seats = new Map(this.players.map((p, i) => [p, kinds[i] === 'random' ? 'random' : 'human']));
     const m = /game\((\w+)\)/.exec(text);
     this.ui.title.textContent = m ? m[1] : src;
+    const errors = this.showDiagnostics(await this.engine.check(text));
+    if (errors) throw new Error(`${src} has ${errors} error${errors === 1 ? '' : 's'} (see its diagnostics): not played`);
+    const players = await this.engine.load(text);
+    // every seat written must be one this element plays
+    const written = (this.getAttribute('seats') || '').split(',').map((s) => s.trim());
+    if (written.length === 1 && written[0] === '') written.length = 0;
+    if (written.length > players.length) {
+      throw new Error(`seats="${this.getAttribute('seats')}" names ${written.length} seats; the game has ${players.length} players (${players.join(', ')})`);
+    }
+    const seats = new Map();
+    players.forEach((p, i) => {
+      try {
+        seats.set(p, parseSeat(written[i]));
+      } catch (e) {
+        throw new Error(`seat ${i + 1} (${p}): ${e.message}`);
+      }
+    });
+    this.players = players;
+    this.seats = seats;
+    this.loaded = true;
+    this.ui.play.hidden = false;
     const v = this.ui.view;
-    v.replaceChildren(h('option', { value: '' }, 'designer'), ...this.players.map((p) => h('option', { value: p }, p)));
+    v.replaceChildren(h('option', { value: '' }, 'designer'), ...players.map((p) => h('option', { value: p }, p)));
     const want = this.getAttribute('view');
-    const firstHuman = this.players.find((p) => this.seats.get(p) === 'human');
-    v.value = want === 'designer' ? '' : want && this.players.includes(want) ? want : firstHuman || '';
+    const firstHuman = players.find((p) => seats.get(p) === 'human');
+    v.value = want === 'designer' ? '' : want && players.includes(want) ? want : firstHuman || '';
     await this.start();
   }
 
   async start() {
+    if (!this.loaded) return;
     const seed = Number(this.getAttribute('seed') || 1);
-    await this.engine.call('start', Number.isFinite(seed) && seed >= 0 ? Math.floor(seed) : 1, false);
+    this.seed = Number.isFinite(seed) && seed >= 0 ? Math.floor(seed) : 1;
+    await this.call('start', this.seed, false);
+    this.engine.snapshot = await this.call('snapshot');
     this.last = null;
+    this.ui.error.hidden = true;
     this.setStatus('ready');
     await this.render();
   }
@@ -126,56 +189,73 @@ class SidlGameElement extends HTMLElement {
   }
 
   async submit(p, sw, a) {
-    const r = await this.engine.call('submit', p, sw, a);
-    if (!r.ok) { this.setStatus(`rejected: ${r.reason}`, true); return; }
+    const r = await this.call('submit', p, sw, a);
+    if (!r.ok) { this.setStatus(`rejected: ${r.reason}`, true); await this.render(); return; }
     this.setStatus(`${p}: ${a}`);
-    // every human seat to move has chosen: run the chronon
-    const pending = new Set((await this.engine.call('pending')).map(([q, s]) => `${q} ${s}`));
+    this.engine.snapshot = await this.call('snapshot');
+    // every human seat to move has chosen (a finite or an unlimited switch): run the chronon
+    const pending = new Set((await this.call('pending')).map(([q, s]) => `${q} ${s}`));
     let waiting = false;
     for (const q of this.players) {
       if (this.seats.get(q) !== 'human') continue;
-      for (const s of await this.engine.call('switches', q)) if (!s.unlimited && !pending.has(`${q} ${s.switch}`)) waiting = true;
+      for (const s of await this.call('switches', q)) if (!pending.has(`${q} ${s.switch}`)) waiting = true;
     }
     if (waiting) await this.render(); else await this.step();
   }
 
-  // One chronon (random seats move), then more while no human seat has a switch (at most 200).
+  // One chronon (the random and AI seats move first), then more while no human seat has a switch (at
+  // most 200).
   async step() {
-    const random = this.players.filter((p) => this.seats.get(p) === 'random');
+    if (!this.loaded) return;
     const humans = this.players.filter((p) => this.seats.get(p) === 'human');
     this.last = [];
     for (let i = 0; i < 200; i++) {
-      if (await this.engine.call('isTerminal')) break;
-      const ran = random.length ? await this.engine.call('randomMoves', random) : [];
-      if (Array.isArray(ran) && ran.length) this.last.push(...ran); // interrupt mode
-      else this.last.push(await this.engine.call('chronon'));
-      this.engine.snapshot = await this.engine.call('snapshot');
+      if (await this.call('isTerminal')) break;
+      const n = await this.call('chrononNumber');
+      const ran = await seatMoves(this.call, this.seats, this.seed + n);
+      if (ran.length) this.last.push(...ran); // interrupt mode
+      else this.last.push(await this.call('chronon'));
+      this.engine.snapshot = await this.call('snapshot');
       let humanToMove = false;
-      for (const p of humans) if ((await this.engine.call('switches', p)).length) humanToMove = true;
+      for (const p of humans) if ((await this.call('switches', p)).length) humanToMove = true;
       if (humanToMove || !humans.length) break;
     }
+    this.ui.error.hidden = true;
+    this.setStatus('ready');
     await this.render();
   }
 
   async render() {
+    if (!this.loaded) return;
     const u = this.ui;
     const v = u.view.value;
-    const terminal = await this.engine.call('isTerminal');
-    u.chronon.replaceChildren(`chronon ${await this.engine.call('chrononNumber')}`,
+    const terminal = await this.call('isTerminal');
+    u.chronon.replaceChildren(`chronon ${await this.call('chrononNumber')}`,
       terminal ? h('span', { class: 'over' }, ' — game over') : '');
     u.moves.replaceChildren();
     for (const p of this.actingHumans()) {
-      for (const sw of await this.engine.call('switches', p)) {
-        if (sw.unlimited) continue;
-        u.moves.append(h('span', { class: 'none' }, `${p}:`),
-          ...sw.actions.map((a) => h('button', { class: 'action', 'data-action': a, onclick: () => this.act(() => this.submit(p, sw.switch, a)) }, a)));
+      for (const sw of await this.call('switches', p)) {
+        u.moves.append(h('span', { class: 'none' }, `${p} at ${sw.switch}:`));
+        if (!sw.unlimited) {
+          u.moves.append(...sw.actions.map((a) => h('button', {
+            class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
+            onclick: () => this.act(() => this.submit(p, sw.switch, a)),
+          }, a)));
+          continue;
+        }
+        // an unlimited switch: the playground's typed form, one per template (play.js)
+        sw.actions.forEach((template, i) => {
+          u.moves.append(templateForm(this.call, template, (sw.slots && sw.slots[i]) || [],
+            (action) => this.submit(p, sw.switch, action), this.act));
+        });
       }
     }
+    if (v !== '' && this.seats.get(v) !== 'human') u.moves.append(h('span', { class: 'seat-note' }, `${v} is played by: ${this.seats.get(v)}`));
     if (!u.moves.childElementCount) u.moves.append(h('span', { class: 'none' }, terminal ? 'the game is over' : 'nothing to choose: Step runs the next chronon'));
     u.step.disabled = terminal;
-    const facts = await this.engine.call('view', v === '' ? null : v);
+    const facts = await this.call('view', v === '' ? null : v);
     u.facts.replaceChildren(...facts.map((f) => h('li', {}, f)));
-    const acc = await this.engine.call('accounts');
+    const acc = await this.call('accounts');
     u.accounts.replaceChildren(...acc.map((a) => h('tr', {}, h('td', {}, a.player), h('td', {}, a.amount))));
     const who = v === '' ? -1 : this.players.indexOf(v);
     u.events.replaceChildren();
@@ -186,5 +266,8 @@ class SidlGameElement extends HTMLElement {
     if (!u.events.childElementCount) u.events.append(h('li', { class: 'none' }, 'not started'));
   }
 }
+
+// A status line's short form of an error message (its first line).
+const error = (message) => `error: ${message.split('\n')[0]}`;
 
 customElements.define('sidl-game', SidlGameElement);

@@ -21,8 +21,8 @@ const browser = await chromium.launch({
     '--disable-component-update', '--no-first-run'],
 });
 const consoleErrors = [];
-async function newPage() {
-  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+async function newPage(viewport = { width: 1280, height: 900 }) {
+  const p = await browser.newPage({ viewport });
   p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   p.on('pageerror', (e) => consoleErrors.push(String(e)));
   return p;
@@ -311,7 +311,7 @@ await check('the §11 check finds the leak of tests/analysis/kuhn_leaky.sidl wit
   const text = await page.textContent('#check-result');
   assert.match(text, /inconsistent/);
   assert.match(text, /counterexample for \[p\d\]/);
-  assert.ok(await page.locator('#check-result ol li').count() >= 2, 'the two histories are listed');
+  assert.ok(await page.locator('#check-result ul.history li').count() >= 2, 'the two histories are listed');
   await shot('06-hidden-counterexample');
 });
 
@@ -321,8 +321,8 @@ await check('an unlimited action by its typed form (priceNegotiation)', async ()
   const form = page.locator('#moves .switch[data-player="[alice]"] form.template').filter({ has: page.locator('input.slot') });
   assert.equal(await form.count(), 1, 'alice has one template with slots');
   const input = form.locator('input.slot');
-  assert.equal(await input.getAttribute('type'), 'number');
-  await input.fill('5');
+  assert.equal(await input.getAttribute('inputmode'), 'decimal');
+  await input.fill('5'); // a double slot takes 5 as 5.0 (the engine's rule): refused by switch/2
   await form.locator('button').click(); await idle();
   assert.match(await page.textContent('#status'), /rejected/); // not above the start price 10.0
   await input.fill('12.5');
@@ -394,6 +394,204 @@ await check('a hung engine call is stopped: the worker restarts and the game com
   assert.match(await label(), /chronon 2/);
 });
 
+// --- issue 14: one behaviour everywhere ------------------------------------------------------------
+const fixture = (name) => readFileSync(join(here, 'fixtures', name), 'utf8');
+// Loads a source of the user's own through the editor and Load.
+async function loadOwn(text) {
+  await setSource(text);
+  await click('#load');
+}
+// The 1-based line of the editor a lint marker of `kind` (error, info, ...) is level with.
+async function lintMarkerLines(kind) {
+  const ys = await page.locator(`.cm-gutter-lint .cm-lint-marker-${kind}`).evaluateAll((ms) => ms.map((m) => m.getBoundingClientRect().top + 2));
+  const numbers = await page.locator('.cm-lineNumbers .cm-gutterElement').evaluateAll((es) => es.map((e) => [e.textContent, e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]));
+  return ys.map((y) => Number((numbers.find(([, top, bottom]) => y >= top - 1 && y < bottom) || ['0'])[0]));
+}
+// Nothing on the page is wider than the window (no horizontal scrolling).
+const fitsWidth = (p = page) => p.evaluate(() => ({
+  scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+  wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .slice(0, 5).map((e) => `${e.tagName.toLowerCase()}#${e.id}.${e.className}`),
+}));
+async function assertFits(p = page, what = '') {
+  const f = await fitsWidth(p);
+  assert.ok(f.scroll <= f.inner && f.wide.length === 0, `${what}: scrollWidth ${f.scroll} > innerWidth ${f.inner}, or wider: ${f.wide.join(', ')}`);
+}
+
+await check('diagnostics: create/1 reached from payoff/2 through a helper is E0301 with its label and help, as sidl check says', async () => {
+  await page.goto(base);
+  await ready();
+  const src = fixture('misplaced.sidl');
+  await setSource(src);
+  const item = page.locator('#diagnostics li[data-code="E0301"]');
+  await item.waitFor({ timeout: 10000 });
+  const lines = src.split('\n');
+  const callLine = lines.findIndex((l) => l.startsWith('bonus :-')) + 1; // create([bonus]) is here
+  const payoffLine = lines.findIndex((l) => l.startsWith('payoff(')) + 1; // bonus is called here
+  assert.match(await item.locator('.diag-head').textContent(),
+    new RegExp(`^line ${callLine}:10: error\\[E0301\\]: \`create/1\` cannot be used in the condition of \`payoff/2\``));
+  assert.deepEqual(await item.locator('.label').allTextContents(), [`line ${payoffLine}:19: \`payoff/2\` calls \`bonus/0\` here`]);
+  assert.match(await item.locator('.help').textContent(), /^help: the condition of `payoff\/2` may use /);
+  // in the editor: the error at the create/1 call, an info mark at the call of the helper
+  await page.locator('.cm-gutter-lint .cm-lint-marker-info').first().waitFor({ timeout: 10000 });
+  assert.ok((await lintMarkerLines('error')).includes(callLine), `error marker at line ${callLine}`);
+  assert.ok((await lintMarkerLines('info')).includes(payoffLine), `label marker at line ${payoffLine}`);
+  // a click on the label jumps to the call of the helper
+  await item.locator('.label').click();
+  const sel = await page.evaluate(() => { const ed = window.sidlEditor; const r = ed.state.selection.main; return ed.state.sliceDoc(r.from, r.to); });
+  assert.equal(sel, 'bonus');
+  await shot('13-placement-error');
+  // an error of sidl check: the game is not loaded, nor run
+  await click('#load');
+  assert.match(await page.textContent('#status'), /not loaded: 1 error/);
+  // the static §11 analysis is there too: W0501 on the leaky kuhn
+  await setSource(readFileSync(join(root, 'tests', 'analysis', 'kuhn_leaky.sidl'), 'utf8'));
+  await page.locator('#diagnostics li[data-code="W0501"]').waitFor({ timeout: 10000 });
+  const w = page.locator('#diagnostics li[data-code="W0501"]').first();
+  assert.match(await w.locator('.diag-head').textContent(), /warning\[W0501\]/);
+  assert.ok(await w.locator('.label').count() >= 1, 'W0501 has its labels');
+});
+
+await check('one action at a time: a double-click on Step gives the seeded trajectory of two single steps', async () => {
+  await pickGame('tictactoe.sidl');
+  await page.fill('#seed', '5');
+  await click('#restart');
+  await allSeats('random');
+  const trajectory = () => page.evaluate(() => window.sidlState.timeline.map((e) => e.chronon && e.chronon.events.map((x) => x.text)));
+  await click('#chronon');
+  await click('#chronon');
+  const want = { facts: await facts(), log: await page.locator('#log li').allTextContents(), t: await trajectory() };
+  assert.equal(want.t.length, 3, 'two chronons');
+  await click('#restart');
+  assert.match(await label(), /chronon 0/);
+  await page.dblclick('#chronon');
+  await idle();
+  assert.deepEqual(await trajectory(), want.t);
+  assert.deepEqual(await facts(), want.facts);
+  assert.deepEqual(await page.locator('#log li').allTextContents(), want.log);
+  // three clicks at once: three steps, in order
+  await click('#restart');
+  await page.evaluate(() => { for (let i = 0; i < 3; i++) document.getElementById('chronon').click(); });
+  await idle();
+  const three = await trajectory();
+  assert.equal(three.length, 4);
+  assert.deepEqual(three.slice(0, 3), want.t);
+});
+
+await check('the game menu names the user\'s own source once it is loaded', async () => {
+  await pickGame('nim.sidl');
+  await loadOwn(`% my own game\n${readFileSync(join(root, 'games', 'nim.sidl'), 'utf8')}`);
+  assert.match(await page.textContent('#status'), /loaded the edited game/);
+  assert.equal(await page.inputValue('#example'), '');
+  assert.equal(await page.locator('#example option:checked').textContent(), '(your source)');
+  await pickGame('tictactoe.sidl');
+  assert.equal(await page.locator('#example option:checked').textContent(), 'tictactoe');
+  // the gallery source as shipped, loaded from the editor, is the gallery game again
+  await click('#load');
+  assert.equal(await page.inputValue('#example'), 'tictactoe.sidl');
+});
+
+await check('the §11 counterexample is shown once and fits its panel', async () => {
+  await loadOwn(readFileSync(join(root, 'tests', 'analysis', 'kuhn_leaky.sidl'), 'utf8'));
+  await click('#check-hidden');
+  const text = await page.textContent('#check-result');
+  assert.match(text, /inconsistent/);
+  const steps = await page.locator('#check-result ul.history li').allTextContents();
+  assert.ok(steps.length >= 2);
+  for (const st of new Set(steps)) {
+    const n = text.split(st).length - 1;
+    assert.equal(n, steps.filter((x) => x === st).length, `"${st}" is shown ${n} times`);
+  }
+  const sees = await page.locator('#check-result .sees').textContent();
+  assert.equal(text.split(sees).length - 1, 1, 'what the player sees, once');
+  assert.equal(await page.locator('#check-result .counterexample').count(), 1);
+  const fit = await page.evaluate(() => {
+    const box = document.querySelector('#check-result');
+    const pane = box.closest('section').getBoundingClientRect();
+    const out = [...box.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > pane.right + 0.5);
+    return { scroll: box.scrollWidth, client: box.clientWidth, out: out.length };
+  });
+  assert.ok(fit.scroll <= fit.client && fit.out === 0, JSON.stringify(fit));
+  await page.locator('#check-result').scrollIntoViewIfNeeded();
+  await shot('14-hidden-once');
+});
+
+await check('slot values: a double slot takes 12 as 12.0, an integer slot refuses 12.0, a number keeps what was written (playground form)', async () => {
+  await loadOwn(fixture('slots.sidl'));
+  assert.equal(await page.textContent('#check-result'), '', 'the previous game\'s §11 report is gone');
+  const form = (k) => page.locator(`#moves form.template[data-template^="[${k},"]`);
+  const send = async (k, v) => {
+    await form(k).locator('input.slot').fill(v);
+    await form(k).locator('button').click();
+    await idle();
+  };
+  await send('d', '12');
+  assert.match(await page.textContent('#pending'), /\[me\] \[s\] ← \[d,12\.0\]/);
+  await click('#chronon');
+  await send('i', '12.0');
+  assert.match(await form('i').locator('.form-error').textContent(), /integer/);
+  assert.doesNotMatch(await page.textContent('#pending'), /\[i,/);
+  await send('i', '12');
+  assert.match(await page.textContent('#pending'), /← \[i,12\]/);
+  await click('#chronon');
+  await send('n', '12');
+  assert.match(await page.textContent('#pending'), /← \[n,12\]$/);
+  await click('#chronon');
+  await send('n', '12.0');
+  assert.match(await page.textContent('#pending'), /← \[n,12\.0\]/);
+  await click('#chronon');
+  assert.deepEqual((await facts()).filter((f) => f.startsWith('[got')).sort(), ['[got,d,12.0]', '[got,i,12]', '[got,n,12.0]', '[got,n,12]']);
+  await shot('15-slot-values');
+});
+
+await check('random and AI seats fill an unlimited switch from candidate/2 (playground, ultimatum)', async () => {
+  const src = fixture('ultimatum.sidl');
+  for (const kind of ['minimax:3', 'random']) {
+    await loadOwn(src);
+    await page.selectOption('#seats select[data-player="[proposer]"]', kind); await idle();
+    await click('#chronon');
+    const offered = (await facts()).find((f) => f.startsWith('[offered,'));
+    assert.ok(offered, `${kind} made an offer: ${(await facts()).join(' ')}`);
+    assert.match(offered, /^\[offered,(10|[0-9])\]$/);
+    // the human responder answers
+    await click('#moves button[data-action="[accept]"]');
+    await click('#chronon');
+    assert.match(await label(), /game over/);
+  }
+});
+
+await check('at phone width (375 px) nothing overflows horizontally: editor, game, board, §11 report', async () => {
+  const p = await newPage({ width: 375, height: 812 });
+  const prev = page;
+  page = p;
+  try {
+    await page.goto(base);
+    await ready();
+    await assertFits(page, 'nim loaded');
+    await shot('16-phone-nim');
+    await pickGame('chess.sidl');
+    await click('#random-chronon');
+    await click('#random-chronon');
+    await assertFits(page, 'chess after two chronons');
+    await page.locator('#board').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, '17-phone-chess-board.png') });
+    await pickGame('priceNegotiation.sidl');
+    await assertFits(page, 'the typed forms');
+    await loadOwn(readFileSync(join(root, 'tests', 'analysis', 'kuhn_leaky.sidl'), 'utf8'));
+    await click('#check-hidden');
+    await assertFits(page, 'the §11 report');
+    await page.locator('#check-result').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(artifacts, '18-phone-hidden.png') });
+    await setSource(fixture('misplaced.sidl'));
+    await page.locator('#diagnostics li[data-code="E0301"]').waitFor({ timeout: 10000 });
+    await assertFits(page, 'the diagnostics');
+    await shot('19-phone-diagnostics');
+  } finally {
+    page = prev;
+    await p.close();
+  }
+});
+
 // Every shipped game played with random seats until it ends (bounded).
 const bound = { 'chess.sidl': 400 };
 for (const name of shippedGames) {
@@ -456,6 +654,131 @@ await check('the embed example page plays nim in a <sidl-game> element', async (
   assert.equal(await game.locator('.accounts tr').count(), 2);
   assert.ok(n >= 2, `the human moved ${n} times, the random seat answered`);
   await shot('11-embed', p);
+  await p.close();
+});
+
+// A page with one <sidl-game ATTRS> element; its src is a fixture of tests/e2e/fixtures/ (served by
+// the test itself under /e2e/). Waits until the element is ready.
+async function embedPage(attrs, viewport) {
+  const p = await newPage(viewport);
+  await p.route('**/e2e/**', (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path.endsWith('/page.html')) {
+      return route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><script type="module" src="../embed/sidl-game.js"></script></head><body><sidl-game ${attrs}></sidl-game></body></html>`,
+      });
+    }
+    return route.fulfill({ contentType: 'text/plain', body: fixture(path.split('/').pop()) });
+  });
+  await p.goto(new URL('e2e/page.html', base).href);
+  await embedIdle(p);
+  return p;
+}
+const embedIdle = (p) => p.waitForFunction(() => document.querySelector('sidl-game')?.dataset.state === 'ready', null, { timeout: 60000 });
+const embedFacts = (p) => p.locator('sidl-game .facts li').allTextContents();
+const embedAccounts = async (p) => Object.fromEntries(await p.locator('sidl-game .accounts tr').evaluateAll(
+  (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))));
+
+await check('<sidl-game>: an unlimited switch has the typed form; a human proposer\'s offer is answered by an AI seat', async () => {
+  const p = await embedPage('src="ultimatum.sidl" seats="human,minimax:2" seed="3" view="designer"');
+  const game = p.locator('sidl-game');
+  const form = game.locator('form.template');
+  assert.equal(await form.count(), 1, 'the proposer\'s offer form');
+  assert.match(await form.textContent(), /\[offer,‹share: integer›\]/);
+  const input = form.locator('input.slot[data-slot="share"]');
+  await input.fill('4.5');
+  await form.locator('button').click(); await embedIdle(p);
+  assert.match(await form.locator('.form-error').textContent(), /integer/, 'a float is refused for an integer slot');
+  await input.fill('4');
+  await form.locator('button').click(); await embedIdle(p);
+  // the offer ran, then the AI responder answered (it sees the offer: its own move, submitted, not a
+  // default) and the game ended
+  assert.match(await game.locator('.chronon').textContent(), /game over/);
+  const events = await game.locator('.events').textContent();
+  assert.match(events, /\[offer\] ← \[offer,4\] \(submitted\)/);
+  const answer = /\[answer\] ← \[(accept|reject)\] \(submitted\)/.exec(events);
+  assert.ok(answer, events);
+  assert.deepEqual(await embedFacts(p), [answer[1] === 'accept' ? '[accepted,4]' : '[rejected,4]']);
+  assert.deepEqual(await embedAccounts(p), answer[1] === 'accept' ? { '[proposer]': '6', '[responder]': '4' } : { '[proposer]': '0', '[responder]': '0' });
+  await shot('20-embed-ultimatum', p);
+  await p.close();
+});
+
+await check('<sidl-game>: mcts and random seats fill the offer from candidate/2; the human responder accepts', async () => {
+  for (const kind of ['mcts:50', 'random']) {
+    const p = await embedPage(`src="ultimatum.sidl" seats="${kind},human" seed="2"`);
+    const game = p.locator('sidl-game');
+    assert.equal(await game.locator('button.action').count(), 0, 'the responder has nothing to answer yet');
+    await game.locator('button.step').click(); await embedIdle(p);
+    const offered = (await embedFacts(p)).find((f) => f.startsWith('[offered,'));
+    assert.ok(offered, `${kind} offered: ${(await embedFacts(p)).join(' ')} / ${await game.locator('.status').textContent()}`);
+    await game.locator('button.action[data-action="[accept]"]').click(); await embedIdle(p);
+    assert.match(await game.locator('.chronon').textContent(), /game over/);
+    const x = Number(/\[offered,(\d+)\]/.exec(offered)[1]);
+    assert.deepEqual(await embedAccounts(p), { '[proposer]': String(10 - x), '[responder]': String(x) });
+    await p.close();
+  }
+});
+
+await check('<sidl-game>: an unsupported seat is a visible error, not a human seat', async () => {
+  for (const [seats, want] of [['human,alphazero', /seat 2 \(\[responder\]\): unsupported seat "alphazero"/], ['mcts:0,human', /unsupported seat "mcts:0"/], ['human,human,random', /3 seats; the game has 2 players/]]) {
+    const p = await embedPage(`src="ultimatum.sidl" seats="${seats}"`);
+    const box = p.locator('sidl-game .error-box');
+    assert.ok(await box.isVisible(), `${seats}: the error is shown`);
+    assert.match(await box.textContent(), want);
+    assert.match(await p.locator('sidl-game .status').textContent(), /^error: /);
+    assert.equal(await p.locator('sidl-game button.action, sidl-game form.template').count(), 0, 'nothing to play');
+    if (seats.includes('alphazero')) await shot('21-embed-bad-seat', p);
+    await p.close();
+  }
+});
+
+await check('<sidl-game>: the diagnostics of sidl check; a game with an error is not played', async () => {
+  const p = await embedPage('src="misplaced.sidl"');
+  const d = p.locator('sidl-game details.diagnostics');
+  assert.ok(await d.isVisible());
+  const item = d.locator('li[data-code="E0301"]');
+  assert.equal(await item.count(), 1);
+  assert.match(await item.textContent(), /`payoff\/2` calls `bonus\/0` here/);
+  assert.match(await item.textContent(), /help: the condition of `payoff\/2` may use/);
+  assert.match(await p.locator('sidl-game .error-box').textContent(), /1 error .*not played/);
+  await shot('22-embed-diagnostics', p);
+  await p.close();
+});
+
+await check('<sidl-game>: slot values by the engine\'s rule (12 for a double is 12.0; 12.0 for an integer is refused)', async () => {
+  const p = await embedPage('src="slots.sidl" seats="human"');
+  const game = p.locator('sidl-game');
+  const form = (k) => game.locator(`form.template[data-template^="[${k},"]`);
+  const send = async (k, v) => {
+    await form(k).locator('input.slot').fill(v);
+    await form(k).locator('button').click();
+    await embedIdle(p);
+  };
+  await send('d', '12');
+  await send('i', '12.0');
+  assert.match(await form('i').locator('.form-error').textContent(), /integer/);
+  await send('i', '12');
+  await send('n', '12');
+  await send('n', '12.0');
+  assert.deepEqual((await embedFacts(p)).filter((f) => f.startsWith('[got')).sort(), ['[got,d,12.0]', '[got,i,12]', '[got,n,12.0]', '[got,n,12]']);
+  await p.close();
+});
+
+await check('<sidl-game>: a double-click on Step runs two steps, in order; fits a phone', async () => {
+  const p = await embedPage('src="../games/tictactoe.sidl" seats="random,random" seed="4"', { width: 375, height: 700 });
+  await assertFits(p, 'the embed at 375 px');
+  const game = p.locator('sidl-game');
+  await game.locator('button.step').click(); await embedIdle(p);
+  await game.locator('button.step').click(); await embedIdle(p);
+  const want = await embedFacts(p);
+  await game.locator('button.restart').click(); await embedIdle(p);
+  await game.locator('button.step').dblclick(); await embedIdle(p);
+  assert.deepEqual(await embedFacts(p), want);
+  assert.match(await game.locator('.chronon').textContent(), /chronon 2/);
+  await assertFits(p, 'the embed after two steps');
+  await shot('23-embed-phone', p);
   await p.close();
 });
 

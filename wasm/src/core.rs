@@ -22,7 +22,8 @@ use sidl_engine::write;
 use std::sync::Arc;
 
 /// A diagnostic placed in the source: 1-based line and column, columns and offsets in UTF-16 code
-/// units (JavaScript string indices).
+/// units (JavaScript string indices). The same as `sidl check` reports: code, severity, message,
+/// span, secondary labels and help.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticDto {
@@ -35,6 +36,22 @@ pub struct DiagnosticDto {
     pub end_line: u32,
     pub end_column: u32,
     /// UTF-16 offsets of the span in the whole text.
+    pub from: u32,
+    pub to: u32,
+    /// Secondary locations (e.g. each call on the way from a head keyword's rule to a misplaced
+    /// body keyword in a helper).
+    pub labels: Vec<LabelDto>,
+}
+
+/// A secondary location of a diagnostic, placed as [`DiagnosticDto`]'s span, with its message.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LabelDto {
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
     pub from: u32,
     pub to: u32,
 }
@@ -252,22 +269,50 @@ pub fn diagnostics(source: &str, diags: &[Diagnostic]) -> Vec<DiagnosticDto> {
         }
         source[..b].encode_utf16().count() as u32
     };
+    // 1-based (line, column, end line, end column, from, to) of a span
+    let place = |span: Span| {
+        let s = index.line_col(source, span.start, ColumnUnit::Utf16);
+        let e = index.line_col(source, span.end, ColumnUnit::Utf16);
+        (
+            s.line + 1,
+            s.col + 1,
+            e.line + 1,
+            e.col + 1,
+            utf16_offset(span.start),
+            utf16_offset(span.end),
+        )
+    };
     diags
         .iter()
         .map(|d| {
-            let s = index.line_col(source, d.span.start, ColumnUnit::Utf16);
-            let e = index.line_col(source, d.span.end, ColumnUnit::Utf16);
+            let (line, column, end_line, end_column, from, to) = place(d.span);
             DiagnosticDto {
                 severity: d.severity.as_str().to_string(),
                 code: d.code.to_string(),
                 message: d.message.clone(),
                 help: d.help.clone(),
-                line: s.line + 1,
-                column: s.col + 1,
-                end_line: e.line + 1,
-                end_column: e.col + 1,
-                from: utf16_offset(d.span.start),
-                to: utf16_offset(d.span.end),
+                line,
+                column,
+                end_line,
+                end_column,
+                from,
+                to,
+                labels: d
+                    .labels
+                    .iter()
+                    .map(|l| {
+                        let (line, column, end_line, end_column, from, to) = place(l.span);
+                        LabelDto {
+                            message: l.message.clone(),
+                            line,
+                            column,
+                            end_line,
+                            end_column,
+                            from,
+                            to,
+                        }
+                    })
+                    .collect(),
             }
         })
         .collect()
@@ -286,11 +331,11 @@ pub fn diagnostics_text(dtos: &[DiagnosticDto]) -> String {
         .join("\n")
 }
 
-/// Every diagnostic of a source (errors and warnings).
+/// Every diagnostic of a source, exactly those of `sidl check` (the engine's
+/// [`sidl_engine::analysis::check`]): syntax and load errors, placement errors (`E03xx`), lints
+/// (`W04xx`/`E04xx`) and the static hidden-information analysis (`W0501`), sorted by position.
 pub fn check(source: &str) -> Vec<DiagnosticDto> {
-    match Game::load(source) {
-        Ok((_, d)) | Err(d) => diagnostics(source, &d),
-    }
+    diagnostics(source, &sidl_engine::analysis::check(source))
 }
 
 pub fn parse(text: &str, what: &str) -> Result<Term, String> {

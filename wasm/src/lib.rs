@@ -10,12 +10,27 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = r#"
-/** A diagnostic: 1-based line and column; columns and from/to offsets in UTF-16 code units. */
+/**
+ * A diagnostic, as `sidl check` reports it (same code, severity, message, span, labels and help):
+ * 1-based line and column; columns and from/to offsets in UTF-16 code units.
+ */
 export interface Diagnostic {
-  severity: "error" | "warning" | string;
+  severity: "error" | "warning" | "info" | "hint" | string;
   code: string;
   message: string;
   help: string | null;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  from: number;
+  to: number;
+  /** Secondary locations, e.g. each call on the way from a rule to a misplaced keyword in a helper. */
+  labels: DiagnosticLabel[];
+}
+/** A secondary location of a diagnostic (placed like the diagnostic's own span) and its message. */
+export interface DiagnosticLabel {
+  message: string;
   line: number;
   column: number;
   endLine: number;
@@ -184,7 +199,8 @@ impl SidlGame {
         Core::new(source).map(|core| SidlGame { core }).map_err(err)
     }
 
-    /// Every diagnostic of a source, without loading it.
+    /// Every diagnostic of a source, without loading it: exactly those of `sidl check` (syntax,
+    /// load, placement `E03xx`, lints `W04xx`/`E04xx`, static hidden information `W0501`).
     #[wasm_bindgen(unchecked_return_type = "Diagnostic[]")]
     pub fn check(source: &str) -> Result<JsValue, js_sys::Error> {
         to_js(&core::check(source))

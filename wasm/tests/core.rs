@@ -102,9 +102,10 @@ fn random_moves_for_some_players_only() {
 fn diagnostics_have_1_based_lines_and_utf16_columns() {
     let src = "game(x).\n% é😀\nfoo('é😀', ) .\n";
     let d = check(src);
-    assert!(!d.is_empty());
-    let e = &d[0];
-    assert_eq!(e.severity, "error");
+    let e = d
+        .iter()
+        .find(|d| d.severity == "error")
+        .unwrap_or_else(|| panic!("an error in {d:?}"));
     assert_eq!(e.line, 3);
     // `foo('é😀', )`: the `)` is at UTF-16 column 12 (é = 1 unit, 😀 = 2)
     assert_eq!(e.column, 12, "{e:?}");
@@ -112,12 +113,124 @@ fn diagnostics_have_1_based_lines_and_utf16_columns() {
     assert_eq!(e.from, line3_start + 11);
     let err = Core::new(src).err().expect("blocked");
     assert!(err.message.starts_with("3:12: error["), "{err}");
-    assert_eq!(err.diagnostics, d);
+    // the loader's diagnostics are among those of check (which adds the analyses' own)
+    assert!(err.diagnostics.contains(e), "{err:?}");
+    assert!(err.diagnostics.iter().all(|x| d.contains(x)), "{err:?}");
 }
 
 #[test]
 fn a_good_game_checks_clean() {
     assert!(check(&nim()).iter().all(|d| d.severity != "error"));
+}
+
+/// A payoff rule that reaches `create/1` through a helper: it loads, but `check` reports what
+/// `sidl check` does: E0301 at the `create/1` call, labelled at the helper's call in `payoff/2`.
+const MISPLACED: &str = "game(misplaced).
+init([count, 0]).
+init([a], 0).
+init([b], 0).
+legal([main]) :- fact([count, N]), N < 3.
+owned([main], [a]).
+switch([main], [tick]).
+do([tick]) :- fact([count, N]), N1 is N + 1, delete([count, N]), create([count, N1]).
+payoff([a], 1) :- bonus.
+bonus :- create([bonus]).
+";
+
+#[test]
+fn check_reports_placement_errors_with_their_labels_and_help() {
+    assert!(Core::new(MISPLACED).is_ok(), "the game loads");
+    let d = check(MISPLACED);
+    let e = d
+        .iter()
+        .find(|d| d.code == "E0301")
+        .unwrap_or_else(|| panic!("E0301 in {d:?}"));
+    assert_eq!(e.severity, "error");
+    assert_eq!((e.line, e.column), (10, 10), "at create([bonus]): {e:?}");
+    assert!(e.message.contains("payoff/2"), "{e:?}");
+    assert!(
+        e.help.as_deref().unwrap_or("").contains("payoff/2"),
+        "{e:?}"
+    );
+    assert_eq!(e.labels.len(), 1, "{e:?}");
+    let l = &e.labels[0];
+    assert_eq!(
+        (l.line, l.column, l.end_line, l.end_column),
+        (9, 19, 9, 24),
+        "{l:?}"
+    );
+    assert_eq!(
+        &MISPLACED[l.from as usize..l.to as usize],
+        "bonus",
+        "the label is the call of the helper"
+    );
+    assert!(l.message.contains("calls"), "{l:?}");
+}
+
+/// `check` is `sidl check`: the engine's `analysis::check`, placed in UTF-16 units, for every shipped
+/// game and every analysis test file (codes, severities, messages, spans, labels, help).
+#[test]
+fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
+    use sidl_engine::diag::{ColumnUnit, LineIndex};
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut files = Vec::new();
+    for dir in [
+        "games",
+        "games/paper",
+        "tests/analysis",
+        "engine/tests/analysis",
+        "tests/e2e/fixtures",
+    ] {
+        let Ok(rd) = std::fs::read_dir(format!("{root}/{dir}")) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "sidl") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 10, "{files:?}");
+    let mut codes = std::collections::BTreeSet::new();
+    for f in &files {
+        let src = std::fs::read_to_string(f).expect("read");
+        let want = sidl_engine::analysis::check(&src);
+        let got = check(&src);
+        assert_eq!(got.len(), want.len(), "{}", f.display());
+        let index = LineIndex::new(&src);
+        let at = |o: u32| {
+            let lc = index.line_col(&src, o, ColumnUnit::Utf16);
+            (lc.line + 1, lc.col + 1)
+        };
+        for (g, w) in got.iter().zip(&want) {
+            codes.insert(w.code);
+            assert_eq!(g.code, w.code, "{}", f.display());
+            assert_eq!(g.severity, w.severity.as_str());
+            assert_eq!(g.message, w.message);
+            assert_eq!(g.help, w.help);
+            assert_eq!(
+                (g.line, g.column),
+                at(w.span.start),
+                "{}: {g:?}",
+                f.display()
+            );
+            assert_eq!((g.end_line, g.end_column), at(w.span.end));
+            assert_eq!(g.labels.len(), w.labels.len());
+            for (gl, wl) in g.labels.iter().zip(&w.labels) {
+                assert_eq!(gl.message, wl.message);
+                assert_eq!((gl.line, gl.column), at(wl.span.start));
+                assert_eq!((gl.end_line, gl.end_column), at(wl.span.end));
+            }
+        }
+    }
+    // the analyses beyond loading are there: placement errors, lints, the static §11 warning
+    for c in [
+        "E0013", "E0101", "E0301", "E0302", "W0401", "W0418", "W0501",
+    ] {
+        assert!(codes.contains(c), "{c} in {codes:?}");
+    }
 }
 
 #[test]

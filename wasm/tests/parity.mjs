@@ -1,7 +1,8 @@
 // Native-vs-WASM parity: every scripted trajectory of tests/trajectories (header `% game: PATH`,
 // optionally `% options: --seed S --max-chronons N`) and a few random plays of every game in games/
 // are printed by the native `sidl trace` and by `SidlGame.trace` of the WASM build (wasm-bindgen
-// `--target nodejs` output); the lines must be identical.
+// `--target nodejs` output); the lines must be identical. And every game, analysis test and e2e
+// fixture gets the same diagnostics from `sidl check --format json` and from `SidlGame.check`.
 //   node wasm/tests/parity.mjs PKG_DIR SIDL_BINARY
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
@@ -76,5 +77,42 @@ for (const c of cases) {
   }
 }
 console.log(`parity (native sidl trace vs WASM trace): ${cases.length} games`);
+
+// `SidlGame.check` is `sidl check`: for every game and analysis test file, the diagnostics of
+// `sidl check --format json` and of the WASM check are the same (codes, severities, messages,
+// spans, labels, help). Columns: the CLI counts characters, the WASM UTF-16 units; they agree on
+// text without characters beyond the BMP, which is compared column for column (else lines only).
+const checked = [];
+for (const dir of ['games', 'games/paper', 'tests/analysis', 'engine/tests/analysis', 'tests/e2e/fixtures']) {
+  let names = [];
+  try { names = readdirSync(join(root, dir)); } catch (_) { continue; }
+  for (const n of names.filter((x) => x.endsWith('.sidl')).sort()) checked.push(join(root, dir, n));
+}
+let diagnosticCount = 0;
+for (const file of checked) {
+  const text = readFileSync(file, 'utf8');
+  let out;
+  try {
+    out = execFileSync(sidl, ['check', file, '--format', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    out = e.stdout; // exit 1: the file has an error
+  }
+  const astral = /[\u{10000}-\u{10FFFF}]/u.test(text);
+  const place = (x) => (astral ? [x.line] : [x.line, x.column, x.end_line ?? x.endLine, x.end_column ?? x.endColumn]);
+  const norm = (d) => ({
+    code: d.code, severity: d.severity, message: d.message, help: d.help ?? null, at: place(d),
+    labels: (d.labels || []).map((l) => ({ message: l.message, at: place(l) })),
+  });
+  const want = out.split('\n').filter(Boolean).map((l) => norm(JSON.parse(l)));
+  const got = SidlGame.check(text).map(norm);
+  diagnosticCount += want.length;
+  if (JSON.stringify(got) === JSON.stringify(want)) {
+    passed++;
+  } else {
+    failed++;
+    console.log(`FAIL check ${relative(root, file)}:\n  sidl check: ${JSON.stringify(want)}\n  wasm:       ${JSON.stringify(got)}`);
+  }
+}
+console.log(`parity (sidl check vs WASM check): ${checked.length} files, ${diagnosticCount} diagnostics`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -43,8 +43,13 @@ fn thrown<T>(r: Result<T, js_sys::Error>) -> (String, Value) {
 #[wasm_bindgen_test]
 fn check_reports_diagnostics_with_utf16_columns() {
     let d = j(&ok(SidlGame::check("game(x).\n% é😀\nfoo('é😀', ) .\n")));
-    let first = &d[0];
-    assert_eq!(first["severity"], "error");
+    let first = d
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|d| d["severity"] == "error")
+        .expect("an error");
+    assert!(first["labels"].is_array(), "{first}");
     assert_eq!(
         (first["line"].as_u64(), first["column"].as_u64()),
         (Some(3), Some(12))
@@ -69,6 +74,39 @@ fn check_reports_diagnostics_with_utf16_columns() {
         .expect("list")
         .iter()
         .all(|d| d["severity"] != "error"));
+}
+
+/// `check` is `sidl check`: a placement error reached through a helper (E0301), with its label (the
+/// call of the helper in `payoff/2`) and help.
+#[wasm_bindgen_test]
+fn check_reports_placement_errors_with_labels() {
+    let src = "game(g).\ninit([a], 0).\nlegal([s]) :- fact([on]).\nowned([s], [a]).\n\
+               switch([s], [go]).\ndo([go]).\npayoff([a], 1) :- bonus.\nbonus :- create([x]).\n";
+    let d = j(&ok(SidlGame::check(src)));
+    let e = d
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|d| d["code"] == "E0301")
+        .unwrap_or_else(|| panic!("E0301 in {d}"));
+    assert_eq!(e["severity"], "error");
+    assert_eq!(
+        (e["line"].as_u64(), e["column"].as_u64()),
+        (Some(8), Some(10))
+    );
+    assert!(e["help"].as_str().unwrap_or("").contains("payoff/2"), "{e}");
+    let l = &e["labels"][0];
+    assert_eq!(
+        (l["line"].as_u64(), l["column"].as_u64()),
+        (Some(7), Some(19)),
+        "{e}"
+    );
+    assert_eq!(
+        (l["endLine"].as_u64(), l["endColumn"].as_u64()),
+        (Some(7), Some(24)),
+        "{e}"
+    );
+    assert!(l["message"].as_str().unwrap_or("").contains("calls"), "{e}");
 }
 
 #[wasm_bindgen_test]

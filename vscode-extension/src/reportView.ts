@@ -1,8 +1,10 @@
 // The reports of "SIDL: Check hidden-information consistency": one read-only document per game,
-// under the scheme `sidl-report` (a TextDocumentContentProvider), replaced on the next run of the
-// check on that game (onDidChange), with its locations as links into the game (a
-// DocumentLinkProvider whose links run the command sidl.openReportLocation). The reports are kept in the workspace state, so that a report tab VS Code
-// restores after a reload still has its text. The text and the links come from report.ts.
+// under the scheme `sidl-report` (a read-only FileSystemProvider, so that VS Code restores a report
+// tab after a reload: it starts the extension for the scheme, `onFileSystem:sidl-report`, which a
+// TextDocumentContentProvider would not get), replaced on the next run of the check on that game
+// (onDidChangeFile), with its locations as links into the game (a DocumentLinkProvider whose links
+// run the command sidl.openReportLocation). The reports are kept in the workspace state. The text
+// and the links come from report.ts.
 
 import * as vscode from 'vscode';
 import { Report, REPORT_SCHEME, reportPath } from './report';
@@ -11,16 +13,22 @@ interface Stored {
   /** The game's URI. */
   game: string;
   report: Report;
+  /** When it was made (ms since the epoch): the file's mtime. */
+  time?: number;
 }
 
 const STATE_KEY = 'sidl.hiddenInformationReports';
 /** The most reports kept in the workspace state (the oldest go first). */
 const KEEP = 50;
 
-export class ReportView implements vscode.TextDocumentContentProvider, vscode.DocumentLinkProvider {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
+const NO_REPORT =
+  'No report: run "SIDL: Check hidden-information consistency" on the game again (command palette, with the game in the editor).\n';
+
+export class ReportView implements vscode.FileSystemProvider, vscode.DocumentLinkProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
   private readonly reports = new Map<string, Stored>();
+  private readonly encoder = new TextEncoder();
 
   constructor(private readonly memento: vscode.Memento | undefined) {
     const saved = memento?.get<Record<string, Stored>>(STATE_KEY) ?? {};
@@ -32,7 +40,7 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Do
   register(): vscode.Disposable {
     return vscode.Disposable.from(
       this.changed,
-      vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, this),
+      vscode.workspace.registerFileSystemProvider(REPORT_SCHEME, this, { isReadonly: true, isCaseSensitive: true }),
       vscode.languages.registerDocumentLinkProvider({ scheme: REPORT_SCHEME }, this),
     );
   }
@@ -46,11 +54,11 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Do
   async update(game: vscode.Uri, report: Report): Promise<vscode.Uri> {
     const uri = ReportView.uriFor(game);
     this.reports.delete(uri.toString());
-    this.reports.set(uri.toString(), { game: game.toString(), report });
+    this.reports.set(uri.toString(), { game: game.toString(), report, time: Date.now() });
     for (const old of [...this.reports.keys()].slice(0, Math.max(0, this.reports.size - KEEP))) {
       this.reports.delete(old);
     }
-    this.changed.fire(uri);
+    this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     if (this.memento !== undefined) {
       await this.memento.update(STATE_KEY, Object.fromEntries(this.reports));
     }
@@ -70,12 +78,49 @@ export class ReportView implements vscode.TextDocumentContentProvider, vscode.Do
     return vscode.window.showTextDocument(doc, { viewColumn: column, preview: false, preserveFocus: true });
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const stored = this.reports.get(uri.toString());
-    return (
-      stored?.report.text ??
-      'No report: run "SIDL: Check hidden-information consistency" on the game again (command palette, with the game in the editor).\n'
-    );
+  /** The text of the report at `uri` (a note when there is none). */
+  text(uri: vscode.Uri): string {
+    return this.reports.get(uri.toString())?.report.text ?? NO_REPORT;
+  }
+
+  // --- vscode.FileSystemProvider: one read-only file per report, no folders ---------------------------
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const time = this.reports.get(uri.toString())?.time ?? 0;
+    return {
+      type: vscode.FileType.File,
+      ctime: time,
+      mtime: time,
+      size: this.encoder.encode(this.text(uri)).byteLength,
+      permissions: vscode.FilePermission?.Readonly,
+    };
+  }
+
+  readFile(uri: vscode.Uri): Uint8Array {
+    return this.encoder.encode(this.text(uri));
+  }
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  writeFile(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  delete(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
   }
 
   provideDocumentLinks(document: vscode.TextDocument): vscode.DocumentLink[] {

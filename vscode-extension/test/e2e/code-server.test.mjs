@@ -189,7 +189,7 @@ async function waitForSquiggle(kind, ms = LONG) {
 }
 
 // --- the checks --------------------------------------------------------------------------------------
-await check('code-server starts with the workspace; the extension is installed', async () => {
+await check('code-server opens the workspace', async () => {
   await page.goto(`${base}?folder=${encodeURIComponent(workspace)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: LONG });
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'kuhn_leaky.sidl' }).waitFor({ timeout: LONG });
@@ -324,6 +324,26 @@ await check('running the check again replaces the report in its view (still one 
   assert.equal(await page.locator('.tab', { hasText: 'kuhn_leaky.sidl (hidden information)' }).count(), 1);
   assert.equal(await page.locator('.tab', { hasText: /Untitled/ }).count(), 0, 'no Untitled document');
   await shot('report-again');
+});
+
+await check('after a reload the report tab comes back with its text (alone: the extension starts for it)', async () => {
+  // close the games (the group of the game, active since the link was followed): nothing .sidl is
+  // left to start the extension after the reload, but the report
+  await waitForActiveTab(/^kuhn_leaky\.sidl\b(?!.*hidden information)/);
+  await runCommand('View: Close All Editors in Group');
+  await page.waitForFunction(() => [...document.querySelectorAll('.tabs-container .tab')].map((t) => t.getAttribute('aria-label')).join('|').match(/^kuhn_leaky\.sidl \(hidden information\)/) && document.querySelectorAll('.tabs-container .tab').length === 1, null, { timeout: LONG });
+  // as a person reloads VS Code (this saves the editors' state first, as page.reload() does not)
+  await runCommand('Developer: Reload Window');
+  await page.waitForTimeout(3000);
+  await page.locator('.monaco-workbench').waitFor({ timeout: LONG });
+  const tab = page.locator('.tab', { hasText: 'kuhn_leaky.sidl (hidden information)' });
+  await tab.waitFor({ timeout: LONG });
+  await tab.click();
+  const ls = await waitForLines('the restored report', (l) => l.some((x) => x.startsWith('Result: ')));
+  assert.ok(ls.includes('Result: hidden information leaks to player [p2] through switch [p2].'), ls.join('\n'));
+  assert.equal(await page.locator('.tab', { hasText: /Untitled/ }).count(), 0, 'no Untitled document');
+  assert.equal(await page.locator('.tabs-container .tab').count(), 1, 'the report alone');
+  await shot('report-after-reload');
 });
 
 await check('no uncaught errors in the page', async () => {

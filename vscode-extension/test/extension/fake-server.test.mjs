@@ -133,11 +133,14 @@ test('a consistent run on a game with a report replaces it too (no stale leak), 
   assert.equal(state.shown.length, shown, 'not shown again');
   assert.match(report.getText(), /\nResult: hidden information is consistent: no leak in all 25 reachable states\.\n/);
   assert.doesNotMatch(report.getText(), /Where to look|Player:/);
-  const provider = state.contentProviders.get('sidl-report');
-  assert.match(
-    provider.provideTextDocumentContent(stub.Uri.from({ scheme: 'sidl-report', path: '/nowhere.sidl (hidden information)' })),
-    /^No report: run "SIDL: Check hidden-information consistency" on the game again/,
-  );
+  // a report file that is not (or no longer) there: a note, read-only
+  const { provider, options } = state.fileSystems.get('sidl-report');
+  assert.equal(options.isReadonly, true);
+  assert.equal(report.isReadonly, true);
+  const nowhere = stub.Uri.from({ scheme: 'sidl-report', path: '/nowhere.sidl (hidden information)' });
+  assert.match(new TextDecoder().decode(provider.readFile(nowhere)), /^No report: run "SIDL: Check hidden-information consistency" on the game again/);
+  assert.equal(provider.stat(nowhere).type, 1);
+  assert.throws(() => provider.writeFile(nowhere), /NoPermissions|permission/i);
 });
 
 test('the reports are kept in the workspace state (a report view restored after a reload has its text)', async () => {

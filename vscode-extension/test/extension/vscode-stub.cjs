@@ -111,6 +111,14 @@ class TabInputText {
   }
 }
 
+class FileSystemError extends Error {
+  static NoPermissions(uri) {
+    const e = new FileSystemError(`NoPermissions: ${uri}`);
+    e.code = 'NoPermissions';
+    return e;
+  }
+}
+
 class CancellationError extends Error {
   constructor() {
     super('Canceled');
@@ -144,8 +152,8 @@ const state = {
   shown: [],
   /** The editor tabs (one group, column 2), as showTextDocument leaves them. */
   tabs: [],
-  /** TextDocumentContentProviders and DocumentLinkProviders by scheme. */
-  contentProviders: new Map(),
+  /** FileSystemProviders (with their options) and DocumentLinkProviders by scheme. */
+  fileSystems: new Map(),
   linkProviders: new Map(),
   outputs: new Map(),
   diagnostics: new Map(),
@@ -293,9 +301,10 @@ const workspace = withInert({
       const open = state.documents.find((d) => d.uri.toString() === options.toString());
       if (open) return open;
       if (options.scheme === 'file') throw new Error(`${options.toString()} is not open in the stub`);
-      const provider = state.contentProviders.get(options.scheme);
-      if (!provider) throw new Error(`no content provider for ${options.toString()}`);
-      const doc = textDocument(options, 'plaintext', await provider.provideTextDocumentContent(options));
+      const fs = state.fileSystems.get(options.scheme);
+      if (!fs) throw new Error(`no file system provider for ${options.toString()}`);
+      const doc = textDocument(options, 'plaintext', new TextDecoder().decode(await fs.provider.readFile(options)));
+      doc.isReadonly = Boolean(fs.options?.isReadonly);
       state.documents.push(doc);
       state.opened.push(doc);
       return doc;
@@ -304,16 +313,18 @@ const workspace = withInert({
     state.opened.push(doc);
     return doc;
   },
-  registerTextDocumentContentProvider(scheme, provider) {
-    state.contentProviders.set(scheme, provider);
-    // as VS Code: onDidChange makes an open document read the provider again
-    const sub = provider.onDidChange?.(async (uri) => {
-      const doc = state.documents.find((d) => d.uri.toString() === uri.toString());
-      if (doc) doc.setText(await provider.provideTextDocumentContent(uri));
-    });
+  registerFileSystemProvider(scheme, provider, options) {
+    state.fileSystems.set(scheme, { provider, options });
+    // as VS Code: a change event makes an open document read the file again
+    const sub = provider.onDidChangeFile((events) =>
+      events.forEach(async ({ uri }) => {
+        const doc = state.documents.find((d) => d.uri.toString() === uri.toString());
+        if (doc) doc.setText(new TextDecoder().decode(await provider.readFile(uri)));
+      }),
+    );
     return new Disposable(() => {
-      state.contentProviders.delete(scheme);
-      sub?.dispose();
+      state.fileSystems.delete(scheme);
+      sub.dispose();
     });
   },
   asRelativePath: (u) => (typeof u === 'string' ? u : u.fsPath),
@@ -377,11 +388,15 @@ const vscode = withInert({
   Diagnostic,
   DocumentLink,
   TabInputText,
+  FileSystemError,
   CancellationError,
   CancellationTokenSource,
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
   TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },
+  FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
+  FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
+  FilePermission: { Readonly: 1 },
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
   DiagnosticTag: { Unnecessary: 1, Deprecated: 2 },
   TextDocumentSaveReason: { Manual: 1, AfterDelay: 2, FocusOut: 3 },

@@ -87,6 +87,17 @@ if [ "$emacs_ok" -ne 1 ] || ! [ -s "$tmp/emacs.tap" ]; then
   [ -s "$tmp/emacs.tap" ] || failed=$((failed + 1))
 fi
 
+mkdir -p "$tmp/elc"
+cp editors/emacs/sidl-mode.el "$tmp/elc/"
+if emacs --batch -q -L "$tmp/elc" --eval '(setq byte-compile-error-on-warn t)' \
+  -f batch-byte-compile "$tmp/elc/sidl-mode.el" >"$tmp/elc.log" 2>&1; then
+  echo "ok - emacs: sidl-mode.el byte-compiles without a warning" >"$tmp/elc.tap"
+else
+  grep -v '^Loading ' "$tmp/elc.log"
+  echo "not ok - emacs: sidl-mode.el byte-compiles without a warning" >"$tmp/elc.tap"
+fi
+count "$tmp/elc.tap"
+
 # The recipes: the first ```lua block after each heading line of docs/lsp.md.
 python3 - "$tmp" <<'PY'
 import re, sys

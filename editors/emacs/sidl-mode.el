@@ -38,11 +38,13 @@
   :prefix "sidl-")
 
 (defcustom sidl-lsp-program "sidl-lsp"
-  "The SIDL language server that Eglot starts: a program name on `exec-path' or a path."
+  "The SIDL language server that Eglot starts.
+A program name on `exec-path', or a path."
   :type 'string)
 
 (defcustom sidl-check-max-states nil
-  "The most states `sidl-check-hidden-information' explores (nil: the server's default)."
+  "The most states `sidl-check-hidden-information' explores.
+nil: the server's default."
   :type '(choice (const :tag "The server's default" nil) integer))
 
 (defconst sidl-head-keywords
@@ -62,8 +64,9 @@
 
 ;;;###autoload
 (define-derived-mode sidl-mode prolog-mode "SIDL"
-  "Major mode for SIDL3.0 game files (.sidl): Prolog syntax and the SIDL keywords.
-With Eglot, `eglot' (or `eglot-ensure' in `sidl-mode-hook') starts `sidl-lsp-program'.
+  "Major mode for SIDL3.0 game files (.sidl): Prolog syntax, SIDL keywords.
+With Eglot, `eglot' (or `eglot-ensure' in `sidl-mode-hook') starts
+`sidl-lsp-program'.
 
 \\{sidl-mode-map}"
   (setq-local comment-start "% ")
@@ -122,7 +125,8 @@ With Eglot, `eglot' (or `eglot-ensure' in `sidl-mode-hook') starts `sidl-lsp-pro
 
 (defun sidl-check-hidden-information ()
   "Run the hidden-information check (Def.1 §11) of sidl-lsp on the current game.
-The report goes to the read-only buffer \"*SIDL hidden information: FILE*\", replaced on the next run."
+The report goes to the read-only buffer \"*SIDL hidden information: FILE*\",
+replaced on the next run."
   (interactive)
   (unless (and (fboundp 'eglot-current-server) (eglot-current-server))
     (user-error "SIDL: no language server in this buffer (M-x eglot)"))

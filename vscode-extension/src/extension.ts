@@ -6,6 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  DocumentSymbol,
+  DocumentSymbolRequest,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
@@ -27,10 +29,12 @@ import {
 import {
   CHECK_METHOD,
   checkParams,
-  counterexampleMarkdown,
+  hiddenInformationReport,
   parseCheckResult,
+  PredicateSymbol,
   summary,
 } from './report';
+import { OPEN_LOCATION, openLocation, ReportView } from './reportView';
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
@@ -39,9 +43,10 @@ let traceOutput: vscode.OutputChannel;
 let startError: string | undefined;
 let extensionPath = '';
 let progressCounter = 0;
+let reports: ReportView;
 
 /** The commands this extension contributes (package.json `contributes.commands`). */
-const OWN_COMMANDS = new Set(['sidl.checkHiddenInformation', 'sidl.restartServer']);
+const OWN_COMMANDS = new Set(['sidl.checkHiddenInformation', 'sidl.restartServer', 'sidl.openReportLocation']);
 
 /**
  * The server may offer `workspace/executeCommand` commands under ids this extension contributes
@@ -66,16 +71,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('SIDL Language Server');
   traceOutput = vscode.window.createOutputChannel('SIDL Language Server Trace');
+  reports = new ReportView(context.workspaceState);
   context.subscriptions.push(
     output,
     traceOutput,
+    reports.register(),
     vscode.commands.registerCommand('sidl.checkHiddenInformation', checkHiddenInformation),
     vscode.commands.registerCommand('sidl.restartServer', restart),
+    vscode.commands.registerCommand(OPEN_LOCATION, openLocation),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SETTING)) {
         void restart();
       }
     }),
+    // Trusting the workspace may bring in its sidl.server.path.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void restart()),
   );
   await start();
 }
@@ -102,9 +112,13 @@ async function ensureBundledExecutable(): Promise<void> {
 
 async function start(): Promise<void> {
   await ensureBundledExecutable();
+  // In Restricted Mode VS Code leaves out the workspace's value of sidl.server.path
+  // (package.json: capabilities.untrustedWorkspaces.restrictedConfigurations), and a relative path
+  // is not taken from the untrusted folder either.
   const setting = vscode.workspace.getConfiguration('sidl').get<string>('server.path');
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const resolution = await resolveServer(processInput(setting, extensionPath, folder), nodeHost());
+  const trusted = vscode.workspace.isTrusted !== false;
+  const resolution = await resolveServer(processInput(setting, extensionPath, trusted ? folder : undefined), nodeHost());
   if (!resolution.ok) {
     startError = resolution.message;
     output.appendLine(resolution.message);
@@ -257,6 +271,10 @@ async function checkHiddenInformation(): Promise<void> {
   for (const e of result.errors ?? []) {
     output.appendLine(`  runtime error: ${e}`);
   }
+  // The report replaces the game's previous one (a view of it that is open shows the new one).
+  const predicates = result.counterexample === null ? [] : await predicatesOf(c, document.uri);
+  const report = hiddenInformationReport(vscode.workspace.asRelativePath(document.uri), result, predicates);
+  await reports.update(document.uri, report);
   if (result.counterexample === null) {
     if (s.level === 'info') {
       void vscode.window.showInformationMessage(s.text);
@@ -265,13 +283,31 @@ async function checkHiddenInformation(): Promise<void> {
     }
     return;
   }
-  const markdown = counterexampleMarkdown(vscode.workspace.asRelativePath(document.uri), result);
-  output.appendLine(markdown);
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: markdown });
-  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  output.appendLine(report.text);
+  await reports.show(document.uri);
   const show = 'Show Output';
   const choice = await vscode.window.showWarningMessage(s.text, show);
   if (choice === show) {
     output.show(true);
+  }
+}
+
+/** The game's predicates and their clauses, from the server's document symbols (none if it fails). */
+async function predicatesOf(c: LanguageClient, uri: vscode.Uri): Promise<PredicateSymbol[]> {
+  try {
+    const symbols = await c.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: uri.toString() } });
+    return (symbols ?? [])
+      .filter((x): x is DocumentSymbol => 'selectionRange' in x)
+      .map((p) => ({
+        name: p.name,
+        clauses: (p.children ?? []).map((cl) => ({
+          text: cl.name,
+          line: cl.selectionRange.start.line,
+          character: cl.selectionRange.start.character,
+        })),
+      }));
+  } catch (e) {
+    output.appendLine(`The game's symbols are not available for the report: ${String(e)}`);
+    return [];
   }
 }

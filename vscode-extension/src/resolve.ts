@@ -45,7 +45,7 @@ export interface ResolveInput {
   pathExt?: string;
   /** The home directory, for a leading `~` in the setting. */
   home?: string;
-  /** The first workspace folder, for a relative setting. */
+  /** The first workspace folder, for a relative setting (none in an untrusted workspace). */
   workspaceFolder?: string;
 }
 
@@ -151,11 +151,20 @@ export async function resolveServer(input: ResolveInput, host: ResolveHost): Pro
   const setting = input.setting?.trim() ?? '';
   if (setting !== '') {
     const p = expandSetting(setting, input);
-    const r = await check(host, p);
-    if ('version' in r) {
-      return accept('setting', p, r.version);
+    if (!pathModule(input.platform).isAbsolute(p)) {
+      // Never a program from wherever the extension host happens to run.
+      tried.push({
+        source: 'setting',
+        path: p,
+        problem: 'a relative path is taken from the first workspace folder, and there is none (or the workspace is not trusted)',
+      });
+    } else {
+      const r = await check(host, p);
+      if ('version' in r) {
+        return accept('setting', p, r.version);
+      }
+      tried.push({ source: 'setting', path: p, problem: r.problem });
     }
-    tried.push({ source: 'setting', path: p, problem: r.problem });
   } else {
     tried.push({ source: 'setting', path: SETTING, problem: 'not set' });
   }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // A scripted language server for test/extension/fake-server.test.mjs: answers `--version` like
 // sidl-lsp, publishes one diagnostic per opened document, and answers sidl/checkHiddenInformation
-// with work-done progress on the client's token: a counterexample for a URI containing "leaky", a
+// with work-done progress on the client's token: a counterexample for a URI containing "leaky" (its
+// description counts the runs on that URI; "leaky_then_fixed" leaks on the first run only), a
 // request that waits for $/cancelRequest for "slow", else consistent. The result's message echoes
-// the parameters the client sent.
+// the parameters the client sent. Every document has the same outline (documentSymbol).
 'use strict';
 if (process.argv.includes('--version')) {
   process.stdout.write('sidl-lsp 0.0.0-fake\n');
@@ -27,6 +28,15 @@ conn.onNotification('textDocument/didOpen', (p) => {
     diagnostics: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: firstLine.length } }, severity: 1, code: 'E0000', source: 'fake', message: `fake: ${firstLine}` }],
   });
 });
+// The outline of every document: owned/2 with two clauses, hidden/2 with one (as sidl-lsp nests them).
+const range = (line, from, to) => ({ start: { line, character: from }, end: { line, character: to } });
+const symbol = (name, line, children) => ({ name, detail: '', kind: 24, range: range(line, 0, 30), selectionRange: range(line, 0, 5), children });
+conn.onRequest('textDocument/documentSymbol', () => [
+  symbol('owned/2', 3, [symbol('owned([P], [P])', 3), symbol('owned([deal], equal(6))', 4)]),
+  symbol('hidden/2', 7, [symbol('hidden([card, P, _], [O])', 7)]),
+]);
+/** How often each leaky document was checked. */
+const runs = new Map();
 conn.onRequest('sidl/checkHiddenInformation', async (params, token) => {
   const uri = params.textDocument.uri;
   const progress = (value) => params.workDoneToken !== undefined && conn.sendProgress(new rpc.ProgressType(), params.workDoneToken, value);
@@ -40,13 +50,18 @@ conn.onRequest('sidl/checkHiddenInformation', async (params, token) => {
   progress({ kind: 'report', message: 'explored 25 states', percentage: 100 });
   progress({ kind: 'end', message: 'done' });
   const message = `params ${JSON.stringify(params)}`;
-  if (uri.includes('leaky')) {
+  runs.set(uri, (runs.get(uri) ?? 0) + 1);
+  if (uri.includes('leaky') && !(uri.includes('then_fixed') && runs.get(uri) > 1)) {
     return {
       consistent: false,
       complete: true,
       states: 25,
       message,
-      counterexample: { player: '[p2]', description: 'owned/2 of [p1] depends on the hidden fact [card, p1, k]', steps: ['[deal] -> [deal, k, q]', '[p1] -> [p1, bet]'] },
+      counterexample: {
+        player: '[p2]',
+        description: `owned/2 of [p1] depends on the hidden fact [card, p1, k] (run ${runs.get(uri)})`,
+        steps: ['[deal] -> [deal, k, q]', '[p1] -> [p1, bet]'],
+      },
     };
   }
   return { consistent: true, complete: true, states: 25, message, counterexample: null };

@@ -2,7 +2,8 @@
 // a scripted server (fake-server.cjs, chosen by the setting sidl.server.path): the client starts,
 // sends the trace to its channel, shows diagnostics, and the command "SIDL: Check
 // hidden-information consistency" sends the request with the document, the budget setting and a
-// progress token, forwards the server's progress, shows the result, and handles Cancel.
+// progress token, forwards the server's progress, shows the result (a read-only report per game with
+// links into it, replaced on the next run), and handles Cancel.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -21,8 +22,10 @@ const check = async () => {
   await state.commands.get('sidl.checkHiddenInformation')();
 };
 
+let context;
+
 test('the client starts the server named by sidl.server.path and traces the messages', async () => {
-  await activate({ 'sidl.server.path': server, 'sidl.trace.server': 'messages', 'sidl.checkHiddenInformation.maxStates': 5000 });
+  context = await activate({ 'sidl.server.path': server, 'sidl.trace.server': 'messages', 'sidl.checkHiddenInformation.maxStates': 5000 });
   const out = state.outputs.get('SIDL Language Server');
   assert.ok(out.lines.some((l) => l === `Using sidl-lsp 0.0.0-fake (setting): ${server}`), out.lines.join('\n'));
   assert.equal(state.messages.filter((m) => m.level !== 'info').length, 0, JSON.stringify(state.messages));
@@ -57,20 +60,95 @@ test('a consistent game: the request carries document, budget and token; progres
   ]);
 });
 
-test('a counterexample: a Markdown report beside the game and a warning naming the player', async () => {
+test('a counterexample: a read-only report beside the game, with links into it, and a warning naming the player', async () => {
   const doc = stub.open('/games/kuhn_leaky.sidl', 'sidl', 'game(kuhn).\n');
   stub.setActive(doc);
   state.opened.length = 0;
+  state.shown.length = 0;
   await check();
   assert.deepEqual(state.messages.map((m) => m.level), ['warning']);
   assert.match(state.messages[0].text, /leaks to player \[p2\]: owned\/2 of \[p1\] depends on the hidden fact/);
   assert.equal(state.opened.length, 1);
-  const md = state.opened[0];
-  assert.equal(md.languageId, 'markdown');
-  assert.match(md.getText(), /\*\*Player:\*\* `\[p2\]`/);
-  assert.match(md.getText(), /1\. `\[deal\] -> \[deal, k, q\]`\n2\. `\[p1\] -> \[p1, bet\]`/);
-  assert.equal(state.shown.at(-1).doc, md);
-  assert.match(state.outputs.get('SIDL Language Server').lines.join('\n'), /# Hidden-information counterexample/);
+  const report = state.opened[0];
+  assert.equal(report.uri.toString(), 'sidl-report:///games/kuhn_leaky.sidl%20(hidden%20information)');
+  assert.equal(state.shown.at(-1).doc, report);
+  assert.equal(state.shown.at(-1).options.preserveFocus, true);
+  const text = report.getText();
+  assert.match(text, /^Hidden-information check \(Def\.1 §11\) of \/games\/kuhn_leaky\.sidl\nGame: \/games\/kuhn_leaky\.sidl:1:1\n/);
+  assert.match(text, /\nPlayer: \[p2\]\n/);
+  assert.match(text, /\n {2}Steps:\n {4}\[deal\] -> \[deal, k, q\]\n {4}\[p1\] -> \[p1, bet\]\n/);
+  assert.match(text, /The owned\/2 clauses that decide the owner of the switch:\n {4}\/games\/kuhn_leaky\.sidl:4:1 {2}owned\(\[P\], \[P\]\)\n {4}\/games\/kuhn_leaky\.sidl:5:1 {2}owned\(\[deal\], equal\(6\)\)\n/);
+  assert.match(state.outputs.get('SIDL Language Server').lines.join('\n'), /Hidden-information check \(Def\.1 §11\) of/);
+
+  // each link runs sidl.openReportLocation with the game and the 0-based position
+  const links = state.linkProviders.get('sidl-report').provideDocumentLinks(report);
+  const lines = text.split('\n');
+  const args = (l) => JSON.parse(decodeURIComponent(l.target.query));
+  assert.ok(links.every((l) => l.target.scheme === 'command' && l.target.path === 'sidl.openReportLocation'));
+  assert.deepEqual(
+    links.map((l) => [lines[l.range.start.line].slice(l.range.start.character, l.range.end.character), args(l), l.tooltip]),
+    [
+      ['/games/kuhn_leaky.sidl:1:1', ['file:///games/kuhn_leaky.sidl', 0, 0], 'Open /games/kuhn_leaky.sidl'],
+      ['/games/kuhn_leaky.sidl:4:1', ['file:///games/kuhn_leaky.sidl', 3, 0], 'Go to the owned/2 clause at line 4'],
+      ['/games/kuhn_leaky.sidl:5:1', ['file:///games/kuhn_leaky.sidl', 4, 0], 'Go to the owned/2 clause at line 5'],
+      ['/games/kuhn_leaky.sidl:8:1', ['file:///games/kuhn_leaky.sidl', 7, 0], 'Go to the hidden/2 clause at line 8'],
+    ],
+  );
+  // following one opens the game at that place
+  await state.commands.get('sidl.openReportLocation')(...args(links[2]));
+  const opened = state.shown.at(-1);
+  assert.equal(opened.doc, doc);
+  assert.deepEqual([opened.options.selection.start.line, opened.options.selection.start.character], [4, 0]);
+  assert.equal(opened.options.viewColumn, 1, 'the game is in no tab yet: the first group');
+});
+
+test('the next run replaces the report in the same view; another game gets its own', async () => {
+  const report = state.opened[0];
+  state.opened.length = 0;
+  await check();
+  assert.equal(state.opened.length, 0, 'no new document');
+  assert.equal(state.shown.at(-1).doc, report);
+  assert.equal(state.tabs.filter((t) => t.input.uri.toString() === report.uri.toString()).length, 1);
+  assert.match(report.getText(), /\(run 2\)/);
+  assert.doesNotMatch(report.getText(), /\(run 1\)/);
+
+  stub.setActive(stub.open('/other/kuhn_leaky.sidl', 'sidl', 'game(kuhn).\n'));
+  await check();
+  assert.equal(state.opened.length, 1);
+  assert.equal(state.opened[0].uri.path, '/other/kuhn_leaky.sidl (hidden information)');
+  assert.equal(state.tabs.filter((t) => t.input.uri.scheme === 'sidl-report').length, 2);
+});
+
+test('a consistent run on a game with a report replaces it too (no stale leak), without opening it again', async () => {
+  stub.setActive(stub.open('/games/leaky_then_fixed.sidl', 'sidl', 'game(g).\n'));
+  state.opened.length = 0;
+  await check();
+  assert.deepEqual(state.messages.map((m) => m.level), ['warning']);
+  const report = state.opened[0];
+  assert.match(report.getText(), /\nResult: hidden information leaks to player \[p2\]\.\n/);
+  const shown = state.shown.length;
+  await check();
+  assert.deepEqual(state.messages.map((m) => m.level), ['info']);
+  assert.equal(state.opened.length, 1, 'no new document');
+  assert.equal(state.shown.length, shown, 'not shown again');
+  assert.match(report.getText(), /\nResult: hidden information is consistent: no leak in all 25 reachable states\.\n/);
+  assert.doesNotMatch(report.getText(), /Where to look|Player:/);
+  // a report file that is not (or no longer) there: a note, read-only
+  const { provider, options } = state.fileSystems.get('sidl-report');
+  assert.equal(options.isReadonly, true);
+  assert.equal(report.isReadonly, true);
+  const nowhere = stub.Uri.from({ scheme: 'sidl-report', path: '/nowhere.sidl (hidden information)' });
+  assert.match(new TextDecoder().decode(provider.readFile(nowhere)), /^No report: run "SIDL: Check hidden-information consistency" on the game again/);
+  assert.equal(provider.stat(nowhere).type, 1);
+  assert.throws(() => provider.writeFile(nowhere), /NoPermissions|permission/i);
+});
+
+test('the reports are kept in the workspace state (a report view restored after a reload has its text)', async () => {
+  const saved = context.workspaceState.get('sidl.hiddenInformationReports');
+  const keys = Object.keys(saved);
+  assert.ok(keys.includes('sidl-report:///games/kuhn_leaky.sidl%20(hidden%20information)'), keys.join(' '));
+  assert.equal(saved['sidl-report:///games/kuhn_leaky.sidl%20(hidden%20information)'].game, 'file:///games/kuhn_leaky.sidl');
+  assert.match(saved['sidl-report:///games/leaky_then_fixed.sidl%20(hidden%20information)'].report.text, /is consistent/);
 });
 
 test('Cancel sends $/cancelRequest: the check ends as cancelled', async () => {

@@ -24,12 +24,22 @@ async function waitFor(what, cond, ms = 30000) {
   }
 }
 
+/** A Memento in memory (the extension's workspaceState). */
+function memento(values = new Map()) {
+  return {
+    values,
+    get: (k, def) => (values.has(k) ? structuredClone(values.get(k)) : def),
+    update: async (k, v) => void (v === undefined ? values.delete(k) : values.set(k, structuredClone(v))),
+    keys: () => [...values.keys()],
+  };
+}
+
 /** Activates the extension installed at `extensionPath` with the given settings. */
 async function activate(settings, extensionPath = extRoot) {
   Object.assign(vscode.__stub.state.config, settings);
-  const context = { extensionPath, subscriptions: [] };
+  const context = { extensionPath, subscriptions: [], workspaceState: memento() };
   await extension.activate(context);
   return context;
 }
 
-module.exports = { vscode, stub: vscode.__stub, extension, extRoot, waitFor, activate };
+module.exports = { vscode, stub: vscode.__stub, extension, extRoot, waitFor, activate, memento };

@@ -54,7 +54,23 @@ test('the check command: nim is consistent, kuhn_leaky leaks with a counterexamp
   assert.equal(state.messages[0].level, 'warning');
   assert.match(state.messages[0].text, /^SIDL: hidden information leaks to player \[p\d\]/);
   assert.equal(state.opened.length, 1);
-  const md = state.opened[0].getText();
-  assert.match(md, /# Hidden-information counterexample/);
-  assert.match(md, /\n1\. `/, md);
+  const report = state.opened[0];
+  const text = report.getText();
+  assert.match(text, /^Hidden-information check \(Def\.1 §11\) of .*kuhn_leaky\.sidl\n/);
+  assert.match(text, /\nResult: hidden information leaks to player \[p2\] through switch \[p2\]\.\n/, text);
+  assert.match(text, /\n {2}First history:\n {4}chronon 1: nature plays \[deal,/, text);
+  // the server's document symbols give the clauses: the switch/2 clauses for [p2] and hidden/2
+  const game = readFileSync(join(repo, 'tests/analysis/kuhn_leaky.sidl'), 'utf8').split('\n');
+  const lineOf = (start) => game.findIndex((l) => l.startsWith(start)) + 1;
+  const links = state.linkProviders.get('sidl-report').provideDocumentLinks(report);
+  const targets = links.map((l) => JSON.parse(decodeURIComponent(l.target.query)));
+  assert.deepEqual(targets.map(([, line, character]) => `${line + 1}:${character + 1}`), [
+    '1:1',
+    `${lineOf('switch([P], [P, check])')}:1`,
+    `${lineOf('switch([p2], [p2, bet])')}:1`,
+    `${lineOf('switch([P], [P, call])')}:1`,
+    `${lineOf('switch([P], [P, fold])')}:1`,
+    `${lineOf('hidden(')}:1`,
+  ], text);
+  assert.ok(targets.every(([game]) => game.endsWith('/tests/analysis/kuhn_leaky.sidl')));
 });

@@ -49,6 +49,9 @@ class Uri {
   static file(p) {
     return new Uri('file', '', p, '', '');
   }
+  static from(c) {
+    return new Uri(c.scheme, c.authority ?? '', c.path ?? '', c.query ?? '', c.fragment ?? '');
+  }
   get fsPath() {
     return this.path;
   }
@@ -63,7 +66,8 @@ class Uri {
   }
   toString() {
     const path = this.path.split('/').map(encodeURIComponent).join('/');
-    return `${this.scheme}://${this.authority}${path}${this.query ? '?' + this.query : ''}`;
+    const fragment = this.fragment ? '#' + encodeURIComponent(this.fragment) : '';
+    return `${this.scheme}://${this.authority}${path}${this.query ? '?' + this.query : ''}${fragment}`;
   }
   toJSON() {
     return this.toString();
@@ -92,6 +96,26 @@ class Range {
 class Diagnostic {
   constructor(range, message, severity) {
     Object.assign(this, { range, message, severity });
+  }
+}
+
+class DocumentLink {
+  constructor(range, target) {
+    Object.assign(this, { range, target });
+  }
+}
+
+class TabInputText {
+  constructor(uri) {
+    this.uri = uri;
+  }
+}
+
+class FileSystemError extends Error {
+  static NoPermissions(uri) {
+    const e = new FileSystemError(`NoPermissions: ${uri}`);
+    e.code = 'NoPermissions';
+    return e;
   }
 }
 
@@ -126,6 +150,11 @@ const state = {
   documents: [],
   opened: [],
   shown: [],
+  /** The editor tabs (one group, column 2), as showTextDocument leaves them. */
+  tabs: [],
+  /** FileSystemProviders (with their options) and DocumentLinkProviders by scheme. */
+  fileSystems: new Map(),
+  linkProviders: new Map(),
   outputs: new Map(),
   diagnostics: new Map(),
   activeTextEditor: undefined,
@@ -163,8 +192,7 @@ function withInert(obj) {
 }
 
 function textDocument(uri, languageId, text, version = 1) {
-  const lines = text.split('\n');
-  return {
+  const doc = {
     uri,
     fileName: uri.fsPath,
     languageId,
@@ -172,10 +200,18 @@ function textDocument(uri, languageId, text, version = 1) {
     isClosed: false,
     isDirty: false,
     isUntitled: uri.scheme === 'untitled',
-    lineCount: lines.length,
     eol: 1,
+    get lineCount() {
+      return text.split('\n').length;
+    },
     getText: () => text,
+    /** What VS Code does when a content provider fires onDidChange for this document. */
+    setText(t) {
+      text = t;
+      doc.version += 1;
+    },
   };
+  return doc;
 }
 
 function config(section) {
@@ -224,9 +260,13 @@ const window = withInert({
     if (state.onProgressStart) state.onProgressStart(cts);
     return task({ report: (v) => state.progress.push(v) }, cts.token);
   },
-  async showTextDocument(doc, options) {
+  async showTextDocument(docOrUri, options) {
+    const doc = docOrUri instanceof Uri ? await workspace.openTextDocument(docOrUri) : docOrUri;
     state.shown.push({ doc, options });
-    return { document: doc };
+    if (!state.tabs.some((t) => t.input.uri.toString() === doc.uri.toString())) {
+      state.tabs.push({ input: new TabInputText(doc.uri), label: doc.uri.path.split('/').pop() });
+    }
+    return { document: doc, revealRange: () => {} };
   },
   get activeTextEditor() {
     return state.activeTextEditor;
@@ -234,7 +274,13 @@ const window = withInert({
   visibleTextEditors: [],
   onDidChangeActiveTextEditor: new EventEmitter().event,
   onDidChangeVisibleTextEditors: new EventEmitter().event,
-  tabGroups: { all: [], onDidChangeTabs: new EventEmitter().event, onDidChangeTabGroups: new EventEmitter().event },
+  tabGroups: {
+    get all() {
+      return state.tabs.length ? [{ viewColumn: 2, tabs: state.tabs }] : [];
+    },
+    onDidChangeTabs: new EventEmitter().event,
+    onDidChangeTabGroups: new EventEmitter().event,
+  },
 });
 
 const workspace = withInert({
@@ -250,15 +296,46 @@ const workspace = withInert({
   createFileSystemWatcher: () =>
     withInert({ onDidCreate: inert('onDidCreate'), onDidChange: inert('onDidChange'), onDidDelete: inert('onDidDelete'), dispose() {} }),
   async openTextDocument(options) {
+    if (options instanceof Uri) {
+      // as VS Code: one document per URI; a provider's scheme is read from the provider
+      const open = state.documents.find((d) => d.uri.toString() === options.toString());
+      if (open) return open;
+      if (options.scheme === 'file') throw new Error(`${options.toString()} is not open in the stub`);
+      const fs = state.fileSystems.get(options.scheme);
+      if (!fs) throw new Error(`no file system provider for ${options.toString()}`);
+      const doc = textDocument(options, 'plaintext', new TextDecoder().decode(await fs.provider.readFile(options)));
+      doc.isReadonly = Boolean(fs.options?.isReadonly);
+      state.documents.push(doc);
+      state.opened.push(doc);
+      return doc;
+    }
     const doc = textDocument(Uri.parse(`untitled:Untitled-${state.opened.length + 1}`), options.language, options.content ?? '');
     state.opened.push(doc);
     return doc;
+  },
+  registerFileSystemProvider(scheme, provider, options) {
+    state.fileSystems.set(scheme, { provider, options });
+    // as VS Code: a change event makes an open document read the file again
+    const sub = provider.onDidChangeFile((events) =>
+      events.forEach(async ({ uri }) => {
+        const doc = state.documents.find((d) => d.uri.toString() === uri.toString());
+        if (doc) doc.setText(new TextDecoder().decode(await provider.readFile(uri)));
+      }),
+    );
+    return new Disposable(() => {
+      state.fileSystems.delete(scheme);
+      sub.dispose();
+    });
   },
   asRelativePath: (u) => (typeof u === 'string' ? u : u.fsPath),
   applyEdit: async () => true,
 });
 
 const languages = withInert({
+  registerDocumentLinkProvider(selector, provider) {
+    state.linkProviders.set(selector.scheme, provider);
+    return new Disposable(() => state.linkProviders.delete(selector.scheme));
+  },
   match(selector, doc) {
     const sels = Array.isArray(selector) ? selector : [selector];
     return sels.some((s) => (typeof s === 'string' ? s === doc.languageId : (!s.language || s.language === doc.languageId) && (!s.scheme || s.scheme === doc.uri.scheme)))
@@ -309,10 +386,17 @@ const vscode = withInert({
   Position,
   Range,
   Diagnostic,
+  DocumentLink,
+  TabInputText,
+  FileSystemError,
   CancellationError,
   CancellationTokenSource,
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
+  TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },
+  FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
+  FileChangeType: { Changed: 1, Created: 2, Deleted: 3 },
+  FilePermission: { Readonly: 1 },
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
   DiagnosticTag: { Unnecessary: 1, Deprecated: 2 },
   TextDocumentSaveReason: { Manual: 1, AfterDelay: 2, FocusOut: 3 },

@@ -18,6 +18,20 @@ test('comments, brackets and auto-closed quotes', () => {
   }
 });
 
+test('/* is not auto-closed: typing a block comment key by key leaves no stray */', () => {
+  // VS Code types over an auto-inserted closing text only when both the pair's open and close are
+  // one character (autoClosingPairsCloseSingleChar in its cursor code). With `/*` closed by " */",
+  // typing `/* note */` leaves `/* note */ */`; closed by "*/", `/* note */*/`. A stray `*/` is a
+  // syntax error (E0010). The code-server test types it in a real editor.
+  assert.equal(conf.autoClosingPairs.find((p) => p.open.startsWith('/*')), undefined);
+  for (const p of conf.autoClosingPairs) {
+    assert.equal(p.open.length, 1, `${p.open} (a longer opening is not typed over)`);
+    assert.equal(p.close.length, 1, `${p.close} (a longer closing is not typed over)`);
+  }
+  // toggling a block comment still works: it reads `comments.blockComment`
+  assert.deepEqual(conf.comments.blockComment, ['/*', '*/']);
+});
+
 test('a word is a name, a variable or a number', () => {
   const w = new RegExp(conf.wordPattern.pattern, conf.wordPattern.flags + 'g');
   assert.deepEqual('fact([Über_1, été]), N1 is 1.5e3 - 2'.match(w), ['fact', 'Über_1', 'été', 'N1', 'is', '1.5e3', '2']);

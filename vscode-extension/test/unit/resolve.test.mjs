@@ -117,6 +117,15 @@ test('the setting expands ~ and is relative to the workspace folder', () => {
   assert.equal(r.expandSetting('/abs/sidl-lsp', base), '/abs/sidl-lsp');
 });
 
+test('a relative setting without a (trusted) workspace folder is not tried', async () => {
+  const host = fakeHost({ 'bin/sidl-lsp': 'sidl-lsp 6.6.6', '/ext/server/sidl-lsp': 'sidl-lsp 0.1.0' });
+  const res = await r.resolveServer({ ...base, setting: 'bin/sidl-lsp', workspaceFolder: undefined }, host);
+  assert.equal(res.ok, true);
+  assert.equal(res.source, 'bundled');
+  assert.deepEqual(host.ran, ['/ext/server/sidl-lsp']);
+  assert.match(r.rejectionWarning(res), /bin\/sidl-lsp.*a relative path is taken from the first workspace folder, and there is none \(or the workspace is not trusted\)/);
+});
+
 test('Windows: bundled .exe, PATH with ; and PATHEXT', async () => {
   const win = {
     ...base,

@@ -10,20 +10,9 @@ import { Engine } from './engine.js';
 import { sidlLanguage, keywordSet, setKeywords } from './sidl-lang.js';
 import { parseBoardHint, detectBoard, renderBoard } from './board.js';
 import { readHash, writeHash } from './url.js';
-import { AI_KINDS, actionQueue, parseSeat, seatMoves, templateForm } from './play.js';
+import { AI_KINDS, actionQueue, make as el, parseSeat, seatMoves, templateForm } from './play.js';
 
 const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, ...children) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null) continue;
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-};
 
 // --- state -------------------------------------------------------------------------------------
 const S = {

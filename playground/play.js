@@ -37,7 +37,9 @@ export async function seatMoves(call, seats, seed, allRandom = false) {
   return [];
 }
 
-const make = (tag, attrs = {}, ...children) => {
+/** An element `tag` with attributes (`class`, `onEVENT` listeners, others as attributes; `null`
+ * and `undefined` skipped) and children: the one DOM builder of the playground and the embed. */
+export const make = (tag, attrs = {}, ...children) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null) continue;

@@ -13,7 +13,7 @@
 // The element sets data-state="busy" while it works and "ready" after (tests wait on it).
 // See docs/playground.md.
 import { Engine } from '../engine.js';
-import { actionQueue, parseSeat, seatMoves, templateForm } from '../play.js';
+import { actionQueue, make as h, parseSeat, seatMoves, templateForm } from '../play.js';
 
 const css = `
 :host { display: block; font: 14px/1.4 system-ui, sans-serif; color: #1d2330; border: 1px solid #d8dbe3;
@@ -48,17 +48,6 @@ details.diagnostics summary { cursor: pointer; color: #4a5268; font-size: .9em; 
 .diagnostics .help { color: #4a5268; margin-left: 1em; font-family: system-ui, sans-serif; }
 `;
 
-const h = (tag, attrs = {}, ...children) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null) continue;
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-};
 
 class SidlGameElement extends HTMLElement {
   connectedCallback() {

@@ -27,17 +27,7 @@ fi
 
 log() { printf '==> code-server %s: %s\n' "$version" "$*" >&2; }
 
-apt_install() {
-  local missing=()
-  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
-  if [ ${#missing[@]} -gt 0 ]; then
-    log "installing Debian packages: ${missing[*]}"
-    local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
 if command -v dpkg >/dev/null 2>&1; then
   apt_install ripgrep libkrb5-dev g++ make python3
 fi

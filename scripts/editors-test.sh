@@ -15,17 +15,7 @@ root=$(pwd)
 
 log() { printf '\n==> editors: %s\n' "$*"; }
 
-apt_install() {
-  local missing=()
-  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
-  if [ ${#missing[@]} -gt 0 ]; then
-    log "installing Debian packages: ${missing[*]}"
-    local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
-}
+. "$root/scripts/apt-install.sh"
 apt_install emacs-nox elpa-eglot
 
 nvim_version=0.11.4

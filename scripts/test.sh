@@ -10,16 +10,7 @@ root=$(pwd)
 log() { printf '\n==> %s\n' "$*"; }
 
 # --- set-up (idempotent: skips what is already installed) -------------------------------------------
-apt_install() {
-  local missing=()
-  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
-  if [ ${#missing[@]} -gt 0 ]; then
-    log "installing Debian packages: ${missing[*]}"
-    local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
-}
+. "$root/scripts/apt-install.sh"
 apt_install swi-prolog-nox chromium
 command -v npm >/dev/null 2>&1 || apt_install nodejs npm
 if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then

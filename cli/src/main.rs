@@ -6,6 +6,7 @@ mod explore;
 mod play;
 mod render;
 mod tournament;
+mod why;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -132,6 +133,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
         format: commands::CheckFormat,
     },
+    /// Explain in terms of the game's clauses why a switch is (not) legal, an action (not) among its
+    /// actions, a submission accepted or rejected, a fact created or deleted, a payoff (not) paid.
+    Why(why::WhyArgs),
 }
 
 fn main() -> ExitCode {
@@ -199,6 +203,7 @@ fn main() -> ExitCode {
             seed,
             format,
         } => explore::run(&game, max_states, seed, format),
+        Command::Why(args) => why::run(&args),
     };
     ExitCode::from(code)
 }

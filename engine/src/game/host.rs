@@ -84,6 +84,24 @@ impl<'a> KeywordHost<'a> {
         }
     }
 
+    /// The schedules so far: created words and deleted fact ids, in scheduling order.
+    pub fn schedules(&self) -> (Vec<Arc<Ground>>, Vec<u32>) {
+        (self.creates.clone(), self.deletes.clone())
+    }
+
+    /// Puts back schedules taken with [`KeywordHost::schedules`] (an explanation runs a goal,
+    /// then restores the schedules as they were before it).
+    pub fn set_schedules(&mut self, creates: Vec<Arc<Ground>>, deletes: Vec<u32>) {
+        self.deleted.clear();
+        self.deleted.resize(self.facts.len(), false);
+        for &d in &deletes {
+            self.deleted[d as usize] = true;
+        }
+        self.creates = creates;
+        self.deletes = deletes;
+        self.context = fresh_context();
+    }
+
     /// Forgets the schedules (a chronon that aborted).
     pub fn clear_schedules(&mut self) {
         self.creates.clear();

@@ -9,6 +9,7 @@ pub mod host;
 mod intern;
 pub mod session;
 pub mod trace;
+pub mod why;
 
 pub use session::{
     fill_template, template_slots, Actions, ChrononRecord, Event, Owner, RuntimeError, Session,

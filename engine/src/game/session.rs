@@ -2120,6 +2120,11 @@ impl Session {
         Session::assemble(game, settings, seed, Arc::new(state), machine)
     }
 
+    /// The game's RNG as it is now (an explanation replays `random/1` from it without drawing).
+    pub fn rng_state(&self) -> Rng {
+        self.machine.rng.clone()
+    }
+
     /// Runs a goal of the game's own predicates on the current state (`fact/1` and `player/1` see the
     /// state; nothing is scheduled) and collects `template` for up to `max` solutions. The AI players
     /// evaluate `heuristic/2` and `candidate/2` with it.

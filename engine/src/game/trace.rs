@@ -331,3 +331,41 @@ pub fn random_play(
     stats.profile.sort_by_key(|e| std::cmp::Reverse(e.1));
     Ok(stats)
 }
+
+/// The session after the first `after` chronons of a script (all of it when `None`), as
+/// `sidl trace --script` plays it; a rejected submission or nature action is listed (as `sidl trace`
+/// reports it) and changes nothing. `sidl why` and the language server's `sidl.why` start here.
+pub fn session_after(
+    game: Arc<Game>,
+    seed: u64,
+    script: &[ScriptItem],
+    after: Option<u64>,
+    settings: Settings,
+) -> Result<(Session, Vec<String>), RuntimeError> {
+    let mut s = Session::new(game, seed, settings)?;
+    let mut messages = Vec::new();
+    for item in script {
+        if after.is_some_and(|n| s.chronon() >= n) {
+            break;
+        }
+        let r = match item {
+            ScriptItem::Submit {
+                player,
+                switch,
+                action,
+            } => s.submit(player, switch, action)?,
+            ScriptItem::Nature { switch, action } => s.set_nature(switch, action)?,
+            ScriptItem::Chronon => {
+                if s.switches()?.is_empty() {
+                    break;
+                }
+                s.run_chronon()?;
+                continue;
+            }
+        };
+        if let Err(rej) = r {
+            messages.push(format!("chronon {}: rejected: {}", s.chronon(), rej));
+        }
+    }
+    Ok((s, messages))
+}

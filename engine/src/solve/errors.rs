@@ -54,6 +54,9 @@ pub mod codes {
     pub const REPLAY: &str = "E0944";
     /// `sidl bench`: the game is over in its initial state, so there is nothing to time.
     pub const TERMINAL_AT_START: &str = "E0945";
+    /// `sidl why`: a question about a chronon that has not run (or, before any chronon, about facts
+    /// or payoffs).
+    pub const NO_SUCH_CHRONON: &str = "E0947";
 
     /// Every runtime code, in order.
     pub const ALL: &[&str] = &[
@@ -78,6 +81,7 @@ pub mod codes {
         NOT_A_PLAYER,
         REPLAY,
         TERMINAL_AT_START,
+        NO_SUCH_CHRONON,
     ];
 }
 

@@ -11,6 +11,7 @@ use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
 use sidl_engine::game::host::KeywordHost;
 use sidl_engine::game::session::{slot_type_description, slot_value, ActionSource};
 use sidl_engine::game::trace::{parse_script, run_trace};
+use sidl_engine::game::why::{self, Question, WhyLimits};
 use sidl_engine::game::{
     fill_template, template_slots, Actions, ChrononRecord, Event, Game, Owner, RuntimeError,
     Session, Settings,
@@ -256,6 +257,25 @@ pub struct LimitsDto {
     pub choicepoints: Option<usize>,
     pub frames: Option<usize>,
 }
+
+/// A "why (not)?" question (`docs/why.md`): `kind` is `legal`, `action`, `submission`, `fact` or
+/// `payoff`; terms as SIDL text; `chronon` for `fact` and `payoff` (default: the last one);
+/// `viewer`: a player (default: the designer).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WhyQuestionDto {
+    pub kind: String,
+    pub switch: Option<String>,
+    pub action: Option<String>,
+    pub player: Option<String>,
+    pub fact: Option<String>,
+    pub chronon: Option<u64>,
+    pub viewer: Option<String>,
+}
+
+/// The answer of [`Core::why`]: the engine's JSON form (ranges with 1-based lines and UTF-16
+/// columns).
+pub type WhyDto = why::AnswerJson;
 
 /// The limit on answers of one `query`.
 pub const MAX_ANSWERS: usize = 100;
@@ -828,6 +848,37 @@ impl Core {
             .map_err(|e| self.rt(e))?;
         self.settings.interrupt = self.session.settings().interrupt;
         Ok(())
+    }
+
+    /// Explains a "why (not)?" question about the current session (for `fact` and `payoff`, a
+    /// chronon of its history) with the game's clauses (the engine's `game::why`).
+    pub fn why(&mut self, q: &WhyQuestionDto) -> Result<WhyDto, CoreError> {
+        let question = Question::from_parts(
+            &q.kind,
+            q.switch.as_deref(),
+            q.action.as_deref(),
+            q.player.as_deref(),
+            q.fact.as_deref(),
+            q.chronon,
+        )?;
+        let viewer = q
+            .viewer
+            .as_deref()
+            .map(|v| why::parse_term(v, "viewer"))
+            .transpose()?;
+        let answer = why::explain(
+            &mut self.session,
+            &question,
+            viewer.as_ref(),
+            WhyLimits::default(),
+        )
+        .map_err(|e| self.rt(e))?;
+        Ok(why::to_json(
+            &answer,
+            &self.source,
+            "game",
+            ColumnUnit::Utf16,
+        ))
     }
 
     /// Every answer (up to [`MAX_ANSWERS`]) of a goal against the game's rules, the keyword

@@ -132,6 +132,38 @@ export interface HiddenReport {
 export interface Keyword { name: string; arity: number; position: "head" | "body" | "both"; doc: string; }
 /** Per-query budgets; omitted fields keep their value. */
 export interface Limits { inferences?: number; heapCells?: number; choicepoints?: number; frames?: number; }
+/**
+ * A "why (not)?" question about the current session (`fact`, `payoff`: a chronon of its history,
+ * default the last one). Terms are SIDL text. `viewer`: explain as that player sees the game
+ * (hidden facts are never read; an answer that depends on them is refused); omitted: the designer.
+ */
+export interface WhyQuestion {
+  kind: "legal" | "action" | "submission" | "fact" | "payoff";
+  switch?: string;
+  action?: string;
+  player?: string;
+  fact?: string;
+  chronon?: number;
+  viewer?: string;
+}
+/** A place in the game's source: 1-based lines and columns, columns in UTF-16 code units. */
+export interface WhyRange { startLine: number; startColumn: number; endLine: number; endColumn: number; }
+/**
+ * One node of an explanation: a goal (or a clause's head, `note` "clause N of name/arity") as
+ * instantiated; `clause`: where it is (the clause of a clause node, the goal of a body goal);
+ * `bindings`: the clause's named variables at that point; the first failing goal of a clause has
+ * a `note` starting with "first failing goal".
+ */
+export interface WhyNode {
+  goal: string;
+  outcome: "proved" | "failed" | "error" | "folded" | "budget";
+  note?: string;
+  clause?: WhyRange;
+  bindings: [string, string][];
+  children: WhyNode[];
+}
+/** The answer: whether it holds, a one-line summary, the text `sidl why` prints, the tree. */
+export interface WhyAnswer { question: string; holds: boolean; summary: string; text: string; nodes: WhyNode[]; }
 "#;
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, js_sys::Error> {
@@ -393,6 +425,19 @@ impl SidlGame {
     #[wasm_bindgen(unchecked_return_type = "QueryResult")]
     pub fn query(&self, goal: &str) -> Result<JsValue, js_sys::Error> {
         to_js(&self.core.query(goal).map_err(err)?)
+    }
+
+    /// Why is a switch (not) legal, an action (not) among its actions, a submission accepted or
+    /// rejected, a fact created or deleted, a payoff paid? Explained with the game's clauses
+    /// (docs/why.md).
+    #[wasm_bindgen(unchecked_return_type = "WhyAnswer")]
+    pub fn why(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "WhyQuestion")] question: JsValue,
+    ) -> Result<JsValue, js_sys::Error> {
+        let q: core::WhyQuestionDto =
+            serde_wasm_bindgen::from_value(question).map_err(|e| err(format!("why: {e}")))?;
+        to_js(&self.core.why(&q).map_err(err)?)
     }
 
     /// The dynamic Def.1 §11 check (hidden facts must not leak through owned switches), exploring

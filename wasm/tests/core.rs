@@ -800,3 +800,112 @@ fn idle_says_why_no_seat_can_act() {
         .idle(&[["[alice]".into(), "alphabeta".into()]], 0)
         .is_err());
 }
+
+/// The source text of a 1-based line/column range (columns in UTF-16 code units).
+fn range_text(src: &str, r: &sidl_engine::game::why::RangeJson) -> String {
+    let offset = |line: u32, col: u32| -> usize {
+        let start: usize = src
+            .split_inclusive('\n')
+            .take(line as usize - 1)
+            .map(str::len)
+            .sum();
+        let mut units = 0;
+        for (i, ch) in src[start..].char_indices() {
+            if units >= col as usize - 1 {
+                return start + i;
+            }
+            units += ch.len_utf16();
+        }
+        src.len()
+    };
+    src[offset(r.start_line, r.start_column)..offset(r.end_line, r.end_column)].to_string()
+}
+
+/// The cases of `wasm/tests/data/why.txt` (format in its header).
+#[test]
+fn why_answers_the_cases() {
+    use sidl_engine::game::why::NodeJson;
+    use sidl_wasm::core::WhyQuestionDto;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/");
+    let cases = std::fs::read_to_string(format!("{dir}why.txt")).expect("cases");
+    let mut core: Option<(Core, String)> = None;
+    let mut answer = None;
+    let mut checked = 0;
+    for (no, line) in cases.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let at = format!("why.txt:{}: {line}", no + 1);
+        match cmd {
+            "game" => {
+                let src = std::fs::read_to_string(format!("{dir}{rest}")).expect("game");
+                core = Some((Core::new(&src).expect("loads"), src));
+            }
+            "submit" => {
+                let p: Vec<&str> = rest.split(" | ").collect();
+                let r = core
+                    .as_mut()
+                    .expect("game")
+                    .0
+                    .submit(p[0], p[1], p[2])
+                    .expect(&at);
+                assert!(r.ok, "{at}: {:?}", r.reason);
+            }
+            "chronon" => {
+                core.as_mut().expect("game").0.run_chronon().expect(&at);
+            }
+            "why" => {
+                let mut q = WhyQuestionDto::default();
+                for kv in rest.split(" | ") {
+                    let (k, v) = kv.split_once('=').expect("key=value");
+                    let v = Some(v.to_string());
+                    match k {
+                        "kind" => q.kind = v.unwrap_or_default(),
+                        "switch" => q.switch = v,
+                        "action" => q.action = v,
+                        "player" => q.player = v,
+                        "fact" => q.fact = v,
+                        "viewer" => q.viewer = v,
+                        "chronon" => q.chronon = v.and_then(|c| c.parse().ok()),
+                        other => panic!("{at}: unknown key {other}"),
+                    }
+                }
+                answer = Some(core.as_mut().expect("game").0.why(&q).expect(&at));
+            }
+            expectation => {
+                let a = answer.as_ref().expect("a why line first");
+                let src = &core.as_ref().expect("game").1;
+                match expectation {
+                    "holds" => assert_eq!(a.holds.to_string(), rest, "{at}\n{}", a.text),
+                    "summary" => assert!(a.summary.contains(rest), "{at}\n{}", a.summary),
+                    "text" => assert!(a.text.contains(rest), "{at}\n{}", a.text),
+                    "nodes" => assert_eq!(a.nodes.len().to_string(), rest, "{at}\n{}", a.text),
+                    "failing" => {
+                        let mut found = Vec::new();
+                        let mut stack: Vec<&NodeJson> = a.nodes.iter().collect();
+                        while let Some(n) = stack.pop() {
+                            let failing = n
+                                .note
+                                .as_deref()
+                                .is_some_and(|x| x.starts_with("first failing goal"));
+                            if let (true, Some(r)) = (failing, &n.clause) {
+                                found.push(range_text(src, r));
+                            }
+                            stack.extend(n.children.iter());
+                        }
+                        assert!(
+                            found.iter().any(|f| f == rest),
+                            "{at}: {found:?}\n{}",
+                            a.text
+                        );
+                    }
+                    other => panic!("{at}: unknown line {other}"),
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} expectations checked");
+}

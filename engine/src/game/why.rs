@@ -657,6 +657,9 @@ impl<'g> Explainer<'g> {
                 _ => Outcome::Failed,
             };
             let mut note = "first failing goal".to_string();
+            if let Some(text) = spans[k - 1].and_then(|sp| self.game.source.get(sp.range())) {
+                note = format!("first failing goal `{text}`");
+            }
             if before.len() > 1 {
                 note.push_str(
                     " (for every solution of the goals before it; bindings of the first shown)",

@@ -12,6 +12,7 @@ pub mod hover;
 pub mod rename;
 pub mod semantic_tokens;
 pub mod symbols;
+pub mod why;
 
 use documents::{Documents, Snapshot};
 use sidl_engine::diag::ColumnUnit;
@@ -164,7 +165,7 @@ impl LanguageServer for Backend {
                     },
                 )),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![hidden::COMMAND.to_string()],
+                    commands: vec![hidden::COMMAND.to_string(), why::COMMAND.to_string()],
                     ..Default::default()
                 }),
                 ..Default::default()
@@ -313,6 +314,9 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command == why::COMMAND {
+            return why::execute_command(self, params).await;
+        }
         hidden::execute_command(self, params).await
     }
 }

@@ -622,3 +622,72 @@ fn burst_of_edits_ends_without_stale_diagnostics() {
     }
     c.shutdown();
 }
+
+/// `sidl.why`: the engine's answer for a state given by a script (a path relative to the game, or
+/// the script's text), the same as `sidl why` prints; errors as error responses.
+#[test]
+fn why_command() {
+    let mut c = Client::start();
+    let init = c.initialize(None);
+    let commands = &init["capabilities"]["executeCommandProvider"]["commands"];
+    assert!(
+        commands.as_array().unwrap().contains(&json!("sidl.why")),
+        "{commands}"
+    );
+    let ttt = file_uri("cli/tests/why/tictactoe.sidl");
+    let text = std::fs::read_to_string(repo("cli/tests/why/tictactoe.sidl")).unwrap();
+    c.open(&ttt, &text);
+    let question = json!({"kind": "action", "switch": "o", "action": "[mark, 1, 1]"});
+    let r = c.request(
+        "workspace/executeCommand",
+        json!({"command": "sidl.why", "arguments": [
+            {"uri": ttt, "script": "tictactoe.script", "after": 1, "question": question}
+        ]}),
+    );
+    assert_eq!(r["holds"], false, "{r}");
+    // the text `sidl why` prints
+    let text_answer = r["text"].as_str().unwrap();
+    assert!(
+        text_answer.contains("- fact([cell,1,1,blank]) [failed]  tictactoe.sidl:9"),
+        "{text_answer}"
+    );
+    // the failing goal's range is the goal in the game (1-based lines and columns)
+    let switch = &r["nodes"][2]["children"][0];
+    let failing = &switch["children"][1];
+    assert_eq!(failing["outcome"], "failed", "{r}");
+    let range = &failing["clause"];
+    let line = text
+        .lines()
+        .nth(range["startLine"].as_u64().unwrap() as usize - 1)
+        .unwrap();
+    let (a, b) = (
+        range["startColumn"].as_u64().unwrap() as usize - 1,
+        range["endColumn"].as_u64().unwrap() as usize - 1,
+    );
+    assert_eq!(&line[a..b], "fact([cell, I, J, blank])", "{range}");
+
+    // the script as text; a legal action
+    let r = c.request(
+        "workspace/executeCommand",
+        json!({"command": "sidl.why", "arguments": [{"uri": ttt,
+            "script": "submit(x, x, [mark, 1, 1]).\nchronon.\n",
+            "question": {"kind": "action", "switch": "o", "action": "[mark, 2, 2]"}}]}),
+    );
+    assert_eq!(r["holds"], true, "{r}");
+
+    // errors: a question that does not parse, an unknown kind, a chronon that has not run
+    for (q, msg) in [
+        (json!({"kind": "legal", "switch": "o("}), "is not a term"),
+        (json!({"kind": "wat"}), "unknown question kind"),
+        (json!({"kind": "payoff", "player": "x"}), "E0947"),
+    ] {
+        let id = c.request_async(
+            "workspace/executeCommand",
+            json!({"command": "sidl.why", "arguments": [{"uri": ttt, "question": q}]}),
+        );
+        let r = c.response(id);
+        let m = r["error"]["message"].as_str().unwrap_or_default();
+        assert!(m.contains(msg), "{r}");
+    }
+    c.shutdown();
+}

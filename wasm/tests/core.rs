@@ -860,9 +860,12 @@ fn why_answers_the_cases() {
                 let mut q = WhyQuestionDto::default();
                 for kv in rest.split(" | ") {
                     let (k, v) = kv.split_once('=').expect("key=value");
+                    if k == "kind" {
+                        q.kind = v.to_string();
+                        continue;
+                    }
                     let v = Some(v.to_string());
                     match k {
-                        "kind" => q.kind = v.unwrap_or_default(),
                         "switch" => q.switch = v,
                         "action" => q.action = v,
                         "player" => q.player = v,

@@ -274,6 +274,13 @@ struct Explainer<'g> {
     nodes: usize,
 }
 
+/// A clause split for [`Explainer::clause_query`]: head, body goals, number of variables.
+struct ClauseParts<'a> {
+    head: &'a Term,
+    body: &'a [&'a Term],
+    nvars: usize,
+}
+
 /// One query's result: up to `max` instances of the template.
 type Sols = Result<Vec<Term>, QErr>;
 
@@ -375,12 +382,11 @@ impl<'g> Explainer<'g> {
         &mut self,
         host: &mut KeywordHost,
         goal: &Term,
-        head: &Term,
-        body: &[&Term],
-        nvars: usize,
+        c: &ClauseParts,
         k: usize,
         max: usize,
     ) -> Sols {
+        let (head, body, nvars) = (c.head, c.body, c.nvars);
         self.run(host, max, false, |m| {
             let mut gv = Vec::new();
             let mut cv = Vec::new();
@@ -582,13 +588,18 @@ impl<'g> Explainer<'g> {
             n.span = Some(c.span);
             n
         };
-        let head_sols = match self.clause_query(host, goal, head, &goals, nvars, 0, 1) {
+        let parts = ClauseParts {
+            head,
+            body: &goals,
+            nvars,
+        };
+        let head_sols = match self.clause_query(host, goal, &parts, 0, 1) {
             Ok(s) if s.is_empty() => return None,
             Ok(s) => s,
             Err(e) => return Some((err_node(e, &label), false, false)),
         };
         let is_cut = |t: &Term| matches!(t, Term::Atom(a) if *a == atom::CUT);
-        let full = match self.clause_query(host, goal, head, &goals, nvars, goals.len(), 1) {
+        let full = match self.clause_query(host, goal, &parts, goals.len(), 1) {
             Ok(s) => s,
             Err(e) => return Some((err_node(e, &label), false, false)),
         };
@@ -625,7 +636,7 @@ impl<'g> Explainer<'g> {
         // no solution: the first prefix of the body without one
         let mut before = head_sols;
         for k in 1..=goals.len() {
-            let sols = match self.clause_query(host, goal, head, &goals, nvars, k, 2) {
+            let sols = match self.clause_query(host, goal, &parts, k, 2) {
                 Ok(s) => s,
                 Err(e) => {
                     let mut n = err_node(e, &label);
@@ -1259,9 +1270,8 @@ fn fact_answer(
             s
         }
     };
-    if by.is_some() {
+    if let Some((i, _)) = by {
         // only the switch that did it
-        let (i, _) = by.expect("checked");
         nodes = nodes.split_off(i);
     }
     if let Some(p) = viewer {

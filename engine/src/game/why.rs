@@ -1118,10 +1118,9 @@ fn chronon_switches(session: &Session, n: u64) -> Vec<(Term, Term, ActionSource)
         .collect()
 }
 
-/// Replays a chronon's `do/1` calls on `state` (a viewer sees only its own switches' actions in
-/// `does/2`), calling `each(ex, host, index, switch, action)` before each switch's `do/1` commits.
-/// Returns the host's schedules after all of them.
-#[allow(clippy::type_complexity)]
+/// Replays a chronon's `do/1` calls on `state` for the switches `own` accepts (a player knows the
+/// actions of its own switches only: the others are neither run nor in `does/2`), calling
+/// `each(ex, host, index)` before each one commits, then `after(ex, host)` with the schedules.
 fn replay_dos(
     ex: &mut Explainer,
     state: &State,
@@ -1141,7 +1140,11 @@ fn replay_dos(
         })
         .collect();
     let mut host = KeywordHost::new(&state.facts, &state.players, &does);
-    for (i, (_, a, _)) in switches.iter().enumerate() {
+    for (i, (s, a, _)) in switches.iter().enumerate() {
+        // a player knows the actions of its own switches only: the others are not run
+        if !own(s) {
+            continue;
+        }
         each(ex, &mut host, i);
         let _ = ex.commit(&mut host, &call(atom::DO, vec![a.clone()]));
     }
@@ -1199,7 +1202,7 @@ fn fact_answer(
     let state = viewed_state(&mut pre, viewer)?;
     // which switch's do/1 scheduled it (on the viewed state)
     let mut by: Option<(usize, bool)> = None;
-    let mut nodes = Vec::new();
+    let mut nodes: Vec<WhyNode> = Vec::new();
     let fact_id = state.facts.iter().position(|g| &g.term == fact);
     let switches_ref = &switches;
     replay_dos(
@@ -1239,6 +1242,8 @@ fn fact_answer(
                     show(fact)
                 ));
                 by = Some((i, made));
+                // only the switch that did it is shown
+                nodes.clear();
             }
             if let Some(m) = node.note.take() {
                 note = format!("{note}; {m}");
@@ -1270,10 +1275,7 @@ fn fact_answer(
             s
         }
     };
-    if let Some((i, _)) = by {
-        // only the switch that did it
-        nodes = nodes.split_off(i);
-    }
+
     if let Some(p) = viewer {
         if by.is_some() != holds {
             return Ok(empty_answer(

@@ -35,6 +35,12 @@ pub enum Ask {
         #[arg(long)]
         chronon: Option<u64>,
     },
+    /// Why did the do/1 of SWITCH succeed or fail in a chronon (default: the last one)?
+    Do {
+        switch: String,
+        #[arg(long)]
+        chronon: Option<u64>,
+    },
 }
 
 /// The options of `sidl why`.
@@ -114,6 +120,9 @@ pub fn run(args: &WhyArgs) -> u8 {
         }
         Ask::Payoff { player, chronon } => {
             Question::from_parts("payoff", None, None, Some(player), None, *chronon)
+        }
+        Ask::Do { switch, chronon } => {
+            Question::from_parts("do", Some(switch), None, None, None, *chronon)
         }
     };
     let question = match question {

@@ -258,8 +258,9 @@ pub struct LimitsDto {
     pub frames: Option<usize>,
 }
 
-/// A "why (not)?" question (`docs/why.md`): `kind` is `legal`, `action`, `submission`, `fact` or
-/// `payoff`; terms as SIDL text; `chronon` for `fact` and `payoff` (default: the last one);
+/// A "why (not)?" question (`docs/why.md`): `kind` is `legal`, `action`, `submission`, `fact`,
+/// `payoff` or `do`; terms as SIDL text; `chronon` for `fact`, `payoff` and `do` (default: the
+/// last one);
 /// `viewer`: a player (default: the designer).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

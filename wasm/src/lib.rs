@@ -133,12 +133,12 @@ export interface Keyword { name: string; arity: number; position: "head" | "body
 /** Per-query budgets; omitted fields keep their value. */
 export interface Limits { inferences?: number; heapCells?: number; choicepoints?: number; frames?: number; }
 /**
- * A "why (not)?" question about the current session (`fact`, `payoff`: a chronon of its history,
- * default the last one). Terms are SIDL text. `viewer`: explain as that player sees the game
+ * A "why (not)?" question about the current session (`fact`, `payoff`, `do`: a chronon of its
+ * history, default the last one; `do`: why the `do/1` of `switch` succeeded or failed). Terms are SIDL text. `viewer`: explain as that player sees the game
  * (hidden facts are never read; an answer that depends on them is refused); omitted: the designer.
  */
 export interface WhyQuestion {
-  kind: "legal" | "action" | "submission" | "fact" | "payoff";
+  kind: "legal" | "action" | "submission" | "fact" | "payoff" | "do";
   switch?: string;
   action?: string;
   player?: string;

@@ -54,6 +54,9 @@ pub enum Question {
     Fact { fact: Term, chronon: Option<u64> },
     /// Why was the player paid (or not) in a chronon (default: the last one)?
     Payoff { player: Term, chronon: Option<u64> },
+    /// What did a switch's `do/1` do in a chronon (default: the last one): why did it succeed or
+    /// fail (a switch event)?
+    Do { switch: Term, chronon: Option<u64> },
 }
 
 impl Question {
@@ -93,10 +96,14 @@ impl Question {
                 player: need(player, "player")?,
                 chronon,
             },
+            "do" => Question::Do {
+                switch: need(switch, "switch")?,
+                chronon,
+            },
             other => {
                 return Err(format!(
-                    "unknown question kind `{other}` (legal, action, submission, fact or payoff)"
-                ))
+                "unknown question kind `{other}` (legal, action, submission, fact, payoff or do)"
+            ))
             }
         })
     }
@@ -127,6 +134,13 @@ impl Question {
             }
             Question::Payoff { player, chronon } => {
                 format!("was {} paid in {}?", show(player), at(chronon))
+            }
+            Question::Do { switch, chronon } => {
+                format!(
+                    "did the do/1 of switch {} succeed in {}?",
+                    show(switch),
+                    at(chronon)
+                )
             }
         }
     }
@@ -847,6 +861,7 @@ pub fn explain(
         Question::Payoff { player, chronon } => {
             payoff_answer(&mut ex, session, player, *chronon, viewer)?
         }
+        Question::Do { switch, chronon } => do_answer(&mut ex, session, switch, *chronon, viewer)?,
     };
     answer.question = question.describe();
     Ok(answer)
@@ -1229,11 +1244,7 @@ fn fact_answer(
                     .skip(before.1.len())
                     .any(|&d| d as usize == id)
             });
-            let how = match how {
-                ActionSource::Submitted => "submitted",
-                ActionSource::Drawn => "drawn",
-                ActionSource::Default => "default",
-            };
+            let how = how_text(*how);
             let mut note = format!("switch {} ran its {how} action {}", show(sw), show(a));
             if made || removed {
                 note.push_str(&format!(
@@ -1523,4 +1534,107 @@ pub fn to_json(answer: &Answer, source: &str, file: &str, unit: ColumnUnit) -> A
         text: render_text(answer, source, file),
         nodes: answer.nodes.iter().map(|n| convert(n, &range)).collect(),
     }
+}
+
+fn how_text(how: ActionSource) -> &'static str {
+    match how {
+        ActionSource::Submitted => "submitted",
+        ActionSource::Drawn => "drawn",
+        ActionSource::Default => "default",
+    }
+}
+
+fn do_answer(
+    ex: &mut Explainer,
+    session: &mut Session,
+    switch: &Term,
+    chronon: Option<u64>,
+    viewer: Option<&Term>,
+) -> Result<Answer, RuntimeError> {
+    let (n, mut pre) = before_chronon(session, chronon)?;
+    let switches = chronon_switches(session, n);
+    let ok = session.history()[n as usize - 1]
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::Switch { switch: s, ok, .. } if s == switch => Some(*ok),
+            _ => None,
+        });
+    let Some(ok) = ok else {
+        return Ok(empty_answer(
+            false,
+            format!(
+                "switch {} did not act in chronon {n}: it was not legal, or it had no action",
+                show(switch)
+            ),
+            vec![],
+        ));
+    };
+    let visible_ids = owner_filter(&mut pre, viewer)?;
+    if let Some(p) = viewer {
+        if !visible_ids.contains(switch) {
+            return Ok(empty_answer(
+                ok,
+                format!(
+                    "switch {} is not owned by {}: what it did is hidden from {}",
+                    show(switch),
+                    show(p),
+                    show(p)
+                ),
+                vec![],
+            ));
+        }
+    }
+    let own = |s: &Term| visible_ids.contains(s);
+    let state = viewed_state(&mut pre, viewer)?;
+    let mut node: Option<WhyNode> = None;
+    let mut action = None;
+    replay_dos(
+        ex,
+        &state,
+        &switches,
+        &own,
+        |ex, host, i| {
+            let (sw, a, how) = &switches[i];
+            if node.is_some() || sw != switch {
+                return;
+            }
+            let mut nd = ex.explain(host, &call(atom::DO, vec![a.clone()]), Mode::First, 0);
+            let mut note = format!(
+                "switch {} ran its {} action {}",
+                show(sw),
+                how_text(*how),
+                show(a)
+            );
+            if let Some(m) = nd.note.take() {
+                note = format!("{note}; {m}");
+            }
+            nd.note = Some(note);
+            node = Some(nd);
+            action = Some(a.clone());
+        },
+        |_, _| {},
+    );
+    let act = action.as_ref().map(show).unwrap_or_default();
+    let summary = if ok {
+        format!(
+            "the do/1 of switch {} succeeded in chronon {n} (do({act}))",
+            show(switch)
+        )
+    } else {
+        format!(
+            "the do/1 of switch {} failed in chronon {n} (do({act})): the switch had no effect",
+            show(switch)
+        )
+    };
+    if let Some(p) = viewer {
+        if node.as_ref().map(|n| n.outcome == Outcome::Proved) != Some(ok) {
+            return Ok(empty_answer(
+                ok,
+                format!("{summary}; {}", hidden_note(p)),
+                vec![],
+            ));
+        }
+    }
+    Ok(empty_answer(ok, summary, node.into_iter().collect()))
 }

@@ -458,7 +458,8 @@ impl<'g> Explainer<'g> {
         let mut node = match self.solve(host, goal, goal, 1) {
             Ok(s) if s.is_empty() => WhyNode::new(show(goal), Outcome::Failed),
             Ok(s) => WhyNode::new(show(&s[0]), Outcome::Proved),
-            Err(QErr::Error(m)) => return WhyNode::new(show(goal), Outcome::Error).note(m),
+            // the clauses show where the error comes from
+            Err(QErr::Error(m)) => WhyNode::new(show(goal), Outcome::Error).note(m),
             Err(QErr::Budget(m)) => return WhyNode::new(show(goal), Outcome::Budget).note(m),
         };
         if depth >= self.limits.max_depth {
@@ -615,7 +616,9 @@ impl<'g> Explainer<'g> {
         let is_cut = |t: &Term| matches!(t, Term::Atom(a) if *a == atom::CUT);
         let full = match self.clause_query(host, goal, &parts, goals.len(), 1) {
             Ok(s) => s,
-            Err(e) => return Some((err_node(e, &label), false, false)),
+            Err(QErr::Budget(m)) => return Some((err_node(QErr::Budget(m), &label), false, false)),
+            // the prefixes below find the goal that raises it
+            Err(QErr::Error(_)) => Vec::new(),
         };
         if let Some(sol) = full.first() {
             let (bindings, texts, inst) = read_solution(sol, &names);
@@ -655,6 +658,20 @@ impl<'g> Explainer<'g> {
                 Err(e) => {
                     let mut n = err_node(e, &label);
                     n.children = self.proved_prefix(&before[0], &names, &spans, k - 1);
+                    let (bindings, texts, _) = read_solution(&before[0], &names);
+                    n.bindings = bindings;
+                    // the goal that raised it
+                    self.nodes += 1;
+                    let mut g =
+                        WhyNode::new(show_named(&texts[k - 1], &before[0], &names), n.outcome);
+                    g.note = Some(
+                        match spans[k - 1].and_then(|sp| self.game.source.get(sp.range())) {
+                            Some(t) => format!("this goal `{t}` raised it"),
+                            None => "this goal raised it".to_string(),
+                        },
+                    );
+                    g.span = spans[k - 1];
+                    n.children.push(g);
                     return Some((n, false, false));
                 }
             };
@@ -867,6 +884,15 @@ pub fn explain(
     Ok(answer)
 }
 
+/// The legal switches of the session, or none and the error that computing them raised (an
+/// explanation goes on: that error is often what the designer wants explained).
+fn switch_infos(session: &mut Session) -> (Vec<super::session::SwitchInfo>, Option<String>) {
+    match session.switches() {
+        Ok(s) => (s.as_ref().clone(), None),
+        Err(e) => (Vec::new(), Some(e.message)),
+    }
+}
+
 fn empty_answer(holds: bool, summary: String, nodes: Vec<WhyNode>) -> Answer {
     Answer {
         question: String::new(),
@@ -893,16 +919,17 @@ fn legal(
     switch: &Term,
     viewer: Option<&Term>,
 ) -> Result<Answer, RuntimeError> {
-    let holds = session.switches()?.iter().any(|s| &s.id == switch);
+    let (infos, error) = switch_infos(session);
+    let holds = infos.iter().any(|s| &s.id == switch);
     let state = viewed_state(session, viewer)?;
     let node = legal_node(ex, &state, switch);
-    let summary = if holds {
-        format!("switch {} is legal", show(switch))
-    } else {
-        format!(
+    let summary = match error {
+        Some(e) => format!("the legal switches cannot be computed: {e}"),
+        None if holds => format!("switch {} is legal", show(switch)),
+        None => format!(
             "switch {} is not legal: legal/1 does not prove it",
             show(switch)
-        )
+        ),
     };
     if let Some(p) = viewer {
         if (node.outcome == Outcome::Proved) != holds {
@@ -925,7 +952,7 @@ fn action_nodes(
     switch: &Term,
     action: &Term,
 ) -> Result<(Vec<WhyNode>, bool, bool), RuntimeError> {
-    let switches = session.switches()?;
+    let (switches, _) = switch_infos(session);
     let info = switches.iter().find(|s| &s.id == switch).cloned();
     let legal = legal_node(ex, state, switch);
     let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
@@ -1023,12 +1050,17 @@ fn action_answer(
     action: &Term,
     viewer: Option<&Term>,
 ) -> Result<Answer, RuntimeError> {
-    let legal = session.switches()?.iter().any(|s| &s.id == switch);
+    let (infos, error) = switch_infos(session);
+    let legal = infos.iter().any(|s| &s.id == switch);
     let real_state = session.state().clone();
     let state = viewed_state(session, viewer)?;
     let (nodes, among, _) = action_nodes(ex, session, &state, switch, action)?;
     let holds = legal && among;
     let summary = match (legal, among) {
+        _ if error.is_some() => format!(
+            "the legal switches cannot be computed: {}",
+            error.unwrap_or_default()
+        ),
         (true, true) => format!("{} is an action of switch {}", show(action), show(switch)),
         (false, true) => format!(
             "switch {} is not legal ({} would be among its actions)",
@@ -1069,7 +1101,13 @@ fn submission(
     action: &Term,
     viewer: Option<&Term>,
 ) -> Result<Answer, RuntimeError> {
-    let verdict = session.fork().submit(player, switch, action)?;
+    let verdict = match session.fork().submit(player, switch, action) {
+        Ok(v) => v,
+        Err(e) => Err(super::session::Rejection(format!(
+            "it raises an error: {}",
+            e.message
+        ))),
+    };
     let mut a = action_answer(ex, session, switch, action, viewer)?;
     a.holds = verdict.is_ok();
     let what = format!(

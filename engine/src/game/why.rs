@@ -3,8 +3,8 @@
 //!
 //! A [`Question`] about a session (is a switch legal, is an action among a switch's actions and who
 //! owns the switch, why a submission is accepted or rejected, why a fact was created or deleted in a
-//! chronon, why a payoff was paid) is answered by an [`Answer`]: whether it holds, a one-line
-//! summary and a tree of [`WhyNode`]s.
+//! chronon, why a payoff was paid, why a switch's `do/1` succeeded or failed) is answered by an
+//! [`Answer`]: whether it holds, a one-line summary and a tree of [`WhyNode`]s.
 //!
 //! Method: every question is a goal of a head keyword (`legal(S)`, `owned(S, O)`, `switch(S, A)`,
 //! `do(A)`, `payoff(P, X)`). For a goal of the game's own predicates, each clause whose head unifies
@@ -19,7 +19,7 @@
 //! gives a node with outcome [`Outcome::Budget`], never a hang.
 //!
 //! Viewers: the designer's view (`None`) explains with every fact. A player's view explains on the
-//! state that player sees (its visible facts, and in a chronon only the actions of its own switches):
+//! state that player sees (its visible facts, and in a chronon only its own switches run):
 //! nothing hidden is ever read. When that explanation does not reach the answer of the real state
 //! (the answer depends on something hidden from the player), the answer says so and shows no tree.
 

@@ -831,7 +831,8 @@ impl Core {
     }
 
     /// Every answer (up to [`MAX_ANSWERS`]) of a goal against the game's rules, the keyword
-    /// predicates (`fact/1`, `player/1`, ...) reading the current state.
+    /// predicates (`fact/1`, `player/1`, ...) reading the current state; placement as
+    /// [`Placement::query`] (a call of a body keyword the goal may not use is an error, `E0946`).
     pub fn query(&self, goal: &str) -> Result<QueryDto, CoreError> {
         let read = sidl_engine::syntax::parse_term(goal)
             .map_err(|d| diagnostics_text(&diagnostics(goal, &d)))?;
@@ -843,6 +844,8 @@ impl Core {
         );
         let state = self.session.state().clone();
         let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
+        // the body keywords the goal may call: a head keyword's row of the table, else a state query's
+        host.placement = Placement::query(&read.term);
         let vars = q.var_names().to_vec();
         let mut out = QueryDto {
             vars: vars.clone(),

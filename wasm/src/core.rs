@@ -8,7 +8,7 @@ use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progres
 use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
 use sidl_engine::atom::Atom;
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
-use sidl_engine::game::host::KeywordHost;
+use sidl_engine::game::host::{KeywordHost, Placement};
 use sidl_engine::game::session::{slot_type_description, slot_value, ActionSource};
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::{

@@ -166,7 +166,8 @@ impl CallGraph {
         let mut head_pos: HashMap<usize, HashMap<u32, usize>> = HashMap::new();
         loop {
             let mut changed = false;
-            for c in 0..self.calls.len() {
+            // one entry of `calls` per clause
+            for (c, clause) in clauses.iter().enumerate().take(self.calls.len()) {
                 let mut s = 0;
                 while s < self.calls[c].len() {
                     let site = self.calls[c][s].clone();
@@ -201,7 +202,7 @@ impl CallGraph {
                                 let at = head.and_then(|h| {
                                     head_pos
                                         .entry(c)
-                                        .or_insert_with(|| head_vars(clauses[c].head()))
+                                        .or_insert_with(|| head_vars(clause.head()))
                                         .get(&v)
                                         .map(|&j| (h, j))
                                 });

@@ -100,3 +100,20 @@ fn check_explore_json_is_json_lines_only() {
     // progress stays on stderr
     assert!(err.contains("done: "), "{err}");
 }
+
+/// Placement at run time (docs/reference.md): `sidl run` stops the game with E0946 at the
+/// clause that built the goal; `sidl check` reports the same call statically (E0301).
+#[test]
+fn run_stops_a_misplaced_goal_built_in_a_variable() {
+    let game = "docs/examples/placement.sidl";
+    let (_, err, code) = sidl(&["run", game]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("error[E0946]: `create/1` cannot be used in the condition of `legal/1`"),
+        "{err}"
+    );
+    assert!(err.contains("docs/examples/placement.sidl:7:1"), "{err}");
+    let (out, err, code) = sidl(&["check", game]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(format!("{out}{err}").contains("error[E0301]"), "{out}{err}");
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Loads and runs every example game of docs/ with random play (seed 1, at most 20 chronons), and
-# the scripted runs shown in docs/reference.md.  errors.sidl stops with a runtime error on purpose
-# (exit status 2); every other run must exit with 0.
+# the scripted runs shown in docs/reference.md.  errors.sidl and placement.sidl stop with a runtime
+# error on purpose (exit status 2); every other run must exit with 0.
 # Usage: docs/examples/check.sh   (from anywhere; set SIDL to a built sidl binary to skip cargo)
 set -u
 cd "$(dirname "$0")/../.."
@@ -15,7 +15,7 @@ check() { # expected-status command...
 }
 for g in docs/examples/*.sidl docs/examples/tutorial/*.sidl games/tutorial.sidl; do
     case $g in
-        */errors.sidl) check 2 run "$g" --seed 1 --max-chronons 20 ;;
+        */errors.sidl|*/placement.sidl) check 2 run "$g" --seed 1 --max-chronons 20 ;;
         *) check 0 run "$g" --seed 1 --max-chronons 20 ;;
     esac
 done

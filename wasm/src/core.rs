@@ -8,7 +8,7 @@ use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progres
 use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
 use sidl_engine::atom::Atom;
 use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
-use sidl_engine::game::host::KeywordHost;
+use sidl_engine::game::host::{KeywordHost, Placement};
 use sidl_engine::game::session::{slot_type_description, slot_value, ActionSource};
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::why::{self, Question, WhyLimits};
@@ -883,7 +883,8 @@ impl Core {
     }
 
     /// Every answer (up to [`MAX_ANSWERS`]) of a goal against the game's rules, the keyword
-    /// predicates (`fact/1`, `player/1`, ...) reading the current state.
+    /// predicates (`fact/1`, `player/1`, ...) reading the current state; placement as
+    /// [`Placement::query`] (a call of a body keyword the goal may not use is an error, `E0946`).
     pub fn query(&self, goal: &str) -> Result<QueryDto, CoreError> {
         let read = sidl_engine::syntax::parse_term(goal)
             .map_err(|d| diagnostics_text(&diagnostics(goal, &d)))?;
@@ -895,6 +896,8 @@ impl Core {
         );
         let state = self.session.state().clone();
         let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
+        // the body keywords the goal may call: a head keyword's row of the table, else a state query's
+        host.placement = Placement::query(&read.term);
         let vars = q.var_names().to_vec();
         let mut out = QueryDto {
             vars: vars.clone(),

@@ -911,4 +911,24 @@ fn why_answers_the_cases() {
         }
     }
     assert!(checked >= 20, "only {checked} expectations checked");
+
+/// The query console follows the placement table (docs/reference.md, "Placement at run time"): a
+/// head keyword's goal its row, any other goal `player/1` and `fact/1`; E0946 otherwise.
+#[test]
+fn queries_follow_the_placement_table() {
+    let src = "game(g).\ninit([x]).\ninit([p], 0).\nlegal([a]) :- fact([x]).\nswitch([a], [go]).\nowned([a], [p]).\ndo([go]) :- make([y]).\nmake(W) :- create(W).\n";
+    let mut g = Core::new(src).expect("loads");
+    // do/1 may create: the query succeeds (and changes nothing)
+    assert_eq!(g.query("do([go])").expect("query").answers, vec!["true."]);
+    assert_eq!(g.query("fact(F)").expect("query").answers, vec!["F = [x]."]);
+    // the same helper outside do/1 may not
+    let q = g.query("make([y])").expect("query");
+    assert!(q.answers.is_empty());
+    let loc = q.location.expect("a location");
+    assert_eq!((loc.code.as_str(), loc.line), ("E0946", Some(8)), "{loc:?}");
+    assert!(q
+        .error
+        .unwrap_or_default()
+        .contains("`create/1` cannot be used"));
+    assert_eq!(g.view(None).expect("view"), vec!["[x]"]);
 }

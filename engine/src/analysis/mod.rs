@@ -31,6 +31,9 @@ pub mod codes {
     pub const BODY_KEYWORD_PLACEMENT: &str = "E0301";
     /// A head keyword called from a body.
     pub const HEAD_KEYWORD_CALLED: &str = "E0302";
+    /// A call in a keyword's condition (or a helper it reaches) whose goal is not known before the
+    /// game runs: its placement is checked at run time (`E0946`).
+    pub const UNKNOWN_GOAL: &str = "W0303";
 
     /// A call of a predicate that is neither defined nor built in.
     pub const UNDEFINED_PREDICATE: &str = "W0401";
@@ -75,6 +78,7 @@ pub mod codes {
     pub const ALL: &[&str] = &[
         BODY_KEYWORD_PLACEMENT,
         HEAD_KEYWORD_CALLED,
+        UNKNOWN_GOAL,
         UNDEFINED_PREDICATE,
         KEYWORD_ARITY,
         SINGLETON,

@@ -95,7 +95,9 @@ fn list(names: &[Atom]) -> String {
 }
 
 /// Placement diagnostics: `E0301` (a body keyword the head keyword's condition may not use), once per
-/// (call site, head keyword); `E0302` (a head keyword called from a body), once per call site.
+/// (call site, head keyword); `E0302` (a head keyword called from a body), once per call site;
+/// `W0303` (a call whose goal is not known statically, in a head keyword's condition), once per call
+/// site.
 pub fn check_placement(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for (ci, _) in clauses.iter().enumerate() {
@@ -160,6 +162,57 @@ pub fn check_placement(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic>
                     }
                 }
                 out.push(d);
+            }
+        }
+    }
+    out.extend(unknown_goals(graph));
+    out
+}
+
+/// `W0303`: a call in a head keyword's condition (or a helper it reaches) whose goal is not known
+/// statically, once per call site (for the first head keyword, in [`HEAD_KEYWORDS`] order, that
+/// reaches it).
+fn unknown_goals(graph: &CallGraph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for &kw in HEAD_KEYWORDS {
+        if !graph.is_defined(kw) {
+            continue;
+        }
+        let reach = graph.reach_through([kw], |p| !is_head_keyword(p));
+        let mut preds: Vec<PredKey> = reach.iter().collect();
+        preds.sort_by_key(|&p| graph.clauses_of(p).first().copied());
+        for p in preds {
+            for &c in graph.clauses_of(p) {
+                for &span in graph.unknown_calls(c) {
+                    if !seen.insert(span) {
+                        continue;
+                    }
+                    let path = reach.path(p);
+                    let route: Vec<String> = path.iter().map(|&q| show(q)).collect();
+                    let mut d = Diagnostic::warning(
+                        codes::UNKNOWN_GOAL,
+                        "the goal of this call is not known before the game runs; its placement is checked at run time",
+                        span,
+                    )
+                    .with_help(format!(
+                        "this call is part of the condition of `{}` (through {}), which may use {}: a call of another body keyword is runtime error E0946",
+                        show(kw),
+                        route.join(" → "),
+                        list(allowed_body_keywords(kw.0))
+                    ));
+                    for w in path.windows(2) {
+                        if let Some((_, site)) =
+                            graph.calls_of(w[0]).find(|(_, c)| c.callee == w[1])
+                        {
+                            d = d.with_label(
+                                site.span,
+                                format!("`{}` calls `{}` here", show(w[0]), show(w[1])),
+                            );
+                        }
+                    }
+                    out.push(d);
+                }
             }
         }
     }

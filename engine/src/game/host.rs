@@ -4,6 +4,10 @@
 //! During a chronon `fact/1` answers from the state before it; `create/1` and `delete/1` schedule
 //! changes that are undone on backtracking (trail entries 0 and 1), so only the committed proof's
 //! effects survive. All switches of one chronon share the schedules.
+//!
+//! Placement at run time (sidl-semantics §2): the session tells the host which keyword it is
+//! evaluating ([`Placement`]); a call of a body keyword that keyword may not use is the uncatchable
+//! runtime error `E0946` (one bit test per body-keyword call).
 
 use super::facts::{FactSet, Ground, HeapWord, Scratch};
 use crate::atom::{self, Atom};
@@ -38,6 +42,92 @@ pub fn keyword_predicates() -> Vec<(Atom, u32)> {
     KEYWORD_PREDICATES.to_vec()
 }
 
+/// Which body keywords the goal being evaluated may call (sidl-semantics §2): the session sets it
+/// before each keyword goal ([`KeywordHost::placement`]). A call of another body keyword raises
+/// `error(placement_error(Keyword, During), _)` ([`crate::solve::errors::codes::PLACEMENT`]),
+/// which `catch/3` does not catch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// Bit `i`: host id `i` may be called.
+    allowed: u32,
+    /// The head keyword being evaluated; `None`: a query whose goal is not a head keyword.
+    keyword: Option<(Atom, u32)>,
+}
+
+/// Every body keyword (no check): [`KeywordHost::new`]'s default, for goals run outside the game
+/// manager (tests, tools). The session and the query consoles always set a keyword's placement.
+const ANY: u32 = (1 << KEYWORD_PREDICATES.len()) - 1;
+
+impl Placement {
+    /// No check: every body keyword may be called.
+    pub const ANY: Placement = Placement {
+        allowed: ANY,
+        keyword: None,
+    };
+
+    /// The body keywords the condition of head keyword `name/arity` may use (the table of §2,
+    /// [`crate::analysis::placement::allowed_body_keywords`]; `game/1`, `init/1`, `init/2`: none).
+    pub fn keyword(name: Atom, arity: u32) -> Placement {
+        let mut allowed = 0;
+        for &k in crate::analysis::placement::allowed_body_keywords(name) {
+            if let Some(id) = KEYWORD_PREDICATES.iter().position(|p| p.0 == k) {
+                allowed |= 1 << id;
+            }
+        }
+        Placement {
+            allowed,
+            keyword: Some((name, arity)),
+        }
+    }
+
+    /// A query of a state (the playground's console, `Session::query_state`): a goal that calls a head
+    /// keyword follows that keyword's row of the table; any other goal may read the state
+    /// (`player/1`, `fact/1`), nothing else (there is no chronon: nothing to schedule or read back).
+    pub fn query(goal: &Term) -> Placement {
+        match goal.functor() {
+            Some((n, a)) if crate::analysis::placement::is_head_keyword((n, a as u32)) => {
+                Placement::keyword(n, a as u32)
+            }
+            _ => Placement {
+                allowed: (1 << PLAYER) | (1 << FACT),
+                keyword: None,
+            },
+        }
+    }
+
+    /// May host id `id` be called?
+    #[inline(always)]
+    pub fn allows(&self, id: u32) -> bool {
+        self.allowed & (1 << id) != 0
+    }
+
+    /// The host ids that may not be called (bits by host id).
+    pub fn forbidden(&self) -> u64 {
+        u64::from(!self.allowed & ANY)
+    }
+
+    /// The ball of a call of host id `id` that is not allowed:
+    /// `error(placement_error(Name/Arity, Keyword/Arity), _)` (`query` for a query's goal).
+    #[cold]
+    pub fn error(&self, id: u32) -> Term {
+        let (n, a) = KEYWORD_PREDICATES[id as usize];
+        let during = match self.keyword {
+            Some((k, ka)) => Term::indicator(k, ka as usize),
+            None => Term::atom("query"),
+        };
+        Term::compound(
+            "error",
+            vec![
+                Term::compound(
+                    "placement_error",
+                    vec![Term::indicator(n, a as usize), during],
+                ),
+                Term::Var(0),
+            ],
+        )
+    }
+}
+
 const UNDO_CREATE: u32 = 0;
 const UNDO_DELETE: u32 = 1;
 
@@ -55,6 +145,8 @@ pub struct KeywordHost<'a> {
     context: u64,
     /// Buffers of `create/1` (the session lends its own, so that they are allocated once).
     pub scratch: Scratch,
+    /// The body keywords the goal being evaluated may call ([`Placement::ANY`] until set).
+    pub placement: Placement,
 }
 
 /// The next fresh context id (odd numbers; even ones are `FactSet` ids of states with empty
@@ -81,6 +173,7 @@ impl<'a> KeywordHost<'a> {
             deleted: Vec::new(),
             scratch: Scratch::default(),
             context: fresh_context(),
+            placement: Placement::ANY,
         }
     }
 
@@ -149,6 +242,11 @@ impl Host for KeywordHost<'_> {
             self.context
         }
     }
+    /// Per-state tables must not serve a predicate that reaches a body keyword the goal being
+    /// evaluated may not call (they were filled while evaluating another keyword).
+    fn forbidden(&self) -> u64 {
+        self.placement.forbidden()
+    }
     fn call(
         &mut self,
         id: u32,
@@ -157,6 +255,9 @@ impl Host for KeywordHost<'_> {
         args: &[Cell],
         redo: Option<u64>,
     ) -> Result<Det, Term> {
+        if !self.placement.allows(id) {
+            return Err(self.placement.error(id));
+        }
         let start = redo.unwrap_or(0) as usize;
         if id == CREATE || id == DELETE {
             // the schedules may change: tables of the old context must not be served

@@ -2,7 +2,7 @@
 //! history, replay and undo.
 
 use super::facts::{FactSet, Ground, Scratch};
-use super::host::KeywordHost;
+use super::host::{KeywordHost, Placement};
 use super::intern::{Hashed, Interner};
 use super::Game;
 use crate::atom::{self, Atom};
@@ -621,6 +621,7 @@ impl Session {
         let w = Term::Var(0);
         let mut facts: Vec<Term> = Vec::new();
         if game.program.pred(atom::INIT, 1).is_some() {
+            host.placement = Placement::keyword(atom::INIT, 1);
             for f in solutions(
                 &mut machine,
                 &mut host,
@@ -645,6 +646,7 @@ impl Session {
         if game.program.pred(atom::INIT, 2).is_some() {
             let pair = call(atom::MINUS, [Term::Var(0), Term::Var(1)]);
             let goal = call(atom::INIT, [Term::Var(0), Term::Var(1)]);
+            host.placement = Placement::keyword(atom::INIT, 2);
             for s in solutions(&mut machine, &mut host, &goal, &pair, usize::MAX, "init/2")? {
                 let (n, m) = (s.args()[0].clone(), s.args()[1].clone());
                 if !n.is_ground() {
@@ -768,6 +770,7 @@ impl Session {
         let prog = &self.game.program;
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
+            host.placement = Placement::keyword(atom::LEGAL, 1);
             let a = call_hashed(
                 m,
                 &mut host,
@@ -799,6 +802,7 @@ impl Session {
                 }
             }
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
+                host.placement = Placement::keyword(atom::OWNED, 2);
                 cached_solutions(
                     &mut self.consts,
                     m,
@@ -815,6 +819,7 @@ impl Session {
             };
             let mut templates = Vec::new();
             if prog.pred(atom::UNLIMITED, 2).is_some() {
+                host.placement = Placement::keyword(atom::UNLIMITED, 2);
                 templates = distinct_answers(
                     &mut self.consts,
                     &mut self.interned,
@@ -830,6 +835,7 @@ impl Session {
             } else {
                 let mut acts = Vec::new();
                 if prog.pred(atom::SWITCH, 2).is_some() {
+                    host.placement = Placement::keyword(atom::SWITCH, 2);
                     acts = distinct_answers(
                         &mut self.consts,
                         &mut self.interned,
@@ -918,8 +924,11 @@ impl Session {
                     row.push(h);
                     continue;
                 }
-                let host =
-                    host.get_or_insert_with(|| KeywordHost::new(&state.facts, &state.players, &[]));
+                let host = host.get_or_insert_with(|| {
+                    let mut h = KeywordHost::new(&state.facts, &state.players, &[]);
+                    h.placement = Placement::keyword(atom::HIDDEN, 2);
+                    h
+                });
                 let r = cached_solutions(
                     &mut self.consts,
                     &mut self.machine,
@@ -1063,6 +1072,7 @@ impl Session {
                 };
                 let state = self.state.clone();
                 let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
+                host.placement = Placement::keyword(atom::SWITCH, 2);
                 let g = call(atom::SWITCH, [switch.clone(), a.clone()]);
                 let r = solutions(
                     &mut self.machine,
@@ -1245,6 +1255,7 @@ impl Session {
                     }
                     let mut d = Vec::new();
                     if prog.pred(atom::DEFAULT, 2).is_some() {
+                        host.placement = Placement::keyword(atom::DEFAULT, 2);
                         d = cached_solutions(
                             &mut self.consts,
                             &mut self.machine,
@@ -1268,6 +1279,7 @@ impl Session {
                 }
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
+                host.placement = Placement::keyword(atom::DO, 1);
                 !call_solutions(
                     &mut self.machine,
                     &mut host,
@@ -1295,6 +1307,7 @@ impl Session {
         // 3. payoffs: every solution of payoff(N, X) for each player N in order
         let mut accounts = state.accounts.clone();
         if prog.pred(atom::PAYOFF, 2).is_some() {
+            host.placement = Placement::keyword(atom::PAYOFF, 2);
             for (pi, p) in state.players.iter().enumerate() {
                 for amount in call_solutions(
                     &mut self.machine,
@@ -2127,7 +2140,9 @@ impl Session {
 
     /// Runs a goal of the game's own predicates on the current state (`fact/1` and `player/1` see the
     /// state; nothing is scheduled) and collects `template` for up to `max` solutions. The AI players
-    /// evaluate `heuristic/2` and `candidate/2` with it.
+    /// evaluate `heuristic/2` and `candidate/2` with it. The body keywords it may call follow
+    /// [`Placement::query`]: a head keyword's goal its row of the table, any other goal `player/1`
+    /// and `fact/1`.
     pub fn query_state(
         &mut self,
         goal: &Term,
@@ -2137,6 +2152,7 @@ impl Session {
     ) -> Result<Vec<Term>, RuntimeError> {
         let state = self.state.clone();
         let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
+        host.placement = Placement::query(goal);
         solutions(&mut self.machine, &mut host, goal, template, max, during)
     }
 }

@@ -54,6 +54,9 @@ pub mod codes {
     pub const REPLAY: &str = "E0944";
     /// `sidl bench`: the game is over in its initial state, so there is nothing to time.
     pub const TERMINAL_AT_START: &str = "E0945";
+    /// A body keyword called while evaluating a keyword whose condition may not use it
+    /// (sidl-semantics §2), e.g. `create/1` reached from `legal/1` through a goal built at run time.
+    pub const PLACEMENT: &str = "E0946";
     /// `sidl why`: a question about a chronon that has not run (or, before any chronon, about facts
     /// or payoffs).
     pub const NO_SUCH_CHRONON: &str = "E0947";
@@ -81,6 +84,7 @@ pub mod codes {
         NOT_A_PLAYER,
         REPLAY,
         TERMINAL_AT_START,
+        PLACEMENT,
         NO_SUCH_CHRONON,
     ];
 }
@@ -114,6 +118,7 @@ impl SolveError {
             Some(("resource_error", 1)) => codes::RESOURCE,
             Some(("permission_error", 3)) => codes::PERMISSION,
             Some(("syntax_error", 1)) => codes::SYNTAX,
+            Some(("placement_error", 2)) => codes::PLACEMENT,
             _ => codes::UNCAUGHT,
         }
     }
@@ -121,6 +126,18 @@ impl SolveError {
     /// The error as a diagnostic ([`runtime_diagnostic`]) with its own message.
     pub fn to_diagnostic(&self) -> Diagnostic {
         runtime_diagnostic(self.code(), self.message.clone(), Some(self))
+    }
+}
+
+/// Whether `catch/3` may not catch `ball`: a placement error
+/// (`error(placement_error(Keyword, During), _)`, raised by the game manager's body keywords) ends
+/// the query like a budget, so that no rule can hide a misplaced call.
+pub fn uncatchable(ball: &Term) -> bool {
+    match ball {
+        Term::Compound(f, args) if *f == atom::ERROR && args.len() == 2 => {
+            matches!(args[0].functor(), Some((n, 2)) if n.name() == "placement_error")
+        }
+        _ => false,
     }
 }
 
@@ -148,6 +165,7 @@ pub fn help(code: &str) -> &'static str {
         codes::NOT_A_PLAYER => "players are the first arguments of `init/2`",
         codes::REPLAY => "the history was recorded with another game, seed or mode",
         codes::TERMINAL_AT_START => "the game has no legal switch in its initial state: check `init/1` and `legal/1`",
+        codes::PLACEMENT => "each head keyword's condition may use only some body keywords (docs/reference.md, Placement); `sidl check` reports the calls it can see (E0301) and warns where a goal is built at run time (W0303)",
         _ => "",
     }
 }

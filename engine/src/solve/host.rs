@@ -36,6 +36,13 @@ pub trait Host {
     fn context_id(&self) -> u64 {
         0
     }
+    /// The host predicates (bits by host id, as in [`super::program::Pred::reaches`]) that the
+    /// running goal may not call: a predicate that reaches one of them is neither served from nor
+    /// filled into the per-state tables ([`super::statememo`]), so that a call raises exactly as
+    /// without them. `0`: every host predicate may be called.
+    fn forbidden(&self) -> u64 {
+        0
+    }
 }
 
 /// No host predicates.

@@ -1016,6 +1016,9 @@ pub struct Machine {
     /// The continuation of that goal (its caller's frames, for the call path of an error: after a
     /// last goal the frame of its clause is gone).
     last_next: u32,
+    /// The clause of the game that last called a library predicate: the caller of a library-only
+    /// call path (`legal(..) :- once(G)` as its last goal leaves no frame of its clause).
+    library_caller: Option<(u32, u32)>,
     /// Heap cells below `base` (the goal and whatever the caller built before `start`) are never
     /// collected; bindings of them are trailed so that the collector finds them.
     base: u32,
@@ -1111,6 +1114,7 @@ impl Machine {
             ustack: Vec::new(),
             last_call: (atom::TRUE, 0),
             last_clause: None,
+            library_caller: None,
             last_next: NO_FRAME,
             base: 0,
             gc_at: GC_MIN,
@@ -1175,6 +1179,7 @@ impl Machine {
     pub fn start(&mut self, goal: Cell) {
         // the query is called as call/1 is: its body is converted first (ISO 7.6.2)
         self.context_tables = None;
+        self.library_caller = None;
         self.root = goal;
         self.base_trail = self.store.trail.len();
         let goal = self.store.make_compound(atom::CALL, &[goal]);
@@ -1487,6 +1492,11 @@ impl Machine {
             }
             f = fr.next;
             guard += 1;
+        }
+        if let (true, Some((p, c))) = (spans.iter().all(Option::is_none), self.library_caller) {
+            let (key, span) = at(p, c);
+            path.push(key);
+            spans.push(span);
         }
         path.reverse();
         spans.reverse();
@@ -1912,7 +1922,12 @@ impl Machine {
                     if pr.memo {
                         return self.call_memo_args(data, p, args, arity, cutb, next);
                     }
-                    let sid = host.state_id();
+                    // not while a host predicate it reaches may not be called (placement)
+                    let sid = if pr.reaches & host.forbidden() == 0 {
+                        host.state_id()
+                    } else {
+                        0
+                    };
                     let modes = pr.state_memo;
                     // per-context tables: only in queries that change no context (see `start`)
                     let cid = if modes & super::statememo::MODE_CONTEXT == 0 {
@@ -1957,6 +1972,9 @@ impl Machine {
         next: u32,
     ) -> Result<Step, SolveError> {
         let pred = &data.preds[p as usize];
+        if pred.library {
+            self.note_library_caller(data);
+        }
         // without first-argument keys every list is all clauses (see `Pred::build_index`)
         let first = if arity > 0 && pred.index.lists.len() > 2 {
             let c = self.store.deref(self.store.heap[args as usize]);
@@ -1983,6 +2001,16 @@ impl Machine {
             )?;
         }
         self.try_clause(data, p, cands[0], args, height, next)
+    }
+
+    /// Records the clause of the game calling a library predicate ([`Machine::library_caller`]).
+    fn note_library_caller(&mut self, data: &ProgramData) {
+        if let Some((q, c)) = self
+            .last_clause
+            .filter(|&(q, _)| !data.preds[q as usize].library)
+        {
+            self.library_caller = Some((q, c));
+        }
     }
 
     /// A predicate tabled per state: the call's general form (every argument a fresh variable, or
@@ -3282,6 +3310,9 @@ impl Machine {
     ) -> Result<(), SolveError> {
         let ball = self.add_context(ball);
         let info = self.error_info(ball.clone());
+        if super::errors::uncatchable(&info.ball) {
+            return Err(info);
+        }
         while let Some(&cp) = self.cps.last() {
             let idx = self.cps.len() - 1;
             self.restore(idx, host);

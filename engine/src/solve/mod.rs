@@ -36,6 +36,21 @@ pub fn describe_error(ball: &Term) -> String {
         _ => String::new(),
     };
     let a = formal.args();
+    if let (Some(("placement_error", 2)), [keyword, during]) =
+        (formal.functor().map(|(n, k)| (n.name(), k)), a)
+    {
+        return match during {
+            Term::Atom(_) => format!(
+                "`{}` cannot be used in a query that is no head keyword's (it may use player/1, fact/1)",
+                show(keyword)
+            ),
+            _ => format!(
+                "`{}` cannot be used in the condition of `{}`",
+                show(keyword),
+                show(during)
+            ),
+        };
+    }
     let msg = match (formal.functor().map(|(n, k)| (n.name(), k)), a) {
         (Some(("instantiation_error", 0)), _) => {
             "Arguments are not sufficiently instantiated".to_string()

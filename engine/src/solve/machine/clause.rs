@@ -245,7 +245,7 @@ impl Machine {
                     self.head_first_var(env + s, h);
                     true
                 }
-                // `program::VOID_ARG`: a variable met nowhere else
+                // `compile::VOID_ARG`: a variable met nowhere else
                 Cell::Functor(..) => true,
                 Cell::Var(s) => self.unify_head_var(env + s, h),
                 Cell::List(p) => self.unify_head_list(c, p, h, env),

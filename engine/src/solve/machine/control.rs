@@ -56,7 +56,7 @@ impl Machine {
         let d = match self.resolved.get(&(name, arity)) {
             Some(&d) => d,
             None => {
-                let d = crate::solve::program::resolve(data, name, arity);
+                let d = crate::solve::compile::resolve(data, name, arity);
                 self.resolved.insert((name, arity), d);
                 d
             }

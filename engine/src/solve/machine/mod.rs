@@ -198,7 +198,7 @@ pub struct Machine {
 #[inline(always)]
 fn instantiate(cell: Cell, old: &[Cell], env: u32, from: u32, base: u32) -> Cell {
     match cell {
-        // `Ref`: a head variable's first occurrence (see `program::mark_first_occurrences`)
+        // `Ref`: a head variable's first occurrence (see `compile::mark_first_occurrences`)
         Cell::Var(s) | Cell::Ref(s) => old[(env + s) as usize],
         Cell::Struct(q) => Cell::Struct(q - from + base),
         Cell::List(q) => Cell::List(q - from + base),
@@ -331,7 +331,7 @@ impl Machine {
         let Some((name, arity)) = self.store.functor(self.store.deref(goal)) else {
             return false;
         };
-        match super::program::resolve(data, name, arity) {
+        match super::compile::resolve(data, name, arity) {
             Dispatch::User(p) => {
                 let r = data.preds[p as usize].reaches;
                 r & !data.table_hosts == 0

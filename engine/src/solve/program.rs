@@ -1,7 +1,7 @@
 //! Program data: clauses compiled to templates (`ClauseT`, `GoalT`), grouped into predicates
-//! (`Pred`) with first-argument indexes, in an immutable `Program`. Made by
-//! [`ProgramBuilder`](super::build::ProgramBuilder) (`build.rs`) from clauses compiled by
-//! `compile.rs`, and annotated by the passes (`specialise.rs`, `memoizable.rs`, `statememo.rs`).
+//! (`Pred`) with first-argument indexes, in an immutable `Program`. Made by [`ProgramBuilder`]
+//! (`build.rs`) from clauses compiled by `compile.rs`, and annotated by the passes
+//! (`specialise.rs`, `memoizable.rs`, `statememo.rs`).
 //!
 //! Invariants:
 //! - A `Program` is immutable once built and cheap to clone (`Arc`); queries own a clone.

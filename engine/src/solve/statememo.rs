@@ -1,4 +1,5 @@
-//! Which predicates may be tabled per state, and in which general mode (see [`Pred::state_memo`]).
+//! Which predicates may be tabled per state, and in which general mode (see
+//! [`Pred::state_memo`](super::program::Pred::state_memo)).
 //!
 //! A predicate that reads the state (host predicates declared with
 //! [`ProgramBuilder::state_hosts`](super::build::ProgramBuilder::state_hosts), e.g. `fact/1` and

@@ -23,7 +23,7 @@
 //! `throw.rs` exceptions and [`SolveError`]; `budget.rs` [`Limits`] and their checks; `memo.rs`
 //! memoized calls (argument-keyed and per-state tables) over the data structures of
 //! `memo_table.rs` (keys, tables, answers); `gc.rs` garbage collection; `stack.rs` the
-//! [`TopStack`] behind the choicepoint and fill stacks; `tests.rs` unit tests of the memo table.
+//! `TopStack` behind the choicepoint and fill stacks; `tests.rs` unit tests of the memo table.
 
 use crate::atom::{self, Atom};
 use crate::rng::Rng;

@@ -21,14 +21,14 @@ pub trait Host {
     ) -> Result<Det, Term>;
     fn undo(&mut self, entry: u32);
     /// An identity of the state that the host predicates declared with
-    /// [`ProgramBuilder::state_hosts`](super::program::ProgramBuilder::state_hosts) read: two
+    /// [`ProgramBuilder::state_hosts`](super::build::ProgramBuilder::state_hosts) read: two
     /// queries with the same non-zero id see the same answers from them. `0`: unknown (no
     /// per-state tabling).
     fn state_id(&self) -> u64 {
         0
     }
     /// An identity of what the host predicates declared with
-    /// [`ProgramBuilder::context_hosts`](super::program::ProgramBuilder::context_hosts) read (e.g.
+    /// [`ProgramBuilder::context_hosts`](super::build::ProgramBuilder::context_hosts) read (e.g.
     /// a chronon's schedules and actions), together with the state: two calls with the same
     /// non-zero id (and the same [`Host::state_id`]) see the same answers from them. It must change
     /// whenever those answers may change, including when an effect is undone on backtracking. `0`:

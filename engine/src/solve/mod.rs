@@ -1,18 +1,23 @@
 //! The logic engine: term store, compiled programs, the resolution machine, built-ins and queries.
 
 pub mod arith;
+pub mod build;
 pub mod builtins;
+pub mod compile;
 pub mod errors;
 pub mod host;
 pub mod machine;
+mod memoizable;
 pub mod program;
 pub mod query;
 pub mod specialise;
 pub mod statememo;
 pub mod store;
 
+pub use build::ProgramBuilder;
+pub use compile::SourceClause;
 pub use machine::{ErrorKind, Limits, Machine, SolveError};
-pub use program::{Program, ProgramBuilder, SourceClause};
+pub use program::Program;
 pub use query::Query;
 
 use crate::atom;

@@ -20,8 +20,8 @@
 //! resolved by name (a meta-call, `Program::pred`) finds the original, and only the rewritten call
 //! sites reach the copies.
 
-use super::program::{resolve, Control, Dispatch, ProgramData};
-use super::statememo::count_vars;
+use super::compile::{count_vars, resolve};
+use super::program::{Control, Dispatch, ProgramData};
 use super::store::Cell;
 use crate::atom::Atom;
 use rustc_hash::FxHashMap;

@@ -1,7 +1,8 @@
-//! Which predicates may be tabled per state, and in which general mode (see [`Pred::state_memo`]).
+//! Which predicates may be tabled per state, and in which general mode (see
+//! [`Pred::state_memo`](super::program::Pred::state_memo)).
 //!
 //! A predicate that reads the state (host predicates declared with
-//! [`ProgramBuilder::state_hosts`](super::program::ProgramBuilder::state_hosts), e.g. `fact/1` and
+//! [`ProgramBuilder::state_hosts`](super::build::ProgramBuilder::state_hosts), e.g. `fact/1` and
 //! `player/1`) but nothing else that changes (no schedules, `does/2`, random numbers or unknown
 //! meta-calls), and is not recursive, has the same answers, in the same order, for as long as the
 //! host reports the same [`Host::state_id`](super::host::Host::state_id). The machine then computes
@@ -20,7 +21,8 @@
 //! on a free variable throws in the general mode; the machine then abandons the table and runs the
 //! call directly, as it does for a general call that runs too long or has too many answers.
 
-use super::program::{resolve, Control, Dispatch, ProgramData};
+use super::compile::{count_vars, resolve};
+use super::program::{Control, Dispatch, ProgramData};
 use super::store::Cell;
 use crate::atom::Atom;
 use rustc_hash::FxHashMap;
@@ -464,29 +466,5 @@ impl Clause<'_> {
             }
         }
         Some(())
-    }
-}
-
-/// Adds the occurrences of each clause variable in `t` to `count` (by variable number).
-pub(super) fn count_vars(cells: &[Cell], t: Cell, count: &mut [u32]) {
-    let mut stack = vec![t];
-    while let Some(c) = stack.pop() {
-        match c {
-            Cell::Var(v) => {
-                if let Some(n) = count.get_mut(v as usize) {
-                    *n += 1;
-                }
-            }
-            Cell::Struct(p) => {
-                if let Cell::Functor(_, n) = cells[p as usize] {
-                    stack.extend((1..=n).map(|i| cells[(p + i) as usize]));
-                }
-            }
-            Cell::List(p) => {
-                stack.push(cells[p as usize]);
-                stack.push(cells[p as usize + 1]);
-            }
-            _ => {}
-        }
     }
 }

@@ -946,7 +946,7 @@ impl Store {
         true
     }
 
-    /// Unifies a ground template (cells laid out by `program::compile_term`: compounds at `p..ends[p]`)
+    /// Unifies a ground template (cells laid out by `compile::compile_term`: compounds at `p..ends[p]`)
     /// with heap cell `h`, copying template subterms onto the heap only where `h` has a variable.
     /// Bindings are trailed as usual; on failure the caller undoes them.
     pub fn unify_ground(&mut self, cells: &[Cell], ends: &[u32], t: Cell, h: Cell) -> bool {

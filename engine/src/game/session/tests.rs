@@ -1,0 +1,200 @@
+//! Unit tests of the session: templates and submissions, snapshots, replay.
+
+use super::*;
+
+mod basics {
+    use super::*;
+
+    use crate::syntax::test_term as t;
+
+    #[test]
+    fn template_slots_in_order() {
+        let tpl = t("[bid, (price, double), f((n, integer), X), (who, atom)]");
+        let slots = template_slots(&tpl);
+        let shown: Vec<(Option<String>, &str)> = slots
+            .iter()
+            .map(|s| (s.name.as_ref().map(crate::write::canonical), s.ty.name()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (Some("price".to_string()), "double"),
+                (Some("n".to_string()), "integer"),
+                (None, "term"),
+                (Some("who".to_string()), "atom"),
+            ]
+        );
+        assert!(template_slots(&t("[wait]")).is_empty());
+    }
+
+    #[test]
+    fn fill_template_round_trips_with_instantiate() {
+        let tpl = t("[bid, (price, double), f((n, integer), X)]");
+        let values = [Term::Float(12.5), Term::Int(3), t("g(a)")];
+        let filled = fill_template(&tpl, &values).expect("three holes");
+        assert_eq!(filled, t("[bid, 12.5, f(3, g(a))]"));
+        assert_eq!(instantiate_template(&tpl, &filled), Some(filled.clone()));
+        assert_eq!(fill_template(&tpl, &values[..2]), None);
+        assert_eq!(
+            fill_template(&tpl, &[values.to_vec(), vec![Term::Int(1)]].concat()),
+            None
+        );
+        assert_eq!(fill_template(&t("[wait]"), &[]), Some(t("[wait]")));
+    }
+
+    #[test]
+    fn slot_values_follow_the_amended_rule() {
+        // sidl-semantics §4 (amended 2026-11-25): (type, typed value, held value or refused)
+        let cases: &[(&str, &str, Option<&str>)] = &[
+            ("double", "1.5", Some("1.5")),
+            ("double", "2", Some("2.0")),
+            ("double", "-3", Some("-3.0")),
+            ("double", "9007199254740992", Some("9007199254740992.0")),
+            ("double", "9007199254740993", None), // no float equals it
+            ("double", "a", None),
+            ("integer", "2", Some("2")),
+            ("integer", "2.0", None),
+            ("number", "2", Some("2")),
+            ("number", "2.0", Some("2.0")),
+            ("atom", "1", None),
+            ("atom", "red", Some("red")),
+            ("term", "f(a)", Some("f(a)")),
+        ];
+        for (ty, v, want) in cases {
+            let got = slot_value(Atom::new(ty), &t(v));
+            assert_eq!(got, want.map(t), "{ty} {v}");
+            if let (Some(Term::Float(_)), Some(w)) = (&got, want) {
+                assert!(w.contains('.'), "{ty} {v}: a float");
+            }
+        }
+    }
+
+    #[test]
+    fn instantiate_template_holds_each_slot_value_by_its_type() {
+        let tpl = t("[bid, (price, double), f((n, integer), X), X]");
+        assert_eq!(
+            instantiate_template(&tpl, &t("[bid, 2, f(3, g), g]")),
+            Some(t("[bid, 2.0, f(3, g), g]"))
+        );
+        assert_eq!(
+            instantiate_template(&tpl, &t("[bid, 2.5, f(3, g), g]")),
+            Some(t("[bid, 2.5, f(3, g), g]"))
+        );
+        assert_eq!(
+            instantiate_template(&tpl, &t("[bid, 2, f(3.0, g), g]")),
+            None
+        );
+        assert_eq!(instantiate_template(&tpl, &t("[bid, 2, f(3, g), h]")), None);
+        // a pair with a type the engine does not know is not a slot (and a load error, E0419)
+        assert_eq!(
+            instantiate_template(&t("[a, (x, float)]"), &t("[a, 2.0]")),
+            None
+        );
+    }
+
+    #[test]
+    fn an_integer_in_a_double_slot_is_the_equal_float_in_the_action_does_facts_and_history() {
+        let src = include_str!("../../../../tests/games/slots.sidl");
+        let (g, _) = Game::load(src).expect("loads");
+        let mut s = Session::new(Arc::new(g), 0, Settings::default()).expect("starts");
+        let cat = t("[cat]");
+        assert_eq!(s.submit(&cat, &cat, &t("[cat, 2]")), Ok(Ok(())));
+        assert_eq!(s.pending()[0].action, t("[cat, 2.0]"));
+        let rec = s.run_chronon().expect("runs");
+        assert_eq!(rec.submissions[0].action, t("[cat, 2.0]"));
+        assert_eq!(s.history()[0].submissions[0].action, t("[cat, 2.0]"));
+        assert_eq!(s.view(None).expect("view"), vec![t("[did, [cat, 2.0]]")]);
+        // payoff([cat], 1) :- does([cat], [cat, 2.0]): does/2 held 2.0
+        assert_eq!(s.accounts(), vec![(cat.clone(), Term::Int(1))]);
+        // an integer slot refuses 2.0; a number keeps what was written
+        assert!(s
+            .submit(&cat, &cat, &t("[count, 2.0]"))
+            .expect("no error")
+            .is_err());
+        assert_eq!(s.submit(&cat, &cat, &t("[any, 4]")), Ok(Ok(())));
+        assert_eq!(s.pending()[0].action, t("[any, 4]"));
+    }
+
+    #[test]
+    fn clear_pending_withdraws_submissions() {
+        let src = "init([n, 0]). init([p], 0). legal([s]) :- fact([n, 0]). owned([s], [p]).\n\
+                   switch([s], [a]). switch([s], [b]). default([s], [a]).\n\
+                   do([A]) :- delete([n, 0]), create([n, A]).";
+        let (g, _) = Game::load(src).expect("loads");
+        let mut s = Session::new(Arc::new(g), 0, Settings::default()).expect("starts");
+        let p = t("[p]");
+        assert_eq!(s.submit(&p, &t("[s]"), &t("[b]")), Ok(Ok(())));
+        s.run_chronon().expect("runs");
+        assert_eq!(s.view(None).expect("view"), vec![t("[n, b]")]);
+        assert!(s.undo());
+        assert_eq!(s.pending().len(), 1);
+        s.clear_pending();
+        assert!(s.pending().is_empty());
+        s.run_chronon().expect("runs");
+        assert_eq!(s.view(None).expect("view"), vec![t("[n, a]")]);
+    }
+}
+
+mod snapshot {
+    use super::*;
+
+    #[test]
+    fn a_snapshot_restores_the_same_state() {
+        let src =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/kuhn.sidl"))
+                .expect("kuhn.sidl");
+        let (game, _) = Game::load(&src).expect("loads");
+        let game = Arc::new(game);
+        let mut s = Session::new(game.clone(), 7, Settings::default()).expect("starts");
+        for _ in 0..3 {
+            if s.is_terminal().expect("legal") {
+                break;
+            }
+            crate::game::trace::random_submissions(&mut s).expect("submits");
+            s.run_chronon().expect("runs");
+        }
+        let json = s.snapshot_json();
+        let mut r = Session::restore_json(game, &json, Settings::default()).expect("restores");
+        assert_eq!(r.chronon(), s.chronon());
+        assert_eq!(r.accounts(), s.accounts());
+        assert_eq!(r.view(None).expect("view"), s.view(None).expect("view"));
+        assert_eq!(r.pending(), s.pending());
+        assert_eq!(r.snapshot(), s.snapshot());
+        assert!(Session::restore_json(r.game().clone(), "{", Settings::default()).is_err());
+    }
+}
+
+mod replay {
+    use super::*;
+
+    /// A driver drawing random actions must not shift the chance draws: replaying the history gives
+    /// the same states.
+    #[test]
+    fn replay_after_random_drivers_gives_the_same_states() {
+        let src = "legal([p]). legal([coin]). owned([p], [p]). owned([coin], equal(2)).\n\
+                   switch([p], [p, a]). switch([p], [p, b]). switch([coin], [heads]). switch([coin], [tails]).\n\
+                   init([p], 0). do([heads]) :- create([heads]). do([tails]). do([p, _]).\n";
+        let (game, _) = Game::load(src).expect("loads");
+        let game = Arc::new(game);
+        for seed in 0..10 {
+            let mut s = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            let mut states = Vec::new();
+            for _ in 0..6 {
+                crate::game::trace::random_submissions(&mut s).expect("submits");
+                s.run_chronon().expect("runs");
+                states.push(s.view(None).expect("view"));
+            }
+            let history = s.history().to_vec();
+            let mut r = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            for (rec, want) in history.iter().zip(&states) {
+                for sub in &rec.submissions {
+                    r.submit(&sub.player, &sub.switch, &sub.action)
+                        .expect("no error")
+                        .expect("accepted");
+                }
+                r.run_chronon().expect("runs");
+                assert_eq!(&r.view(None).expect("view"), want, "seed {seed}");
+            }
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! Compilation: clause terms to templates (`ClauseT`: preorder cells, each compound's subtree
+//! contiguous), the head and goal layout the machine relies on (first occurrences, void head
+//! arguments, goal blocks), and goal resolution (`control`, `resolve`). Resolution order for a goal
+//! `name/arity`: control constructs, then the game's own predicates, then native built-ins, then
+//! the Prolog prelude. A game's predicate with a library name replaces the library one (with a
+//! warning, `build.rs`).
+//!
+//! Uses the program data (`program.rs`) only.
+
+use super::program::{ClauseT, Control, Dispatch, GoalT, Pred, PredIndex, Program, ProgramData};
+use crate::atom::{self, Atom};
+use crate::diag::{Diagnostic, Span};
+use crate::solve::builtins;
+use crate::solve::store::Cell;
+use crate::term::Term;
+use std::sync::Arc;
+
+/// A clause given to the program builder.
+#[derive(Clone, Debug)]
+pub struct SourceClause {
+    pub term: Term,
+    pub span: Span,
+    pub var_names: Arc<[String]>,
+}
+
+pub fn control(name: Atom, arity: u32) -> Option<Control> {
+    Some(match (name, arity) {
+        (atom::COMMA, 2) => Control::Conj,
+        (atom::SEMI, 2) | (atom::BAR, 2) => Control::Disj,
+        (atom::ARROW, 2) => Control::IfThen,
+        (atom::SOFT_ARROW, 2) => Control::SoftIfThen,
+        (atom::NOT_PROVABLE, 1) | (atom::NOT, 1) => Control::Not,
+        (atom::CALL, n @ 1..=8) => Control::Call((n - 1) as u8),
+        (atom::CUT, 0) => Control::Cut,
+        (atom::TRUE, 0) => Control::True,
+        (atom::FAIL, 0) | (atom::FALSE, 0) => Control::Fail,
+        _ => {
+            let n = name.name();
+            match (n, arity) {
+                ("catch", 3) => Control::Catch,
+                ("throw", 1) => Control::Throw,
+                ("findall", 3) => Control::Findall,
+                ("findall", 4) => Control::Findall4,
+                _ => return None,
+            }
+        }
+    })
+}
+
+/// Resolves `name/arity` in a program being built or built.
+pub fn resolve(data: &ProgramData, name: Atom, arity: u32) -> Dispatch {
+    if let Some(c) = control(name, arity) {
+        return Dispatch::Control(c);
+    }
+    if let Some(&h) = data.host.get(&(name, arity)) {
+        return Dispatch::Host(h);
+    }
+    if let Some(&p) = data.by_key.get(&(name, arity)) {
+        if !data.preds[p as usize].library {
+            return Dispatch::User(p);
+        }
+        if let Some(b) = builtins::lookup(name, arity) {
+            return Dispatch::Native(b);
+        }
+        return Dispatch::User(p);
+    }
+    if let Some(b) = builtins::lookup(name, arity) {
+        return Dispatch::Native(b);
+    }
+    Dispatch::Unknown
+}
+
+/// `(Head, Body)` of a clause term; `None` for a directive.
+pub fn split_clause(t: &Term) -> Option<(&Term, Option<&Term>)> {
+    match t {
+        Term::Compound(f, args) if *f == atom::NECK && args.len() == 2 => {
+            Some((&args[0], Some(&args[1])))
+        }
+        Term::Compound(f, args) if *f == atom::NECK && args.len() == 1 => None,
+        _ => Some((t, None)),
+    }
+}
+
+pub(super) fn add_clause(
+    data: &mut ProgramData,
+    c: SourceClause,
+    library: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some((head, body)) = split_clause(&c.term) else {
+        diags.push(
+            Diagnostic::error("E0101", "directives are not supported", c.span)
+                .with_help("SIDL games are declarative: write the goal as a rule or remove it"),
+        );
+        return;
+    };
+    let Some((name, arity)) = head.functor().filter(|_| head.is_callable()) else {
+        diags.push(Diagnostic::error(
+            "E0102",
+            "a clause head must be an atom or a compound term",
+            c.span,
+        ));
+        return;
+    };
+    let arity = arity as u32;
+    if control(name, arity).is_some() {
+        diags.push(Diagnostic::error(
+            "E0103",
+            format!("{name}/{arity} is a control construct and cannot be redefined"),
+            c.span,
+        ));
+        return;
+    }
+    if data.host.contains_key(&(name, arity)) {
+        diags.push(Diagnostic::error(
+            "E0105",
+            format!(
+                "{name}/{arity} is provided by the game manager and cannot be defined by the game"
+            ),
+            c.span,
+        ));
+        return;
+    }
+    let mut goals = Vec::new();
+    if let Some(b) = body {
+        if let Err(msg) = flatten_body(b, &mut goals) {
+            diags.push(Diagnostic::error("E0106", msg, c.span));
+            return;
+        }
+    }
+    let clause = compile_clause(head, &goals, &c);
+    let idx = *data.by_key.entry((name, arity)).or_insert_with(|| {
+        data.preds.push(Pred {
+            name,
+            arity,
+            clauses: Vec::new(),
+            library,
+            index: PredIndex::default(),
+            memo: false,
+            reaches: 0,
+            state_memo: 0,
+        });
+        (data.preds.len() - 1) as u32
+    });
+    data.preds[idx as usize].clauses.push(clause);
+}
+
+/// Splits a body into its top-level conjuncts; a variable goal `G` becomes `call(G)`.
+fn flatten_body<'a>(b: &'a Term, out: &mut Vec<GoalSrc<'a>>) -> Result<(), String> {
+    let mut stack = vec![b];
+    while let Some(t) = stack.pop() {
+        match t {
+            Term::Compound(f, args) if *f == atom::COMMA && args.len() == 2 => {
+                stack.push(&args[1]);
+                stack.push(&args[0]);
+            }
+            Term::Var(_) => out.push(GoalSrc {
+                name: atom::CALL,
+                args: std::slice::from_ref(t),
+            }),
+            Term::Atom(a) => out.push(GoalSrc {
+                name: *a,
+                args: &[],
+            }),
+            Term::Compound(f, args) => out.push(GoalSrc { name: *f, args }),
+            other => {
+                return Err(format!(
+                    "{} is not a callable goal",
+                    crate::write::canonical(other)
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+struct GoalSrc<'a> {
+    name: Atom,
+    args: &'a [Term],
+}
+
+fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> ClauseT {
+    let mut cells = Vec::new();
+    let mut ends = Vec::new();
+    let head_args: Box<[Cell]> = head
+        .args()
+        .iter()
+        .map(|a| compile_term(a, &mut cells, &mut ends))
+        .collect();
+    let body: Box<[GoalT]> = goals
+        .iter()
+        .map(|g| GoalT {
+            disp: Dispatch::Unknown,
+            name: g.name,
+            arity: g.args.len() as u32,
+            args: g
+                .args
+                .iter()
+                .map(|a| compile_term(a, &mut cells, &mut ends))
+                .collect(),
+            block: (u32::MAX, 0),
+        })
+        .collect();
+    ClauseT {
+        cells: cells.into_boxed_slice(),
+        ends: ends.into_boxed_slice(),
+        nvars: c.term.var_count(),
+        head_args,
+        body,
+        span: c.span,
+        term: c.term.clone(),
+        var_names: c.var_names.clone(),
+    }
+}
+
+/// Sets [`GoalT::block`] of each body goal: its compound arguments' template subtrees, when they
+/// follow each other in the clause's cells (as `compile_term` lays them out), so that the machine
+/// copies them in one block.
+pub(super) fn goal_blocks(c: &mut ClauseT) {
+    for g in c.body.iter_mut() {
+        let mut block: Option<(u32, u32)> = None;
+        let mut contiguous = true;
+        for &a in g.args.iter() {
+            if let Cell::Struct(p) | Cell::List(p) = a {
+                let end = c.ends[p as usize];
+                block = match block {
+                    None => Some((p, end)),
+                    Some((start, prev)) if prev == p => Some((start, end)),
+                    Some(_) => {
+                        contiguous = false;
+                        break;
+                    }
+                };
+            }
+        }
+        g.block = match (contiguous, block) {
+            (false, _) => (u32::MAX, 0),
+            (true, None) => (0, 0),
+            (true, Some(b)) => b,
+        };
+    }
+}
+
+/// A head argument that is a variable met nowhere else in the clause (set by
+/// `mark_first_occurrences`; a `Functor` cell is never a template root otherwise): head
+/// unification skips it.
+pub const VOID_ARG: Cell = Cell::Functor(atom::NIL, 0);
+
+/// Marks the first occurrence of each variable in the clause head, in the order in which
+/// [`super::machine`] unifies a head with a call's arguments (arguments left to right, each in
+/// preorder), as `Cell::Ref(slot)` instead of `Cell::Var(slot)` (templates hold no `Ref`
+/// otherwise). When the machine meets such a cell in read mode the variable's environment cell is
+/// still unbound and referenced by nothing, so it takes the argument's value without being read,
+/// compared or trailed (WAM `get_variable`); everywhere else (write mode, body arguments) the
+/// marker is read like `Var`.
+pub(super) fn mark_first_occurrences(c: &mut ClauseT) {
+    // a variable met once in the whole clause, as a whole head argument, needs nothing
+    let mut count = vec![0u32; c.nvars as usize];
+    let roots = c.body.iter().flat_map(|g| g.args.iter());
+    for cell in c.cells.iter().chain(c.head_args.iter()).chain(roots) {
+        if let Cell::Var(s) = *cell {
+            count[s as usize] += 1;
+        }
+    }
+    for a in c.head_args.iter_mut() {
+        if let Cell::Var(s) = *a {
+            if count[s as usize] == 1 {
+                *a = VOID_ARG;
+            }
+        }
+    }
+    let mut seen = vec![false; c.nvars as usize];
+    let mut first = |cell: &mut Cell| {
+        if let Cell::Var(s) = *cell {
+            if let Some(b) = seen.get_mut(s as usize) {
+                if !*b {
+                    *b = true;
+                    *cell = Cell::Ref(s);
+                }
+            }
+        }
+    };
+    // pushes the cell positions of the arguments of compound `cell`, to be popped in order
+    let push_args = |cells: &[Cell], cell: Cell, stack: &mut Vec<u32>| match cell {
+        Cell::Struct(p) => {
+            if let Cell::Functor(_, n) = cells[p as usize] {
+                stack.extend((1..=n).rev().map(|k| p + k));
+            }
+        }
+        Cell::List(p) => stack.extend([p + 1, p]),
+        _ => {}
+    };
+    let mut stack: Vec<u32> = Vec::new();
+    for i in 0..c.head_args.len() {
+        let mut cell = c.head_args[i];
+        first(&mut cell);
+        c.head_args[i] = cell;
+        // cell positions to visit, preorder
+        stack.clear();
+        push_args(&c.cells, cell, &mut stack);
+        while let Some(k) = stack.pop() {
+            let mut cell = c.cells[k as usize];
+            first(&mut cell);
+            c.cells[k as usize] = cell;
+            push_args(&c.cells, cell, &mut stack);
+        }
+    }
+}
+
+/// Lays out `t` in preorder so that each compound's subtree is contiguous; returns the root cell.
+pub fn compile_term(t: &Term, cells: &mut Vec<Cell>, ends: &mut Vec<u32>) -> Cell {
+    enum Job<'a> {
+        Term(&'a Term, Option<usize>),
+        End(usize),
+    }
+    let mut root = Cell::Atom(atom::NIL);
+    let mut jobs = Vec::with_capacity(16);
+    jobs.push(Job::Term(t, None));
+    while let Some(job) = jobs.pop() {
+        match job {
+            Job::End(p) => ends[p] = cells.len() as u32,
+            Job::Term(t, slot) => {
+                let cell = match t {
+                    Term::Var(v) => Cell::Var(*v),
+                    Term::Atom(a) => Cell::Atom(*a),
+                    Term::Int(i) => Cell::Int(*i),
+                    Term::Float(f) => Cell::Float(*f),
+                    Term::Str(s) => Cell::Str(*s),
+                    Term::Compound(f, args) => {
+                        let p = cells.len();
+                        let list = *f == atom::DOT && args.len() == 2;
+                        if !list {
+                            cells.push(Cell::Functor(*f, args.len() as u32));
+                        }
+                        let first = cells.len();
+                        cells.extend(std::iter::repeat_n(Cell::Atom(atom::NIL), args.len()));
+                        ends.resize(cells.len(), 0);
+                        jobs.push(Job::End(p));
+                        for (i, a) in args.iter().enumerate().rev() {
+                            jobs.push(Job::Term(a, Some(first + i)));
+                        }
+                        if list {
+                            Cell::List(p as u32)
+                        } else {
+                            Cell::Struct(p as u32)
+                        }
+                    }
+                };
+                match slot {
+                    Some(s) => cells[s] = cell,
+                    None => root = cell,
+                }
+            }
+        }
+    }
+    ends.resize(cells.len(), 0);
+    root
+}
+
+/// Adds the occurrences of each clause variable in `t` to `count` (by variable number).
+pub(super) fn count_vars(cells: &[Cell], t: Cell, count: &mut [u32]) {
+    let mut stack = vec![t];
+    while let Some(c) = stack.pop() {
+        match c {
+            Cell::Var(v) => {
+                if let Some(n) = count.get_mut(v as usize) {
+                    *n += 1;
+                }
+            }
+            Cell::Struct(p) => {
+                if let Cell::Functor(_, n) = cells[p as usize] {
+                    stack.extend((1..=n).map(|i| cells[(p + i) as usize]));
+                }
+            }
+            Cell::List(p) => {
+                stack.push(cells[p as usize]);
+                stack.push(cells[p as usize + 1]);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Program {
+    /// How a call of `name/arity` is dispatched.
+    pub fn resolve(&self, name: Atom, arity: u32) -> Dispatch {
+        resolve(&self.0, name, arity)
+    }
+}

@@ -1,0 +1,288 @@
+//! Calling a user predicate: candidate clauses by first-argument index, head unification
+//! against the clause templates, and building body goal arguments from them.
+
+use super::*;
+
+impl Machine {
+    /// Copies the template subtree rooted at `root` (a compound starting at `p`) onto the heap.
+    pub(super) fn build_sub(&mut self, c: &ClauseT, p: u32, root: Cell, env: u32) -> Cell {
+        let end = c.ends[p as usize];
+        let base = self.store.len();
+        let heap = &mut self.store.heap;
+        // the copy's cells are made first, then written from the template: the environment is
+        // older than the copy, so it is read from the part below `base`
+        heap.resize(base as usize + (end - p) as usize, Cell::Atom(atom::NIL));
+        let (old, new) = heap.split_at_mut(base as usize);
+        for (dst, &cell) in new.iter_mut().zip(&c.cells[p as usize..end as usize]) {
+            *dst = instantiate(cell, old, env, p, base);
+        }
+        match root {
+            Cell::Struct(_) => Cell::Struct(base),
+            _ => Cell::List(base),
+        }
+    }
+
+    /// Unifies the clause variable at heap address `addr` (in the clause's fresh environment)
+    /// with heap cell `h`: a first occurrence takes `h`'s value without trailing (the environment
+    /// is newer than every choicepoint), a later one unifies.
+    #[inline]
+    pub(super) fn unify_head_var(&mut self, addr: u32, h: Cell) -> bool {
+        let cur = self.store.heap[addr as usize];
+        if cur == Cell::Ref(addr) {
+            let hd = self.store.deref(h);
+            if hd != Cell::Ref(addr) {
+                self.store.heap[addr as usize] = hd;
+            }
+            true
+        } else {
+            self.store.unify(cur, h)
+        }
+    }
+
+    /// The first occurrence of a clause variable in the head (a `Ref(slot)` template cell): its
+    /// environment cell at `addr` is unbound and referenced by nothing yet, so it takes `h`'s value.
+    #[inline]
+    pub(super) fn head_first_var(&mut self, addr: u32, h: Cell) {
+        let hd = self.store.deref(h);
+        self.store.heap[addr as usize] = hd;
+    }
+
+    /// Unifies atomic head template cell `t` with heap cell `h`.
+    #[inline]
+    pub(super) fn unify_head_const(&mut self, t: Cell, h: Cell) -> bool {
+        match (t, self.store.deref(h)) {
+            (_, Cell::Ref(x)) => {
+                self.store.bind(x, t);
+                true
+            }
+            (Cell::Float(a), Cell::Float(b)) => a.to_bits() == b.to_bits(),
+            (_, hd) => hd == t,
+        }
+    }
+
+    /// Unifies the head list template starting at `p` with heap cell `h`, walking both spines
+    /// without the work stack of [`Machine::unify_head`] (in the same order: each element before
+    /// the rest of the list).
+    pub(super) fn unify_head_list(
+        &mut self,
+        c: &ClauseT,
+        mut p: u32,
+        mut h: Cell,
+        env: u32,
+    ) -> bool {
+        loop {
+            let q = match self.store.deref(h) {
+                Cell::List(q) => q,
+                // an unbound variable: build the rest of the list (write mode)
+                Cell::Ref(x) => {
+                    let v = self.build_sub(c, p, Cell::List(p), env);
+                    self.store.bind(x, v);
+                    return true;
+                }
+                _ => return false,
+            };
+            let &[head, tail] = &c.cells[p as usize..p as usize + 2] else {
+                unreachable!("a list cell has a head and a tail")
+            };
+            let x = self.store.heap[q as usize];
+            let ok = match head {
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, x);
+                    true
+                }
+                Cell::Var(s) => self.unify_head_var(env + s, x),
+                Cell::Struct(_) | Cell::List(_) => self.unify_head(c, head, x, env),
+                constant => self.unify_head_const(constant, x),
+            };
+            if !ok {
+                return false;
+            }
+            let rest = self.store.heap[q as usize + 1];
+            match tail {
+                Cell::List(p2) => {
+                    p = p2;
+                    h = rest;
+                }
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, rest);
+                    return true;
+                }
+                Cell::Var(s) => return self.unify_head_var(env + s, rest),
+                Cell::Struct(_) => return self.unify_head(c, tail, rest, env),
+                constant => return self.unify_head_const(constant, rest),
+            }
+        }
+    }
+
+    /// Unifies clause head argument template `t` with heap cell `h`.
+    pub(super) fn unify_head(&mut self, c: &ClauseT, t: Cell, h: Cell, env: u32) -> bool {
+        let mut stack = std::mem::take(&mut self.ustack);
+        stack.clear();
+        stack.push((t, h));
+        let mut ok = true;
+        while let Some((t, h)) = stack.pop() {
+            match t {
+                Cell::Ref(s) => self.head_first_var(env + s, h),
+                Cell::Var(s) => {
+                    if !self.unify_head_var(env + s, h) {
+                        ok = false;
+                        break;
+                    }
+                }
+                Cell::Struct(p) => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        let v = self.build_sub(c, p, t, env);
+                        self.store.bind(x, v);
+                    }
+                    Cell::Struct(q) => {
+                        let Cell::Functor(fname, n) = c.cells[p as usize] else {
+                            unreachable!()
+                        };
+                        if self.store.heap[q as usize] != Cell::Functor(fname, n) {
+                            ok = false;
+                            break;
+                        }
+                        for i in (1..=n).rev() {
+                            stack.push((
+                                c.cells[(p + i) as usize],
+                                self.store.heap[(q + i) as usize],
+                            ));
+                        }
+                    }
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                },
+                Cell::List(p) => match self.store.deref(h) {
+                    Cell::Ref(x) => {
+                        let v = self.build_sub(c, p, t, env);
+                        self.store.bind(x, v);
+                    }
+                    Cell::List(q) => {
+                        stack.push((c.cells[p as usize + 1], self.store.heap[q as usize + 1]));
+                        stack.push((c.cells[p as usize], self.store.heap[q as usize]));
+                    }
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                },
+                constant => match self.store.deref(h) {
+                    Cell::Ref(x) => self.store.bind(x, constant),
+                    hd => {
+                        let same = match (constant, hd) {
+                            (Cell::Float(a), Cell::Float(b)) => a.to_bits() == b.to_bits(),
+                            (a, b) => a == b,
+                        };
+                        if !same {
+                            ok = false;
+                            break;
+                        }
+                    }
+                },
+            }
+        }
+        stack.clear();
+        self.ustack = stack;
+        ok
+    }
+
+    pub(super) fn call_user(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let pred = &data.preds[p as usize];
+        if pred.library {
+            self.note_library_caller(data);
+        }
+        // without first-argument keys every list is all clauses (see `Pred::build_index`)
+        let first = if arity > 0 && pred.index.lists.len() > 2 {
+            let c = self.store.deref(self.store.heap[args as usize]);
+            Key::of_cell(c, |q| self.store.heap[q as usize])
+        } else {
+            None
+        };
+        let list = pred.candidates(first);
+        let cands = &pred.index.lists[list as usize];
+        if cands.is_empty() {
+            return Ok(Step::Fail);
+        }
+        let height = self.cps.len() as u32;
+        if cands.len() > 1 {
+            self.push_cp(
+                CpKind::Clauses {
+                    pred: p,
+                    list,
+                    pos: 1,
+                    args,
+                },
+                next,
+                height,
+            )?;
+        }
+        self.try_clause(data, p, cands[0], args, height, next)
+    }
+
+    /// Records the clause of the game calling a library predicate ([`Machine::library_caller`]).
+    fn note_library_caller(&mut self, data: &ProgramData) {
+        if let Some((q, c)) = self
+            .last_clause
+            .filter(|&(q, _)| !data.preds[q as usize].library)
+        {
+            self.library_caller = Some((q, c));
+        }
+    }
+
+    pub(super) fn try_clause(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        ci: u32,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
+        let env = self.store.len();
+        self.store.heap.extend((env..env + c.nvars).map(Cell::Ref));
+        for (i, &t) in c.head_args.iter().enumerate() {
+            let h = self.store.heap[args as usize + i];
+            // variables and constants here, compounds in `unify_head`
+            let ok = match t {
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, h);
+                    true
+                }
+                // `compile::VOID_ARG`: a variable met nowhere else
+                Cell::Functor(..) => true,
+                Cell::Var(s) => self.unify_head_var(env + s, h),
+                Cell::List(p) => self.unify_head_list(c, p, h, env),
+                Cell::Struct(_) => self.unify_head(c, t, h, env),
+                constant => self.unify_head_const(constant, h),
+            };
+            if !ok {
+                return Ok(Step::Fail);
+            }
+        }
+        if c.body.is_empty() {
+            self.cur = next;
+        } else {
+            self.cur = self.push_frame(
+                FrameKind::Body {
+                    pred: p,
+                    clause: ci,
+                    pc: 0,
+                    env,
+                },
+                cutb,
+                next,
+            )?;
+        }
+        Ok(Step::Go)
+    }
+}

@@ -1,0 +1,308 @@
+//! Control constructs and meta-calls: `call/N`, conjunction, disjunction, if-then-else,
+//! `catch/3`, `findall/3` (its collectors), and the ISO body conversion of meta-called goals.
+
+use super::*;
+
+/// Slots of [`Machine::resolve_goal`]'s direct-mapped cache (a power of two).
+pub(super) const RESOLVE_SLOTS: usize = 64;
+
+#[inline(always)]
+pub(super) fn resolve_slot(name: Atom, arity: u32) -> usize {
+    // the top bits of a multiplicative hash
+    ((name.0 ^ arity.rotate_right(8)).wrapping_mul(0x9E37_79B9)
+        >> (32 - RESOLVE_SLOTS.trailing_zeros())) as usize
+}
+
+#[derive(Default, Debug)]
+pub(super) struct Collector {
+    pub(super) cells: Vec<Cell>,
+    pub(super) roots: Vec<Cell>,
+}
+
+impl Machine {
+    pub(super) fn drop_collectors(&mut self, from: u32) {
+        for c in self.collectors.drain(from as usize..) {
+            self.collected_cells -= c.cells.len() + c.roots.len();
+        }
+    }
+
+    /// The name, arity and argument address of callable heap term `g` (dereferenced); `None` for a
+    /// variable or a non-callable term.
+    #[inline(always)]
+    pub(super) fn goal_parts(&self, g: Cell) -> Option<(Atom, u32, u32)> {
+        match g {
+            Cell::Atom(a) => Some((a, 0, 0)),
+            Cell::Struct(p) => match self.store.heap[p as usize] {
+                Cell::Functor(n, k) => Some((n, k, p + 1)),
+                _ => None,
+            },
+            Cell::List(p) => Some((atom::DOT, 2, p)),
+            _ => None,
+        }
+    }
+
+    /// The dispatch of a meta-called `name/arity` (cached: the program does not change).
+    #[inline(always)]
+    pub(super) fn resolve_goal(&mut self, data: &ProgramData, name: Atom, arity: u32) -> Dispatch {
+        let slot = &self.resolve_cache[resolve_slot(name, arity)];
+        if slot.0 == name && slot.1 == arity {
+            return slot.2;
+        }
+        self.resolve_slow(data, name, arity)
+    }
+
+    #[inline(never)]
+    pub(super) fn resolve_slow(&mut self, data: &ProgramData, name: Atom, arity: u32) -> Dispatch {
+        let d = match self.resolved.get(&(name, arity)) {
+            Some(&d) => d,
+            None => {
+                let d = crate::solve::compile::resolve(data, name, arity);
+                self.resolved.insert((name, arity), d);
+                d
+            }
+        };
+        self.resolve_cache[resolve_slot(name, arity)] = (name, arity, d);
+        d
+    }
+
+    /// Runs callable-or-not heap term `g` (dereferenced) as a meta-called goal with cut barrier
+    /// `cutb` and continuation `next`, as a goal frame of its converted body would: a plain goal
+    /// (not a variable, not a control construct) is dispatched here, with the current frame where
+    /// that popped goal frame would have been (the same call path in errors); anything else goes
+    /// through [`Machine::prepare_body`] and a goal frame.
+    pub(super) fn meta_call(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        g: Cell,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        if let Some((name, arity, args)) = self.goal_parts(g) {
+            let disp = self.resolve_goal(data, name, arity);
+            if !matches!(disp, Dispatch::Control(_)) {
+                self.cur = self.frames.len() as u32;
+                return self.dispatch_nested(data, host, disp, name, arity, args, cutb, next);
+            }
+        }
+        let goal = match self.prepare_body(g) {
+            Ok(g) => g,
+            Err(e) => return Ok(Step::Throw(e)),
+        };
+        self.cur = self.push_frame(FrameKind::Goal { goal }, cutb, next)?;
+        Ok(Step::Go)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn control(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        c: Control,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let arg = |m: &Machine, i: u32| m.store.heap[(args + i) as usize];
+        match c {
+            Control::True => {
+                self.cur = next;
+            }
+            Control::Fail => return Ok(Step::Fail),
+            Control::Cut => {
+                self.cut(cutb);
+                self.cur = next;
+            }
+            Control::Conj => {
+                let b = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, cutb, b)?;
+            }
+            Control::Disj => {
+                let left = self.store.deref(arg(self, 0));
+                let right = arg(self, 1);
+                match self.store.functor(left) {
+                    Some((f, 2)) if f == atom::ARROW || f == atom::SOFT_ARROW => {
+                        let cond = self.store.arg(left, 0);
+                        let then = self.store.arg(left, 1);
+                        let h = self.cps.len() as u32;
+                        self.push_cp(CpKind::Alt { goal: right }, next, cutb)?;
+                        let t = self.push_frame(FrameKind::Goal { goal: then }, cutb, next)?;
+                        let commit = if f == atom::ARROW {
+                            FrameKind::CutTo { height: h }
+                        } else {
+                            FrameKind::SoftCut { cp: h }
+                        };
+                        let k = self.push_frame(commit, cutb, t)?;
+                        self.cur = self.push_frame(FrameKind::Goal { goal: cond }, h + 1, k)?;
+                    }
+                    _ => {
+                        self.push_cp(CpKind::Alt { goal: right }, next, cutb)?;
+                        self.cur = self.push_frame(FrameKind::Goal { goal: left }, cutb, next)?;
+                    }
+                }
+            }
+            Control::IfThen => {
+                let h = self.cps.len() as u32;
+                let t = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
+                let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, t)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, k)?;
+            }
+            Control::SoftIfThen => {
+                let h = self.cps.len() as u32;
+                let t = self.push_frame(FrameKind::Goal { goal: arg(self, 1) }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal: arg(self, 0) }, h, t)?;
+            }
+            Control::Not => return self.negation(data, host, args, cutb, next),
+            Control::Call(0) => {
+                let g = self.store.deref(arg(self, 0));
+                let h = self.cps.len() as u32;
+                return self.meta_call(data, host, g, h, next);
+            }
+            Control::Call(n) => {
+                let g = self.store.deref(arg(self, 0));
+                let extra: Vec<Cell> = (1..=n as u32).map(|i| arg(self, i)).collect();
+                let goal = match g {
+                    Cell::Ref(_) => return Ok(Step::Throw(Term::instantiation_error())),
+                    Cell::Atom(a) => self.store.make_compound(a, &extra),
+                    Cell::Struct(_) | Cell::List(_) => {
+                        let (f, k) = self.store.functor(g).expect("compound");
+                        let mut all: Vec<Cell> = (0..k).map(|i| self.store.arg(g, i)).collect();
+                        all.extend_from_slice(&extra);
+                        // a list cell with extra arguments is '.'/N, not a list
+                        let p = self.store.len();
+                        self.store.heap.push(Cell::Functor(f, all.len() as u32));
+                        self.store.heap.extend_from_slice(&all);
+                        Cell::Struct(p)
+                    }
+                    other => {
+                        let t = self.store.to_term(other);
+                        return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
+                    }
+                };
+                let h = self.cps.len() as u32;
+                return self.meta_call(data, host, goal, h, next);
+            }
+            Control::Catch => {
+                let goal = match self.prepare_body(arg(self, 0)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
+                let h = self.cps.len() as u32;
+                self.push_cp(
+                    CpKind::Catch {
+                        catcher: arg(self, 1),
+                        recovery: arg(self, 2),
+                        active: true,
+                    },
+                    next,
+                    cutb,
+                )?;
+                let pop = self.push_frame(FrameKind::PopCatch { cp: h }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, pop)?;
+            }
+            Control::Throw => {
+                let b = self.store.deref(arg(self, 0));
+                if let Cell::Ref(_) = b {
+                    return Ok(Step::Throw(Term::instantiation_error()));
+                }
+                return Ok(Step::Throw(self.store.to_term(b)));
+            }
+            Control::Findall | Control::Findall4 => {
+                let template = arg(self, 0);
+                let goal = match self.prepare_body(arg(self, 1)) {
+                    Ok(g) => g,
+                    Err(e) => return Ok(Step::Throw(e)),
+                };
+                let result = arg(self, 2);
+                let tail = if c == Control::Findall4 {
+                    Some(arg(self, 3))
+                } else {
+                    None
+                };
+                let id = self.collectors.len() as u32;
+                self.collectors.push(Collector::default());
+                let h = self.cps.len() as u32;
+                self.push_cp(CpKind::Findall { id, result, tail }, next, cutb)?;
+                let k = self.push_frame(FrameKind::Collect { id, template }, cutb, next)?;
+                self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
+            }
+        }
+        Ok(Step::Go)
+    }
+
+    /// ISO body conversion of a meta-called goal: a variable in a control position (an argument of
+    /// `,`, `;`, `->`, `*->`) becomes `call(V)`, so that a cut bound to it later stays local; a
+    /// number or string there is a `type_error(callable, Goal)` naming the whole goal (SWI-Prolog).
+    pub(super) fn prepare_body(&mut self, goal: Cell) -> Result<Cell, Term> {
+        // the number of goal arguments of a control construct (0: not one)
+        let control_args = |s: &Store, c: Cell| match s.functor(c) {
+            Some((f, 2))
+                if f == atom::COMMA
+                    || f == atom::SEMI
+                    || f == atom::BAR
+                    || f == atom::ARROW
+                    || f == atom::SOFT_ARROW =>
+            {
+                2
+            }
+            Some((f, 1)) if f == atom::NOT_PROVABLE => 1,
+            _ => 0,
+        };
+        let is_control = |s: &Store, c: Cell| control_args(s, c) > 0;
+        let g = self.store.deref(goal);
+        if !is_control(&self.store, g) {
+            return Ok(g);
+        }
+        let mut has_var = false;
+        let mut stack = vec![g];
+        while let Some(c) = stack.pop() {
+            let c = self.store.deref(c);
+            if is_control(&self.store, c) {
+                for i in (0..control_args(&self.store, c)).rev() {
+                    stack.push(self.store.arg(c, i));
+                }
+            } else {
+                match c {
+                    Cell::Ref(_) => has_var = true,
+                    Cell::Atom(_) | Cell::Struct(_) | Cell::List(_) => {}
+                    _ => return Err(Term::type_error(atom::CALLABLE, self.store.to_term(g))),
+                }
+            }
+        }
+        if !has_var {
+            return Ok(g);
+        }
+        enum Job {
+            Visit(Cell),
+            Build(Atom, u32),
+        }
+        let mut jobs = vec![Job::Visit(g)];
+        let mut out: Vec<Cell> = Vec::new();
+        while let Some(job) = jobs.pop() {
+            match job {
+                Job::Visit(c) => {
+                    let c = self.store.deref(c);
+                    if is_control(&self.store, c) {
+                        let (f, n) = self.store.functor(c).expect("control construct");
+                        jobs.push(Job::Build(f, n));
+                        for i in (0..n).rev() {
+                            jobs.push(Job::Visit(self.store.arg(c, i)));
+                        }
+                    } else if let Cell::Ref(_) = c {
+                        let call = self.store.make_compound(atom::CALL, &[c]);
+                        out.push(call);
+                    } else {
+                        out.push(c);
+                    }
+                }
+                Job::Build(f, n) => {
+                    let args = out.split_off(out.len() - n as usize);
+                    let t = self.store.make_compound(f, &args);
+                    out.push(t);
+                }
+            }
+        }
+        Ok(out.pop().expect("converted body"))
+    }
+}

@@ -1,0 +1,597 @@
+//! Memoized calls: argument-keyed and per-state tables (filling, serving answers, giving up),
+//! and the per-state trial statistics.
+
+use super::*;
+
+/// A memo entry being filled.
+#[derive(Debug)]
+pub(super) struct Fill {
+    pub(super) key: MemoKey,
+    pub(super) answers: Answers,
+    /// Inference count when the fill started.
+    pub(super) start: u64,
+    /// Index of its `MemoFill` choicepoint.
+    pub(super) cp: u32,
+    /// A per-state table entry (see [`crate::solve::statememo`]).
+    pub(super) state: bool,
+    /// For a per-state entry: generalised (`true`) or the call itself (`false`).
+    pub(super) general: bool,
+}
+
+/// Per predicate tabled per state: the cost of each kind of table (inferences spent filling,
+/// answers stored and tried, calls answered), measured on the first [`STATE_TRIAL`] fills of each
+/// (or [`STATE_EARLY`] when one kind is far cheaper), after which the cheaper kind per call is
+/// kept. Both kinds give the answers of the call itself, so the choice changes only speed.
+#[derive(Default, Clone, Copy, Debug)]
+pub(super) struct StateStat {
+    /// [general, variant]: fills, inferences of the fills, calls answered.
+    pub(super) fills: [u32; 2],
+    pub(super) steps: [u64; 2],
+    pub(super) calls: [u64; 2],
+    /// [general, variant]: answers stored by the fills, and answers tried by the calls served.
+    pub(super) stored: [u64; 2],
+    pub(super) tried: [u64; 2],
+}
+
+impl StateStat {
+    /// The measured cost of kind `k`, in inferences: an answer stored (copied out of the heap)
+    /// costs about one inference, an answer tried (unified in place) about a quarter.
+    pub(super) fn cost(&self, k: usize) -> u128 {
+        (self.steps[k] + self.stored[k] + self.tried[k] / 4) as u128
+    }
+
+    /// Is kind `a`'s cost per call at least four times kind `b`'s?
+    pub(super) fn far_above(&self, a: usize, b: usize) -> bool {
+        self.cost(a) * (self.calls[b] as u128) >= 4 * self.cost(b) * (self.calls[a] as u128)
+    }
+
+    /// Both kinds measured (the trial is over)?
+    pub(super) fn settled(&self) -> bool {
+        let early = self.fills[0] >= STATE_EARLY && self.fills[1] >= STATE_EARLY;
+        (self.fills[0] >= STATE_TRIAL && self.fills[1] >= STATE_TRIAL)
+            || (early && (self.far_above(0, 1) || self.far_above(1, 0)))
+    }
+
+    /// Generalise the next call?
+    pub(super) fn general(&self) -> bool {
+        if self.fills[0] < STATE_EARLY {
+            return true;
+        }
+        if self.fills[1] < STATE_EARLY {
+            return false;
+        }
+        if !self.settled() {
+            return self.fills[0] < STATE_TRIAL;
+        }
+        // per call: cost[0] / calls[0] <= cost[1] / calls[1]
+        self.cost(0) * (self.calls[1] as u128) <= self.cost(1) * (self.calls[0] as u128)
+    }
+
+    /// After the trials: are the tables of the cheaper kind rarely asked again (fewer than 1.5
+    /// calls per fill; then a direct call, which may stop at the first answer and fills nothing,
+    /// is cheaper: a fill costs far more than its inferences, e.g. tic-tac-toe's `cell/3` at 1.4
+    /// calls per fill), or are their answers rarely used again (fewer than 1.5 tries per answer
+    /// stored, e.g. chess's `move/2`, whose table `once(move(C, _))` fills and one more call reads
+    /// once: a direct call computes each answer about as often, and copies none)?
+    pub(super) fn useless(&self) -> bool {
+        if !self.settled() {
+            return false;
+        }
+        let k = usize::from(!self.general());
+        self.calls[k] * 2 < self.fills[k] as u64 * 3 || self.tried[k] * 2 < self.stored[k] * 3
+    }
+}
+
+/// Fills of each kind measured before a predicate's per-state tables settle on one kind.
+pub(super) const STATE_TRIAL: u32 = 16;
+/// Fills of each kind after which a kind far cheaper per call than the other is kept at once.
+pub(super) const STATE_EARLY: u32 = 4;
+
+/// A fill with more answers, or taking more inference steps, is given up (the call runs directly).
+pub(super) const MEMO_MAX_ANSWERS: usize = 4096;
+pub(super) const MEMO_MAX_STEPS: u64 = 200_000;
+/// The memo table is emptied when it holds more cells than this.
+pub(super) const MEMO_MAX_CELLS: usize = 4 << 20;
+
+/// The memo fills in progress, keeping the inference count past which the innermost one is
+/// given up ([`MEMO_MAX_STEPS`] after its start; `u64::MAX` when there is none). A fill's
+/// `start` is never changed in place.
+pub(super) type FillStack = TopStack<Fill>;
+
+impl Top for Fill {
+    #[inline]
+    fn of_top(top: Option<&Self>) -> u64 {
+        top.map_or(u64::MAX, |f| f.start.saturating_add(MEMO_MAX_STEPS))
+    }
+}
+
+impl FillStack {
+    /// Has the innermost fill run more than [`MEMO_MAX_STEPS`] inferences at `inferences`?
+    #[inline]
+    pub(super) fn overdue(&self, inferences: u64) -> bool {
+        debug_assert_eq!(
+            inferences > self.top,
+            self.v
+                .last()
+                .is_some_and(|f| inferences - f.start > MEMO_MAX_STEPS)
+        );
+        inferences > self.top
+    }
+}
+
+impl Machine {
+    /// A predicate tabled per state: the call's general form (every argument a fresh variable, or
+    /// all but a ground first one) is looked up in, or filled into, the current state's table, and
+    /// its answers are unified with the call's arguments in order. `ids`: the host's state id and,
+    /// for a predicate tabled per context, its context id (else 0), which is part of the table key.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn call_state_memo(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+        ids: (u64, u64),
+        modes: u8,
+    ) -> Result<Step, SolveError> {
+        let (sid, cid) = ids;
+        use crate::solve::statememo::{MODE_FIRST, MODE_NONE};
+        let stat = self.state_stats.entry(p).or_default();
+        if stat.useless() {
+            // settled: called directly from now on
+            self.no_memo.insert(p);
+            return self.call_user(data, p, args, arity, next);
+        }
+        let general = stat.general();
+        if !stat.settled() {
+            stat.calls[usize::from(!general)] += 1;
+        }
+        if sid != self.state_id {
+            self.state_table.clear();
+            self.state_entries.clear();
+            self.state_id = sid;
+        }
+        if !general {
+            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false, cid)));
+        }
+        // an argument is kept only if another one is generalised (else the "general" table of a
+        // call of arity 1 would be the call's own, and the two kinds measured the same)
+        let keep = if modes & MODE_FIRST != 0
+            && (arity > 1 || modes & MODE_NONE == 0)
+            && arity > 0
+            && self.store.is_ground(self.store.heap[args as usize])
+        {
+            1
+        } else if modes & MODE_NONE != 0 {
+            0
+        } else {
+            return self.call_memo(data, p, args, arity, cutb, next, Some((args, false, cid)));
+        };
+        let gen = self.store.len();
+        for j in 0..arity {
+            let c = if j < keep {
+                self.store.heap[(args + j) as usize]
+            } else {
+                Cell::Ref(gen + j)
+            };
+            self.store.heap.push(c);
+        }
+        self.call_memo(data, p, args, arity, cutb, next, Some((gen, true, cid)))
+    }
+
+    /// An argument-memo call: the common hit (a flat key found in the table's cache whose entry
+    /// is empty or one atomic answer) in a small frame, everything else by [`Machine::call_memo`]
+    /// (which handles these cases the same way).
+    #[inline(never)]
+    pub(super) fn call_memo_args(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let mut fc = FlatCall::EMPTY;
+        if memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
+            let t = &self.memo_table;
+            let s = &t.cache[fc.key.hash as usize % MEMO_CACHE_SLOTS];
+            if s.gen == t.gen && s.key == fc.key && s.e != MEMO_THROWS {
+                // the key is the call's own: its answers are instances of the call
+                let entry = &self.memo_entries[s.e as usize];
+                match fc.answer_at_once(&mut self.store, entry) {
+                    Some(false) => return Ok(Step::Fail),
+                    Some(true) => {
+                        self.cur = next;
+                        return Ok(Step::Go);
+                    }
+                    None => {}
+                }
+            }
+        }
+        self.call_memo(data, p, args, arity, cutb, next, None)
+    }
+
+    /// Does the argument-memo call `p(args...)` have an answer, known without running or serving
+    /// it? `Some(b)` when its own flat key is in the table (its answers are instances of the call,
+    /// so each unifies with it: there is one exactly when the entry is not empty); `None` when the
+    /// call must run as usual (not memoized by its arguments, memoization off or given up, not
+    /// keyed flat, not filled yet, or its fill threw). Meant for `\+ G` / `not(G)` on such a `G`:
+    /// the caller still counts the inference of `G` (and its profile entry and budget checks) as
+    /// `dispatch` would, then succeeds or fails at once without a negation choicepoint, binding
+    /// nothing ([`Machine::negation`]).
+    pub(crate) fn memo_answer_exists(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+    ) -> Option<bool> {
+        let pr = &data.preds[p as usize];
+        if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
+            return None;
+        }
+        let mut fc = FlatCall::EMPTY;
+        if !memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
+            return None;
+        }
+        match self.memo_table.get_flat(&fc.key)? {
+            MEMO_THROWS => None,
+            // (per-state trials count served answers; argument-memo entries have none)
+            e => Some(!self.memo_entries[e as usize].list.is_empty()),
+        }
+    }
+
+    /// A memoizable predicate: serve the call from the table, or fill the table entry first. With
+    /// `gen`, a per-state table entry for the general call whose arguments start at `gen` (and, if
+    /// its third element is not 0, for that context id).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn call_memo(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+        gen: Option<(u32, bool, u64)>,
+    ) -> Result<Step, SolveError> {
+        let state = gen.is_some();
+        let (gen, general, cid) = gen.unwrap_or((args, false, 0));
+        let mut fc = FlatCall::EMPTY;
+        let key = if memo_key_flat(&self.store, p, gen, arity, cid, &mut fc) {
+            let (table, entries) = if state {
+                (&mut self.state_table, &self.state_entries)
+            } else {
+                (&mut self.memo_table, &self.memo_entries)
+            };
+            match table.get_flat(&fc.key) {
+                Some(MEMO_THROWS) if !state => return self.call_user(data, p, args, arity, next),
+                Some(e) if !general => {
+                    // the key is the call's own (not a generalisation): its answers are instances
+                    // of the call, equal to it in the positions bound to atomic values, and equal
+                    // in the positions of one variable
+                    let entry = &entries[(e & !STATE_ENTRY) as usize];
+                    match fc.answer_at_once(&mut self.store, entry) {
+                        Some(false) => return Ok(Step::Fail),
+                        Some(true) => {
+                            self.cur = next;
+                            return Ok(Step::Go);
+                        }
+                        None => {}
+                    }
+                    return self.serve_memo(e, 0, args, arity, next, None, fc.bound);
+                }
+                Some(e) => return self.serve_memo(e, 0, args, arity, next, None, 0),
+                None => MemoKey::Flat(fc.key),
+            }
+        } else {
+            let mut words = std::mem::take(&mut self.memo_words);
+            let mut vars = std::mem::take(&mut self.memo_vars);
+            let mut stack = std::mem::take(&mut self.memo_stack);
+            let small = memo_key(
+                &self.store,
+                p,
+                gen,
+                arity,
+                &mut words,
+                &mut vars,
+                &mut stack,
+            );
+            if small && cid != 0 {
+                // context ids are unique: entries of other contexts are never hit
+                words.push(cid);
+            }
+            let table = if state {
+                &self.state_table
+            } else {
+                &self.memo_table
+            };
+            let hit = if small {
+                table.long.get(&words[..]).copied()
+            } else {
+                None
+            };
+            let key = (small && hit.is_none()).then(|| MemoKey::Long(words[..].into()));
+            self.memo_words = words;
+            self.memo_vars = vars;
+            self.memo_stack = stack;
+            if let Some(e) = hit {
+                if e == MEMO_THROWS {
+                    return self.call_user(data, p, args, arity, next);
+                }
+                return self.serve_memo(e, 0, args, arity, next, None, 0);
+            }
+            let Some(key) = key else {
+                return self.call_user(data, p, args, arity, next);
+            };
+            key
+        };
+        let fill = self.fills.len() as u32;
+        self.fills.push(Fill {
+            key,
+            answers: Answers::default(),
+            start: self.inferences,
+            cp: self.cps.len() as u32,
+            state,
+            general,
+        });
+        self.push_cp(
+            CpKind::MemoFill {
+                fill,
+                pred: p,
+                args,
+                arity,
+            },
+            next,
+            cutb,
+        )?;
+        let k = self.push_frame(
+            FrameKind::MemoCollect {
+                fill,
+                args: gen,
+                arity,
+            },
+            cutb,
+            next,
+        )?;
+        self.call_user(data, p, gen, arity, k)
+    }
+
+    /// Unifies the call's arguments with the answers of memo entry `e` from answer `pos` on, leaving
+    /// a choicepoint for the remaining ones at the first that unifies. `skip`: argument positions
+    /// that equal every answer's (bound to atomic values in the entry's own key), not unified.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn serve_memo(
+        &mut self,
+        e: u32,
+        pos: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+        skip: u32,
+    ) -> Result<Step, SolveError> {
+        let trial = if e & STATE_ENTRY != 0 {
+            self.state_entries[(e & !STATE_ENTRY) as usize].trial
+        } else {
+            None
+        };
+        let mut tried = 0u64;
+        let r = self.serve_answers(e, pos, args, arity, next, marks, skip, &mut tried);
+        if let Some((q, k)) = trial {
+            if let Some(stat) = self.state_stats.get_mut(&q) {
+                stat.tried[k] += tried;
+            }
+        }
+        r
+    }
+
+    /// [`Machine::serve_memo`], counting the answers tried in `tried`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn serve_answers(
+        &mut self,
+        e: u32,
+        pos: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+        skip: u32,
+        tried: &mut u64,
+    ) -> Result<Step, SolveError> {
+        let entry = entry_of(&self.state_entries, &self.memo_entries, e);
+        let n = entry.len();
+        if pos >= n {
+            return Ok(Step::Fail);
+        }
+        if entry.atomic && entry.trial.is_none() && arity as usize <= FLAT_KEY_ARITY {
+            return self.serve_atomic(e, pos, args, arity, next, marks, skip);
+        }
+        // the call's atomic arguments (not already equal by the key): an answer that differs
+        // there is passed over without unifying it (and undoing that)
+        let mut bound = [(0u32, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
+        let mut nb = 0;
+        for j in 0..arity.min(FLAT_KEY_ARITY as u32) {
+            if skip & (1 << j) != 0 {
+                continue;
+            }
+            let b = self.store.deref(self.store.heap[(args + j) as usize]);
+            if let Cell::Atom(_) | Cell::Int(_) | Cell::Str(_) | Cell::Float(_) = b {
+                bound[nb] = (j, b);
+                nb += 1;
+            }
+        }
+        let bound = &bound[..nb];
+        if pos + 1 == n {
+            *tried += 1;
+            // the last (often the only) answer: no choicepoint, and a failure is undone by
+            // backtracking as for any other goal
+            if entry.may_unify(pos, bound) && entry.unify(&mut self.store, pos, args, arity, skip) {
+                self.cur = next;
+                return Ok(Step::Go);
+            }
+            return Ok(Step::Fail);
+        }
+        let (heap, trail, frames) = self.heights(marks);
+        // every binding is trailed, so that a failed answer can be undone here
+        let saved_mark = self.store.mark;
+        self.store.mark = heap;
+        let mut k = pos;
+        while k + 1 < n {
+            *tried += 1;
+            if !entry.may_unify(k, bound) {
+                k += 1;
+                continue;
+            }
+            let ok = entry.unify(&mut self.store, k, args, arity, skip);
+            k += 1;
+            if ok {
+                // (the mark is `heap` already)
+                self.push_cp_at(
+                    CpKind::MemoServe {
+                        entry: e,
+                        pos: k as u32,
+                        args,
+                        arity,
+                        skip,
+                    },
+                    (heap, trail, frames),
+                    next,
+                    0,
+                )?;
+                self.cur = next;
+                return Ok(Step::Go);
+            }
+            self.store.undo_to(trail as usize, |_| {});
+            self.store.heap.truncate(heap as usize);
+        }
+        // the last answer, as above
+        self.store.mark = saved_mark;
+        *tried += 1;
+        if entry.may_unify(k, bound) && entry.unify(&mut self.store, k, args, arity, skip) {
+            self.cur = next;
+            return Ok(Step::Go);
+        }
+        Ok(Step::Fail)
+    }
+
+    /// [`Machine::serve_answers`] for an entry whose answers are all atomic tuples (not measured
+    /// by a trial): the call's arguments are classified once (atomic values to compare, first
+    /// occurrences of variables to bind, repeated variables to compare, compounds that match no
+    /// answer), then each answer from `pos` on is compared cell by cell, and only a matching one is
+    /// bound, which is what unifying the answers in order would bind. A choicepoint resumes at the
+    /// next answer if any remain.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn serve_atomic(
+        &mut self,
+        e: u32,
+        pos: usize,
+        args: u32,
+        arity: u32,
+        next: u32,
+        marks: Option<(u32, u32, u32)>,
+        skip: u32,
+    ) -> Result<Step, SolveError> {
+        let a = arity as usize;
+        let mut want = [(0usize, [0u64; 2]); FLAT_KEY_ARITY];
+        let mut nw = 0;
+        let mut same = [(0usize, 0usize); FLAT_KEY_ARITY];
+        let mut ns = 0;
+        let mut vars = [(0usize, 0u32); FLAT_KEY_ARITY];
+        let mut nv = 0;
+        let argv = &self.store.heap[args as usize..args as usize + a];
+        let mut todo = !skip & ((1u32 << a) - 1);
+        while todo != 0 {
+            let j = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            match self.store.deref(argv[j]) {
+                Cell::Ref(r) => match vars[..nv].iter().find(|v| v.1 == r) {
+                    Some(&(i, _)) => {
+                        same[ns] = (j, i);
+                        ns += 1;
+                    }
+                    None => {
+                        vars[nv] = (j, r);
+                        nv += 1;
+                    }
+                },
+                // no atomic answer unifies with a compound
+                Cell::Struct(_) | Cell::List(_) => return Ok(Step::Fail),
+                b => {
+                    want[nw] = (j, atomic_code(b));
+                    nw += 1;
+                }
+            }
+        }
+        let entry = entry_of(&self.state_entries, &self.memo_entries, e);
+        let n = entry.len();
+        let (want, same) = (&want[..nw], &same[..ns]);
+        let codes = &entry.codes[..n * a];
+        let mut k = pos;
+        loop {
+            if k >= n {
+                return Ok(Step::Fail);
+            }
+            let v = &codes[k * a..(k + 1) * a];
+            if want.iter().all(|&(j, b)| v[j] == b) && same.iter().all(|&(j, i)| v[j] == v[i]) {
+                break;
+            }
+            k += 1;
+        }
+        let stride = 1 + a;
+        if k + 1 < n {
+            // answers remain: resumed at the next one (not looked for now: a caller that needs
+            // one answer, e.g. under `\+`, would pay for the search)
+            let heights = self.heights(marks);
+            self.push_cp_at(
+                CpKind::MemoServe {
+                    entry: e,
+                    pos: k as u32 + 1,
+                    args,
+                    arity,
+                    skip,
+                },
+                heights,
+                next,
+                0,
+            )?;
+        }
+        let entry = entry_of(&self.state_entries, &self.memo_entries, e);
+        let v = &entry.cells[k * stride + 1..(k + 1) * stride];
+        for &(j, r) in &vars[..nv] {
+            self.store.bind(r, v[j]);
+        }
+        self.cur = next;
+        Ok(Step::Go)
+    }
+
+    /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores
+    /// the state at its call and runs the predicate directly, never memoizing it again.
+    pub(super) fn abort_fill(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+    ) -> Result<Step, SolveError> {
+        let Some(f) = self.fills.last() else {
+            return Ok(Step::Fail);
+        };
+        let cpi = f.cp as usize;
+        self.cut(cpi as u32 + 1);
+        self.restore(cpi, host);
+        let cp = self.cps[cpi];
+        self.pop_cp();
+        self.fills.pop();
+        let CpKind::MemoFill {
+            pred, args, arity, ..
+        } = cp.kind
+        else {
+            return Ok(Step::Fail);
+        };
+        self.no_memo.insert(pred);
+        self.call_user(data, pred, args, arity, cp.next)
+    }
+}

@@ -1,0 +1,185 @@
+//! `\+ G` / `not(G)`: decided in place when one dispatch of `G` decides it.
+
+use super::*;
+
+impl Machine {
+    /// `\+ G` and `not(G)` (argument at `args`), out of [`Machine::control`]: by far its most
+    /// frequent construct, dispatched to directly.
+    #[inline(never)]
+    pub(super) fn negation(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let g = self.store.deref(self.store.heap[args as usize]);
+        let h = self.cps.len() as u32;
+        if let Some((name, arity, gargs)) = self.goal_parts(g) {
+            let disp = self.resolve_goal(data, name, arity);
+            if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
+                && self.cps.len() + 1 < self.limits.max_choicepoints
+                && self.frames.len() < self.limits.max_frames
+            {
+                return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
+            }
+            if let Dispatch::User(p) = disp {
+                // an argument-memo call whose table entry is filled: decided by whether the entry
+                // has an answer, with the inference counted as `dispatch` counts it. Only when
+                // the general path below could not end otherwise: no profile count or budget
+                // check due (`check_at`, `heap_at`), no garbage collection or memo fill abort
+                // due at its exit frame (`gc_at`, `overdue`), room for its choicepoint and frame
+                if self.inferences < self.check_at
+                    && self.store.heap.len() <= self.heap_at.min(self.gc_at)
+                    && !self.fills.overdue(self.inferences + 1)
+                    && self.cps.len() + 1 < self.limits.max_choicepoints
+                    && self.frames.len() < self.limits.max_frames
+                {
+                    if let Some(found) = self.memo_answer_exists(data, p, gargs, arity) {
+                        self.inferences += 1;
+                        self.last_call = (name, arity);
+                        if found {
+                            return Ok(Step::Fail);
+                        }
+                        self.cur = next;
+                        return Ok(Step::Go);
+                    }
+                }
+            }
+            if !matches!(disp, Dispatch::Control(_)) {
+                // a plain goal: dispatched here, as the goal frame of the general path
+                // below would (same cut barrier, continuation and current frame)
+                self.push_cp(CpKind::Not, next, cutb)?;
+                let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+                self.cur = k + 1;
+                let r = self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
+                return Ok(self.not_outcome(r, h, k, next, host));
+            }
+        }
+        let goal = match self.prepare_body(g) {
+            Ok(g) => g,
+            Err(e) => return Ok(Step::Throw(e)),
+        };
+        self.push_cp(CpKind::Not, next, cutb)?;
+        let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+        self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
+        Ok(Step::Go)
+    }
+
+    /// `\+ G` for a host or native predicate `G` (`goal`: name, arity, arguments), called without
+    /// the negation's choicepoint and exit frame of the general path: such a call is decided at
+    /// once (it fails, succeeds, possibly leaving one retry choicepoint, or throws). Exact: the
+    /// caller checked that the budgets of that path's choicepoint and frame (and of a retry
+    /// choicepoint above them) hold, the call sees the same inference count, current frame (the
+    /// height the exit frame would have had is the frame stack's, so the call path is the same)
+    /// and trailing mark, and
+    /// - failure undoes what the call did and continues at `next`, as backtracking into the
+    ///   negation's choicepoint does;
+    /// - success removes the retry choicepoint and fails, as the exit frame's step does; when
+    ///   that step would first collect garbage or abort a memo fill, the general path's state is
+    ///   made instead (its choicepoint under the retry one, which gets that path's heights, and
+    ///   its exit frame) and the step runs it;
+    /// - an exception undoes what the call did, as unwinding through the negation's choicepoint
+    ///   does first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn not_direct(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        disp: Dispatch,
+        (name, arity, gargs): (Atom, u32, u32),
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let h = self.cps.len() as u32;
+        let k = self.frames.len() as u32;
+        let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
+        self.cur = k;
+        match self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)? {
+            Step::Go => {
+                debug_assert!(self.cur == k && self.cps.len() <= h as usize + 1);
+                if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
+                    let not = ChoicePoint {
+                        kind: CpKind::Not,
+                        heap,
+                        trail,
+                        frames: k,
+                        next,
+                        cutb,
+                    };
+                    // (the retry choicepoint is changed before the insertion, which updates the
+                    // stack's protection height from the top)
+                    if let Some(retry) = self.cps.get_mut(h as usize) {
+                        retry.frames = k + 1;
+                        retry.next = k;
+                    }
+                    self.cps.insert(h as usize, not);
+                    self.frames.push(Frame {
+                        kind: FrameKind::NotExit { height: h },
+                        cutb,
+                        next,
+                    });
+                    self.store.mark = heap;
+                    self.cur = k;
+                    return Ok(Step::Go);
+                }
+                if self.cps.len() > h as usize {
+                    self.pop_cp();
+                }
+                Ok(Step::Fail)
+            }
+            Step::Fail => {
+                debug_assert!(self.cps.len() == h as usize);
+                self.restore_heights(trail, heap, k, host);
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Step::Throw(b) => {
+                self.restore_heights(trail, heap, k, host);
+                Ok(Step::Throw(b))
+            }
+        }
+    }
+
+    /// The outcome `r` of dispatching a negated plain goal in place (negation choicepoint at
+    /// `h`, exit frame `k`, continuation `next`), finished here when the goal was decided by that
+    /// one dispatch, as the machine would finish it next:
+    /// - it succeeded (the continuation is the exit frame): what the exit frame's step does, if
+    ///   that step would do nothing before it (no garbage collection, no memo fill to abort);
+    /// - it failed leaving no choicepoint of its own: what backtracking into the negation's
+    ///   choicepoint does (undo the goal's bindings, continue at `next`).
+    ///
+    /// Anything else (choicepoints left, more goals to run, an exception) is returned as is.
+    #[inline]
+    pub(super) fn not_outcome(
+        &mut self,
+        r: Step,
+        h: u32,
+        k: u32,
+        next: u32,
+        host: &mut dyn Host,
+    ) -> Step {
+        match r {
+            Step::Go if self.cur == k => {
+                if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
+                    return r;
+                }
+                if self.cps.len() == h as usize + 1 {
+                    self.pop_cp();
+                } else {
+                    self.cut(h);
+                }
+                Step::Fail
+            }
+            Step::Fail if self.cps.len() == h as usize + 1 => {
+                self.restore(h as usize, host);
+                self.pop_cp();
+                self.cur = next;
+                Step::Go
+            }
+            r => r,
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! The SIDL body keywords as host predicates of the logic engine: `player/1`, `fact/1`, `create/1`,
-//! `delete/1`, `tocreate/1`, `todelete/1`, `does/2` (sidl-semantics §3–§5).
+//! `delete/1`, `tocreate/1`, `todelete/1`, `does/2` (docs/semantics.md §3–§5).
 //!
 //! During a chronon `fact/1` answers from the state before it; `create/1` and `delete/1` schedule
 //! changes that are undone on backtracking (trail entries 0 and 1), so only the committed proof's

@@ -982,7 +982,7 @@ impl Session {
             .collect())
     }
 
-    /// Submits `action` for `player` at `switch` (sidl-semantics §4). A later submission to the same
+    /// Submits `action` for `player` at `switch` (docs/semantics.md §4.5). A later submission to the same
     /// switch replaces the earlier one. In interrupt mode an accepted submission runs a transition.
     pub fn submit(
         &mut self,
@@ -1148,7 +1148,7 @@ impl Session {
         Ok(Ok(()))
     }
 
-    /// Runs one chronon (Algorithm 1; sidl-semantics §5). On a runtime error the state, the pending
+    /// Runs one chronon (Algorithm 1; docs/semantics.md §5). On a runtime error the state, the pending
     /// submissions and the RNG are exactly as before.
     pub fn run_chronon(&mut self) -> Result<&ChrononRecord, RuntimeError> {
         let switches = self.switches()?;
@@ -1532,7 +1532,7 @@ fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term)
     Owner::Other(o.clone())
 }
 
-/// Draws a chance switch's action (sidl-semantics §4, §7): `equal(N)` uniformly with `below(N)`;
+/// Draws a chance switch's action (docs/semantics.md §4.2, §7.1): `equal(N)` uniformly with `below(N)`;
 /// a probability list by one `next_f64()` against the cumulative sums.
 fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, RuntimeError> {
     if acts.is_empty() {
@@ -1623,7 +1623,7 @@ pub fn slot(t: &Term) -> Option<(&Term, Atom)> {
     }
 }
 
-/// Slot types (sidl-semantics §4): `double` (a float; an integer is taken as the equal float),
+/// Slot types (docs/semantics.md §4.4): `double` (a float; an integer is taken as the equal float),
 /// `integer`, `number` (either, kept as written), `atom`, `term` (any ground term).
 pub const SLOT_TYPES: &[&str] = &["double", "integer", "number", "atom", "term"];
 
@@ -1732,7 +1732,7 @@ pub fn fill_template(template: &Term, values: &[Term]) -> Option<Term> {
 }
 
 /// The value a slot of type `ty` holds when `v` is typed for it, or `None` if `v` is not a value of
-/// that type (sidl-semantics §4, amended 2026-11-25): a `double` takes a float, or an integer that
+/// that type (docs/semantics.md §4.4): a `double` takes a float, or an integer that
 /// becomes the equal float (`2` is held as `2.0`; an integer no float equals, beyond 2^53, is
 /// rejected); an `integer` takes an integer only (`2.0` is rejected); a `number` takes either, kept as
 /// written; an `atom` an atom; a `term` any ground term. Every adapter goes through this rule (via
@@ -1795,7 +1795,7 @@ mod tests {
 
     #[test]
     fn slot_values_follow_the_amended_rule() {
-        // sidl-semantics §4 (amended 2026-11-25): (type, typed value, held value or refused)
+        // docs/semantics.md §4.4: (type, typed value, held value or refused)
         let cases: &[(&str, &str, Option<&str>)] = &[
             ("double", "1.5", Some("1.5")),
             ("double", "2", Some("2.0")),

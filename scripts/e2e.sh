@@ -2,7 +2,7 @@
 # The playground's browser test: builds the wasm, serves playground/ on a free local port, runs the
 # Playwright (playwright-core) test in Debian's headless Chromium, stops the server.
 # The test prints `ok - …` per check and closes with `N passed, N failed`.
-# Screenshots: target/e2e-artifacts/. Called by scripts/test.sh (which installs chromium first).
+# Screenshots: target/e2e-artifacts/. Called by scripts/test.sh (scripts/setup.sh installs chromium first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

@@ -1,24 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test of the project on a fresh machine: installs what is missing (Debian swi-prolog-nox
-# and chromium, the wasm32 target, wasm-bindgen-cli, the e2e npm packages; code-server, Emacs and
-# Neovim for the editor tests, cached outside the repository), then builds and tests.
-# Used by CI (.ci/run) and by developers: `bash scripts/test.sh`.
+# Runs every test of the project: formatting, clippy, the wasm32 check, all Rust tests (the workspace,
+# including the SWI-Prolog tests of swipl/), the VS Code extension, the editors, the WASM API, the
+# playground and the reference checks. Needs what scripts/setup.sh installs; the steps that use pinned
+# tools (wasm-bindgen-cli, npm packages, code-server, Emacs, Neovim) install them on first use.
+# The README's test command (`bash scripts/setup.sh && bash scripts/test.sh`) is what CI (.ci/run) runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
 
 log() { printf '\n==> %s\n' "$*"; }
-
-# --- set-up (idempotent: skips what is already installed) -------------------------------------------
-. "$root/scripts/apt-install.sh"
-apt_install swi-prolog-nox chromium
-command -v npm >/dev/null 2>&1 || apt_install nodejs npm
-if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
-  log "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
-fi
-rustup component list --installed 2>/dev/null | grep -q clippy || rustup component add clippy
-rustup component list --installed 2>/dev/null | grep -q rustfmt || rustup component add rustfmt
 
 # --- checks ------------------------------------------------------------------------------------------
 log "rustfmt"
@@ -27,7 +16,7 @@ log "clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 log "engine builds for wasm32 (pure: no threads, clock or OS randomness)"
 cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
-log "cargo test"
+log "cargo test (every package, the SWI-Prolog tests of swipl/ included)"
 cargo test --workspace --locked
 bash scripts/vscode.sh  # VS Code extension: build, unit and grammar tests, per-platform .vsix with the release sidl-lsp
 log "VS Code extension in code-server, driven in headless Chromium (scripts/vscode-e2e.sh)"

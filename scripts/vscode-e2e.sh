@@ -26,7 +26,7 @@ if [ -z "$vsix" ]; then
   vsix="${found[0]}"
 fi
 [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM:-}" ] || {
-  echo "vscode-e2e: no /usr/bin/chromium (Debian package chromium; scripts/test.sh installs it)" >&2
+  echo "vscode-e2e: no /usr/bin/chromium (Debian package chromium; scripts/setup.sh installs it)" >&2
   exit 1
 }
 [ -d "$ext/node_modules/playwright-core" ] || {

@@ -1,5 +1,5 @@
 //! `sidl play`: play a game at the terminal, chronon by chronon. Every human seat sees only its own
-//! view (sidl-semantics §6); automatic seats (`random`) submit from the session's seeded RNG.
+//! view (docs/semantics.md §6.1); automatic seats (`random`) submit from the session's seeded RNG.
 
 pub mod seat;
 mod show;
@@ -42,7 +42,7 @@ Each chronon, every human seat that owns a legal switch sees its visible facts, 
 the events it may see since its last turn, and its switches: choose an action by number, type
 an action term, or type `wait` (or `skip`) to leave the switch to the game's default. For an
 unlimited switch choose a template, then type each slot value (an integer typed for a `double`
-slot is taken as the equal float, as everywhere: sidl-semantics §4). Commands at any prompt: undo, history, view, help, quit. End of
+slot is taken as the equal float, as everywhere: docs/semantics.md §4.4). Commands at any prompt: undo, history, view, help, quit. End of
 input ends the game (exit status 0).
 
 --interrupt: interrupt mode (paper §4). Every accepted submission immediately runs its own

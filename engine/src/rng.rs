@@ -1,4 +1,4 @@
-//! The seeded random number generator of a game (sidl-semantics §7).
+//! The seeded random number generator of a game (docs/semantics.md §7.1).
 //!
 //! The algorithm is part of the replay contract: the same seed must draw the same numbers natively and
 //! in WASM, so everything here is plain 64-bit integer arithmetic, fully specified below.

@@ -1,6 +1,6 @@
 /*  gm.pl: an independent reference game manager for SIDL3.0, in SWI-Prolog 9.
 
-    It implements shared/sidl-semantics.md (§2-§8) and prints the
+    It implements docs/semantics.md (§2–§8) and prints the
     `sidl trace` format of shared/trace-format.md, so that its output can be compared
     byte for byte with the Rust engine.  See tests/reference/README.md for the full notes.
 
@@ -466,7 +466,7 @@ held_action(_, _, A, A).
 
 % A slot (Name, Type) stands for a value of Type; a variable in a template stands for
 % any (ground) term, repeated variables for equal terms; everything else must be equal.
-% A1 is A with each slot value as the slot holds it (sidl-semantics §4, amended 2026-11-25).
+% A1 is A with each slot value as the slot holds it (docs/semantics.md §4.4).
 template_match(T0, A, A1) :-
     copy_term(T0, T),
     tmatch(T, A, A1).

@@ -1,4 +1,6 @@
 //! The playground's logic, natively: DTOs built from a real game (no browser needed).
+//!
+//! Checks docs/semantics.md §4.4, §7.3 (interrupt mode) and §12 (a game with placement errors loads).
 
 use sidl_wasm::core::{check, keywords, Core, LimitsDto};
 
@@ -354,8 +356,8 @@ fn unlimited_switches_list_their_typed_slots() {
 
 #[test]
 fn an_integer_for_a_double_slot_is_the_float_through_submit_and_fill_template() {
-    // sidl-semantics §4: the engine's rule, with no WASM copy; the same game as the trace script
-    // (tests/trajectories/slots.script) and `sidl play` (cli/tests/play.rs)
+    // docs/semantics.md §4.4: the engine's rule, with no WASM copy; the same game as the trace script
+    // (tests/trajectories/slots.script) and `sidl play` (cli/tests/it/play.rs)
     let mut g = Core::new(&game("tests/games/slots.sidl")).expect("loads");
     let r = g.submit("[cat]", "[cat]", "[cat, 2]").expect("submit");
     assert!(r.ok, "{r:?}");

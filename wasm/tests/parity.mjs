@@ -3,6 +3,7 @@
 // are printed by the native `sidl trace` and by `SidlGame.trace` of the WASM build (wasm-bindgen
 // `--target nodejs` output); the lines must be identical. And every game, analysis test and e2e
 // fixture gets the same diagnostics from `sidl check --format json` and from `SidlGame.check`.
+// Checks docs/semantics.md §7.1: seeded random plays draw the same numbers natively and in WASM.
 //   node wasm/tests/parity.mjs PKG_DIR SIDL_BINARY
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';

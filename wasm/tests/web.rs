@@ -245,7 +245,7 @@ fn unlimited_switches_have_slots_and_fill_template_checks_types() {
         &filled,
     )));
     assert_eq!(r["ok"], true, "{filled}: {r}");
-    // sidl-semantics §4: 100 for a double slot is 100.0, as in every door
+    // docs/semantics.md §4.4: 100 for a double slot is 100.0, as in every door
     assert!(ok(g.fill_template(&tpl, vec!["100".into()])).ends_with(",100.0]"));
     let (msg, sidl) = thrown(g.fill_template(&tpl, vec!["cheap".into()]));
     assert!(

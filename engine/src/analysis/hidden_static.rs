@@ -1,5 +1,5 @@
 //! Def.1 §11, statically: a switch's legality, actions, action templates and owner must not depend on
-//! facts hidden from its owner (sidl-semantics §6).
+//! facts hidden from its owner (docs/semantics.md §6.2).
 //!
 //! [`check_static`] reports `W0501` where a `fact/1` call that `legal/1`, `switch/2`, `unlimited/2` or
 //! `owned/2` can reach (directly or through helper predicates, control constructs and meta-calls whose

@@ -1,4 +1,4 @@
-//! Static analyses of a game's source: keyword placement ([`placement`], sidl-semantics §2), lints
+//! Static analyses of a game's source: keyword placement ([`placement`], docs/semantics.md §2.2), lints
 //! ([`lints`]) over a call graph ([`callgraph`]), and the Def.1 §11 hidden-information checks
 //! ([`hidden_static`], `W0501`; [`hidden_dynamic`]: exploration with counterexamples). Pure; spans are bytes.
 //!

@@ -1,4 +1,4 @@
-//! Keyword placement (sidl-semantics §2): which body keywords the condition of each head keyword may
+//! Keyword placement (docs/semantics.md §2.2): which body keywords the condition of each head keyword may
 //! use, directly or through the helper predicates it calls, and head keywords called from a body.
 //!
 //! Body keywords defined by a game are reported by the loader (`E0105`).

@@ -1,11 +1,11 @@
 //! The SIDL body keywords as host predicates of the logic engine: `player/1`, `fact/1`, `create/1`,
-//! `delete/1`, `tocreate/1`, `todelete/1`, `does/2` (sidl-semantics §3–§5).
+//! `delete/1`, `tocreate/1`, `todelete/1`, `does/2` (docs/semantics.md §3–§5).
 //!
 //! During a chronon `fact/1` answers from the state before it; `create/1` and `delete/1` schedule
 //! changes that are undone on backtracking (trail entries 0 and 1), so only the committed proof's
 //! effects survive. All switches of one chronon share the schedules.
 //!
-//! Placement at run time (sidl-semantics §2): the session tells the host which keyword it is
+//! Placement at run time (docs/semantics.md §2.2): the session tells the host which keyword it is
 //! evaluating ([`Placement`]); a call of a body keyword that keyword may not use is the uncatchable
 //! runtime error `E0946` (one bit test per body-keyword call).
 
@@ -42,7 +42,7 @@ pub fn keyword_predicates() -> Vec<(Atom, u32)> {
     KEYWORD_PREDICATES.to_vec()
 }
 
-/// Which body keywords the goal being evaluated may call (sidl-semantics §2): the session sets it
+/// Which body keywords the goal being evaluated may call (docs/semantics.md §2.2): the session sets it
 /// before each keyword goal ([`KeywordHost::placement`]). A call of another body keyword raises
 /// `error(placement_error(Keyword, During), _)` ([`crate::solve::errors::codes::PLACEMENT`]),
 /// which `catch/3` does not catch.

@@ -1,5 +1,5 @@
 //! The game manager: SIDL3.0 games chronon by chronon (Def.1 and Algorithm 1 of the paper, with every
-//! open point fixed by sidl-semantics §2–§7). Pure: no I/O, randomness from the session's seeded RNG.
+//! open point fixed by docs/semantics.md §2–§7). Pure: no I/O, randomness from the session's seeded RNG.
 //!
 //! - [`Game`]: a loaded game (program with the keyword predicates provided by the manager).
 //! - [`Session`]: one play of a game: state, submissions, chronons, views, events, history, undo.

@@ -55,7 +55,7 @@ pub mod codes {
     /// `sidl bench`: the game is over in its initial state, so there is nothing to time.
     pub const TERMINAL_AT_START: &str = "E0945";
     /// A body keyword called while evaluating a keyword whose condition may not use it
-    /// (sidl-semantics §2), e.g. `create/1` reached from `legal/1` through a goal built at run time.
+    /// (docs/semantics.md §2.2), e.g. `create/1` reached from `legal/1` through a goal built at run time.
     pub const PLACEMENT: &str = "E0946";
     /// `sidl why`: a question about a chronon that has not run (or, before any chronon, about facts
     /// or payoffs).

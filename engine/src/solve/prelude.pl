@@ -1,4 +1,4 @@
-% The SIDL prelude: the part of the built-in library (docs/builtins.md, semantics brief section 8)
+% The SIDL prelude: the part of the built-in library (docs/builtins.md, docs/semantics.md §8)
 % that is written in Prolog. The engine loads it before every game (`include_str!` in solve/mod.rs).
 %
 % Rules for this file:
@@ -11,7 +11,7 @@
 % - Helper predicates start with '$' so they never clash with a game's predicates.
 % - Semantics are SWI-Prolog 9's (library(lists), library(apply), library(sort), library(aggregate),
 %   boot/bags.pl), clause shapes included, so answers come in the same order; the differential test
-%   (engine/tests/differential.rs) checks this against swipl. Errors are the ones SWI throws, including
+%   (swipl/tests/it/differential.rs) checks this against swipl. Errors are the ones SWI throws, including
 %   its "no matching rule" errors for the predicates SWI writes with single-sided unification (=>).
 % - A game's own definition of one of these predicates replaces the library one (with a warning).
 %

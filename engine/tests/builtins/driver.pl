@@ -1,4 +1,4 @@
-% Reference driver for engine/tests/builtins_vs_swipl.rs (run by that test with SWI-Prolog 9).
+% Reference driver for swipl/tests/it/builtins_vs_swipl.rs (run by that test with SWI-Prolog 9).
 % Reads the case file given as the first argument; for every goal line prints
 %   CASE <line>
 %   GOAL <write_canonical of Goal-Vars>

@@ -1,5 +1,5 @@
 % Control constructs written in clause bodies (engine/src/solve/machine.rs, `control`: negation,
-% if-then-else, call/N), run by engine/tests/control.rs. The answers of the same constructs as
+% if-then-else, call/N), run by engine/tests/it/control.rs. The answers of the same constructs as
 % queries are compared with SWI-Prolog in tests/differential/corpus/{negation,ite,cut}.txt; this
 % file checks them inside clauses, with memoization on and off, and what only this engine reports:
 % - `% query G`: G succeeds exactly once (memoization on and off);

@@ -1,5 +1,5 @@
-//! Shared code of the differential tests (`tests/differential.rs`: our engine against SWI-Prolog;
-//! `tests/prelude_swi.rs`: our Prolog prelude run inside SWI-Prolog against SWI's own library).
+//! Shared code of the differential tests (`swipl/tests/it/differential.rs`: our engine against SWI-Prolog;
+//! `swipl/tests/it/prelude_swi.rs`: our Prolog prelude run inside SWI-Prolog against SWI's own library).
 //!
 //! The corpus format, the SWI side and the result format are described in `swi_runner.pl`; in short:
 //! one query per line, `[@prog1,prog2: ]Goal.`, and one result block per query: the answers (each the
@@ -37,17 +37,19 @@ pub struct Case {
 /// A result block: the answer lines and the terminator line.
 pub type Block = Vec<String>;
 
-pub fn dir() -> PathBuf {
+/// The engine crate's folder (this code is compiled into the `sidl-swipl-tests` package).
+fn engine() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("differential")
+        .join("..")
+        .join("engine")
+}
+
+pub fn dir() -> PathBuf {
+    engine().join("tests").join("differential")
 }
 
 pub fn prelude_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("src")
-        .join("solve")
-        .join("prelude.pl")
+    engine().join("src").join("solve").join("prelude.pl")
 }
 
 /// Splits a corpus line into programs and goal; `None` for blank and comment lines.

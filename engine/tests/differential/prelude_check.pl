@@ -63,7 +63,7 @@ native(Name/Arity) :-
         min_list/2, numlist/3, memberchk/2, list_to_set/2, maxmember/2, minmember/2, getsubset/2
     ]).
 
-% The library predicates the prelude provides (semantics brief section 8 and docs/builtins.md).
+% The library predicates the prelude provides (docs/semantics.md §8 and docs/builtins.md).
 public(P) :-
     member(P, [
         once/1, ignore/1, forall/2,

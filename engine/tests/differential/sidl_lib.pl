@@ -1,5 +1,5 @@
 /*  Reference definitions, for the SWI-Prolog side of the differential test, of the SIDL built-ins that
-    SWI-Prolog lacks (semantics brief section 8, docs/builtins.md). Our engine implements them natively;
+    SWI-Prolog lacks (docs/semantics.md §8, docs/builtins.md). Our engine implements them natively;
     these definitions state the specified behaviour in Prolog so that the native versions are checked.
 */
 

@@ -1,5 +1,5 @@
 % Argument-keyed memo tables (engine/src/solve/machine.rs, `call_memo` / `serve_memo`), run by
-% engine/tests/memo.rs. Every `% query G` line must succeed exactly once, with memoization on and
+% engine/tests/it/memo.rs. Every `% query G` line must succeed exactly once, with memoization on and
 % off; every `% fewer G` line must also run fewer inference steps with memoization on (its calls
 % are answered from the table).
 

@@ -1008,7 +1008,7 @@ impl Session {
             .collect())
     }
 
-    /// Submits `action` for `player` at `switch` (sidl-semantics §4). A later submission to the same
+    /// Submits `action` for `player` at `switch` (docs/semantics.md §4.5). A later submission to the same
     /// switch replaces the earlier one. In interrupt mode an accepted submission runs a transition.
     pub fn submit(
         &mut self,
@@ -1175,7 +1175,7 @@ impl Session {
         Ok(Ok(()))
     }
 
-    /// Runs one chronon (Algorithm 1; sidl-semantics §5). On a runtime error the state, the pending
+    /// Runs one chronon (Algorithm 1; docs/semantics.md §5). On a runtime error the state, the pending
     /// submissions and the RNG are exactly as before.
     pub fn run_chronon(&mut self) -> Result<&ChrononRecord, RuntimeError> {
         let switches = self.switches()?;
@@ -1562,7 +1562,7 @@ fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term)
     Owner::Other(o.clone())
 }
 
-/// Draws a chance switch's action (sidl-semantics §4, §7): `equal(N)` uniformly with `below(N)`;
+/// Draws a chance switch's action (docs/semantics.md §4.2, §7.1): `equal(N)` uniformly with `below(N)`;
 /// a probability list by one `next_f64()` against the cumulative sums.
 fn draw(rng: &mut Rng, owner: &Owner, acts: &[Term], id: &Term) -> Result<Term, RuntimeError> {
     if acts.is_empty() {

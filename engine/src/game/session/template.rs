@@ -56,7 +56,7 @@ pub fn slot(t: &Term) -> Option<(&Term, Atom)> {
     }
 }
 
-/// Slot types (sidl-semantics §4): `double` (a float; an integer is taken as the equal float),
+/// Slot types (docs/semantics.md §4.4): `double` (a float; an integer is taken as the equal float),
 /// `integer`, `number` (either, kept as written), `atom`, `term` (any ground term).
 pub const SLOT_TYPES: &[&str] = &["double", "integer", "number", "atom", "term"];
 
@@ -165,7 +165,7 @@ pub fn fill_template(template: &Term, values: &[Term]) -> Option<Term> {
 }
 
 /// The value a slot of type `ty` holds when `v` is typed for it, or `None` if `v` is not a value of
-/// that type (sidl-semantics §4, amended 2026-11-25): a `double` takes a float, or an integer that
+/// that type (docs/semantics.md §4.4): a `double` takes a float, or an integer that
 /// becomes the equal float (`2` is held as `2.0`; an integer no float equals, beyond 2^53, is
 /// rejected); an `integer` takes an integer only (`2.0` is rejected); a `number` takes either, kept as
 /// written; an `atom` an atom; a `term` any ground term. Every adapter goes through this rule (via

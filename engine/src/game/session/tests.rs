@@ -44,7 +44,7 @@ mod basics {
 
     #[test]
     fn slot_values_follow_the_amended_rule() {
-        // sidl-semantics §4 (amended 2026-11-25): (type, typed value, held value or refused)
+        // docs/semantics.md §4.4: (type, typed value, held value or refused)
         let cases: &[(&str, &str, Option<&str>)] = &[
             ("double", "1.5", Some("1.5")),
             ("double", "2", Some("2.0")),

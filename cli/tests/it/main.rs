@@ -1,0 +1,18 @@
+//! The `sidl` command line's integration tests: one test crate, one module per feature, each running
+//! the real binary. Data: `cli/tests/data/`, `cli/tests/games/` and the repository's games.
+
+mod common;
+
+mod ai;
+mod check;
+mod color;
+mod errors;
+mod explore;
+mod pipe;
+mod play;
+mod play_pty;
+mod query;
+mod seats;
+mod seeds;
+mod trace;
+mod why;

@@ -1,0 +1,25 @@
+//! The engine's integration tests: one test crate, one module per feature. Their data (fixtures with
+//! the expectations written in them) stays beside this folder in `engine/tests/`. The tests that need
+//! SWI-Prolog are in the package `sidl-swipl-tests` (`swipl/`).
+
+#[path = "../syntax/common.rs"]
+mod syntax_common;
+
+mod analysis;
+mod architecture_paths;
+mod builtins_native;
+mod chronon_budget;
+mod context_tables;
+mod control;
+mod diagnostic_codes;
+mod game_properties;
+mod hidden;
+mod ide;
+mod memo;
+mod placement_runtime;
+mod runtime_errors;
+mod semantics_sections;
+mod statememo;
+mod syntax;
+mod syntax_props;
+mod trajectories;

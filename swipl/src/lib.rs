@@ -1,0 +1,1 @@
+//! Empty: this package only holds the tests in `tests/it/` (see its `main.rs`).

@@ -913,6 +913,7 @@ fn why_answers_the_cases() {
         }
     }
     assert!(checked >= 20, "only {checked} expectations checked");
+}
 
 /// The query console follows the placement table (docs/reference.md, "Placement at run time"): a
 /// head keyword's goal its row, any other goal `player/1` and `fact/1`; E0946 otherwise.

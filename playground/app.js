@@ -219,6 +219,8 @@ async function loadSource(source, gameName, opts = {}) {
   $('check-result').replaceChildren();
   $('check-progress').textContent = '';
   $('answers').replaceChildren();
+  $('why-result').replaceChildren();
+  $('rejected').hidden = true;
   S.loaded = true;
   S.source = source;
   S.game = gameName;
@@ -314,7 +316,18 @@ function dropFuture() { S.timeline.length = S.cursor + 1; }
 async function submit(player, sw, action) {
   dropFuture();
   const r = await engine.call('submit', player, sw, action);
-  if (r.ok) { status(`${player} submitted ${action} at ${sw}`); clearError(); } else status(`rejected: ${r.reason}`, true);
+  const rejected = $('rejected');
+  if (r.ok) {
+    status(`${player} submitted ${action} at ${sw}`);
+    clearError();
+    rejected.hidden = true;
+  } else {
+    status(`rejected: ${r.reason}`, true);
+    // the rejection stays under the moves with its why? until the next submission
+    rejected.replaceChildren(el('span', { class: 'message' }, `rejected: ${player} ${sw} ← ${action}: ${r.reason}`), ' ',
+      whyButton({ kind: 'submission', player, switch: sw, action }, `why was ${action} at ${sw} rejected?`));
+    rejected.hidden = false;
+  }
   if (r.ok && r.chronon) await recordChronon(r.chronon); // interrupt mode: the submission ran a chronon
   await render();
   return r.ok;
@@ -408,13 +421,14 @@ function renderSeats() {
 
 function renderSwitch(p, sw) {
   const row = el('div', { class: 'switch', 'data-player': p, 'data-switch': sw.switch },
-    el('span', { class: 'term who' }, `${p} at ${sw.switch}:`));
+    el('span', { class: 'term who' }, `${p} at ${sw.switch}:`),
+    whyButton({ kind: 'legal', switch: sw.switch, player: p }, `why is ${sw.switch} legal, and who owns it?`));
   if (!sw.unlimited) {
     for (const a of sw.actions) {
-      row.append(el('button', {
+      row.append(el('span', { class: 'action-pair' }, el('button', {
         class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
         onclick: () => act(() => submit(p, sw.switch, a)),
-      }, a));
+      }, a), whyButton({ kind: 'action', switch: sw.switch, action: a, player: p }, `why is ${a} an action of ${sw.switch}?`, '?')));
     }
     return row;
   }
@@ -485,7 +499,8 @@ async function renderGame() {
   $('board').replaceChildren(...(board ? [renderBoard(facts, board)] : []));
 
   const acc = await accountsNow();
-  $('accounts').replaceChildren(...acc.map((a) => el('tr', {}, el('td', {}, a.player), el('td', {}, a.amount))));
+  $('accounts').replaceChildren(...acc.map((a) => el('tr', { 'data-player': a.player }, el('td', {}, a.player), el('td', {}, a.amount),
+    el('td', {}, n > 0 ? whyButton({ kind: 'payoff', player: a.player, chronon: n }, `why was ${a.player} paid (or not) in chronon ${n}?`) : ''))));
   renderChart();
   renderLog();
   $('chronon').disabled = !!terminal;
@@ -510,7 +525,12 @@ function renderLog() {
       onclick: () => act(() => travel(i)), title: 'travel to this chronon',
     }, `chronon ${i}${future ? ' (undone: Forward replays it)' : ''}${S.viewAs ? ` — as ${S.viewAs}` : ''}`));
     const events = who < 0 ? c.events : (c.playerEvents[who] || []);
-    for (const e of events) items.push(el('li', { class: `${e.kind}${future ? ' future' : ''}` }, e.text));
+    for (const e of events) {
+      const li = el('li', { class: `${e.kind}${future ? ' future' : ''}` }, e.text);
+      const q = future ? null : eventQuestion(e, i);
+      if (q) li.append(' ', whyButton(q, `why: ${e.text}`));
+      items.push(li);
+    }
   }
   items.push(el('li', {
     class: `chronon${S.cursor === 0 ? ' current' : ''}`, 'data-chronon': 0, onclick: () => act(() => travel(0)),
@@ -620,6 +640,108 @@ function counterexample(c) {
   return box;
 }
 
+
+// --- why? --------------------------------------------------------------------------------------
+// The engine's explanations (SidlGame.why, docs/why.md): why a switch is (not) legal and who owns
+// it, why an action is (not) among a switch's actions, why a submission is rejected, why a fact was
+// created or deleted in a chronon, why a payoff was (not) paid; over the shown state (the chronon
+// the timeline shows) and as the shown view sees it: a player's view never explains with facts
+// hidden from that player. Each step of an explanation links to its clause in the editor.
+const WHY_FIELDS = {
+  legal: ['switch'],
+  action: ['switch', 'action'],
+  submission: ['player', 'switch', 'action'],
+  fact: ['fact', 'chronon'],
+  payoff: ['player', 'chronon'],
+};
+const OUTCOME_TEXT = { proved: '✓', failed: '✗', error: '‼', folded: '…', budget: '⧗' };
+
+// A small why? button that asks `question` (the form shows it too, to edit and ask again).
+function whyButton(question, title, text = 'why?') {
+  return el('button', {
+    type: 'button', class: 'why', title, 'aria-label': title, 'data-why': question.kind,
+    onclick: (ev) => { ev.stopPropagation(); act(() => askWhy(question)); },
+  }, text);
+}
+
+// The question of an event of chronon `i`: a created or deleted fact, a payment.
+function eventQuestion(e, i) {
+  if ((e.kind === 'created' || e.kind === 'deleted') && e.fact) return { kind: 'fact', fact: e.fact, chronon: i };
+  if (e.kind === 'account' && e.player) return { kind: 'payoff', player: e.player, chronon: i };
+  return null;
+}
+
+function showWhyFields() {
+  const shown = WHY_FIELDS[$('why-kind').value] || [];
+  for (const f of ['player', 'switch', 'action', 'fact', 'chronon']) $(`why-${f}`).hidden = !shown.includes(f);
+}
+
+function fillWhyForm(q) {
+  $('why-kind').value = q.kind;
+  for (const f of ['player', 'switch', 'action', 'fact', 'chronon']) {
+    if (q[f] !== undefined) $(`why-${f}`).value = String(q[f]);
+  }
+  showWhyFields();
+}
+
+// The question the form asks: its kind's fields only.
+function formQuestion() {
+  const kind = $('why-kind').value;
+  const q = { kind };
+  for (const f of WHY_FIELDS[kind]) {
+    const v = $(`why-${f}`).value.trim();
+    if (f === 'chronon') {
+      if (v !== '') q.chronon = Number(v);
+    } else q[f] = v;
+  }
+  return q;
+}
+
+async function askWhy(q) {
+  if (!S.loaded) return;
+  fillWhyForm(q);
+  const question = { ...q };
+  if (S.viewAs) question.viewer = S.viewAs;
+  const out = $('why-result');
+  let r;
+  try {
+    r = await engine.call('why', question);
+  } catch (e) {
+    out.replaceChildren(el('div', { class: 'error' }, e.message));
+    out.dataset.holds = '';
+    return;
+  }
+  out.dataset.holds = String(r.holds);
+  out.replaceChildren(
+    el('div', { class: `summary ${r.holds ? 'holds' : 'fails'}` }, r.summary),
+    S.viewAs ? el('div', { class: 'none' }, `as ${S.viewAs} sees it`) : '',
+    whyTree(r.nodes || []));
+  $('why-title').scrollIntoView({ block: 'nearest' });
+}
+
+// An explanation's nodes as nested lists: the outcome, the goal, the clause (a link into the
+// editor), the bindings at that point, the note, the sub-steps.
+function whyTree(nodes) {
+  return el('ul', { class: 'why-tree terms' }, ...nodes.map((n) => {
+    const li = el('li', { class: `why-node ${n.outcome}`, 'data-outcome': n.outcome },
+      el('span', { class: 'outcome', title: n.outcome }, OUTCOME_TEXT[n.outcome] || n.outcome), ' ',
+      el('span', { class: 'goal' }, n.goal));
+    const c = n.clause;
+    if (c && c.startLine) {
+      li.append(' ', el('a', {
+        href: '#', class: 'goto', 'data-line': c.startLine,
+        onclick: (ev) => { ev.preventDefault(); jumpTo(c.startLine, c.startColumn, c.endLine, c.endColumn); },
+      }, `line ${c.startLine}`));
+    }
+    if (n.note) li.append(el('div', { class: 'note' }, n.note));
+    if (n.bindings && n.bindings.length) {
+      li.append(el('div', { class: 'bindings' }, n.bindings.map(([k, v]) => `${k} = ${v}`).join(', ')));
+    }
+    if (n.children && n.children.length) li.append(whyTree(n.children));
+    return li;
+  }));
+}
+
 // --- start-up ----------------------------------------------------------------------------------------
 async function main() {
   let names = ['nim.sidl'];
@@ -654,6 +776,9 @@ async function main() {
   $('query-form').addEventListener('submit', (e) => { e.preventDefault(); act(runQuery); });
   $('viewas').addEventListener('change', () => act(() => { S.viewAs = $('viewas').value; return render(); }));
   $('check-hidden').addEventListener('click', () => act(checkHidden));
+  $('why-kind').addEventListener('change', showWhyFields);
+  $('why-form').addEventListener('submit', (e) => { e.preventDefault(); act(() => askWhy(formQuestion())); });
+  showWhyFields();
   $('stop-check').addEventListener('click', () => engine.stop('the §11 check was stopped'));
   $('share').addEventListener('click', () => act(async () => {
     await updateUrl();

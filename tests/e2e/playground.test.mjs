@@ -32,7 +32,8 @@ let page = await newPage();
 const shot = (name, p = page) => p.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 const facts = () => page.locator('#facts li').allTextContents();
 const label = () => page.locator('#chronon-label').textContent();
-const accounts = () => page.locator('#accounts tr').allTextContents();
+// the accounts table's player and amount cells (the third holds the row's why? button)
+const accounts = () => page.locator('#accounts tr').evaluateAll((rows) => rows.map((r) => [...r.cells].slice(0, 2).map((c) => c.textContent).join('')));
 // The engine runs in a worker: after an input, wait until the page is idle again.
 const idle = (p = page) => p.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60000 });
 const click = async (sel) => { await page.click(sel); await idle(); };
@@ -616,6 +617,108 @@ for (const name of shippedGames) {
     if (name === 'chess.sidl') await shot('10-chess-random');
   });
 }
+
+// why?: the explanation of the engine (docs/why.md) for what the page shows
+const whyHolds = () => page.getAttribute('#why-result', 'data-holds');
+const whyGoals = (outcome) => page.locator(`#why-result .why-node.${outcome} > .goal`).allTextContents();
+const editorLineOfSelection = () => page.evaluate(() => {
+  const ed = window.sidlEditor;
+  const line = ed.state.doc.lineAt(ed.state.selection.main.from);
+  return { number: line.number, text: line.text };
+});
+
+await check('why?: an occupied cell is not an action because fact([cell,I,J,blank]) failed; the clause link selects it', async () => {
+  await pickGame('tictactoe.sidl');
+  await click('#moves button[data-action="[mark,1,1]"]');
+  await click('#chronon');
+  const sw = await page.locator('#moves .switch').first().getAttribute('data-switch');
+  await page.selectOption('#why-kind', 'action');
+  await page.fill('#why-switch', sw);
+  await page.fill('#why-action', '[mark,1,1]');
+  await click('#ask-why');
+  assert.equal(await whyHolds(), 'false');
+  const failed = await whyGoals('failed');
+  assert.ok(failed.some((g) => g.replace(/\s/g, '').includes('fact([cell,1,1,blank])')), failed.join(' | '));
+  // the failing goal's clause link selects switch/2's clause in the editor
+  const link = page.locator('#why-result .why-node.failed:has(> .goal:text-matches("blank")) > a.goto').first();
+  const line = Number(await link.getAttribute('data-line'));
+  await link.click();
+  const sel = await editorLineOfSelection();
+  assert.equal(sel.number, line);
+  assert.match(sel.text, /^switch\(/);
+  await shot('09-why-not-an-action');
+  // the ? next to an offered action: it is one, with its proof
+  const q = page.locator('#moves .action-pair button.why').first();
+  const action = await page.locator('#moves .action-pair button.action').first().getAttribute('data-action');
+  await q.click(); await idle();
+  assert.equal(await whyHolds(), 'true');
+  assert.equal(await page.inputValue('#why-action'), action);
+  assert.ok((await whyGoals('proved')).length > 0);
+  // the why? of the switch: legal, and who owns it
+  await click('#moves .switch > button.why');
+  assert.equal(await whyHolds(), 'true');
+  assert.match(await page.textContent('#why-result'), /legal/);
+});
+
+await check('why?: a rejected bid names the failing comparison of switch/2 (priceNegotiation)', async () => {
+  await pickGame('priceNegotiation.sidl');
+  await select('#viewas', '[alice]');
+  const form = page.locator('#moves .switch[data-player="[alice]"] form.template').filter({ has: page.locator('input.slot') });
+  await form.locator('input.slot').fill('5');
+  await form.locator('button').click(); await idle();
+  assert.ok(await page.isVisible('#rejected'), 'the rejection stays under the moves');
+  await click('#rejected button.why');
+  assert.equal(await whyHolds(), 'false');
+  const failed = (await whyGoals('failed')).map((g) => g.replace(/\s/g, ''));
+  assert.ok(failed.some((g) => g.includes('>')), `a comparison failed: ${failed.join(' | ')}`);
+  assert.match(await page.textContent('#why-result'), /as \[alice\] sees it/);
+  await shot('10-why-rejected-bid');
+});
+
+await check('why?: the payments at the end of nim, from the account table and the event log', async () => {
+  await pickGame('nim.sidl');
+  for (let k = 0; k < 20 && !(await page.isDisabled('#random-chronon')); k++) await click('#random-chronon');
+  assert.ok(await page.isDisabled('#chronon'), 'nim ended');
+  await click('#accounts tr[data-player="[alice]"] button.why');
+  assert.match(await page.textContent('#why-result .summary'), /\[alice\]/);
+  assert.ok((await page.locator('#why-result .why-node').count()) > 0);
+  assert.ok((await page.locator('#why-result .why-node > .goal').allTextContents()).some((g) => g.startsWith('payoff(')));
+  // an account event of the log asks the same question
+  await click('#log li.account button.why >> nth=0');
+  assert.equal(await page.inputValue('#why-kind'), 'payoff');
+});
+
+await check('why? in a player\'s view never shows the other player\'s card (kuhn)', async () => {
+  await pickGame('kuhn.sidl');
+  await click('#chronon'); // the deal
+  const cards = (await facts()).filter((f) => f.includes('[card,'));
+  for (const p of ['[p1]', '[p2]']) {
+    await select('#viewas', p);
+    const theirs = cards.find((f) => !f.startsWith(`[card,${p.slice(1, -1)},`));
+    const buttons = page.locator('#log button.why, #moves button.why');
+    const n = await buttons.count();
+    assert.ok(n > 0, `${p} has why? buttons`);
+    for (let k = 0; k < n; k++) {
+      await buttons.nth(k).click(); await idle();
+      const text = await page.textContent('#why-result');
+      assert.ok(!text.includes(theirs), `${p}'s explanation ${k} shows ${theirs}: ${text}`);
+    }
+    // asking by hand about the other's card: the answer is the same for the card it holds and
+    // for a card it does not hold, so it tells nothing
+    const answer = async (fact) => {
+      await page.selectOption('#why-kind', 'fact');
+      await page.fill('#why-fact', fact);
+      await page.fill('#why-chronon', '1');
+      await click('#ask-why');
+      return (await page.textContent('#why-result')).split(fact).join('FACT');
+    };
+    const rank = theirs.slice(0, -1).split(',').pop();
+    const other = ['j', 'q', 'k'].find((r) => r !== rank);
+    const fake = theirs.replace(new RegExp(`,${rank}\\]$`), `,${other}]`);
+    assert.notEqual(fake, theirs);
+    assert.equal(await answer(theirs), await answer(fake), `${p} learns nothing about ${theirs}`);
+  }
+});
 
 await check('an AI seat (minimax) plays tic-tac-toe against a random seat to the end and does not lose', async () => {
   await pickGame('tictactoe.sidl');

@@ -77,6 +77,21 @@ impl<'a> Bytes<'a> {
     }
 }
 
+/// With `SIDL_FUZZ_TRACE` set, the driver prints what it does on stderr (to read what an input does:
+/// `SIDL_FUZZ_TRACE=1 cargo fuzz run -s none play_games INPUT`).
+fn trace_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("SIDL_FUZZ_TRACE").is_some())
+}
+
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if trace_on() {
+            eprintln!($($arg)*);
+        }
+    };
+}
+
 /// Small budgets: a budget hit is a runtime error (a diagnostic), never a crash or a timeout.
 pub fn settings(interrupt: bool, max_inferences: u64) -> Settings {
     Settings {
@@ -196,7 +211,9 @@ pub fn play(src: &str, driver: &[u8], max_inferences: u64) {
         if b.done() {
             // the rest of the play: random moves, filling unlimited switches
             let before = key(&s);
-            match seats::random_moves(&mut s, None, true, false) {
+            let r = seats::random_moves(&mut s, None, true, false);
+            say!("random moves -> {:?}", s.pending());
+            match r {
                 Ok(_) => {}
                 Err(e) => {
                     assert_error(src, &e);
@@ -240,7 +257,9 @@ pub fn play(src: &str, driver: &[u8], max_inferences: u64) {
                 };
                 let before = key(&s);
                 let interrupt = s.settings().interrupt;
-                match s.submit(&player, &switch, &action) {
+                let r = s.submit(&player, &switch, &action);
+                say!("submit({player:?}, {switch:?}, {action:?}) -> {r:?}");
+                match r {
                     Ok(Ok(())) => {
                         if !interrupt {
                             assert_eq!(before.chronon, s.chronon());
@@ -275,7 +294,9 @@ pub fn play(src: &str, driver: &[u8], max_inferences: u64) {
                     None => (value(&mut b, &players), value(&mut b, &players)),
                 };
                 let before = key(&s);
-                match s.set_nature(&switch, &action) {
+                let r = s.set_nature(&switch, &action);
+                say!("set_nature({switch:?}, {action:?}) -> {r:?}");
+                match r {
                     Ok(Ok(())) => assert_eq!(before.facts, key(&s).facts),
                     Ok(Err(_)) => assert_eq!(before, key(&s)),
                     Err(e) => assert_error(src, &e),
@@ -351,7 +372,9 @@ pub fn play(src: &str, driver: &[u8], max_inferences: u64) {
 /// unchanged).
 fn chronon(src: &str, s: &mut Session, rerun: bool) -> bool {
     let before = key(s);
-    let rec: ChrononRecord = match s.run_chronon() {
+    let r = s.run_chronon();
+    say!("chronon {} -> {r:?}", before.chronon + 1);
+    let rec: ChrononRecord = match r {
         Ok(r) => r.clone(),
         Err(e) => {
             assert_error(src, &e);

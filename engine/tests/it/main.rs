@@ -19,6 +19,7 @@ mod memo;
 mod placement_runtime;
 mod runtime_errors;
 mod semantics_sections;
+mod session_scripts;
 mod statememo;
 mod syntax;
 mod syntax_props;

@@ -1119,21 +1119,18 @@ impl Session {
                 a
             }
         };
+        let interrupt = self.settings.interrupt && !self.replaying;
+        let before = interrupt.then(|| self.pending.clone());
         self.pending.retain(|s| &s.switch != switch);
         self.pending.push(Submission {
             player: player.clone(),
             switch: switch.clone(),
             action,
         });
-        if self.settings.interrupt && !self.replaying {
-            let before: Vec<Submission> = self
-                .pending
-                .iter()
-                .filter(|s| &s.switch != switch)
-                .cloned()
-                .collect();
+        if let Some(before) = before {
             if let Err(e) = self.run_chronon() {
-                // the transition failed: the submission is not kept
+                // the transition failed: the submission is not kept, and an earlier one to the same
+                // switch (pending again after an undo) stays
                 self.pending = before;
                 return Err(e);
             }

@@ -278,7 +278,7 @@ pub fn retreat(s: &mut Session) {
     s.clear_pending();
 }
 
-fn number(t: &Term) -> Option<f64> {
+pub fn number(t: &Term) -> Option<f64> {
     match t {
         Term::Int(i) => Some(*i as f64),
         Term::Float(f) => Some(*f),

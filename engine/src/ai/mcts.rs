@@ -55,6 +55,8 @@ pub struct Mcts {
     work: Vec<Session>,
     nodes: Vec<Node>,
     me: usize,
+    /// The objective the spec names (none: the game's), and the one searched (set by `start`).
+    spec_objective: Option<Objective>,
     objective: Objective,
     heuristic: bool,
     lo: f64,
@@ -83,7 +85,7 @@ impl Mcts {
         game: Arc<Game>,
         obs: Observation,
         iterations: u64,
-        objective: Objective,
+        objective: Option<Objective>,
         seed: u64,
     ) -> Mcts {
         let me = obs.player_index();
@@ -95,7 +97,8 @@ impl Mcts {
             work: Vec::new(),
             nodes: Vec::new(),
             me,
-            objective,
+            spec_objective: objective,
+            objective: objective.unwrap_or_default(),
             heuristic: false,
             lo: f64::INFINITY,
             hi: f64::NEG_INFINITY,
@@ -111,6 +114,7 @@ impl Mcts {
         self.stats.determinizations = k as u64;
         self.work = work;
         self.heuristic = sim::has_heuristic(&self.work[0]);
+        self.objective = sim::objective(&mut self.work[0], self.spec_objective)?;
         self.nodes.push(self.new_node());
         // the AI's root decision: its own legal switches, as it sees them
         let mut mine = Decision {

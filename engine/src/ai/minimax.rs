@@ -42,6 +42,8 @@ pub struct Minimax {
     rng: Rng,
     root: Option<Session>,
     me: usize,
+    /// The objective the spec names (none: the game's), and the one searched (set at the root).
+    spec_objective: Option<Objective>,
     objective: Objective,
     heuristic: bool,
     best: Option<Choice>,
@@ -93,7 +95,7 @@ impl Minimax {
         game: Arc<Game>,
         obs: Observation,
         depth: u32,
-        objective: Objective,
+        objective: Option<Objective>,
         seed: u64,
     ) -> Minimax {
         let me = obs.player_index();
@@ -104,7 +106,8 @@ impl Minimax {
             rng: Rng::new(seed),
             root: None,
             me,
-            objective,
+            spec_objective: objective,
+            objective: objective.unwrap_or_default(),
             heuristic: false,
             best: None,
             stats: Stats::default(),
@@ -124,8 +127,9 @@ impl Minimax {
         if self.root.is_none() {
             let (mut states, k) = determinize::states(&self.game, &self.obs, 1, &mut self.rng)?;
             self.stats.determinizations = k as u64;
-            let s = states.swap_remove(0);
+            let mut s = states.swap_remove(0);
             self.heuristic = sim::has_heuristic(&s);
+            self.objective = sim::objective(&mut s, self.spec_objective)?;
             self.root = Some(s);
         }
         let d = if self.deepen {

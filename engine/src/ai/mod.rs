@@ -51,7 +51,7 @@ impl Objective {
         }
     }
 
-    fn parse(text: &str) -> Option<Objective> {
+    pub fn parse(text: &str) -> Option<Objective> {
         Objective::ALL.into_iter().find(|o| o.name() == text)
     }
 
@@ -74,41 +74,57 @@ impl Objective {
 }
 
 /// Which AI plays, as written `random`, `minimax:DEPTH[:OBJECTIVE]` or
-/// `mcts:ITERATIONS[:OBJECTIVE]` (OBJECTIVE `own`, the default, `relative` or `paranoid`).
+/// `mcts:ITERATIONS[:OBJECTIVE]` (OBJECTIVE `own`, `relative` or `paranoid`; without it the
+/// game's default: its `objective/1` hook, else `own`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AiSpec {
     Random,
     Minimax {
         depth: u32,
-        objective: Objective,
+        objective: Option<Objective>,
     },
     Mcts {
         iterations: u64,
-        objective: Objective,
+        objective: Option<Objective>,
     },
 }
 
 impl AiSpec {
-    /// Minimax to `depth` for its own account.
+    /// Minimax to `depth` with the game's default objective.
     pub fn minimax(depth: u32) -> AiSpec {
         AiSpec::Minimax {
             depth,
-            objective: Objective::Own,
+            objective: None,
         }
     }
 
-    /// MCTS with `iterations` for its own account.
+    /// MCTS with `iterations` with the game's default objective.
     pub fn mcts(iterations: u64) -> AiSpec {
         AiSpec::Mcts {
             iterations,
-            objective: Objective::Own,
+            objective: None,
         }
     }
 
-    /// The objective of a searching AI (random has none: [`Objective::Own`]).
-    pub fn objective(&self) -> Objective {
+    /// The same AI with the objective `objective`.
+    pub fn with_objective(self, objective: Objective) -> AiSpec {
+        match self {
+            AiSpec::Random => AiSpec::Random,
+            AiSpec::Minimax { depth, .. } => AiSpec::Minimax {
+                depth,
+                objective: Some(objective),
+            },
+            AiSpec::Mcts { iterations, .. } => AiSpec::Mcts {
+                iterations,
+                objective: Some(objective),
+            },
+        }
+    }
+
+    /// The objective the spec names (none: the game's default).
+    pub fn objective(&self) -> Option<Objective> {
         match *self {
-            AiSpec::Random => Objective::Own,
+            AiSpec::Random => None,
             AiSpec::Minimax { objective, .. } | AiSpec::Mcts { objective, .. } => objective,
         }
     }
@@ -129,9 +145,9 @@ impl AiSpec {
                         "'{text}': unknown objective '{o}': the objectives are own (the default), relative and paranoid"
                     )
                 })?;
-                (Some(a.trim()), objective)
+                (Some(a.trim()), Some(objective))
             }
-            _ => (arg, Objective::Own),
+            _ => (arg, None),
         };
         let number = |what: &str| -> Result<u64, String> {
             let Some(a) = arg else {
@@ -171,8 +187,8 @@ impl fmt::Display for AiSpec {
             AiSpec::Mcts { iterations, .. } => write!(f, "mcts:{iterations}")?,
         }
         match self.objective() {
-            Objective::Own => Ok(()),
-            o => write!(f, ":{}", o.name()),
+            None => Ok(()),
+            Some(o) => write!(f, ":{}", o.name()),
         }
     }
 }

@@ -31,17 +31,22 @@ fn specs_parse_and_display() {
         "mcts:200",
         "minimax:2:relative",
         "mcts:9:paranoid",
+        "mcts:9:own",
     ] {
         let spec = AiSpec::parse(text).expect(text);
         assert_eq!(spec.to_string(), text);
     }
     assert_eq!(AiSpec::parse(" minimax : 3 "), Ok(AiSpec::minimax(3)));
     // `own` is the default, and is not written back
-    assert_eq!(AiSpec::parse("mcts:7:own"), Ok(AiSpec::mcts(7)));
-    assert_eq!(AiSpec::mcts(7).to_string(), "mcts:7");
+    // without an objective the game's default applies; a named one is written back
+    assert_eq!(AiSpec::parse("mcts:7"), Ok(AiSpec::mcts(7)));
+    assert_eq!(
+        AiSpec::parse("mcts:7:own"),
+        Ok(AiSpec::mcts(7).with_objective(Objective::Own))
+    );
     assert_eq!(
         AiSpec::parse("minimax:3:paranoid").map(|s| s.objective()),
-        Ok(Objective::Paranoid)
+        Ok(Some(Objective::Paranoid))
     );
     for bad in [
         "minimax",
@@ -504,4 +509,33 @@ fn english_auction_mcts_bidders_never_stay_above_their_value() {
     };
     assert_eq!(stays_above("mcts:300", 0..12), 0);
     assert!(stays_above("mcts:300:relative", 0..3) > 0);
+}
+
+/// A game's `objective/1` is the default objective of its AI seats: the ultimatum game with
+/// `objective(relative)` is played as with `minimax:2:relative` (an offer of nothing), a seat
+/// that names `own` still plays for its own account, and an answer that is no objective is E0947.
+#[test]
+fn a_game_declares_the_default_objective() {
+    let path = format!("{}/../games/ultimatum.sidl", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(path).expect("game file");
+    let with = |line: &str| {
+        let (g, _) = Game::load(&format!("{src}\n{line}\n")).expect("loads");
+        Arc::new(g)
+    };
+    let offer = |game: &Arc<Game>, spec: &str| -> Result<Term, RuntimeError> {
+        let mut s = Session::new(game.clone(), 0, Settings::default()).expect("starts");
+        let obs = Observation::of(&mut s, &t("[proposer]")).expect("observation");
+        let c = choose(game, &obs, AiSpec::parse(spec).expect(spec), 0)?;
+        Ok(c.submissions[0].action.clone())
+    };
+    let relative = with("objective(relative).");
+    assert_eq!(offer(&relative, "minimax:2"), Ok(t("[offer,0]")));
+    assert_eq!(offer(&relative, "minimax:2:own"), Ok(t("[offer,1]")));
+    assert_eq!(
+        offer(&load("ultimatum.sidl"), "minimax:2"),
+        Ok(t("[offer,1]"))
+    );
+    let e = offer(&with("objective(fair)."), "mcts:20").expect_err("no such objective");
+    assert_eq!(e.code, crate::solve::errors::codes::BAD_OBJECTIVE, "{e}");
+    assert!(e.to_string().contains("fair"), "{e}");
 }

@@ -54,6 +54,8 @@ pub mod codes {
     pub const REPLAY: &str = "E0944";
     /// `sidl bench`: the game is over in its initial state, so there is nothing to time.
     pub const TERMINAL_AT_START: &str = "E0945";
+    /// The game's `objective/1` hook (docs/ai.md) gives something that is no AI objective.
+    pub const BAD_OBJECTIVE: &str = "E0947";
 
     /// Every runtime code, in order.
     pub const ALL: &[&str] = &[
@@ -78,6 +80,7 @@ pub mod codes {
         NOT_A_PLAYER,
         REPLAY,
         TERMINAL_AT_START,
+        BAD_OBJECTIVE,
     ];
 }
 

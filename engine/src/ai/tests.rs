@@ -513,7 +513,7 @@ fn english_auction_mcts_bidders_never_stay_above_their_value() {
 
 /// A game's `objective/1` is the default objective of its AI seats: the ultimatum game with
 /// `objective(relative)` is played as with `minimax:2:relative` (an offer of nothing), a seat
-/// that names `own` still plays for its own account, and an answer that is no objective is E0947.
+/// that names `own` still plays for its own account, and an answer that is no objective is E0948.
 #[test]
 fn a_game_declares_the_default_objective() {
     let path = format!("{}/../games/ultimatum.sidl", env!("CARGO_MANIFEST_DIR"));

@@ -55,7 +55,7 @@ pub mod codes {
     /// `sidl bench`: the game is over in its initial state, so there is nothing to time.
     pub const TERMINAL_AT_START: &str = "E0945";
     /// The game's `objective/1` hook (docs/ai.md) gives something that is no AI objective.
-    pub const BAD_OBJECTIVE: &str = "E0947";
+    pub const BAD_OBJECTIVE: &str = "E0948";
 
     /// Every runtime code, in order.
     pub const ALL: &[&str] = &[

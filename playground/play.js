@@ -4,7 +4,7 @@
 
 // A seat: `human` (a person clicks its moves), `random` (the engine's random driver) or an AI of the
 // engine (`minimax:DEPTH`, `mcts:ITERATIONS`, as `sidl play --seat` takes them).
-export const SEAT_HELP = 'human, random, minimax:DEPTH or mcts:ITERATIONS (DEPTH, ITERATIONS: positive integers)';
+export const SEAT_HELP = 'human, random, minimax:DEPTH or mcts:ITERATIONS (DEPTH, ITERATIONS: positive integers), optionally followed by :own (the default), :relative or :paranoid';
 // The AI kinds the playground's seat menu offers.
 export const AI_KINDS = ['minimax:3', 'mcts:500'];
 
@@ -12,8 +12,9 @@ export const AI_KINDS = ['minimax:3', 'mcts:500'];
 export function parseSeat(text) {
   const t = String(text ?? '').trim();
   if (t === '' || t === 'human' || t === 'random') return t || 'human';
-  const m = /^(minimax|mcts)\s*:\s*([1-9][0-9]*)$/.exec(t);
-  if (m) return `${m[1]}:${m[2]}`;
+  const m = /^(minimax|mcts)\s*:\s*([1-9][0-9]*)(?:\s*:\s*(own|relative|paranoid))?$/.exec(t);
+  // `own` is the default objective, written without its name (as the engine writes specs)
+  if (m) return `${m[1]}:${m[2]}${m[3] && m[3] !== 'own' ? `:${m[3]}` : ''}`;
   throw new Error(`unsupported seat "${t}": a seat is ${SEAT_HELP}`);
 }
 

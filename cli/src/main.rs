@@ -96,7 +96,7 @@ enum Command {
         /// Also count calls per predicate and print the most called ones.
         #[arg(long)]
         profile: bool,
-        /// Time an AI player instead (`random`, `minimax:DEPTH`, `mcts:ITERATIONS`): it decides at
+        /// Time an AI player instead (`random`, `minimax:DEPTH[:OBJECTIVE]`, `mcts:ITERATIONS[:OBJECTIVE]`): it decides at
         /// --decisions positions of random games; prints playouts (or nodes) and chronons per second.
         #[arg(long, value_name = "SPEC")]
         ai: Option<String>,
@@ -108,7 +108,7 @@ enum Command {
     /// account, draw = tied for the highest) and the mean final accounts.
     Tournament {
         game: PathBuf,
-        /// PLAYER=KIND with KIND `random`, `minimax:DEPTH` or `mcts:ITERATIONS`; unnamed players
+        /// PLAYER=KIND with KIND `random`, `minimax:DEPTH[:OBJECTIVE]` or `mcts:ITERATIONS[:OBJECTIVE]` (OBJECTIVE: `own`, the default, `relative` or `paranoid`; docs/ai.md); unnamed players
         /// play at random.
         #[arg(long = "seat", value_name = "PLAYER=KIND")]
         seats: Vec<String>,

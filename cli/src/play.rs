@@ -28,8 +28,10 @@ game writes it (`--seat '[bob]=random'`; a bare atom `bob` also names `[bob]`). 
   random   uniformly random actions from the game's seeded RNG (same --seed, same play);
            an unlimited switch draws from the game's candidate/2 (docs/ai.md), and without
            candidate/2 it is left to its default
-  minimax:DEPTH     depth-bounded minimax with alpha-beta (docs/ai.md)
+  minimax:DEPTH     depth-bounded game-tree search (docs/ai.md)
   mcts:ITERATIONS   Monte Carlo tree search (decoupled UCT, determinization for hidden facts)
+           an AI maximises its own account; add :relative (its account minus the best other
+           account) or :paranoid (its account, against players who minimise it): minimax:4:relative
            AI seats decide from their own view only, with seeds from --seed (same seed, same play)
 
 A human seat is shown only what its player may see: its view, the accounts and its own events.
@@ -60,7 +62,7 @@ pub struct PlayArgs {
     /// The game file.
     pub game: PathBuf,
     /// PLAYER=KIND: who plays PLAYER, KIND `human` (the default), `random`, `minimax:DEPTH` or
-    /// `mcts:ITERATIONS`. Repeat per player.
+    /// `mcts:ITERATIONS`, optionally followed by `:relative` or `:paranoid`. Repeat per player.
     #[arg(long = "seat", value_name = "PLAYER=KIND")]
     pub seats: Vec<String>,
     /// Seed of the game's RNG (chance switches and random seats).

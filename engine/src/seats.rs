@@ -33,10 +33,16 @@ pub enum Seat {
 }
 
 /// The seat kinds as written (`--seat PLAYER=KIND`).
-pub const KINDS: &[&str] = &["human", "random", "minimax:DEPTH", "mcts:ITERATIONS"];
+pub const KINDS: &[&str] = &[
+    "human",
+    "random",
+    "minimax:DEPTH[:OBJECTIVE]",
+    "mcts:ITERATIONS[:OBJECTIVE]",
+];
 
 impl Seat {
-    /// Reads a seat kind: `human`, `random`, `minimax:DEPTH` or `mcts:ITERATIONS`.
+    /// Reads a seat kind: `human`, `random`, `minimax:DEPTH[:OBJECTIVE]` or
+    /// `mcts:ITERATIONS[:OBJECTIVE]` ([`AiSpec::parse`]).
     pub fn parse(text: &str) -> Result<Seat, String> {
         match text.trim() {
             "human" => Ok(Seat::Human),

@@ -2,7 +2,7 @@
 //   <script type="module" src="https://…/playground/embed/sidl-game.js"></script>
 //   <sidl-game src="nim.sidl" seats="human,random" seed="1"></sidl-game>
 // Attributes: src (the game's URL, relative to the page), seats (comma list per player in player
-// order: human, random, minimax:DEPTH or mcts:ITERATIONS; default human; anything else is an error
+// order: human, random, minimax:DEPTH or mcts:ITERATIONS (optionally :relative or :paranoid); default human; anything else is an error
 // shown in the element), seed (default 1), view (a player, or "designer"; default the first human
 // seat). The engine (../engine.js, ../worker.js, ../pkg/) and the moves shared with the playground
 // (../play.js) are found relative to this module's own URL, so the playground directory can be served

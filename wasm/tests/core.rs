@@ -674,6 +674,10 @@ fn ai_moves_submit_the_ais_choice() {
     assert!(e.message.contains("minimax:DEPTH"), "{e}");
     assert!(g.ai_moves("[bob]", "alphabeta:2", 1).is_err());
     assert!(g.ai_moves("[carol]", "random", 1).is_err());
+    let e = g
+        .ai_moves("[bob]", "minimax:2:greedy", 1)
+        .expect_err("no such objective");
+    assert!(e.message.contains("relative"), "{e}");
     // interrupt mode: one move, its chronon returned
     g.start(1, true).expect("start");
     let ran = g.ai_moves("[alice]", "minimax:10", 1).expect("ai");
@@ -682,6 +686,26 @@ fn ai_moves_submit_the_ais_choice() {
         ran[0].submissions[0][2], "[1]",
         "from 10 the winning move leaves 9"
     );
+}
+
+/// The objectives as the CLI writes them: in the ultimatum game, `own` seats play the
+/// subgame-perfect offer (1 of 5), `relative` ones offer nothing.
+#[test]
+fn ai_moves_take_an_objective() {
+    let src = game_file("games/ultimatum.sidl");
+    for (spec, offer) in [
+        ("minimax:2", "[offer,1]"),
+        ("minimax:2:own", "[offer,1]"),
+        ("minimax:2:relative", "[offer,0]"),
+    ] {
+        let mut g = Core::new(&src).expect("loads");
+        g.ai_moves("[proposer]", spec, 1).expect(spec);
+        assert_eq!(
+            g.pending(),
+            vec![["[proposer]".to_string(), "[offer]".into(), offer.into()]],
+            "{spec}"
+        );
+    }
 }
 
 fn game_file(rel: &str) -> String {

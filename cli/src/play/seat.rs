@@ -94,19 +94,13 @@ mod tests {
         let e = assign(&players(), &["[bob]=alphabeta".to_string()]).unwrap_err();
         assert!(e.contains("unknown seat kind 'alphabeta'"), "{e}");
         assert!(
-            e.contains("human, random, minimax:DEPTH, mcts:ITERATIONS"),
+            e.contains("human, random, minimax:DEPTH[:OBJECTIVE], mcts:ITERATIONS[:OBJECTIVE]"),
             "{e}"
         );
         let e = assign(&players(), &["[bob]=minimax:0".to_string()]).unwrap_err();
         assert!(e.contains("DEPTH must be a positive integer"), "{e}");
         let k = assign(&players(), &["[bob]=mcts:50".to_string()]);
-        assert_eq!(
-            k,
-            Ok(vec![
-                SeatKind::Human,
-                SeatKind::Ai(AiSpec::Mcts { iterations: 50 })
-            ])
-        );
+        assert_eq!(k, Ok(vec![SeatKind::Human, SeatKind::Ai(AiSpec::mcts(50))]));
         let e = assign(&players(), &["[bob]".to_string()]).unwrap_err();
         assert!(e.contains("PLAYER=KIND"), "{e}");
         let e = assign(&players(), &["[bob=human".to_string()]).unwrap_err();

@@ -92,6 +92,44 @@ fn tournament_seats_are_checked() {
     );
 }
 
+/// Seats that maximise their own account play the ultimatum game's subgame-perfect outcome
+/// (4 and 1 of a pie of 5) in every game; the `relative` objective leaves both with nothing.
+#[test]
+fn tournament_seats_take_an_objective() {
+    for (objective, proposer, responder) in [("", 4.0, 1.0), (":relative", 0.0, 0.0)] {
+        let p = format!("proposer=minimax:2{objective}");
+        let r = format!("responder=minimax:2{objective}");
+        let (out, err, code) = sidl_in(
+            "..",
+            &[
+                "tournament",
+                "games/ultimatum.sidl",
+                "--seat",
+                &p,
+                "--seat",
+                &r,
+                "--games",
+                "3",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let rows = rows(&out);
+        assert_eq!(rows[0].1, format!("minimax:2{objective}"), "{out}");
+        assert_eq!((rows[0].5, rows[1].5), (proposer, responder), "{out}");
+    }
+    let (_, err, code) = sidl_in(
+        "..",
+        &[
+            "tournament",
+            "games/nim.sidl",
+            "--seat",
+            "alice=mcts:5:spiteful",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown objective 'spiteful'"), "{err}");
+}
+
 #[test]
 fn ai_seats_announce_their_moves() {
     let (out, err, code) = sidl_in(

@@ -11,13 +11,15 @@
 //!   smallest and largest reward seen so far.
 //! - One node is added per iteration; from it a playout chooses uniformly at random for every player
 //!   until the game ends or [`PLAYOUT_LIMIT`] chronons from the root have run.
-//! - Reward of player `p`: `account(p) − max account(other)` at a terminal state; at the playout limit
-//!   the same with `heuristic/2` when the game defines it.
+//! - Reward of player `p` ([`Objective::reward`]): by default its own account at a terminal state
+//!   (`relative`: its account minus the best other account; `paranoid`: the searching AI's account
+//!   for it, its negation for the others); at the playout limit the same with `heuristic/2` when the
+//!   game defines it.
 //! - The choice: the AI's most visited root combination (ties: the first in order).
 
 use super::determinize;
 use super::sim::{self, Decision};
-use super::{Choice, Observation, Stats};
+use super::{Choice, Objective, Observation, Stats};
 use crate::game::{Game, RuntimeError, Session, Submission};
 use crate::rng::Rng;
 use crate::term::Term;
@@ -53,6 +55,9 @@ pub struct Mcts {
     work: Vec<Session>,
     nodes: Vec<Node>,
     me: usize,
+    /// The objective the spec names (none: the game's), and the one searched (set by `start`).
+    spec_objective: Option<Objective>,
+    objective: Objective,
     heuristic: bool,
     lo: f64,
     hi: f64,
@@ -76,7 +81,13 @@ fn key(subs: &[Submission]) -> Vec<Term> {
 }
 
 impl Mcts {
-    pub fn new(game: Arc<Game>, obs: Observation, iterations: u64, seed: u64) -> Mcts {
+    pub fn new(
+        game: Arc<Game>,
+        obs: Observation,
+        iterations: u64,
+        objective: Option<Objective>,
+        seed: u64,
+    ) -> Mcts {
         let me = obs.player_index();
         Mcts {
             game,
@@ -86,6 +97,8 @@ impl Mcts {
             work: Vec::new(),
             nodes: Vec::new(),
             me,
+            spec_objective: objective,
+            objective: objective.unwrap_or_default(),
             heuristic: false,
             lo: f64::INFINITY,
             hi: f64::NEG_INFINITY,
@@ -101,6 +114,7 @@ impl Mcts {
         self.stats.determinizations = k as u64;
         self.work = work;
         self.heuristic = sim::has_heuristic(&self.work[0]);
+        self.objective = sim::objective(&mut self.work[0], self.spec_objective)?;
         self.nodes.push(self.new_node());
         // the AI's root decision: its own legal switches, as it sees them
         let mut mine = Decision {
@@ -249,7 +263,7 @@ impl Mcts {
             sim::retreat(s);
         }
         let rewards: Vec<f64> = (0..players.len())
-            .map(|i| sim::relative(&values, i))
+            .map(|i| self.objective.reward(&values, i, self.me))
             .collect();
         for &r in &rewards {
             self.lo = self.lo.min(r);

@@ -1,5 +1,14 @@
-//! Depth-bounded minimax with alpha-beta pruning (paranoid: every other player minimises the AI's
-//! value), with iterative deepening so that it can be stopped at any node.
+//! Depth-bounded game-tree search with iterative deepening, so that it can be stopped at any node.
+//! What it maximises is its [`Objective`]:
+//! - `own` (the default): max-n. A state's value is every player's standing; each player, in turn,
+//!   picks the choice best for its own standing (a tie goes against the searching AI: among the
+//!   choices equally good for another player, the one worst for the AI), chance is the expectation
+//!   of every standing. In a game of two players whose accounts always sum to the same amount this
+//!   is minimax; in other games it is what rational players who care for their own account do
+//!   (backward induction: the subgame-perfect play of a game of perfect information).
+//! - `relative`: alpha-beta minimax of the AI's standing minus the best other standing, every other
+//!   player minimising it (paranoid).
+//! - `paranoid`: alpha-beta minimax of the AI's own standing, every other player minimising it.
 //!
 //! - Depth counts the chronons in which some player chooses; chronons where only chance switches and
 //!   defaults act are simulated through without using depth (at most [`MAX_IDLE`] in a row).
@@ -10,13 +19,13 @@
 //! - Chance: the expectation over the joint outcomes of the chronon's chance switches (exact up to
 //!   [`sim::MAX_CHANCE_OUTCOMES`] outcomes, else sampled with the search's RNG); no pruning across
 //!   a chance node.
-//! - Evaluation of a state: terminal, `account(me) − max account(other)`; at the depth bound, the
-//!   same with the game's `heuristic(Player, Value)` in place of the account when the game defines it.
+//! - Standing of a player: at a terminal state its account; at the depth bound the game's
+//!   `heuristic(Player, Value)` when the game defines it, else its account.
 //! - Move order is the switch's action order; ties go to the first best move.
 
 use super::determinize;
 use super::sim::{self, Decision};
-use super::{AiError, Choice, Observation, Stats};
+use super::{AiError, Choice, Objective, Observation, Stats};
 use crate::game::{Game, RuntimeError, Session, Submission};
 use crate::rng::Rng;
 use rustc_hash::{FxHashMap, FxHasher};
@@ -33,6 +42,9 @@ pub struct Minimax {
     rng: Rng,
     root: Option<Session>,
     me: usize,
+    /// The objective the spec names (none: the game's), and the one searched (set at the root).
+    spec_objective: Option<Objective>,
+    objective: Objective,
     heuristic: bool,
     best: Option<Choice>,
     stats: Stats,
@@ -42,6 +54,8 @@ pub struct Minimax {
     pub deepen: bool,
     /// Transposition table of the current depth: state key → (value, bound).
     table: FxHashMap<u64, (f64, Bound)>,
+    /// Max-n's transposition table of the current depth: state key → every player's value.
+    table_n: FxHashMap<u64, Vec<f64>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,7 +91,13 @@ fn state_key(s: &Session, depth: u32) -> u64 {
 type StopFn<'a> = &'a mut dyn FnMut(&Stats) -> bool;
 
 impl Minimax {
-    pub fn new(game: Arc<Game>, obs: Observation, depth: u32, seed: u64) -> Minimax {
+    pub fn new(
+        game: Arc<Game>,
+        obs: Observation,
+        depth: u32,
+        objective: Option<Objective>,
+        seed: u64,
+    ) -> Minimax {
         let me = obs.player_index();
         Minimax {
             game,
@@ -86,12 +106,15 @@ impl Minimax {
             rng: Rng::new(seed),
             root: None,
             me,
+            spec_objective: objective,
+            objective: objective.unwrap_or_default(),
             heuristic: false,
             best: None,
             stats: Stats::default(),
             stopped: false,
             deepen: true,
             table: FxHashMap::default(),
+            table_n: FxHashMap::default(),
         }
     }
 
@@ -104,8 +127,9 @@ impl Minimax {
         if self.root.is_none() {
             let (mut states, k) = determinize::states(&self.game, &self.obs, 1, &mut self.rng)?;
             self.stats.determinizations = k as u64;
-            let s = states.swap_remove(0);
+            let mut s = states.swap_remove(0);
             self.heuristic = sim::has_heuristic(&s);
+            self.objective = sim::objective(&mut s, self.spec_objective)?;
             self.root = Some(s);
         }
         let d = if self.deepen {
@@ -114,11 +138,17 @@ impl Minimax {
             self.depth
         };
         self.table.clear();
+        self.table_n.clear();
         let mut s = match &self.root {
             Some(r) => r.fork(),
             None => return Ok(true),
         };
-        match self.root_search(&mut s, d, should_stop) {
+        let found = if self.objective == Objective::Own {
+            self.root_search_n(&mut s, d, should_stop)
+        } else {
+            self.root_search(&mut s, d, should_stop)
+        };
+        match found {
             Ok((subs, value)) => {
                 self.stats.depth = d;
                 self.best = Some(Choice {
@@ -183,9 +213,10 @@ impl Minimax {
         Ok(d)
     }
 
+    /// The AI's value of a state under the `relative` or `paranoid` objective.
     fn evaluate(&mut self, s: &mut Session, heuristic: bool) -> Result<f64, AiError> {
         let v = sim::standings(s, heuristic)?;
-        Ok(sim::relative(&v, self.me))
+        Ok(self.objective.reward(&v, self.me, self.me))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -317,6 +348,140 @@ impl Minimax {
             let v = self.node(s, depth, idle, f64::NEG_INFINITY, f64::INFINITY, stop)?;
             sim::retreat(s);
             total += p * v;
+        }
+        Ok(total)
+    }
+}
+
+// --- max-n: the `own` objective --------------------------------------------------------------------
+impl Minimax {
+    fn root_search_n(
+        &mut self,
+        s: &mut Session,
+        depth: u32,
+        stop: StopFn<'_>,
+    ) -> Result<(Vec<Submission>, f64), AiError> {
+        let decisions = self.ordered(s)?;
+        let Some(mine) = decisions.first().filter(|d| d.player == self.me).cloned() else {
+            let v = sim::standings(s, false)?;
+            return Ok((Vec::new(), v.get(self.me).copied().unwrap_or(0.0)));
+        };
+        let me = self.obs.player.clone();
+        let mut best: Option<(usize, f64)> = None;
+        for i in 0..mine.count() {
+            let mut subs = mine.combo(&me, i);
+            let v = self.choose_rest_n(s, &decisions, 1, &mut subs, depth, stop)?;
+            let mine_v = v.get(self.me).copied().unwrap_or(0.0);
+            if best.is_none_or(|(_, b)| mine_v > b) {
+                best = Some((i, mine_v));
+            }
+        }
+        let (i, v) = best.unwrap_or((0, 0.0));
+        Ok((mine.combo(&me, i), v))
+    }
+
+    fn node_n(
+        &mut self,
+        s: &mut Session,
+        depth: u32,
+        idle: u32,
+        stop: StopFn<'_>,
+    ) -> Result<Vec<f64>, AiError> {
+        self.stats.nodes += 1;
+        if stop(&self.stats) {
+            return Err(AiError::Stopped);
+        }
+        if s.is_terminal()? {
+            return Ok(sim::standings(s, false)?);
+        }
+        let decisions = self.ordered(s)?;
+        if decisions.is_empty() {
+            if idle >= MAX_IDLE {
+                return Ok(sim::standings(s, self.heuristic)?);
+            }
+            return self.chance_then_run_n(s, &[], depth, idle + 1, stop);
+        }
+        if depth == 0 {
+            return Ok(sim::standings(s, self.heuristic)?);
+        }
+        let key = state_key(s, depth);
+        if let Some(v) = self.table_n.get(&key) {
+            return Ok(v.clone());
+        }
+        let mut subs = Vec::new();
+        let v = self.choose_rest_n(s, &decisions, 0, &mut subs, depth, stop)?;
+        if self.table_n.len() < MAX_TABLE {
+            self.table_n.insert(key, v.clone());
+        }
+        Ok(v)
+    }
+
+    /// Decision `k` onwards of the chronon: its player picks the choice best for itself (ties: the
+    /// one worst for the AI, then the first), seeing the choices before it.
+    fn choose_rest_n(
+        &mut self,
+        s: &mut Session,
+        decisions: &[Decision],
+        k: usize,
+        subs: &mut Vec<Submission>,
+        depth: u32,
+        stop: StopFn<'_>,
+    ) -> Result<Vec<f64>, AiError> {
+        let Some(d) = decisions.get(k) else {
+            let subs = subs.clone();
+            return self.chance_then_run_n(s, &subs, depth - 1, 0, stop);
+        };
+        let p = self.obs.players[d.player].clone();
+        let at = |v: &[f64], i: usize| v.get(i).copied().unwrap_or(0.0);
+        let mut best: Option<Vec<f64>> = None;
+        for i in 0..d.count() {
+            let n = subs.len();
+            subs.extend(d.combo(&p, i));
+            let v = self.choose_rest_n(s, decisions, k + 1, subs, depth, stop);
+            subs.truncate(n);
+            let v = v?;
+            let better = match &best {
+                None => true,
+                Some(b) => {
+                    let (mine, theirs) = (at(&v, d.player), at(b, d.player));
+                    mine > theirs
+                        || (mine == theirs
+                            && d.player != self.me
+                            && at(&v, self.me) < at(b, self.me))
+                }
+            };
+            if better {
+                best = Some(v);
+            }
+        }
+        Ok(best.unwrap_or_else(|| vec![0.0; self.obs.players.len()]))
+    }
+
+    fn chance_then_run_n(
+        &mut self,
+        s: &mut Session,
+        subs: &[Submission],
+        depth: u32,
+        idle: u32,
+        stop: StopFn<'_>,
+    ) -> Result<Vec<f64>, AiError> {
+        let chance = sim::chance_switches(s)?;
+        if chance.is_empty() {
+            sim::advance(s, subs, &[])?;
+            self.stats.chronons += 1;
+            let v = self.node_n(s, depth, idle, stop);
+            sim::retreat(s);
+            return v;
+        }
+        let mut total = vec![0.0; self.obs.players.len()];
+        for (draws, p) in sim::chance_outcomes(&chance, &mut self.rng) {
+            sim::advance(s, subs, &draws)?;
+            self.stats.chronons += 1;
+            let v = self.node_n(s, depth, idle, stop);
+            sim::retreat(s);
+            for (t, x) in total.iter_mut().zip(v?) {
+                *t += p * x;
+            }
         }
         Ok(total)
     }

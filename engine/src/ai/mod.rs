@@ -23,21 +23,131 @@ use crate::term::Term;
 use std::fmt;
 use std::sync::Arc;
 
-/// Which AI plays, as written `random`, `minimax:DEPTH` or `mcts:ITERATIONS`.
+/// What a searching AI maximises (docs/ai.md, "Objectives"), written after its budget:
+/// `minimax:4:relative`, `mcts:500:paranoid`; without it, [`Objective::Own`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Objective {
+    /// Its own account. Every player is assumed to maximise its own account too: max-n in minimax
+    /// (expectation over chance; a tie among another player's choices goes against the searching
+    /// AI), each player's own account as its reward in MCTS.
+    #[default]
+    Own,
+    /// Its account minus the best other account, against players who minimise that: right for
+    /// games that are only won or lost.
+    Relative,
+    /// Its own account, against players who minimise it: the floor it can guarantee (zero-sum
+    /// pessimism).
+    Paranoid,
+}
+
+impl Objective {
+    pub const ALL: [Objective; 3] = [Objective::Own, Objective::Relative, Objective::Paranoid];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Own => "own",
+            Objective::Relative => "relative",
+            Objective::Paranoid => "paranoid",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Objective> {
+        Objective::ALL.into_iter().find(|o| o.name() == text)
+    }
+
+    /// The reward of player `i` given every player's standing, from the point of view of the
+    /// searching player `me`.
+    pub fn reward(self, values: &[f64], i: usize, me: usize) -> f64 {
+        match self {
+            Objective::Own => values.get(i).copied().unwrap_or(0.0),
+            Objective::Relative => sim::relative(values, i),
+            Objective::Paranoid => {
+                let mine = values.get(me).copied().unwrap_or(0.0);
+                if i == me {
+                    mine
+                } else {
+                    -mine
+                }
+            }
+        }
+    }
+}
+
+/// Which AI plays, as written `random`, `minimax:DEPTH[:OBJECTIVE]` or
+/// `mcts:ITERATIONS[:OBJECTIVE]` (OBJECTIVE `own`, `relative` or `paranoid`; without it the
+/// game's default: its `objective/1` hook, else `own`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AiSpec {
     Random,
-    Minimax { depth: u32 },
-    Mcts { iterations: u64 },
+    Minimax {
+        depth: u32,
+        objective: Option<Objective>,
+    },
+    Mcts {
+        iterations: u64,
+        objective: Option<Objective>,
+    },
 }
 
 impl AiSpec {
-    /// Reads `random`, `minimax:DEPTH` (DEPTH ≥ 1) or `mcts:ITERATIONS` (ITERATIONS ≥ 1).
+    /// Minimax to `depth` with the game's default objective.
+    pub fn minimax(depth: u32) -> AiSpec {
+        AiSpec::Minimax {
+            depth,
+            objective: None,
+        }
+    }
+
+    /// MCTS with `iterations` with the game's default objective.
+    pub fn mcts(iterations: u64) -> AiSpec {
+        AiSpec::Mcts {
+            iterations,
+            objective: None,
+        }
+    }
+
+    /// The same AI with the objective `objective`.
+    pub fn with_objective(self, objective: Objective) -> AiSpec {
+        match self {
+            AiSpec::Random => AiSpec::Random,
+            AiSpec::Minimax { depth, .. } => AiSpec::Minimax {
+                depth,
+                objective: Some(objective),
+            },
+            AiSpec::Mcts { iterations, .. } => AiSpec::Mcts {
+                iterations,
+                objective: Some(objective),
+            },
+        }
+    }
+
+    /// The objective the spec names (none: the game's default).
+    pub fn objective(&self) -> Option<Objective> {
+        match *self {
+            AiSpec::Random => None,
+            AiSpec::Minimax { objective, .. } | AiSpec::Mcts { objective, .. } => objective,
+        }
+    }
+
+    /// Reads `random`, `minimax:DEPTH` (DEPTH ≥ 1) or `mcts:ITERATIONS` (ITERATIONS ≥ 1), each
+    /// optionally followed by `:own`, `:relative` or `:paranoid`.
     pub fn parse(text: &str) -> Result<AiSpec, String> {
         let text = text.trim();
         let (kind, arg) = match text.split_once(':') {
             Some((k, a)) => (k.trim(), Some(a.trim())),
             None => (text, None),
+        };
+        let (arg, objective) = match arg.map(|a| a.split_once(':')) {
+            Some(Some((a, o))) => {
+                let o = o.trim();
+                let objective = Objective::parse(o).ok_or_else(|| {
+                    format!(
+                        "'{text}': unknown objective '{o}': the objectives are own (the default), relative and paranoid"
+                    )
+                })?;
+                (Some(a.trim()), Some(objective))
+            }
+            _ => (arg, None),
         };
         let number = |what: &str| -> Result<u64, String> {
             let Some(a) = arg else {
@@ -56,13 +166,14 @@ impl AiSpec {
             "minimax" => {
                 let d = number("DEPTH")?;
                 let depth = u32::try_from(d).map_err(|_| format!("'{text}': depth too large"))?;
-                Ok(AiSpec::Minimax { depth })
+                Ok(AiSpec::Minimax { depth, objective })
             }
             "mcts" => Ok(AiSpec::Mcts {
                 iterations: number("ITERATIONS")?,
+                objective,
             }),
             _ => Err(format!(
-                "unknown AI '{text}': the AIs are random, minimax:DEPTH, mcts:ITERATIONS"
+                "unknown AI '{text}': the AIs are random, minimax:DEPTH[:OBJECTIVE], mcts:ITERATIONS[:OBJECTIVE]"
             )),
         }
     }
@@ -71,9 +182,13 @@ impl AiSpec {
 impl fmt::Display for AiSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AiSpec::Random => f.write_str("random"),
-            AiSpec::Minimax { depth } => write!(f, "minimax:{depth}"),
-            AiSpec::Mcts { iterations } => write!(f, "mcts:{iterations}"),
+            AiSpec::Random => return f.write_str("random"),
+            AiSpec::Minimax { depth, .. } => write!(f, "minimax:{depth}")?,
+            AiSpec::Mcts { iterations, .. } => write!(f, "mcts:{iterations}")?,
+        }
+        match self.objective() {
+            None => Ok(()),
+            Some(o) => write!(f, ":{}", o.name()),
         }
     }
 }
@@ -331,12 +446,15 @@ impl Search {
     pub fn new(game: Arc<Game>, obs: Observation, spec: AiSpec, seed: u64) -> Search {
         let inner = match spec {
             AiSpec::Random => SearchKind::Random(Box::new((None, game, obs, seed))),
-            AiSpec::Minimax { depth } => {
-                SearchKind::Minimax(Box::new(minimax::Minimax::new(game, obs, depth, seed)))
-            }
-            AiSpec::Mcts { iterations } => {
-                SearchKind::Mcts(Box::new(mcts::Mcts::new(game, obs, iterations, seed)))
-            }
+            AiSpec::Minimax { depth, objective } => SearchKind::Minimax(Box::new(
+                minimax::Minimax::new(game, obs, depth, objective, seed),
+            )),
+            AiSpec::Mcts {
+                iterations,
+                objective,
+            } => SearchKind::Mcts(Box::new(mcts::Mcts::new(
+                game, obs, iterations, objective, seed,
+            ))),
         };
         Search { inner }
     }

@@ -12,10 +12,13 @@ use crate::term::Term;
 pub const CANDIDATE: (&str, u32) = ("candidate", 2);
 /// `heuristic(Player, Value)`: a player's standing in a state that is not terminal (docs/ai.md).
 pub const HEURISTIC: (&str, u32) = ("heuristic", 2);
+/// `objective(O)`: what the game's AI seats maximise when their spec names no objective (`own`,
+/// `relative` or `paranoid`; docs/ai.md "Objectives").
+pub const OBJECTIVE: (&str, u32) = ("objective", 1);
 /// Every hook a game may define for the AI players. The game manager never calls them, the tools
 /// do: the analyses count them as entry points (W0406 does not call them unused). A new hook is
 /// added here once.
-pub const HOOKS: &[(&str, u32)] = &[CANDIDATE, HEURISTIC];
+pub const HOOKS: &[(&str, u32)] = &[CANDIDATE, HEURISTIC, OBJECTIVE];
 
 /// The most candidate actions sampled for one unlimited switch (without `candidate/2`).
 pub const MAX_UNLIMITED_SAMPLES: usize = 4;
@@ -278,12 +281,50 @@ pub fn retreat(s: &mut Session) {
     s.clear_pending();
 }
 
-fn number(t: &Term) -> Option<f64> {
+pub fn number(t: &Term) -> Option<f64> {
     match t {
         Term::Int(i) => Some(*i as f64),
         Term::Float(f) => Some(*f),
         _ => None,
     }
+}
+
+/// The objective of an AI whose spec names `spec` (none: the game's `objective/1`, its first
+/// solution, else `own`). An `objective/1` answer that is no objective is a runtime error.
+pub fn objective(
+    s: &mut Session,
+    spec: Option<super::Objective>,
+) -> Result<super::Objective, RuntimeError> {
+    if let Some(o) = spec {
+        return Ok(o);
+    }
+    let o = Atom::new(OBJECTIVE.0);
+    if s.game().program.pred(o, OBJECTIVE.1).is_none() {
+        return Ok(super::Objective::Own);
+    }
+    let v = Term::Var(0);
+    let goal = Term::new_compound(o, vec![v.clone()]);
+    let Some(answer) = s
+        .query_state(&goal, &v, 1, "objective/1")?
+        .into_iter()
+        .next()
+    else {
+        return Ok(super::Objective::Own);
+    };
+    match &answer {
+        Term::Atom(a) => super::Objective::parse(a.name()),
+        _ => None,
+    }
+    .ok_or_else(|| {
+        RuntimeError::new(
+            crate::solve::errors::codes::BAD_OBJECTIVE,
+            "objective/1",
+            format!(
+                "objective/1 gives {}: the objectives are own, relative and paranoid",
+                crate::write::writeq(&answer, None)
+            ),
+        )
+    })
 }
 
 /// Does the game define `heuristic/2`?

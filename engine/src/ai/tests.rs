@@ -25,13 +25,28 @@ fn account(s: &Session, p: &Term) -> f64 {
 
 #[test]
 fn specs_parse_and_display() {
-    for text in ["random", "minimax:4", "mcts:200"] {
+    for text in [
+        "random",
+        "minimax:4",
+        "mcts:200",
+        "minimax:2:relative",
+        "mcts:9:paranoid",
+        "mcts:9:own",
+    ] {
         let spec = AiSpec::parse(text).expect(text);
         assert_eq!(spec.to_string(), text);
     }
+    assert_eq!(AiSpec::parse(" minimax : 3 "), Ok(AiSpec::minimax(3)));
+    // `own` is the default, and is not written back
+    // without an objective the game's default applies; a named one is written back
+    assert_eq!(AiSpec::parse("mcts:7"), Ok(AiSpec::mcts(7)));
     assert_eq!(
-        AiSpec::parse(" minimax : 3 "),
-        Ok(AiSpec::Minimax { depth: 3 })
+        AiSpec::parse("mcts:7:own"),
+        Ok(AiSpec::mcts(7).with_objective(Objective::Own))
+    );
+    assert_eq!(
+        AiSpec::parse("minimax:3:paranoid").map(|s| s.objective()),
+        Ok(Some(Objective::Paranoid))
     );
     for bad in [
         "minimax",
@@ -40,6 +55,9 @@ fn specs_parse_and_display() {
         "random:3",
         "alphabeta:2",
         "",
+        "minimax:3:greedy",
+        "mcts:5:",
+        "random:relative",
     ] {
         assert!(AiSpec::parse(bad).is_err(), "{bad}");
     }
@@ -66,7 +84,7 @@ fn never_loses(
     let ai_moves = !s.switches_of(ai).expect("switches").is_empty();
     if ai_moves {
         let obs = Observation::of(s, ai).expect("observation");
-        let c = choose(game, &obs, AiSpec::Minimax { depth }, 1).expect("choice");
+        let c = choose(game, &obs, AiSpec::minimax(depth), 1).expect("choice");
         assert_eq!(c.submissions.len(), 1);
         submit_choice(s, &c).expect("submits");
         s.run_chronon().expect("runs");
@@ -129,10 +147,7 @@ fn kuhn_choice(
 #[test]
 fn kuhn_choices_do_not_depend_on_the_opponents_hidden_card() {
     let game = load("kuhn.sidl");
-    let specs = [
-        AiSpec::Mcts { iterations: 40 },
-        AiSpec::Minimax { depth: 2 },
-    ];
+    let specs = [AiSpec::mcts(40), AiSpec::minimax(2)];
     for spec in specs {
         for seed in 0..3 {
             // p1 holds the queen; p2 holds the jack or the king
@@ -206,11 +221,7 @@ fn same_seed_same_choice() {
         .expect("accepted");
     s.run_chronon().expect("runs");
     let obs = Observation::of(&mut s, &t("[oplayer]")).expect("observation");
-    for spec in [
-        AiSpec::Random,
-        AiSpec::Mcts { iterations: 30 },
-        AiSpec::Minimax { depth: 2 },
-    ] {
+    for spec in [AiSpec::Random, AiSpec::mcts(30), AiSpec::minimax(2)] {
         let a = choose(&game, &obs, spec, 11).expect("choice");
         let b = choose(&game, &obs, spec, 11).expect("choice");
         assert_eq!(a, b, "{spec}");
@@ -245,7 +256,7 @@ fn minimax_takes_the_win_and_blocks() {
     }
     let obs = Observation::of(&mut s, &t("[xplayer]")).expect("observation");
     for depth in [1, 3] {
-        let c = choose(&game, &obs, AiSpec::Minimax { depth }, 0).expect("choice");
+        let c = choose(&game, &obs, AiSpec::minimax(depth), 0).expect("choice");
         assert_eq!(c.submissions[0].action, t("[mark, 1, 3]"), "depth {depth}");
         assert_eq!(c.value, 100.0);
     }
@@ -262,7 +273,7 @@ fn minimax_takes_the_win_and_blocks() {
         s.run_chronon().expect("runs");
     }
     let obs = Observation::of(&mut s, &t("[oplayer]")).expect("observation");
-    let c = choose(&game, &obs, AiSpec::Minimax { depth: 2 }, 0).expect("choice");
+    let c = choose(&game, &obs, AiSpec::minimax(2), 0).expect("choice");
     assert_eq!(c.submissions[0].action, t("[mark, 1, 3]"));
 }
 
@@ -275,12 +286,7 @@ fn a_stopped_search_returns_a_legal_move() {
         Actions::Finite(a) => a.clone(),
         _ => panic!("finite"),
     };
-    for spec in [
-        AiSpec::Minimax { depth: 9 },
-        AiSpec::Mcts {
-            iterations: 100_000,
-        },
-    ] {
+    for spec in [AiSpec::minimax(9), AiSpec::mcts(100_000)] {
         let mut polls = 0;
         let c = choose_until(&game, &obs, spec, 0, &mut |_| {
             polls += 1;
@@ -291,12 +297,7 @@ fn a_stopped_search_returns_a_legal_move() {
         assert!(c.stats.nodes <= 60, "{spec}: {:?}", c.stats);
     }
     // stepping: MCTS 10 iterations at a time
-    let mut search = Search::new(
-        game.clone(),
-        obs.clone(),
-        AiSpec::Mcts { iterations: 30 },
-        0,
-    );
+    let mut search = Search::new(game.clone(), obs.clone(), AiSpec::mcts(30), 0);
     let mut steps = 0;
     while !search.step(10).expect("steps") {
         steps += 1;
@@ -322,7 +323,7 @@ fn mcts_beats_random_at_tictactoe() {
                 }
                 let obs = Observation::of(&mut s, p).expect("observation");
                 let spec = if i == ai {
-                    AiSpec::Mcts { iterations: 200 }
+                    AiSpec::mcts(200)
                 } else {
                     AiSpec::Random
                 };
@@ -396,10 +397,145 @@ fn a_session_from_a_state_is_searched_from_its_view() {
     let obs = Observation::of(&mut f, &t("[oplayer]")).expect("observation");
     assert!(!obs.replayed);
     assert_eq!(obs.past.len(), 1);
-    let c = choose(&game, &obs, AiSpec::Minimax { depth: 2 }, 0).expect("choice");
+    let c = choose(&game, &obs, AiSpec::minimax(2), 0).expect("choice");
     assert_eq!(c.submissions.len(), 1);
     // forking keeps the state and needs no init
     let mut k = f.fork();
     assert_eq!(k.view(None).expect("view"), f.view(None).expect("view"));
     assert!(k.history().is_empty());
+}
+
+/// Plays `game` from seed `seed` with the seats as written (player order), round by round, until
+/// it ends; `each` sees the state before every round and the moves the seats made in it.
+fn play_seats(
+    game: &Arc<Game>,
+    seats: &[&str],
+    seed: u64,
+    mut each: impl FnMut(&[Term], &[Submission]),
+) -> Session {
+    let seats: Vec<crate::seats::Seat> = seats
+        .iter()
+        .map(|k| crate::seats::Seat::parse(k).expect("seat"))
+        .collect();
+    let mut s = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+    for _ in 0..100 {
+        if s.is_terminal().expect("terminal") {
+            return s;
+        }
+        let before = s.view(None).expect("view");
+        match crate::seats::round(&mut s, &seats, 100).expect("round") {
+            crate::seats::Round::Ran { moves, .. } => each(&before, &moves),
+            crate::seats::Round::Idle(why) => panic!("idle: {}", why.summary()),
+        }
+    }
+    panic!("no end within 100 rounds");
+}
+
+/// The number `N` of the first fact `[name, ..., N]` with the given leading elements.
+fn fact_number(facts: &[Term], prefix: &[&str]) -> Option<f64> {
+    facts.iter().find_map(|f| {
+        let items = f.as_list()?;
+        let n = items.len();
+        let head = items.get(..n.checked_sub(1)?)?;
+        let same = head.len() == prefix.len()
+            && head
+                .iter()
+                .zip(prefix)
+                .all(|(a, b)| crate::write::canonical(a) == *b);
+        if same {
+            sim::number(items[n - 1])
+        } else {
+            None
+        }
+    })
+}
+
+/// The ultimatum game: minimax seats that maximise their own account play the subgame-perfect
+/// outcome in every game (the least positive offer, accepted); the `relative` objective does
+/// not (it offers nothing and rejects, or accepts nothing: both end with 0).
+#[test]
+fn ultimatum_minimax_plays_the_subgame_perfect_outcome() {
+    let game = load("ultimatum.sidl");
+    let (proposer, responder) = (t("[proposer]"), t("[responder]"));
+    for seed in 0..4 {
+        let mut s = play_seats(&game, &["minimax:2", "minimax:2"], seed, |_, _| {});
+        let facts = s.view(None).unwrap();
+        assert!(facts.contains(&t("[offered,1]")), "seed {seed}: {facts:?}");
+        assert!(facts.contains(&t("[accepted]")), "seed {seed}: {facts:?}");
+        assert_eq!(account(&s, &proposer), 4.0, "seed {seed}");
+        assert_eq!(account(&s, &responder), 1.0, "seed {seed}");
+        // whatever the proposer offers, the responder accepts a positive offer (nothing is worth as
+        // much to it as a rejection)
+        let mut s = play_seats(&game, &["random", "minimax:1"], seed, |_, _| {});
+        let facts = s.view(None).unwrap();
+        let offered = fact_number(&facts, &["offered"]).expect("an offer");
+        if offered > 0.0 {
+            assert!(facts.contains(&t("[accepted]")), "seed {seed}: {facts:?}");
+        }
+    }
+    let s = play_seats(
+        &game,
+        &["minimax:2:relative", "minimax:2:relative"],
+        0,
+        |_, _| {},
+    );
+    assert_eq!(account(&s, &proposer) + account(&s, &responder), 0.0);
+}
+
+/// The English auction with private values: MCTS bidders that maximise their own account never
+/// stay in at a price above their value (they could win the item for more than it is worth to
+/// them); the `relative` objective does, to hurt the other bidder.
+#[test]
+fn english_auction_mcts_bidders_never_stay_above_their_value() {
+    let game = load("english.sidl");
+    let stays_above = |spec: &str, seeds: std::ops::Range<u64>| {
+        let mut n = 0;
+        for seed in seeds {
+            play_seats(&game, &[spec, spec], seed, |facts, moves| {
+                let Some(price) = fact_number(facts, &["price"]) else {
+                    return;
+                };
+                for m in moves.iter().filter(|m| m.action == t("[stay]")) {
+                    let who = crate::write::canonical(&m.player);
+                    let who = who.trim_start_matches('[').trim_end_matches(']');
+                    let value = fact_number(facts, &["value", who]).expect("a value");
+                    if price > value {
+                        n += 1;
+                    }
+                }
+            });
+        }
+        n
+    };
+    assert_eq!(stays_above("mcts:300", 0..12), 0);
+    assert!(stays_above("mcts:300:relative", 0..3) > 0);
+}
+
+/// A game's `objective/1` is the default objective of its AI seats: the ultimatum game with
+/// `objective(relative)` is played as with `minimax:2:relative` (an offer of nothing), a seat
+/// that names `own` still plays for its own account, and an answer that is no objective is E0948.
+#[test]
+fn a_game_declares_the_default_objective() {
+    let path = format!("{}/../games/ultimatum.sidl", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(path).expect("game file");
+    let with = |line: &str| {
+        let (g, _) = Game::load(&format!("{src}\n{line}\n")).expect("loads");
+        Arc::new(g)
+    };
+    let offer = |game: &Arc<Game>, spec: &str| -> Result<Term, RuntimeError> {
+        let mut s = Session::new(game.clone(), 0, Settings::default()).expect("starts");
+        let obs = Observation::of(&mut s, &t("[proposer]")).expect("observation");
+        let c = choose(game, &obs, AiSpec::parse(spec).expect(spec), 0)?;
+        Ok(c.submissions[0].action.clone())
+    };
+    let relative = with("objective(relative).");
+    assert_eq!(offer(&relative, "minimax:2"), Ok(t("[offer,0]")));
+    assert_eq!(offer(&relative, "minimax:2:own"), Ok(t("[offer,1]")));
+    assert_eq!(
+        offer(&load("ultimatum.sidl"), "minimax:2"),
+        Ok(t("[offer,1]"))
+    );
+    let e = offer(&with("objective(fair)."), "mcts:20").expect_err("no such objective");
+    assert_eq!(e.code, crate::solve::errors::codes::BAD_OBJECTIVE, "{e}");
+    assert!(e.to_string().contains("fair"), "{e}");
 }

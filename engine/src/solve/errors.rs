@@ -60,6 +60,8 @@ pub mod codes {
     /// `sidl why`: a question about a chronon that has not run (or, before any chronon, about facts
     /// or payoffs).
     pub const NO_SUCH_CHRONON: &str = "E0947";
+    /// The game's `objective/1` hook (docs/ai.md) gives something that is no AI objective.
+    pub const BAD_OBJECTIVE: &str = "E0948";
 
     /// Every runtime code, in order.
     pub const ALL: &[&str] = &[
@@ -86,6 +88,7 @@ pub mod codes {
         TERMINAL_AT_START,
         PLACEMENT,
         NO_SUCH_CHRONON,
+        BAD_OBJECTIVE,
     ];
 }
 

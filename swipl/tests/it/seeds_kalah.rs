@@ -272,7 +272,7 @@ fn search(s: &mut Session, p: &str, spec: AiSpec) -> (String, f64) {
 fn our_alpha_beta_plays_the_seed_programs_test_game() {
     let moves = human_moves(&read("tests/seeds/kalah_testgame.txt"));
     let program = seed_program("testgame", &moves);
-    let mut ours = |s: &mut Session| search(s, "south", AiSpec::Minimax { depth: 6 }).0;
+    let mut ours = |s: &mut Session| search(s, "south", AiSpec::minimax(6)).0;
     let game = play_as_the_seed(
         "games/kalah.sidl",
         "south",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the sidl-wasm crate for the browser: `bash scripts/wasm-build.sh OUT_DIR [--target web|nodejs]`
 # writes the wasm-bindgen output (sidl_wasm.js, sidl_wasm_bg.wasm, sidl_wasm.d.ts) into OUT_DIR and
-# prints the .wasm size, raw and gzipped; fails if the gzipped size is over 450 KB.
+# prints the .wasm size, raw and gzipped; fails if the gzipped size is over 490 KB.
 # Installs what is missing (idempotent): the wasm32-unknown-unknown target, and wasm-bindgen-cli at
 # exactly the version wasm/Cargo.toml pins (`wasm-bindgen = "=X.Y.Z"`; CLI and crate must match).
 # Honours CARGO_TARGET_DIR.
@@ -12,11 +12,13 @@ target_dir=${CARGO_TARGET_DIR:-$root/target}
 out=${1:?usage: scripts/wasm-build.sh OUT_DIR [--target web|nodejs]}
 bindgen_target=web
 if [ "${2:-}" = "--target" ]; then bindgen_target=${3:?--target needs web or nodejs}; fi
-# 450 KB: the static analyses of `sidl check` (placement, lints, the static §11 check: the playground
+# 450 KB then: the static analyses of `sidl check` (placement, lints, the static §11 check: the playground
 # shows exactly its diagnostics) add 46 KB gzipped to the 391 KB of the engine, players and AI
 # (measured 2026-11-25: 391,009 bytes without them, 436,879 with them); opt-level z would make
 # 394,396 but play 1.4-2.4x slower (random traces, mcts in Node), so the budget grew instead
-max_gzip=$((450 * 1000))
+# 490 KB: `sidl why` in the browser (game/why.rs), run-time placement and the AI objectives made
+# 477,471 bytes (measured 2026-11-25 evening); opt-level z 429,160, at the same speed cost (docs/wasm.md)
+max_gzip=$((490 * 1000))
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -51,8 +53,8 @@ wasm-bindgen --target "$bindgen_target" --remove-name-section --out-dir "$out" \
 wasm="$out/sidl_wasm_bg.wasm"
 size=$(stat -c %s "$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
-log "$wasm: $size bytes ($((size / 1024)) KiB), gzipped $gz bytes ($((gz / 1024)) KiB; target < 450 KB)"
+log "$wasm: $size bytes ($((size / 1024)) KiB), gzipped $gz bytes ($((gz / 1024)) KiB; target < 490 KB)"
 if [ "$gz" -gt "$max_gzip" ]; then
-  echo "error: $wasm is $gz bytes gzipped, over the 450 KB target" >&2
+  echo "error: $wasm is $gz bytes gzipped, over the 490 KB target" >&2
   exit 1
 fi

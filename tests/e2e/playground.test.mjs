@@ -33,7 +33,7 @@ const shot = (name, p = page) => p.screenshot({ path: join(artifacts, `${name}.p
 const facts = () => page.locator('#facts li').allTextContents();
 const label = () => page.locator('#chronon-label').textContent();
 // the accounts table's player and amount cells (the third holds the row's why? button)
-const accounts = () => page.locator('#accounts tr').evaluateAll((rows) => rows.map((r) => [...r.cells].slice(0, 2).map((c) => c.textContent).join('')));
+const accounts = (p = page) => p.locator('#accounts tr').evaluateAll((rows) => rows.map((r) => [...r.cells].slice(0, 2).map((c) => c.textContent).join('')));
 // The engine runs in a worker: after an input, wait until the page is idle again.
 const idle = (p = page) => p.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60000 });
 const click = async (sel) => { await page.click(sel); await idle(); };
@@ -206,7 +206,7 @@ await check('a shared URL reloads the same session (seed, seats, moves)', async 
   await ready(other);
   assert.deepEqual(await other.locator('#facts li').allTextContents(), want.facts);
   assert.equal(await other.locator('#chronon-label').textContent(), want.label);
-  assert.deepEqual(await other.locator('#accounts tr').allTextContents(), want.acc);
+  assert.deepEqual(await accounts(other), want.acc);
   assert.deepEqual(await other.locator('#log li').allTextContents(), want.log);
   assert.deepEqual(await chartData(other), want.chart, 'the accounts over time are rebuilt');
   // time travel over the replayed chronons

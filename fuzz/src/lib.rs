@@ -210,8 +210,11 @@ pub fn play(src: &str, driver: &[u8], max_inferences: u64) {
         let players = s.players();
         if b.done() {
             // the rest of the play: random moves, filling unlimited switches
+            // in interrupt mode every accepted submission runs its own transition: like the
+            // adapters, stop after the first, so a runtime error means that nothing ran
             let before = key(&s);
-            let r = seats::random_moves(&mut s, None, true, false);
+            let one = s.settings().interrupt;
+            let r = seats::random_moves(&mut s, None, true, one);
             say!("random moves -> {:?}", s.pending());
             match r {
                 Ok(_) => {}

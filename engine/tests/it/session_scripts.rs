@@ -8,6 +8,9 @@
 //! - `pending`: the pending submissions, `[submit(P, S, A), ...]`;
 //! - `chronon`: the current chronon number.
 //!
+//! In the terms of a command, `float(inf)`, `float(-inf)` and `float(nan)` stand for the floats +inf,
+//! -inf and NaN, which the syntax cannot write (only the Rust API can submit them).
+//!
 //! Regressions found by the fuzz targets (`fuzz/README.md`) live here.
 
 use sidl_engine::game::{Game, Session, Settings};
@@ -18,9 +21,26 @@ use std::path::Path;
 use std::sync::Arc;
 
 fn term(text: &str) -> Term {
-    parse_term(text)
+    let t = parse_term(text)
         .unwrap_or_else(|e| panic!("{text}: {e:?}"))
-        .term
+        .term;
+    non_finite(&t)
+}
+
+/// `float(inf)`, `float(-inf)`, `float(nan)` → the non-finite floats, anywhere in `t`.
+fn non_finite(t: &Term) -> Term {
+    match t {
+        Term::Compound(f, args) if f.name() == "float" && args.len() == 1 => {
+            match canonical(&args[0]).as_str() {
+                "inf" => Term::Float(f64::INFINITY),
+                "-inf" | "-(inf)" => Term::Float(f64::NEG_INFINITY),
+                "nan" => Term::Float(f64::NAN),
+                _ => t.clone(),
+            }
+        }
+        Term::Compound(f, args) => Term::Compound(*f, args.iter().map(non_finite).collect()),
+        _ => t.clone(),
+    }
 }
 
 fn error(code: &str) -> Term {

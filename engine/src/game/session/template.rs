@@ -165,12 +165,20 @@ pub fn fill_template(template: &Term, values: &[Term]) -> Option<Term> {
 }
 
 /// The value a slot of type `ty` holds when `v` is typed for it, or `None` if `v` is not a value of
-/// that type (docs/semantics.md §4.4): a `double` takes a float, or an integer that
+/// that type (docs/semantics.md §4.4): a `double` takes a finite float, or an integer that
 /// becomes the equal float (`2` is held as `2.0`; an integer no float equals, beyond 2^53, is
 /// rejected); an `integer` takes an integer only (`2.0` is rejected); a `number` takes either, kept as
-/// written; an `atom` an atom; a `term` any ground term. Every adapter goes through this rule (via
+/// written; an `atom` an atom; a `term` any ground term. No slot takes a term holding +inf, -inf or
+/// NaN. Every adapter goes through this rule (via
 /// [`Session::submit`] and [`instantiate_template`]), so all accept and convert the same values.
 pub fn slot_value(ty: Atom, v: &Term) -> Option<Term> {
+    // +inf, -inf and NaN are no value a player can type (the syntax has no literal for them, JSON
+    // cannot carry them), and the rules' arithmetic refuses them (`float_overflow`): no slot takes one
+    let mut finite = true;
+    v.walk(|t| finite &= !matches!(t, Term::Float(f) if !f.is_finite()));
+    if !finite {
+        return None;
+    }
     match (ty.name(), v) {
         ("double", Term::Float(_)) => Some(v.clone()),
         ("double", Term::Int(i)) => {

@@ -20,7 +20,12 @@ done
 # play_games: byte 0 chooses the game (the order of GAMES in fuzz_targets/play_games.rs), then the
 # driver: flags (bit 0: interrupt mode), seed, operations. An empty driver plays random moves.
 mkdir -p "$here/corpus/play_games"
-for i in $(seq 0 14); do
+n=$(grep -c 'include_str!' "$here/fuzz_targets/play_games.rs")
+if [ "$n" -ne "${#games[@]}" ]; then
+    echo "fuzz_targets/play_games.rs embeds $n games, games/ has ${#games[@]}: add the new ones" >&2
+    exit 1
+fi
+for i in $(seq 0 $((n - 1))); do
     printf "\\x$(printf %02x "$i")" > "$here/corpus/play_games/game$i"
     printf "\\x$(printf %02x "$i")\\x0e\\x07\\x00\\x00\\x05\\x06\\x01\\x00\\x00\\x05\\x07\\x00" \
         > "$here/corpus/play_games/game$i-ops"

@@ -1,3 +1,4 @@
+// @ts-check
 // The optional board view: facts that place a piece on a grid, drawn as a table.
 // A game chooses it with a hint line in a comment (see docs/playground.md):
 //   % board: [cell, Y, X, M] x 1..3 y 1..3 blank blank
@@ -8,13 +9,25 @@
 // drawn as an empty square. Without a hint, `detectBoard` looks for facts `[..., X, Y]` whose last
 // two elements are grid coordinates (small integers, or a letter and an integer).
 
-// Splits a canonical list text `[a,b,[c,d]]` into its top-level element texts (null: not a list).
+/**
+ * A board: the fact pattern (list element texts; `X`, `Y` the column and row), the columns left to
+ * right, the rows top to bottom, the label drawn as an empty square, the hint it was written as.
+ * @typedef {{ pattern: string[], xs: string[], ys: string[], blank: string | null, hint: string | null }} Board
+ */
+
+/**
+ * Splits a canonical list text `[a,b,[c,d]]` into its top-level element texts (null: not a list).
+ * @param {string} text
+ * @returns {string[] | null}
+ */
 export function listItems(text) {
   const t = text.trim();
   if (!t.startsWith('[') || !t.endsWith(']')) return null;
   const inner = t.slice(1, -1);
   const items = [];
-  let depth = 0, quote = null, start = 0;
+  /** @type {string | null} */
+  let quote = null;
+  let depth = 0, start = 0;
   for (let i = 0; i < inner.length; i++) {
     const c = inner[i];
     if (quote) { if (c === '\\') i++; else if (c === quote) quote = null; continue; }
@@ -27,6 +40,11 @@ export function listItems(text) {
   return items;
 }
 
+/**
+ * The coordinates `1..8`, `8..1`, `a..h` or `a,b,c` name (null: none, or more than 40 numbers).
+ * @param {string} spec
+ * @returns {string[] | null}
+ */
 function range(spec) {
   const m = /^(-?\d+)\.\.(-?\d+)$/.exec(spec);
   if (m) {
@@ -46,7 +64,11 @@ function range(spec) {
   return list.length ? list : null;
 }
 
-// The first `board:` hint of a source, or null (also null when it does not parse).
+/**
+ * The first `board:` hint of a source, or null (also null when it does not parse).
+ * @param {string} source
+ * @returns {Board | null}
+ */
 export function parseBoardHint(source) {
   const m = /^[ \t]*(?:%|\/\*|\*)?[ \t]*board:[ \t]*(.+?)[ \t]*(?:\*\/)?[ \t]*$/m.exec(source);
   if (!m) return null;
@@ -59,15 +81,23 @@ export function parseBoardHint(source) {
   return { pattern, xs, ys, blank: h[4] ?? null, hint: m[1] };
 }
 
+/** @param {string} s */
 const isVar = (s) => /^[A-Z_]/.test(s);
 
-// Places facts with a hint: Map "x,y" -> label.
+/**
+ * Places facts with a hint: Map "x,y" -> label.
+ * @param {string[]} facts
+ * @param {Board} board
+ */
 function place(facts, board) {
   const cells = new Map();
   for (const f of facts) {
     const items = listItems(f);
     if (!items || items.length !== board.pattern.length) continue;
-    let x = null, y = null, ok = true;
+    let x = /** @type {string | null} */ (null);
+    let y = /** @type {string | null} */ (null);
+    let ok = true;
+    /** @type {string[]} */
     const label = [];
     board.pattern.forEach((p, i) => {
       if (p === 'X') x = items[i];
@@ -75,7 +105,7 @@ function place(facts, board) {
       else if (isVar(p)) { if (p !== '_') label.push(items[i]); }
       else if (p !== items[i]) ok = false;
     });
-    if (!ok || !board.xs.includes(x) || !board.ys.includes(y)) continue;
+    if (!ok || x === null || y === null || !board.xs.includes(x) || !board.ys.includes(y)) continue;
     const text = label.join(' ');
     if (text === board.blank) continue;
     cells.set(`${x},${y}`, text);
@@ -85,19 +115,26 @@ function place(facts, board) {
 
 // A board guessed from the facts (null: no grid found): at least 3 facts of the same length whose
 // last two elements are coordinates.
+/**
+ * @param {string[]} facts
+ * @returns {Board | null}
+ */
 export function detectBoard(facts) {
+  /** @type {Map<string, string[][]>} */
   const groups = new Map();
   for (const f of facts) {
     const items = listItems(f);
     if (!items || items.length < 3) continue;
     const [a, b] = items.slice(-2);
+    /** @param {string} s */
     const num = (s) => /^\d{1,2}$/.test(s);
     const kind = num(a) && num(b) ? 'nn' : /^[a-s]$/.test(a) && num(b) ? 'ln' : null;
     if (!kind) continue;
     const key = `${items.length}:${kind}`;
     if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(items);
+    /** @type {string[][]} */ (groups.get(key)).push(items);
   }
+  /** @type {[string, string[][]] | null} */
   let best = null;
   for (const [key, rows] of groups) if (rows.length >= 3 && (!best || rows.length > best[1].length)) best = [key, rows];
   if (!best) return null;
@@ -118,12 +155,17 @@ export function detectBoard(facts) {
   return { pattern, xs, ys, blank: null, hint: null };
 }
 
+/** @type {Record<string, string>} */
 const glyphs = {
   'white king': '♔', 'white queen': '♕', 'white rook': '♖', 'white bishop': '♗', 'white knight': '♘', 'white pawn': '♙',
   'black king': '♚', 'black queen': '♛', 'black rook': '♜', 'black bishop': '♝', 'black knight': '♞', 'black pawn': '♟',
 };
 
-// A <table class="board"> of the facts, or null when the board has no piece to show.
+/**
+ * A <table class="board"> of the facts, or null when the board has no piece to show.
+ * @param {string[]} facts
+ * @param {Board} board
+ */
 export function renderBoard(facts, board) {
   const cells = place(facts, board);
   const table = document.createElement('table');

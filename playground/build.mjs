@@ -1,7 +1,9 @@
 // Bundles the playground's npm libraries (CodeMirror 6, uPlot) into vendor/ (gitignored):
-// vendor/vendor.js (one ES module) and vendor/uPlot.min.css. Run by scripts/playground.sh.
+// vendor/vendor.js (one ES module) and vendor/uPlot.min.css; and vendor/vendor.d.ts, the bundle's
+// types for the type check (tsconfig.json): those of src/vendor.js, whose packages have their own.
+// Run by scripts/playground.sh.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,3 +20,4 @@ await build({
   logLevel: 'warning',
 });
 copyFileSync(join(here, 'node_modules', 'uplot', 'dist', 'uPlot.min.css'), join(here, 'vendor', 'uPlot.min.css'));
+writeFileSync(join(here, 'vendor', 'vendor.d.ts'), "export * from '../src/vendor.js';\n");

@@ -1,21 +1,58 @@
+// @ts-check
 // The page side of the engine worker (worker.js), shared by the playground (app.js) and the embed
 // element (embed/sidl-game.js). Every call is a message and a promise. A call that has not answered
 // within its time limit (5 s by default) gets the worker terminated and a new one started; the
 // engine then reloads the last loaded game and restores the last session snapshot it was given,
 // and the call fails with an Error whose `restarted` is true. Errors from the engine keep their
 // `sidl` location ({code, message, line, column, endLine, endColumn, path}) when they have one.
+// `call` is typed by the methods of SidlGame in the wasm-bindgen output (pkg/sidl_wasm.d.ts).
+
+/** @typedef {import('./pkg/sidl_wasm.js').SidlGame} SidlGame */
+/** @typedef {import('./pkg/sidl_wasm.js').Diagnostic} Diagnostic */
+/** @typedef {import('./pkg/sidl_wasm.js').Keyword} Keyword */
+/** @typedef {import('./pkg/sidl_wasm.js').HiddenProgress} HiddenProgress */
+/** @typedef {import('./pkg/sidl_wasm.js').HiddenReport} HiddenReport */
+/**
+ * An error of a call: `sidl` for a runtime error of the engine, `restarted` when the worker was
+ * replaced.
+ * @typedef {import('./pkg/sidl_wasm.js').SidlError & { restarted?: boolean }} EngineError
+ */
+/**
+ * The names of SidlGame's methods, which `call` runs in the worker.
+ * @typedef {{ [K in Extract<keyof SidlGame, string>]: SidlGame[K] extends (...args: any[]) => any ? K : never }[Extract<keyof SidlGame, string>]} Method
+ */
+/**
+ * `call(method, ...args)`: SidlGame's `method` with its arguments, in the worker; its result.
+ * @typedef {<M extends Method>(method: M, ...args: Parameters<SidlGame[M]>) => Promise<Awaited<ReturnType<SidlGame[M]>>>} Call
+ */
+/**
+ * A call waiting for its answer.
+ * @typedef {{
+ *   resolve: (value: any) => void,
+ *   reject: (error: EngineError) => void,
+ *   onProgress: ((progress: any) => void) | null,
+ *   timer: ReturnType<typeof setTimeout> | undefined,
+ * }} Waiting
+ */
+
 export class Engine {
+  /** @param {{ timeoutMs?: number, onRestart?: (message: string) => void }} [options] */
   constructor({ timeoutMs = 5000, onRestart = () => {} } = {}) {
     this.timeoutMs = timeoutMs;
     this.onRestart = onRestart;
     this.nextId = 0;
+    /** @type {Map<number, Waiting>} */
     this.waiting = new Map();
-    this.source = null;     // the last loaded source
-    this.snapshot = null;   // the session to restore after a restart (set by the caller)
+    /** @type {string | null} the last loaded source */
+    this.source = null;
+    /** @type {string | null} the session to restore after a restart (set by the caller) */
+    this.snapshot = null;
     this.restarts = 0;
-    this.spawn();
+    /** @type {Worker} */
+    this.worker = this.spawn();
   }
 
+  // Starts a worker (it loads the wasm) and listens to it; returns it (also as `this.worker`).
   spawn() {
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => {
@@ -27,7 +64,7 @@ export class Engine {
       clearTimeout(w.timer);
       if (ok) w.resolve(value);
       else {
-        const err = new Error(error.message);
+        const err = /** @type {EngineError} */ (new Error(error.message));
         if (error.sidl) err.sidl = error.sidl;
         w.reject(err);
       }
@@ -36,16 +73,20 @@ export class Engine {
       e.preventDefault();
       this.fail(`the engine worker failed: ${e.message || e}`);
     };
+    return this.worker;
   }
 
-  // Rejects every waiting call, replaces the worker, reloads the game and session.
+  /**
+   * Rejects every waiting call, replaces the worker, reloads the game and session.
+   * @param {string} message
+   */
   fail(message) {
     this.worker.terminate();
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
     for (const w of waiting) {
       clearTimeout(w.timer);
-      const err = new Error(message);
+      const err = /** @type {EngineError} */ (new Error(message));
       err.restarted = true;
       w.reject(err);
     }
@@ -60,10 +101,18 @@ export class Engine {
     return reload;
   }
 
+  /**
+   * Sends op `op` (worker.js) and waits for its answer.
+   * @param {string} op
+   * @param {unknown[]} args
+   * @param {{ timeoutMs?: number, onProgress?: ((progress: any) => void) | null }} [options]
+   * @returns {Promise<any>}
+   */
   send(op, args, { timeoutMs = this.timeoutMs, onProgress = null } = {}) {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      const w = { resolve, reject, onProgress, timer: null };
+      /** @type {Waiting} */
+      const w = { resolve, reject, onProgress, timer: undefined };
       if (timeoutMs > 0) {
         w.timer = setTimeout(() => {
           if (!this.waiting.has(id)) return;
@@ -75,16 +124,39 @@ export class Engine {
     });
   }
 
+  /**
+   * The diagnostics of `sidl check` for a source.
+   * @param {string} source
+   * @returns {Promise<Diagnostic[]>}
+   */
   check(source) { return this.send('check', [source]); }
+  /**
+   * Loads a game (the engine's SidlGame); its players.
+   * @param {string} source
+   * @returns {Promise<string[]>}
+   */
   async load(source) {
     const players = await this.send('load', [source]);
     this.source = source;
     this.snapshot = null;
     return players;
   }
+  /** @returns {Promise<Keyword[] | null>} the engine's keywords (null: this build has none) */
   keywords() { return this.send('keywords', []); }
+  /**
+   * Whether the loaded game has method `method` (this build of the engine).
+   * @param {string} method
+   * @returns {Promise<boolean>}
+   */
   has(method) { return this.send('has', [method]); }
+  /** @type {Call} */
   call(method, ...args) { return this.send('call', [method, ...args]); }
+  /**
+   * The §11 check (SidlGame.checkHidden) with progress.
+   * @param {number} maxStates
+   * @param {(progress: HiddenProgress) => void} onProgress
+   * @returns {Promise<HiddenReport>}
+   */
   checkHidden(maxStates, onProgress, timeoutMs = 60000) {
     return this.send('checkHidden', [maxStates], { timeoutMs, onProgress });
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // SIDL (Prolog syntax) for CodeMirror 6: a StreamLanguage tokenizer. Keywords (the SIDL3.0 head and
 // body keywords: init/legal/switch/.../fact/create/...) are set from the engine's `keywords()` list
 // (`setKeywords`); until then a built-in list is used. Tokens: comments (% and /* */), strings,
@@ -8,6 +9,7 @@ export const keywordSet = new Set([
   'game', 'name', 'init', 'hidden', 'legal', 'switch', 'unlimited', 'owned', 'default', 'do',
   'payoff', 'player', 'fact', 'create', 'delete', 'tocreate', 'todelete', 'does',
 ]);
+/** @param {string[]} names */
 export function setKeywords(names) {
   keywordSet.clear();
   for (const n of names) keywordSet.add(n);
@@ -17,6 +19,13 @@ const builtins = new Set(['is', 'not', 'call', 'findall', 'member', 'between', '
   'integer', 'float', 'var', 'nonvar', 'true', 'fail', 'false', 'equal', 'mod', 'rem', 'min', 'max',
   'abs', 'atom_codes', 'atom_length', 'atom_number', 'succ', 'plus', 'forall', 'reverse', 'last']);
 
+/** @typedef {{ inComment: boolean }} State */
+
+/**
+ * @param {import('@codemirror/language').StringStream} stream
+ * @param {State} state
+ * @returns {string | null}
+ */
 function token(stream, state) {
   if (state.inComment) {
     if (stream.skipTo('*/')) { stream.pos += 2; state.inComment = false; } else stream.skipToEnd();
@@ -37,7 +46,7 @@ function token(stream, state) {
   }
   if (stream.match(/^0'(\\.|.)/) || stream.match(/^\d+(\.\d+)?([eE][+-]?\d+)?/)) return 'number';
   if (stream.match(/^[A-Z_][A-Za-z0-9_]*/)) return 'variableName';
-  const word = stream.match(/^[a-z][A-Za-z0-9_]*/);
+  const word = /** @type {RegExpMatchArray | null} a regular expression's match */ (stream.match(/^[a-z][A-Za-z0-9_]*/));
   if (word) {
     const w = word[0];
     if (keywordSet.has(w)) return 'keyword';

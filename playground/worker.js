@@ -1,3 +1,4 @@
+// @ts-check
 // The engine's thread: holds the SidlGame and answers {id, op, args} messages with {id, ok, value}
 // or {id, ok: false, error: {message, sidl}}; long operations also post {id, progress}.
 // Ops: `check(source)`, `load(source)` (the new game's players), `keywords()`, `has(method)`,
@@ -8,8 +9,10 @@ import init, * as wasm from './pkg/sidl_wasm.js';
 const { SidlGame } = wasm;
 
 const ready = init();
+/** @type {InstanceType<typeof SidlGame> | null} */
 let game = null;
 
+/** @type {Record<string, (...args: any[]) => unknown>} */
 const ops = {
   check: (source) => SidlGame.check(source),
   load: (source) => {
@@ -33,10 +36,12 @@ const ops = {
       if (now - last > 100) { last = now; postMessage({ id, progress: p }); }
     });
   },
-  call: (method, ...args) => {
+  call: (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {
     if (!game) throw new Error('no game is loaded');
-    if (typeof game[method] !== 'function') throw new Error(`no method ${method}`);
-    return game[method](...args);
+    // a method by its name (engine.js types the names and their arguments: its `Call`)
+    const methods = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (game));
+    if (typeof methods[method] !== 'function') throw new Error(`no method ${method}`);
+    return methods[method](...args);
   },
 };
 
@@ -47,8 +52,10 @@ self.onmessage = async (e) => {
     const value = op === 'checkHidden' ? ops.checkHidden(args[0], id) : ops[op](...args);
     postMessage({ id, ok: true, value });
   } catch (err) {
-    const message = String(err && err.message ? err.message : err);
-    const sidl = err && typeof err === 'object' && err.sidl ? err.sidl : null;
+    // an Error of the engine (with `sidl` for a runtime error), or anything else thrown
+    const x = /** @type {{ message?: unknown, sidl?: unknown } | null | undefined} */ (err);
+    const message = String(x && x.message ? x.message : err);
+    const sidl = x && typeof x === 'object' && x.sidl ? x.sidl : null;
     postMessage({ id, ok: false, error: { message, sidl } });
   }
 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The playground's browser test: builds the wasm, serves playground/ on a free local port, runs the
-# Playwright (playwright-core) test in Debian's headless Chromium, stops the server.
+# The playground's browser test: builds the wasm, type-checks the page's modules (tsc over
+# playground/tsconfig.json, against the sidl_wasm.d.ts of the build), serves playground/ on a free
+# local port, runs the Playwright (playwright-core) test in Debian's headless Chromium, stops the server.
 # The test prints `ok - …` per check and closes with `N passed, N failed`.
 # Screenshots: target/e2e-artifacts/. Called by scripts/test.sh (scripts/setup.sh installs chromium first).
 set -euo pipefail
@@ -8,6 +9,10 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 bash scripts/playground.sh --build
+# the type check of the playground's JavaScript (// @ts-check, JSDoc types): TypeScript is pinned by
+# playground/package-lock.json, installed by playground.sh with the page's libraries
+echo "==> type-checking playground/ (tsc --noEmit)" >&2
+(cd playground && node node_modules/typescript/bin/tsc -p tsconfig.json)
 # playwright-core, pinned by tests/e2e/package-lock.json; `npm ci` only when the lockfile changed
 if ! cmp -s tests/e2e/package-lock.json tests/e2e/node_modules/.sidl-lock 2>/dev/null; then
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.sidl-lock)

@@ -1,3 +1,4 @@
+// @ts-check
 // <sidl-game>: a SIDL3.0 game to play in any static page, no build step.
 //   <script type="module" src="https://…/playground/embed/sidl-game.js"></script>
 //   <sidl-game src="nim.sidl" seats="human,random" seed="1"></sidl-game>
@@ -14,6 +15,18 @@
 // See docs/playground.md.
 import { Engine } from '../engine.js';
 import { actionQueue, make as h, parseSeat, seatMoves, templateForm } from '../play.js';
+
+/** @typedef {import('../pkg/sidl_wasm.js').Diagnostic} Diagnostic */
+/** @typedef {import('../pkg/sidl_wasm.js').Chronon} Chronon */
+/**
+ * The element's parts (in its shadow root).
+ * @typedef {{
+ *   title: HTMLSpanElement, chronon: HTMLSpanElement, status: HTMLSpanElement, error: HTMLDivElement,
+ *   diagnostics: HTMLDetailsElement, view: HTMLSelectElement, moves: HTMLDivElement,
+ *   step: HTMLButtonElement, restart: HTMLButtonElement, facts: HTMLUListElement,
+ *   accounts: HTMLTableElement, events: HTMLUListElement, play: HTMLDivElement,
+ * }} Parts
+ */
 
 const css = `
 :host { display: block; font: 14px/1.4 system-ui, sans-serif; color: #1d2330; border: 1px solid #d8dbe3;
@@ -50,11 +63,23 @@ details.diagnostics summary { cursor: pointer; color: #4a5268; font-size: .9em; 
 
 
 class SidlGameElement extends HTMLElement {
+  // set when the element is first connected (connectedCallback), or when its game is loaded (the
+  // type check does not ask for them in a constructor: tsconfig.json)
+  /** @type {Parts} */ ui;
+  /** @type {import('../play.js').Run} */ act;
+  /** @type {Engine} */ engine;
+  /** @type {import('../engine.js').Call} */ call;
+  loaded = false;
+  /** @type {string[]} */ players;
+  /** @type {Map<string, string>} player -> seat */ seats;
+  /** @type {number} */ seed;
+  /** @type {Chronon[] | null} the chronons of the last step */ last;
+
   connectedCallback() {
     if (this.shadowRoot) return;
     const root = this.attachShadow({ mode: 'open' });
     root.append(h('style', {}, css));
-    this.ui = {
+    this.ui = /** @type {Parts} */ ({
       title: h('span', { class: 'title' }, 'sidl game'),
       chronon: h('span', { class: 'chronon' }),
       status: h('span', { class: 'status', role: 'status' }, 'loading…'),
@@ -67,7 +92,7 @@ class SidlGameElement extends HTMLElement {
       facts: h('ul', { class: 'facts' }),
       accounts: h('table', { class: 'accounts' }),
       events: h('ul', { class: 'events' }),
-    };
+    });
     const u = this.ui;
     // the game itself, shown once a game is loaded and its seats are known
     u.play = h('div', { class: 'play', hidden: '' },
@@ -94,14 +119,19 @@ class SidlGameElement extends HTMLElement {
     if (this.engine) this.engine.worker.terminate();
   }
 
+  /** @param {string} text */
   setStatus(text, error = false) {
     this.ui.status.textContent = text;
     this.ui.status.classList.toggle('error', error);
   }
 
-  // An error, visible: in the status line and in the element's error box.
+  /**
+   * An error, visible: in the status line and in the element's error box.
+   * @param {unknown} e
+   */
   showError(e) {
-    const message = String(e && e.message ? e.message : e);
+    const err = /** @type {{ message?: string } | null | undefined} */ (e);
+    const message = String(err && err.message ? err.message : e);
     this.setStatus(error(message), true);
     this.ui.error.textContent = message;
     this.ui.error.hidden = false;
@@ -109,6 +139,7 @@ class SidlGameElement extends HTMLElement {
 
   // The diagnostics of `sidl check` (SidlGame.check): each with its labels and help; open when there
   // is an error, folded for warnings only, absent when there is none.
+  /** @param {Diagnostic[]} diags */
   showDiagnostics(diags) {
     const d = this.ui.diagnostics;
     const errors = diags.filter((x) => x.severity === 'error').length;
@@ -144,7 +175,7 @@ class SidlGameElement extends HTMLElement {
       try {
         seats.set(p, parseSeat(written[i]));
       } catch (e) {
-        throw new Error(`seat ${i + 1} (${p}): ${e.message}`);
+        throw new Error(`seat ${i + 1} (${p}): ${/** @type {Error} */ (e).message}`);
       }
     });
     this.players = players;
@@ -177,6 +208,11 @@ class SidlGameElement extends HTMLElement {
     return this.players.filter((p) => this.seats.get(p) === 'human' && (v === '' || v === p));
   }
 
+  /**
+   * @param {string} p a player
+   * @param {string} sw a switch
+   * @param {string} a an action
+   */
   async submit(p, sw, a) {
     const r = await this.call('submit', p, sw, a);
     if (!r.ok) { this.setStatus(`rejected: ${r.reason}`, true); await this.render(); return; }
@@ -256,7 +292,10 @@ class SidlGameElement extends HTMLElement {
   }
 }
 
-// A status line's short form of an error message (its first line).
+/**
+ * A status line's short form of an error message (its first line).
+ * @param {string} message
+ */
 const error = (message) => `error: ${message.split('\n')[0]}`;
 
 customElements.define('sidl-game', SidlGameElement);

@@ -1,3 +1,4 @@
+// @ts-check
 // The browser libraries of the playground, bundled by esbuild (build.mjs) into vendor/vendor.js.
 export { EditorView, basicSetup } from 'codemirror';
 export { EditorState, Compartment } from '@codemirror/state';

@@ -1,0 +1,263 @@
+// @ts-check
+// The game pane: moves and chronons, time travel over the timeline, and drawing the pane from the
+// engine (seats, moves, facts, board, accounts, events).
+import { detectBoard, renderBoard } from '../board.js';
+import { make as el, seatMoves, templateForm } from '../play.js';
+import { renderChart } from './chart.js';
+import { $, $button, $input, $select, status } from './dom.js';
+import { updateUrl } from './share.js';
+import { S, engine, act, clearError } from './state.js';
+import { eventQuestion, whyButton } from './why.js';
+
+/** @typedef {import('../pkg/sidl_wasm.js').Chronon} Chronon */
+/** @typedef {import('../pkg/sidl_wasm.js').Switch} Switch */
+
+export const accountsNow = () => engine.call('accounts');
+
+// --- moves and chronons -------------------------------------------------------------------------
+// A new move forgets the future of the timeline.
+function dropFuture() { S.timeline.length = S.cursor + 1; }
+
+/**
+ * Submits `action` at switch `sw` for `player`; a rejection is shown under the moves.
+ * @param {string} player
+ * @param {string} sw
+ * @param {string} action
+ */
+async function submit(player, sw, action) {
+  dropFuture();
+  const r = await engine.call('submit', player, sw, action);
+  const rejected = $('rejected');
+  if (r.ok) {
+    status(`${player} submitted ${action} at ${sw}`);
+    clearError();
+    rejected.hidden = true;
+  } else {
+    status(`rejected: ${r.reason}`, true);
+    // the rejection stays under the moves with its why? until the next submission
+    rejected.replaceChildren(el('span', { class: 'message' }, `rejected: ${player} ${sw} ← ${action}: ${r.reason}`), ' ',
+      whyButton({ kind: 'submission', player, switch: sw, action }, `why was ${action} at ${sw} rejected?`));
+    rejected.hidden = false;
+  }
+  if (r.ok && r.chronon) await recordChronon(r.chronon); // interrupt mode: the submission ran a chronon
+  await render();
+  return r.ok;
+}
+
+/** @param {Chronon} c a chronon that just ran: a new entry of the timeline */
+async function recordChronon(c) {
+  const snap = await engine.call('snapshot');
+  S.timeline.push({ snap, chronon: c, accounts: await accountsNow() });
+  S.cursor = S.timeline.length - 1;
+  engine.snapshot = snap;
+}
+
+// Moves of the seats that are not human (all of them with allRandom), then one chronon.
+export async function step(allRandom = false) {
+  if (!S.loaded) return;
+  dropFuture();
+  if (await engine.call('isTerminal')) { status('the game is over'); return; }
+  // the random seats, then the AI seats (each sees only its player's view), move; in interrupt
+  // mode a submission runs its own chronon, returned here: that is the step
+  const ran = await seatMoves((m, ...a) => engine.call(m, ...a), S.seats, S.seed + S.cursor, allRandom);
+  if (ran.length) {
+    for (const c of ran) await recordChronon(c);
+    const c = ran[ran.length - 1];
+    status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
+    clearError();
+    await render();
+    return;
+  }
+  const c = await engine.call('chronon');
+  await recordChronon(c);
+  status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
+  clearError();
+  await render();
+}
+
+/**
+ * Time travel: show timeline entry i (its snapshot is restored; the entries after it stay).
+ * @param {number} i
+ */
+export async function travel(i) {
+  if (i < 0 || i >= S.timeline.length || i === S.cursor) return;
+  await engine.call('restore', S.timeline[i].snap);
+  S.cursor = i;
+  engine.snapshot = S.timeline[i].snap;
+  status(`at chronon ${i} of ${S.timeline.length - 1}`);
+  await render();
+}
+
+export async function undo() {
+  if (S.cursor === 0) return;
+  await travel(S.cursor - 1);
+  dropFuture();
+  status('undone');
+  await render();
+}
+
+export function stopRunning() {
+  S.running = false;
+  $('run').textContent = 'Run';
+}
+
+// Run: a step every few milliseconds until the game ends (a second click pauses).
+export async function run() {
+  if (S.running) { stopRunning(); return; }
+  S.running = true;
+  $('run').textContent = 'Pause';
+  while (S.running) {
+    const before = S.timeline.length;
+    await act(() => step(false));
+    if (!S.running || S.timeline.length === before || S.timeline[S.cursor].chronon?.terminal) break;
+    const ms = Math.max(0, Number($input('run-ms').value) || 0);
+    await new Promise((r) => setTimeout(r, ms));
+  }
+  stopRunning();
+}
+
+// --- rendering -------------------------------------------------------------------------------------
+// The seat menus and the "view as" menu of the loaded game.
+export function renderSeats() {
+  const div = $('seats');
+  div.replaceChildren();
+  const kinds = ['human', 'random', ...S.aiKinds];
+  for (const k of S.seats.values()) if (!kinds.includes(k)) kinds.push(k); // e.g. mcts:100 from a link
+  for (const [p, kind] of S.seats) {
+    const sel = el('select', { 'data-player': p, 'aria-label': `seat ${p}` },
+      ...kinds.map((k) => el('option', { value: k }, k)));
+    sel.value = kind;
+    sel.addEventListener('change', () => act(() => { S.seats.set(p, sel.value); return render(); }));
+    div.append(el('div', { class: 'seat' }, el('span', { class: 'term' }, p), sel));
+  }
+  const va = $select('viewas');
+  va.replaceChildren(el('option', { value: '' }, 'designer'));
+  for (const p of S.players) va.append(el('option', { value: p }, p));
+  va.value = S.viewAs;
+}
+
+/**
+ * The moves of player `p` at a switch: a button per action (and its why?), or a form per template of
+ * an unlimited switch.
+ * @param {string} p
+ * @param {Switch} sw
+ */
+function renderSwitch(p, sw) {
+  const row = el('div', { class: 'switch', 'data-player': p, 'data-switch': sw.switch },
+    el('span', { class: 'term who' }, `${p} at ${sw.switch}:`),
+    whyButton({ kind: 'legal', switch: sw.switch, player: p }, `why is ${sw.switch} legal, and who owns it?`));
+  if (!sw.unlimited) {
+    for (const a of sw.actions) {
+      row.append(el('span', { class: 'action-pair' }, el('button', {
+        class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
+        onclick: () => act(() => submit(p, sw.switch, a)),
+      }, a), whyButton({ kind: 'action', switch: sw.switch, action: a, player: p }, `why is ${a} an action of ${sw.switch}?`, '?')));
+    }
+    return row;
+  }
+  // an unlimited switch: one form per template, a typed input per slot (play.js, the same form as
+  // <sidl-game>); the engine's fillTemplate fills and checks the values
+  sw.actions.forEach((template, i) => {
+    const slots = sw.slots ? sw.slots[i] || [] : [];
+    row.append(templateForm((m, ...a) => engine.call(m, ...a), template, slots,
+      (action) => submit(p, sw.switch, action), act));
+  });
+  return row;
+}
+
+// Redraws the game pane from the engine. When the engine fails (a budget error, a restart) the
+// panes that would show stale data say so instead.
+export async function render() {
+  if (!S.loaded) return;
+  try {
+    await renderGame();
+  } catch (e) {
+    /** @param {string} t */
+    const none = (t) => el('span', { class: 'none' }, t);
+    $('moves').replaceChildren(none('(the engine gave no answer: see the error above)'));
+    $('facts').replaceChildren(el('li', { class: 'none' }, '(unknown)'));
+    $('board').replaceChildren();
+    throw e;
+  }
+}
+
+async function renderGame() {
+  const terminal = await engine.call('isTerminal');
+  const n = S.cursor;
+  const last = S.timeline.length - 1;
+  $('chronon-label').replaceChildren(
+    `chronon ${n}`, n < last ? el('span', { class: 'future' }, ` (of ${last})`) : '',
+    terminal ? el('span', { class: 'over' }, ' — game over') : '');
+
+  // the moves of the human seats the view may see: the viewed player's, or every human seat's
+  // for the designer
+  const moves = $('moves');
+  moves.replaceChildren();
+  let any = false;
+  const shown = S.viewAs === '' ? S.players : [S.viewAs];
+  for (const p of shown) {
+    const kind = S.seats.get(p);
+    if (kind !== 'human') {
+      if (S.viewAs !== '') moves.append(el('span', { class: 'none' }, `${p} is played by: ${kind}`));
+      continue;
+    }
+    for (const sw of await engine.call('switches', p)) {
+      any = true;
+      moves.append(renderSwitch(p, sw));
+    }
+  }
+  if (!any && !moves.childElementCount) {
+    moves.append(el('span', { class: 'none' }, terminal ? 'the game is over' : 'no human seat in this view has a switch now'));
+  }
+  const pending = (await engine.call('pending')).filter(([p]) => S.viewAs === '' || p === S.viewAs);
+  $('pending').textContent = pending.length
+    ? 'pending: ' + pending.map(([p, s, a]) => `${p} ${s} ← ${a}`).join('; ') : '';
+
+  // the view: facts, board
+  const facts = await engine.call('view', S.viewAs === '' ? null : S.viewAs);
+  $('facts-who').textContent = S.viewAs === '' ? '(the designer sees all)' : `(as ${S.viewAs} sees them)`;
+  const ul = $('facts');
+  ul.replaceChildren(...facts.map((f) => el('li', {}, f)));
+  if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
+  const board = S.board || detectBoard(facts);
+  $('board').replaceChildren(...(board ? [renderBoard(facts, board)] : []));
+
+  const acc = await accountsNow();
+  $('accounts').replaceChildren(...acc.map((a) => el('tr', { 'data-player': a.player }, el('td', {}, a.player), el('td', {}, a.amount),
+    el('td', {}, n > 0 ? whyButton({ kind: 'payoff', player: a.player, chronon: n }, `why was ${a.player} paid (or not) in chronon ${n}?`) : ''))));
+  renderChart();
+  renderLog();
+  $button('chronon').disabled = !!terminal;
+  $button('random-chronon').disabled = !!terminal;
+  $button('run').disabled = !!terminal && !S.running;
+  $button('undo').disabled = n === 0;
+  $button('back').disabled = n === 0;
+  $button('forward').disabled = n >= last;
+  await updateUrl();
+}
+
+// The event log up to the shown chronon, newest first, as the viewed seat sees it; the future
+// (after a step back) is listed greyed.
+function renderLog() {
+  const who = S.viewAs === '' ? -1 : S.players.indexOf(S.viewAs);
+  const items = [];
+  for (let i = S.timeline.length - 1; i >= 1; i--) {
+    const c = /** @type {Chronon} entries after the start have their chronon */ (S.timeline[i].chronon);
+    const future = i > S.cursor;
+    items.push(el('li', {
+      class: `chronon${future ? ' future' : ''}${i === S.cursor ? ' current' : ''}`, 'data-chronon': i,
+      onclick: () => act(() => travel(i)), title: 'travel to this chronon',
+    }, `chronon ${i}${future ? ' (undone: Forward replays it)' : ''}${S.viewAs ? ` — as ${S.viewAs}` : ''}`));
+    const events = who < 0 ? c.events : (c.playerEvents[who] || []);
+    for (const e of events) {
+      const li = el('li', { class: `${e.kind}${future ? ' future' : ''}` }, e.text);
+      const q = future ? null : eventQuestion(e, i);
+      if (q) li.append(' ', whyButton(q, `why: ${e.text}`));
+      items.push(li);
+    }
+  }
+  items.push(el('li', {
+    class: `chronon${S.cursor === 0 ? ' current' : ''}`, 'data-chronon': 0, onclick: () => act(() => travel(0)),
+  }, 'start'));
+  $('log').replaceChildren(...items);
+}

@@ -1,0 +1,90 @@
+// @ts-check
+// What the page's modules share: the session's state `S`, the engine (a Web Worker behind
+// engine.js; a call that hangs gets the worker restarted), the one-action-at-a-time queue `act`, and
+// how an error is shown.
+import { Engine } from '../engine.js';
+import { actionQueue, make as el } from '../play.js';
+import { $, status } from './dom.js';
+import { jumpTo } from './editor.js';
+
+/** @typedef {import('../pkg/sidl_wasm.js').Chronon} Chronon */
+/** @typedef {import('../pkg/sidl_wasm.js').Account} Account */
+/** @typedef {import('../pkg/sidl_wasm.js').SidlErrorLocation} SidlErrorLocation */
+
+/**
+ * One chronon reached: the session snapshot after it, the Chronon it ran (null for the start), the
+ * accounts then.
+ * @typedef {{ snap: string, chronon: Chronon | null, accounts: Account[] }} TimelineEntry
+ */
+
+export const S = {
+  loaded: false,
+  source: '',           // the loaded source
+  /** @type {string | null} its gallery name (null: edited or from a link) */
+  game: null,
+  /** @type {Map<string, string>} gallery name -> source text as shipped */
+  gallery: new Map(),
+  /** @type {string[]} */
+  players: [],
+  /** @type {Map<string, string>} player -> 'human' | 'random' | an AI spec */
+  seats: new Map(),
+  viewAs: '',           // '' = the designer
+  seed: 1,
+  interrupt: false,
+  /** @type {import('../board.js').Board | null} the board hint of the loaded source (or null) */
+  board: null,
+  // One entry per chronon reached. `cursor` is the entry shown; entries after it are the "future"
+  // that Forward replays until a new move is made.
+  /** @type {TimelineEntry[]} */
+  timeline: [],
+  cursor: 0,
+  running: false,
+  /** @type {string[]} */
+  aiKinds: [],
+};
+
+export const engine = new Engine({
+  timeoutMs: 5000,
+  // the game and its session are back as they were; the page keeps its (same) display rather
+  // than asking the engine again at once (a rule that hangs on every state would loop)
+  onRestart: (message) => {
+    showError({ message: `${message}; the game was reloaded at chronon ${S.cursor}` });
+  },
+});
+Object.assign(window, { sidlEngine: engine, sidlState: S }); // for the browser tests and the console
+
+// Runs a UI action, one at a time: an action clicked while another works waits for it (a second
+// click on Step is a second step after the first, never interleaved with it). <body data-busy> is
+// set until every queued action has finished. Errors are shown.
+export const act = actionQueue({
+  onBusy: (busy) => {
+    if (busy) document.body.dataset.busy = 'true';
+    else delete document.body.dataset.busy;
+  },
+  onError: (e) => { showError(e); console.warn(e); },
+});
+
+/**
+ * An engine error: its message in the status line, and in the game pane with a link to its source
+ * location when it has one (runtime and budget errors).
+ * @param {unknown} e an Error (with `sidl` from the engine), or anything else thrown
+ */
+export function showError(e) {
+  const err = /** @type {{ message?: string, sidl?: SidlErrorLocation } | null | undefined} */ (e);
+  const message = String(err && err.message ? err.message : e);
+  status(message, true);
+  const box = $('engine-error');
+  box.replaceChildren(el('span', { class: 'message' }, message));
+  const loc = err && err.sidl;
+  if (loc && loc.line) {
+    const line = loc.line;
+    box.append(' ', el('a', {
+      href: '#', class: 'goto', 'data-line': line,
+      onclick: (/** @type {Event} */ ev) => { ev.preventDefault(); jumpTo(line, loc.column, loc.endLine, loc.endColumn); },
+    }, `line ${line}:${loc.column}`));
+    if (loc.path && loc.path.length) box.append(el('div', { class: 'path' }, `in ${loc.path.join(' → ')}`));
+  }
+  box.append(' ', el('button', { class: 'close', onclick: () => { box.hidden = true; } }, '×'));
+  box.hidden = false;
+}
+export const clearError = () => { $('engine-error').hidden = true; };

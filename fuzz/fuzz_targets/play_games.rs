@@ -23,6 +23,7 @@ const GAMES: &[&str] = &[
     // added later: appended, so that the corpus's first bytes keep choosing the same games
     include_str!("../../games/english.sidl"),
     include_str!("../../games/ultimatum.sidl"),
+    include_str!("../../games/connect4.sidl"),
 ];
 
 fuzz_target!(|data: &[u8]| {

@@ -73,19 +73,22 @@ impl App {
             seed: Some(seed),
             ..req.config.clone()
         };
+        let now = now_ms();
         let row = SessionRow {
             id: id.clone(),
             name: plan.name.clone(),
             game: req.game.clone(),
-            config: serde_json::to_string(&config).map_err(|e| ApiError::storage(e))?,
+            config: serde_json::to_string(&config).map_err(ApiError::storage)?,
             seed,
-            created_ms: now_ms(),
+            created_ms: now,
             state: SessionState {
                 status: "running".into(),
                 message: None,
                 chronons: 0,
-                chronon_started_ms: now_ms(),
-                deadline_ms: None,
+                chronon_started_ms: now,
+                // the first chronon's deadline is set with the session (the following ones with
+                // the chronon before them), so it is stored before anyone can act
+                deadline_ms: plan.deadline_seconds.map(|s| now + (s * 1000.0) as i64),
                 auto_done: None,
                 driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX).state,
             },
@@ -165,7 +168,11 @@ fn random_u64() -> u64 {
 
 /// Compares secrets in time independent of where they differ.
 fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 fn check_admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
@@ -213,7 +220,10 @@ fn page(html: String) -> Response {
     (
         [
             (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-            (header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
+            (
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("no-referrer"),
+            ),
             (
                 header::CONTENT_SECURITY_POLICY,
                 HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"),
@@ -242,7 +252,10 @@ async fn static_file(Path(file): Path<String>) -> Response {
     ([(header::CONTENT_TYPE, ty)], body).into_response()
 }
 
-async fn list_sessions(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
+async fn list_sessions(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
     check_admin(&app, &headers)?;
     let rows = db(&app, |s| s.sessions()).await?;
     let list: Vec<Value> = rows
@@ -320,7 +333,13 @@ fn escape(s: &str) -> String {
 async fn welcome(State(app): State<Arc<App>>, Path(token): Path<String>) -> Response {
     let seat = match seat_of(&app, &token).await {
         Ok(s) => s,
-        Err(e) => return (StatusCode::NOT_FOUND, page(crate::assets::message_page("Unknown link", &e.message))).into_response(),
+        Err(e) => {
+            return (
+                StatusCode::NOT_FOUND,
+                page(crate::assets::message_page("Unknown link", &e.message)),
+            )
+                .into_response()
+        }
     };
     let sid = seat.session.clone();
     let name = db(&app, move |s| s.session(&sid))
@@ -337,7 +356,10 @@ async fn welcome(State(app): State<Arc<App>>, Path(token): Path<String>) -> Resp
     )
 }
 
-async fn join(State(app): State<Arc<App>>, Path(token): Path<String>) -> Result<Redirect, ApiError> {
+async fn join(
+    State(app): State<Arc<App>>,
+    Path(token): Path<String>,
+) -> Result<Redirect, ApiError> {
     let seat = seat_of(&app, &token).await?;
     if seat.joined_ms.is_none() {
         let (sid, i) = (seat.session.clone(), seat.index);
@@ -350,7 +372,11 @@ async fn play_page(State(app): State<Arc<App>>, Path(token): Path<String>) -> Re
     match seat_of(&app, &token).await {
         Ok(seat) if seat.joined_ms.is_some() => page(crate::assets::PLAY_HTML.to_string()),
         Ok(_) => Redirect::to(&format!("/p/{token}")).into_response(),
-        Err(e) => (StatusCode::NOT_FOUND, page(crate::assets::message_page("Unknown link", &e.message))).into_response(),
+        Err(e) => (
+            StatusCode::NOT_FOUND,
+            page(crate::assets::message_page("Unknown link", &e.message)),
+        )
+            .into_response(),
     }
 }
 
@@ -379,7 +405,14 @@ async fn ws(
 /// A participant's WebSocket: the seat's frames out; `submit` messages in.
 async fn participant(mut socket: WebSocket, live: Live, seat: usize) {
     let (out, mut frames) = tokio::sync::mpsc::unbounded_channel::<String>();
-    if live.tx.send(Cmd::Subscribe { seat, out: out.clone() }).is_err() {
+    if live
+        .tx
+        .send(Cmd::Subscribe {
+            seat,
+            out: out.clone(),
+        })
+        .is_err()
+    {
         return;
     }
     let mut window = Instant::now();

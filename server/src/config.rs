@@ -195,9 +195,10 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
             (Some(seconds("timeout.after", *after)?), OnDeadline::Ai(spec))
         }
     };
-    let name = config.name.clone().unwrap_or_else(|| {
-        game_name(&game).unwrap_or_else(|| "session".to_string())
-    });
+    let name = config
+        .name
+        .clone()
+        .unwrap_or_else(|| game_name(&game).unwrap_or_else(|| "session".to_string()));
     Ok(Plan {
         game,
         name,

@@ -58,7 +58,12 @@ pub struct ServeArgs {
     pub interrupt: bool,
     /// With --create: when a human does not act by the deadline: `default` (the game's default),
     /// `wait`, or `ai:SECONDS:SPEC` (an AI acts for the seat after SECONDS)
-    #[arg(long, value_name = "POLICY", default_value = "default", requires = "create")]
+    #[arg(
+        long,
+        value_name = "POLICY",
+        default_value = "default",
+        requires = "create"
+    )]
     pub timeout: String,
     /// With --create: the session's name
     #[arg(long, requires = "create")]
@@ -69,8 +74,8 @@ fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
     let Some(path) = &args.create else {
         return Ok(None);
     };
-    let game =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let game = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut seats = BTreeMap::new();
     for s in &args.seats {
         let (p, k) = s
@@ -162,9 +167,17 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())?
                 .map_err(|e| e.to_string())?;
-            println!("sidl serve: created session {} ({})", made["id"].as_str().unwrap_or(""), made["name"].as_str().unwrap_or(""));
+            println!(
+                "sidl serve: created session {} ({})",
+                made["id"].as_str().unwrap_or(""),
+                made["name"].as_str().unwrap_or("")
+            );
             for s in made["seats"].as_array().into_iter().flatten() {
-                let who = format!("{} ({})", s["player"].as_str().unwrap_or(""), s["kind"].as_str().unwrap_or(""));
+                let who = format!(
+                    "{} ({})",
+                    s["player"].as_str().unwrap_or(""),
+                    s["kind"].as_str().unwrap_or("")
+                );
                 match s["link"].as_str() {
                     Some(l) => println!("  {who}: {l}"),
                     None => println!("  {who}"),
@@ -186,8 +199,7 @@ async fn shutdown() {
     };
     #[cfg(unix)]
     let term = async {
-        if let Ok(mut s) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         {
             s.recv().await;
         }

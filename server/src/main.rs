@@ -3,7 +3,10 @@
 use clap::Parser;
 
 #[derive(Parser)]
-#[command(name = "sidl-serve", about = "Serve sessions of SIDL3.0 games (docs/serve.md)")]
+#[command(
+    name = "sidl-serve",
+    about = "Serve sessions of SIDL3.0 games (docs/serve.md)"
+)]
 struct Cli {
     #[command(flatten)]
     serve: sidl_server::ServeArgs,

@@ -17,7 +17,9 @@ use crate::dto;
 use crate::error::ApiError;
 use crate::store::{ChrononRow, Commit, SessionState, Store, SubmissionRow};
 use serde_json::{json, Value};
-use sidl_engine::game::{fill_template, Actions, ChrononRecord, Owner, RuntimeError, Session, Submission};
+use sidl_engine::game::{
+    fill_template, Actions, ChrononRecord, Owner, RuntimeError, Session, Submission,
+};
 use sidl_engine::rng::Rng;
 use sidl_engine::seats::{self, Seat};
 use sidl_engine::term::Term;
@@ -58,7 +60,10 @@ pub enum Cmd {
 /// the engine to fill (`fill_template`).
 pub enum ActionIn {
     Text(String),
-    Fill { template: usize, values: Vec<String> },
+    Fill {
+        template: usize,
+        values: Vec<String>,
+    },
 }
 
 /// The handle of a live session.
@@ -224,7 +229,9 @@ impl Actor {
     fn parse(&self, text: &str, what: &str) -> Result<Term, ApiError> {
         sidl_engine::syntax::parse_term(text)
             .map(|r| r.term)
-            .map_err(|_| ApiError::bad_request("bad_term", format!("the {what} {text:?} is not a term")))
+            .map_err(|_| {
+                ApiError::bad_request("bad_term", format!("the {what} {text:?} is not a term"))
+            })
     }
 
     /// A human seat's submission: checked by the engine, committed, then acknowledged.
@@ -250,7 +257,9 @@ impl Actor {
             return Err(ApiError::new(
                 409,
                 "stale_chronon",
-                format!("the submission is for chronon {chronon}, but the session is at chronon {now}"),
+                format!(
+                    "the submission is for chronon {chronon}, but the session is at chronon {now}"
+                ),
             ));
         }
         let sw = self.parse(switch, "switch")?;
@@ -275,7 +284,10 @@ impl Actor {
                         )
                     })?;
                 let t = templates.get(*template).ok_or_else(|| {
-                    ApiError::bad_request("rejected", format!("the switch has no template {template}"))
+                    ApiError::bad_request(
+                        "rejected",
+                        format!("the switch has no template {template}"),
+                    )
                 })?;
                 let vals = values
                     .iter()
@@ -284,7 +296,10 @@ impl Actor {
                 fill_template(t, &vals).ok_or_else(|| {
                     ApiError::bad_request(
                         "rejected",
-                        format!("{} values for a template with another number of slots", vals.len()),
+                        format!(
+                            "{} values for a template with another number of slots",
+                            vals.len()
+                        ),
                     )
                 })?
             }
@@ -364,10 +379,7 @@ impl Actor {
         });
         self.state.chronons = n;
         self.state.chronon_started_ms = at;
-        self.state.deadline_ms = self
-            .plan
-            .deadline_seconds
-            .map(|s| at + (s * 1000.0) as i64);
+        self.state.deadline_ms = self.plan.deadline_seconds.map(|s| at + (s * 1000.0) as i64);
         if let Ok(true) = self.session.is_terminal() {
             self.state.status = "finished".into();
             self.state.deadline_ms = None;
@@ -383,7 +395,10 @@ impl Actor {
         match self.store.commit(&self.id, &commit) {
             Ok(()) => Ok(()),
             Err(e) => {
-                eprintln!("sidl serve: session {}: {e}; reloading it from the store", self.id);
+                eprintln!(
+                    "sidl serve: session {}: {e}; reloading it from the store",
+                    self.id
+                );
                 match Actor::load(self.store.clone(), &self.id) {
                     Ok(fresh) => {
                         let subs = std::mem::take(&mut self.subs);
@@ -416,7 +431,7 @@ impl Actor {
 
     /// Does every legal switch a human seat owns have a pending submission? And the human players
     /// (seat indices) still to act.
-    fn to_act(&mut self) -> Result<Vec<usize>, RuntimeError> {
+    fn still_to_act(&mut self) -> Result<Vec<usize>, RuntimeError> {
         let switches = self.session.switches()?;
         let pending = self.session.pending();
         let mut out = Vec::new();
@@ -486,7 +501,7 @@ impl Actor {
                 self.state.auto_done = Some(n);
             }
             let humans_to_act: Vec<usize> = self
-                .to_act()?
+                .still_to_act()?
                 .into_iter()
                 .filter(|&i| self.plan.seats[i].is_human())
                 .collect();
@@ -537,7 +552,11 @@ impl Actor {
             let p = self.plan.players[i].clone();
             let subs = seats::seat_moves(&mut self.session, &p, &seat, true)?;
             if let Some(s) = subs.first() {
-                let source = if matches!(seat, Seat::Random) { "random" } else { "ai" };
+                let source = if matches!(seat, Seat::Random) {
+                    "random"
+                } else {
+                    "ai"
+                };
                 let row = self.sub_row(n, &s.player, &s.switch, &s.action, source);
                 let mut commit = Commit {
                     submissions: vec![row],
@@ -590,7 +609,7 @@ impl Actor {
         self.state.deadline_ms = None;
         if let OnDeadline::Ai(spec) = self.plan.on_deadline {
             let mut commit = Commit::default();
-            for i in self.to_act()? {
+            for i in self.still_to_act()? {
                 if !self.plan.seats[i].is_human() {
                     continue;
                 }
@@ -696,7 +715,10 @@ impl Actor {
             let waiting: Vec<&String> = if finished {
                 Vec::new()
             } else {
-                self.to_act()?.into_iter().map(|i| &self.names[i]).collect()
+                self.still_to_act()?
+                    .into_iter()
+                    .map(|i| &self.names[i])
+                    .collect()
             };
             let account = &self.session.state().accounts[seat];
             Ok(json!({
@@ -722,7 +744,7 @@ impl Actor {
     /// For the admin API: the session's progress (no hidden facts, no pending actions).
     fn status(&mut self) -> Value {
         let to_act: Vec<String> = self
-            .to_act()
+            .still_to_act()
             .unwrap_or_default()
             .into_iter()
             .map(|i| self.names[i].clone())

@@ -72,10 +72,12 @@ impl SqliteStore {
     /// Opens (or creates) the database file and brings its schema up to date.
     pub fn open(path: &Path) -> StoreResult<SqliteStore> {
         let conn = Connection::open(path).map_err(err)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(err)?;
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(err)?;
-        conn.pragma_update(None, "foreign_keys", "ON").map_err(err)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(err)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(err)?;
         let store = SqliteStore {
@@ -144,7 +146,8 @@ fn parse_rng(text: String) -> rusqlite::Result<[u64; 4]> {
     })
 }
 
-const SESSION_COLUMNS: &str = "id, name, game, config, seed, created_ms, status, message, chronons, \
+const SESSION_COLUMNS: &str =
+    "id, name, game, config, seed, created_ms, status, message, chronons, \
      chronon_started_ms, deadline_ms, auto_done, driver_rng";
 
 fn session_row(r: &Row) -> rusqlite::Result<SessionRow> {

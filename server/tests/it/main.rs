@@ -6,4 +6,5 @@ mod support;
 
 mod play;
 mod recovery;
+mod seats;
 mod security;

@@ -204,6 +204,7 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/admin", get(admin_page))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/static/{file}", get(static_file))
         .route("/api/sessions", get(list_sessions).post(create_session))
         .route("/api/sessions/{id}", get(get_session))

@@ -89,7 +89,7 @@ function renderSwitches() {
 
 function render() {
   if (!state) return;
-  $("chronon").textContent = `Chronon ${state.chronon + 1}`;
+  $("chronon").textContent = state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
   view.replaceChildren(...state.view.map((f) => el("li", { className: "term" }, f)));
   $("account").textContent = state.account;

@@ -46,22 +46,24 @@ pub struct App {
 }
 
 impl App {
-    fn live(&self, id: &str) -> Option<Live> {
-        self.live
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(id)
-            .cloned()
+    /// Starts the thread of a stored session (if it is not running yet).
+    pub fn start_session(&self, id: &str) -> Result<(), String> {
+        self.live_or_start(id).map(|_| ()).map_err(|e| e.message)
     }
 
-    /// Starts the thread of a stored session.
-    pub fn start_session(&self, id: &str) -> Result<(), String> {
-        let live = session::spawn(self.store.clone(), id)?;
-        self.live
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id.to_string(), live);
-        Ok(())
+    /// The live session, started from the store when it is not running yet (a session that had
+    /// ended before a restart is loaded when someone asks for it: its participants still see
+    /// their end screen and history). Blocking: call it off the async threads. The map's lock is
+    /// held while loading, so a session is never started twice.
+    fn live_or_start(&self, id: &str) -> Result<Live, ApiError> {
+        let mut map = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(l) = map.get(id) {
+            return Ok(l.clone());
+        }
+        let live =
+            session::spawn(self.store.clone(), id).map_err(|e| ApiError::new(500, "start", e))?;
+        map.insert(id.to_string(), live.clone());
+        Ok(live)
     }
 
     /// Creates a session (checks, stores, starts it) and returns its description with the links.
@@ -302,7 +304,7 @@ async fn get_session(
         .ok_or_else(|| unknown_session(&id))?;
     let id2 = id.clone();
     let seats = db(&app, move |s| s.seats(&id2)).await?;
-    let live = match app.live(&id) {
+    let live = match started(&app, &id).await.ok() {
         Some(l) => {
             let (tx, rx) = std::sync::mpsc::channel();
             let _ = l.tx.send(Cmd::Status { reply: tx });
@@ -314,6 +316,14 @@ async fn get_session(
         None => None,
     };
     Ok(Json(app.describe(&row, &seats, live)?))
+}
+
+/// [`App::live_or_start`] off the async threads.
+async fn started(app: &Arc<App>, id: &str) -> Result<Live, ApiError> {
+    let (app, id) = (app.clone(), id.to_string());
+    tokio::task::spawn_blocking(move || app.live_or_start(&id))
+        .await
+        .map_err(|e| ApiError::new(500, "internal", e.to_string()))?
 }
 
 async fn seat_of(app: &Arc<App>, token: &str) -> Result<SeatRow, ApiError> {
@@ -394,9 +404,7 @@ async fn ws(
             "join the seat first (the button on its welcome page)",
         ));
     }
-    let live = app
-        .live(&seat.session)
-        .ok_or_else(|| unknown_session(&seat.session))?;
+    let live = started(&app, &seat.session).await?;
     Ok(upgrade
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)

@@ -8,3 +8,4 @@ mod play;
 mod recovery;
 mod seats;
 mod security;
+mod store;

@@ -172,4 +172,18 @@ async fn kuhn_to_the_end_without_leaks() {
             + s.frames[0]["history"].as_array().unwrap().len();
         assert_eq!(records as u64, session.chronon());
     }
+
+    // after a restart, an ended session's links still show the end screen and the whole history
+    let port = server.port;
+    server.kill();
+    let server = Server::start(dir.path(), port);
+    let mut again = Seat::connect(&server.ws_url(&tokens[0])).await;
+    let hello = again.until("hello", |_| true).await;
+    assert_eq!(
+        hello["history"].as_array().unwrap().len() as u64,
+        session.chronon()
+    );
+    let end = again.until("state", |_| true).await;
+    assert_eq!(end["status"], "finished");
+    assert_eq!(end["account"], canonical(&session.state().accounts[0]));
 }

@@ -79,6 +79,10 @@ async fn kill_mid_chronon_and_resume() {
     );
     let st = a.until("state", |_| true).await;
     assert_eq!(st["pending"], json!([["[role1]", "[role1,scissors]"]]));
+    // a submission for the past chronon is refused and changes nothing
+    let stale = a.submit(0, &sw_a, "[role1,rock]").await;
+    assert_eq!(stale["code"], "stale_chronon", "{stale}");
+    assert_eq!(server.session(&id)["live"]["pending"], 1);
     let mut b = Seat::connect(&server.ws_url(&tokens[1])).await;
     b.until("state", |_| true).await;
     assert!(

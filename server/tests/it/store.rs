@@ -52,7 +52,7 @@ fn commits_are_atomic_and_rows_round_trip() {
         joined_ms: None,
     };
     store
-        .create_session(&session("s1"), &[seat.clone()])
+        .create_session(&session("s1"), std::slice::from_ref(&seat))
         .unwrap();
     assert_eq!(store.session("s1").unwrap().unwrap(), session("s1"));
     assert_eq!(store.seat_by_token("t").unwrap().unwrap(), seat);

@@ -411,63 +411,60 @@ async fn ws(
         .on_upgrade(move |socket| participant(socket, live, seat.index)))
 }
 
-/// A participant's WebSocket: the seat's frames out; `submit` messages in.
+/// A participant's WebSocket: the seat's frames out; `submit` messages in. The session holds the
+/// only lasting sender of the seat's queue, so when it drops the subscription (a full queue) the
+/// loop ends and the socket closes.
 async fn participant(mut socket: WebSocket, live: Live, seat: usize) {
-    let (out, mut frames) = tokio::sync::mpsc::unbounded_channel::<String>();
-    if live
-        .tx
-        .send(Cmd::Subscribe {
-            seat,
-            out: out.clone(),
-        })
-        .is_err()
-    {
+    let (out, mut frames) = tokio::sync::mpsc::channel::<String>(session::SEAT_QUEUE);
+    let weak = out.downgrade();
+    if live.tx.send(Cmd::Subscribe { seat, out }).is_err() {
         return;
     }
     let mut window = Instant::now();
     let mut count = 0u32;
     loop {
-        tokio::select! {
+        let reply = tokio::select! {
             frame = frames.recv() => {
                 let Some(frame) = frame else { break };
-                if socket.send(Message::Text(frame.into())).await.is_err() {
-                    break;
-                }
+                frame
             }
             msg = socket.recv() => {
                 let text = match msg {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Binary(_))) => {
-                        let _ = out.send(ApiError::bad_request("bad_frame", "send JSON text frames").frame());
-                        continue;
+                        ApiError::bad_request("bad_frame", "send JSON text frames").frame()
                     }
-                    Some(Ok(Message::Text(t))) => t,
-                };
-                if window.elapsed() >= Duration::from_secs(1) {
-                    window = Instant::now();
-                    count = 0;
-                }
-                count += 1;
-                if count > MAX_MESSAGES_PER_SECOND {
-                    let _ = out.send(ApiError::new(429, "rate_limited", "too many messages; slow down").frame());
-                    continue;
-                }
-                match parse_message(text.as_str()) {
-                    Ok(Incoming::Submit { chronon, switch, action }) => {
-                        let cmd = Cmd::Submit { seat, chronon, switch, action, out: out.clone() };
-                        if live.tx.send(cmd).is_err() {
-                            break;
+                    Some(Ok(Message::Text(t))) => {
+                        if window.elapsed() >= Duration::from_secs(1) {
+                            window = Instant::now();
+                            count = 0;
+                        }
+                        count += 1;
+                        if count > MAX_MESSAGES_PER_SECOND {
+                            ApiError::new(429, "rate_limited", "too many messages; slow down").frame()
+                        } else {
+                            match parse_message(t.as_str()) {
+                                Ok(Incoming::Submit { chronon, switch, action }) => {
+                                    // the acknowledgement comes through the seat's queue, in order
+                                    let Some(out) = weak.upgrade() else { break };
+                                    let cmd = Cmd::Submit { seat, chronon, switch, action, out };
+                                    if live.tx.send(cmd).is_err() {
+                                        break;
+                                    }
+                                    continue;
+                                }
+                                Ok(Incoming::Ping) => json!({"type": "pong", "now_ms": now_ms()}).to_string(),
+                                Err(e) => e.frame(),
+                            }
                         }
                     }
-                    Ok(Incoming::Ping) => {
-                        let _ = out.send(json!({"type": "pong", "now_ms": now_ms()}).to_string());
-                    }
-                    Err(e) => {
-                        let _ = out.send(e.frame());
-                    }
-                }
+                };
+                text
             }
+        };
+        if socket.send(Message::Text(reply.into())).await.is_err() {
+            break;
         }
     }
 }

@@ -26,7 +26,11 @@ use sidl_engine::term::Term;
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender;
+
+/// How many frames may wait for a slow WebSocket; when its queue is full the seat's subscription
+/// is dropped, its socket closes, and the page reconnects and gets the whole state anew.
+pub const SEAT_QUEUE: usize = 1024;
 
 /// Milliseconds since the Unix epoch (the server clock; every stored time is in it).
 pub fn now_ms() -> i64 {
@@ -39,10 +43,7 @@ pub fn now_ms() -> i64 {
 /// A message to a session's thread.
 pub enum Cmd {
     /// A seat's WebSocket: it gets the seat's history and state now and every change later.
-    Subscribe {
-        seat: usize,
-        out: UnboundedSender<String>,
-    },
+    Subscribe { seat: usize, out: Sender<String> },
     /// A human seat's submission for chronon `chronon` (the number of chronons run, as the seat's
     /// last state said). The acknowledgement (or the error) goes to `out` before any broadcast.
     Submit {
@@ -50,7 +51,7 @@ pub enum Cmd {
         chronon: u64,
         switch: String,
         action: ActionIn,
-        out: UnboundedSender<String>,
+        out: Sender<String>,
     },
     /// The session's state for the admin API.
     Status { reply: mpsc::Sender<Value> },
@@ -95,7 +96,7 @@ struct Actor {
     names: Vec<String>,
     state: SessionState,
     next_seq: i64,
-    subs: Vec<Vec<UnboundedSender<String>>>,
+    subs: Vec<Vec<Sender<String>>>,
 }
 
 impl Actor {
@@ -195,7 +196,7 @@ impl Actor {
                 if seat < self.subs.len() {
                     let hello = self.hello(seat);
                     let state = self.seat_state(seat);
-                    if out.send(hello).is_ok() && out.send(state).is_ok() {
+                    if out.try_send(hello).is_ok() && out.try_send(state).is_ok() {
                         self.subs[seat].push(out);
                     }
                 }
@@ -212,7 +213,7 @@ impl Actor {
                     Ok(v) => v.to_string(),
                     Err(e) => e.frame(),
                 };
-                let _ = out.send(frame);
+                let _ = out.try_send(frame);
                 self.broadcast(0);
                 self.advance();
             }
@@ -664,7 +665,7 @@ impl Actor {
                 }
             }
             frames.push(self.seat_state(seat));
-            self.subs[seat].retain(|out| frames.iter().all(|f| out.send(f.clone()).is_ok()));
+            self.subs[seat].retain(|out| frames.iter().all(|f| out.try_send(f.clone()).is_ok()));
         }
     }
 

@@ -250,6 +250,10 @@ async fn static_file(Path(file): Path<String>) -> Response {
         "play.js" => (crate::assets::PLAY_JS, "text/javascript; charset=utf-8"),
         "admin.js" => (crate::assets::ADMIN_JS, "text/javascript; charset=utf-8"),
         "serve.css" => (crate::assets::SERVE_CSS, "text/css; charset=utf-8"),
+        "playground-play.js" => (
+            crate::assets::PLAYGROUND_PLAY_JS,
+            "text/javascript; charset=utf-8",
+        ),
         _ => return ApiError::not_found("not_found", "no such file").into_response(),
     };
     ([(header::CONTENT_TYPE, ty)], body).into_response()

@@ -1,5 +1,6 @@
-//! The pages the server serves: plain HTML, CSS and JavaScript in `assets/` (no bundler), built
-//! into the binary.
+//! The pages the server serves: plain HTML, CSS and JavaScript in `assets/` (no bundler), and the
+//! playground's `playground/play.js` (its DOM builder and typed template forms), built into the
+//! binary.
 
 pub const INDEX_HTML: &str = include_str!("assets/index.html");
 pub const ADMIN_HTML: &str = include_str!("assets/admin.html");
@@ -8,6 +9,8 @@ pub const WELCOME_HTML: &str = include_str!("assets/welcome.html");
 pub const PLAY_HTML: &str = include_str!("assets/play.html");
 pub const PLAY_JS: &str = include_str!("assets/play.js");
 pub const SERVE_CSS: &str = include_str!("assets/serve.css");
+/// The playground's shared play module (DOM builder, typed template forms), served as it is.
+pub const PLAYGROUND_PLAY_JS: &str = include_str!("../../playground/play.js");
 
 /// A page with a title and one paragraph (HTML-escaped).
 pub fn message_page(title: &str, text: &str) -> String {

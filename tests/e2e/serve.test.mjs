@@ -121,6 +121,24 @@ await check("no frame or page of a participant holds the other's card", async ()
   }
 });
 
+await check("a typed template through the playground's form: the server fills and checks it", async () => {
+  const pn = readFileSync(join(root, 'games', 'priceNegotiation.sidl'), 'utf8');
+  const seats = { bob: 'random', clara: 'random', david: 'random', seller: 'random' };
+  const made = await api('/api/sessions', { game: pn, config: { seed: 2, timeout: 'wait', seats } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const alice = await participant(made.body.seats[0].link);
+  await alice.page.click('#join');
+  const price = alice.page.locator('form.template input[data-slot="price"]');
+  await price.fill('cheap');
+  await price.press('Enter');
+  await alice.page.waitForSelector('#error:text("rejected")');
+  await price.fill('12');
+  await price.press('Enter');
+  await alice.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: [alice,12.0]'));
+  await shot(alice, 'alice-bid');
+  assert.deepEqual(alice.errors, []);
+});
+
 await check('a forged link opens nothing', async () => {
   const r = await fetch(`${base}/p/${'0'.repeat(64)}`);
   assert.equal(r.status, 404);

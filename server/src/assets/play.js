@@ -2,7 +2,9 @@
 // server sent (no optimistic moves): the seat's view, its legal actions, its own pending
 // submissions, who is still to act, the countdown, its own history and, at the end, its payoff.
 // Terms arrive as canonical text and go back as text (or as slot values of a template, which the
-// server fills: the engine's rule).
+// server fills: the engine's rule). The DOM builder and the typed template forms are the
+// playground's (playground/play.js, served as /static/playground-play.js).
+import { make, templateForm } from "/static/playground-play.js";
 
 const $ = (id) => document.getElementById(id);
 const wsUrl = location.href.replace(/^http/, "ws").replace(/\/play(\?.*)?(#.*)?$/, "/ws");
@@ -11,12 +13,7 @@ let skew = 0; // server clock minus ours
 let socket = null;
 let retry = 500;
 
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  for (const c of children) e.append(c);
-  return e;
-}
+const el = make;
 
 function describeEvent(ev) {
   switch (ev.kind) {
@@ -29,14 +26,14 @@ function describeEvent(ev) {
 }
 
 function addHistory(rec) {
-  const li = el("li", { className: "record" });
+  const li = el("li", { class: "record" });
   li.dataset.chronon = rec.chronon;
   li.append(el("strong", {}, `Chronon ${rec.chronon}`));
   if (rec.submissions.length) {
     li.append(el("div", {}, "you chose: " + rec.submissions.map(([s, a]) => `${a} at ${s}`).join("; ")));
   }
   const ul = el("ul");
-  for (const ev of rec.events) ul.append(el("li", { className: "term" }, describeEvent(ev)));
+  for (const ev of rec.events) ul.append(el("li", { class: "term" }, describeEvent(ev)));
   li.append(ul);
   $("history").append(li);
 }
@@ -55,33 +52,21 @@ function renderSwitches() {
     return;
   }
   for (const sw of state.switches) {
-    const div = el("div", { className: "switch" });
-    div.append(el("div", { className: "term" }, `switch ${sw.switch}`));
+    const div = el("div", { class: "switch" }, el("div", { class: "term" }, `switch ${sw.switch}`));
     sw.actions.forEach((action, i) => {
       if (!sw.unlimited) {
-        const b = el("button", { type: "button", className: "action term" }, action);
-        b.dataset.action = action;
-        b.onclick = () => send({ type: "submit", chronon: state.chronon, switch: sw.switch, action });
-        div.append(b);
+        div.append(el("button", {
+          type: "button", class: "action term", "data-action": action,
+          onclick: () => send({ type: "submit", chronon: state.chronon, switch: sw.switch, action }),
+        }, action));
         return;
       }
-      const form = el("form", { className: "template" });
-      form.append(el("span", { className: "term" }, action + ": "));
-      const inputs = sw.slots[i].map((slot) => {
-        const input = el("input", {
-          name: slot.name, placeholder: `${slot.name} (${slot.type})`, title: slot.description, required: true,
-        });
-        if (slot.type === "integer") input.inputMode = "numeric";
-        if (slot.type === "double" || slot.type === "number") input.inputMode = "decimal";
-        form.append(input);
-        return input;
-      });
-      form.append(el("button", { type: "submit" }, "Submit"));
-      form.onsubmit = (e) => {
-        e.preventDefault();
-        send({ type: "submit", chronon: state.chronon, switch: sw.switch, template: i, values: inputs.map((x) => x.value.trim()) });
-      };
-      div.append(form);
+      // the playground's form; the server fills the template (the engine's fill_template) and
+      // checks the action, so "fill" only hands the values on
+      const fill = async (_m, _template, values) => ({ values });
+      div.append(templateForm(fill, action, sw.slots[i], (a) => send(typeof a === "string"
+        ? { type: "submit", chronon: state.chronon, switch: sw.switch, action: a }
+        : { type: "submit", chronon: state.chronon, switch: sw.switch, template: i, values: a.values })));
     });
     box.append(div);
   }
@@ -91,7 +76,7 @@ function render() {
   if (!state) return;
   $("chronon").textContent = state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
-  view.replaceChildren(...state.view.map((f) => el("li", { className: "term" }, f)));
+  view.replaceChildren(...state.view.map((f) => el("li", { class: "term" }, f)));
   $("account").textContent = state.account;
   $("waiting").textContent = state.status === "running" && state.waiting.length
     ? `Still to act: ${state.waiting.join(", ")}` : "";

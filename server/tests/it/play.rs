@@ -187,3 +187,53 @@ async fn kuhn_to_the_end_without_leaks() {
     assert_eq!(end["status"], "finished");
     assert_eq!(end["account"], canonical(&session.state().accounts[0]));
 }
+
+/// An unlimited switch through its typed template: the server fills the slots with the engine's
+/// `fill_template` and the engine checks the action; a value of the wrong type or count is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_templates_are_filled_by_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(dir.path(), 0);
+    let created = server.create(
+        "games/priceNegotiation.sidl",
+        json!({"seed": 1, "timeout": "wait",
+               "seats": {"bob": "random", "clara": "random", "david": "random", "seller": "random"}}),
+    );
+    let token = token_of(created["seats"][0]["link"].as_str().unwrap());
+    join(&server, &token);
+    let mut alice = Seat::connect(&server.ws_url(&token)).await;
+    let st = alice.until("state", |_| true).await;
+    let sw = &st["switches"][0];
+    assert_eq!(sw["unlimited"], true);
+    let i = sw["slots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s[0]["type"] == "double")
+        .unwrap();
+    let c = st["chronon"].as_u64().unwrap();
+    let submit = |values: Value| json!({"type": "submit", "chronon": c, "switch": "[alice]", "template": i, "values": values});
+    for (values, code) in [
+        (json!(["cheap"]), "rejected"),
+        (json!(["12", "13"]), "rejected"),
+        (json!(["1.0"]), "rejected"), // below the start price: switch/2 refuses it
+        (json!(["1.0 +"]), "bad_term"),
+    ] {
+        alice.send(submit(values)).await;
+        let v = alice.until("error", |_| true).await;
+        assert_eq!(v["code"], code, "{v}");
+    }
+    alice.send(submit(json!(["12"]))).await;
+    let ack = alice.until("ack", |_| true).await;
+    assert_eq!(
+        ack["action"], "[alice,12.0]",
+        "an integer in a double slot is held as a float"
+    );
+    let rec = alice
+        .until("chronon", |v| v["record"]["chronon"] == c + 1)
+        .await;
+    assert_eq!(
+        rec["record"]["submissions"],
+        json!([["[alice]", "[alice,12.0]"]])
+    );
+}

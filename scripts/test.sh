@@ -26,6 +26,8 @@ bash scripts/editors-test.sh
 bash scripts/wasm-test.sh
 log "playground: sidl-wasm built with wasm-bindgen, played in headless Chromium (scripts/e2e.sh)"
 bash scripts/e2e.sh
+log "sidl serve: two participants play kuhn in headless Chromium (scripts/serve-e2e.sh)"
+bash scripts/serve-e2e.sh
 log "reference game manager (SWI-Prolog) reproduces the shared example trajectories"
 if [ -x tests/reference/check_examples.sh ]; then bash tests/reference/check_examples.sh; fi
 log "all tests passed"

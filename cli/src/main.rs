@@ -1,4 +1,4 @@
-//! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
+//! The `sidl` command line: run, trace, play, query, check, benchmark and serve SIDL games.
 
 mod color;
 mod commands;
@@ -136,6 +136,9 @@ enum Command {
     /// Explain in terms of the game's clauses why a switch is (not) legal, an action (not) among its
     /// actions, a submission accepted or rejected, a fact created or deleted, a payoff (not) paid.
     Why(why::WhyArgs),
+    /// Serve sessions to participants on other machines: HTTP, WebSockets and a SQLite database
+    /// (docs/serve.md). Prints the admin URL with its token (or set it with SIDL_ADMIN_TOKEN).
+    Serve(sidl_server::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -204,6 +207,13 @@ fn main() -> ExitCode {
             format,
         } => explore::run(&game, max_states, seed, format),
         Command::Why(args) => why::run(&args),
+        Command::Serve(args) => match sidl_server::run(args) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: {e}");
+                1
+            }
+        },
     };
     ExitCode::from(code)
 }

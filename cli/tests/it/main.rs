@@ -14,5 +14,6 @@ mod play_pty;
 mod query;
 mod seats;
 mod seeds;
+mod serve;
 mod trace;
 mod why;

@@ -52,7 +52,7 @@ fn without_tests(text: &str) -> &str {
 /// code → where the sources produce it.
 fn source_codes() -> BTreeMap<String, String> {
     let mut files = Vec::new();
-    for crate_dir in ["engine/src", "cli/src", "lsp/src", "wasm/src"] {
+    for crate_dir in ["engine/src", "cli/src", "lsp/src", "wasm/src", "server/src"] {
         rust_files(&root().join(crate_dir), &mut files);
     }
     files.sort();

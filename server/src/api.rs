@@ -1,0 +1,522 @@
+//! The routes: the JSON REST API (admin: sessions), the participants' welcome and play pages, their
+//! WebSocket, and the static files. Every route that changes something is a POST (or a WebSocket
+//! message); a GET never joins a seat or starts anything.
+//!
+//! | route | who | what |
+//! |---|---|---|
+//! | `GET /admin` | anyone (the page asks for the token) | the admin page |
+//! | `GET/POST /api/sessions`, `GET /api/sessions/{id}` | admin token | list, create, one session |
+//! | `GET /p/{token}` | the link's holder | welcome page with a "join" button |
+//! | `POST /p/{token}/join` | the link's holder | joins the seat, then the play page |
+//! | `GET /p/{token}/play` | a joined seat | the participant page |
+//! | `GET /p/{token}/ws` | a joined seat | the seat's WebSocket |
+
+use crate::config::{plan, CreateRequest, SessionConfig};
+use crate::error::ApiError;
+use crate::session::{self, now_ms, ActionIn, Cmd, Live};
+use crate::store::{SeatRow, SessionRow, SessionState, Store};
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use sidl_engine::game::session::DRIVER_SEED_MIX;
+use sidl_engine::rng::Rng;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The largest request body (a game's text and its configuration).
+pub const MAX_BODY: usize = 1 << 20;
+/// The largest WebSocket message from a participant.
+pub const MAX_FRAME: usize = 16 << 10;
+/// Messages a WebSocket may send per second; more are refused (`rate_limited`).
+pub const MAX_MESSAGES_PER_SECOND: u32 = 20;
+
+/// What the routes share.
+pub struct App {
+    pub store: Arc<dyn Store>,
+    pub admin_token: String,
+    /// `http://HOST:PORT`, for the links the admin API prints.
+    pub base_url: String,
+    pub live: Mutex<HashMap<String, Live>>,
+}
+
+impl App {
+    /// Starts the thread of a stored session (if it is not running yet).
+    pub fn start_session(&self, id: &str) -> Result<(), String> {
+        self.live_or_start(id).map(|_| ()).map_err(|e| e.message)
+    }
+
+    /// The live session, started from the store when it is not running yet (a session that had
+    /// ended before a restart is loaded when someone asks for it: its participants still see
+    /// their end screen and history). Blocking: call it off the async threads. The map's lock is
+    /// held while loading, so a session is never started twice.
+    fn live_or_start(&self, id: &str) -> Result<Live, ApiError> {
+        let mut map = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(l) = map.get(id) {
+            return Ok(l.clone());
+        }
+        let live =
+            session::spawn(self.store.clone(), id).map_err(|e| ApiError::new(500, "start", e))?;
+        map.insert(id.to_string(), live.clone());
+        Ok(live)
+    }
+
+    /// Creates a session (checks, stores, starts it) and returns its description with the links.
+    pub fn create(&self, req: &CreateRequest) -> Result<Value, ApiError> {
+        let seed = req.config.seed.unwrap_or_else(random_u64);
+        let plan = plan(&req.game, &req.config, seed)?;
+        let id = random_hex(6);
+        let config = SessionConfig {
+            seed: Some(seed),
+            ..req.config.clone()
+        };
+        let now = now_ms();
+        let row = SessionRow {
+            id: id.clone(),
+            name: plan.name.clone(),
+            game: req.game.clone(),
+            config: serde_json::to_string(&config).map_err(ApiError::storage)?,
+            seed,
+            created_ms: now,
+            state: SessionState {
+                status: "running".into(),
+                message: None,
+                chronons: 0,
+                chronon_started_ms: now,
+                // the first chronon's deadline is set with the session (the following ones with
+                // the chronon before them), so it is stored before anyone can act
+                deadline_ms: plan.deadline_seconds.map(|s| now + (s * 1000.0) as i64),
+                auto_done: None,
+                driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX).state,
+            },
+        };
+        let seats: Vec<SeatRow> = plan
+            .players
+            .iter()
+            .zip(&plan.seats)
+            .enumerate()
+            .map(|(i, (p, k))| SeatRow {
+                session: id.clone(),
+                index: i,
+                player: crate::config::show(p),
+                kind: k.name(),
+                token: if k.is_human() {
+                    random_hex(32)
+                } else {
+                    String::new()
+                },
+                joined_ms: None,
+            })
+            .collect();
+        self.store
+            .create_session(&row, &seats)
+            .map_err(ApiError::storage)?;
+        self.start_session(&id)
+            .map_err(|e| ApiError::new(500, "start", e))?;
+        self.describe(&row, &seats, None)
+    }
+
+    fn describe(
+        &self,
+        row: &SessionRow,
+        seats: &[SeatRow],
+        live: Option<Value>,
+    ) -> Result<Value, ApiError> {
+        let seats: Vec<Value> = seats
+            .iter()
+            .map(|s| {
+                json!({
+                    "player": s.player,
+                    "kind": s.kind,
+                    "link": (!s.token.is_empty()).then(|| format!("{}/p/{}", self.base_url, s.token)),
+                    "joined_ms": s.joined_ms,
+                })
+            })
+            .collect();
+        let config: Value = serde_json::from_str(&row.config).unwrap_or(Value::Null);
+        Ok(json!({
+            "id": row.id,
+            "name": row.name,
+            "seed": row.seed,
+            "created_ms": row.created_ms,
+            "config": config,
+            "status": row.state.status,
+            "message": row.state.message,
+            "chronon": row.state.chronons,
+            "deadline_ms": row.state.deadline_ms,
+            "seats": seats,
+            "live": live,
+        }))
+    }
+}
+
+/// Random bytes from the operating system, as lowercase hex (`n` bytes: `2n` digits).
+pub fn random_hex(n: usize) -> String {
+    let mut buf = vec![0u8; n];
+    getrandom::fill(&mut buf).expect("the operating system's random source");
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn random_u64() -> u64 {
+    let mut buf = [0u8; 8];
+    getrandom::fill(&mut buf).expect("the operating system's random source");
+    u64::from_le_bytes(buf)
+}
+
+/// Compares secrets in time independent of where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+fn check_admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if same_secret(given.trim(), &app.admin_token) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden())
+    }
+}
+
+/// Runs a store call off the async threads.
+async fn db<T: Send + 'static>(
+    app: &Arc<App>,
+    f: impl FnOnce(&dyn Store) -> Result<T, crate::store::StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let store = app.store.clone();
+    tokio::task::spawn_blocking(move || f(store.as_ref()))
+        .await
+        .map_err(|e| ApiError::new(500, "internal", e.to_string()))?
+        .map_err(ApiError::storage)
+}
+
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/admin", get(admin_page))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .route("/static/{file}", get(static_file))
+        .route("/api/sessions", get(list_sessions).post(create_session))
+        .route("/api/sessions/{id}", get(get_session))
+        .route("/p/{token}", get(welcome))
+        .route("/p/{token}/join", post(join))
+        .route("/p/{token}/play", get(play_page))
+        .route("/p/{token}/ws", get(ws))
+        .fallback(|| async { ApiError::not_found("not_found", "no such route") })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+fn page(html: String) -> Response {
+    (
+        [
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            (
+                header::REFERRER_POLICY,
+                HeaderValue::from_static("no-referrer"),
+            ),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'"),
+            ),
+        ],
+        Html(html),
+    )
+        .into_response()
+}
+
+async fn index() -> Response {
+    page(crate::assets::INDEX_HTML.to_string())
+}
+
+async fn admin_page() -> Response {
+    page(crate::assets::ADMIN_HTML.to_string())
+}
+
+async fn static_file(Path(file): Path<String>) -> Response {
+    let (body, ty) = match file.as_str() {
+        "play.js" => (crate::assets::PLAY_JS, "text/javascript; charset=utf-8"),
+        "admin.js" => (crate::assets::ADMIN_JS, "text/javascript; charset=utf-8"),
+        "serve.css" => (crate::assets::SERVE_CSS, "text/css; charset=utf-8"),
+        "playground-play.js" => (
+            crate::assets::PLAYGROUND_PLAY_JS,
+            "text/javascript; charset=utf-8",
+        ),
+        _ => return ApiError::not_found("not_found", "no such file").into_response(),
+    };
+    ([(header::CONTENT_TYPE, ty)], body).into_response()
+}
+
+async fn list_sessions(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    check_admin(&app, &headers)?;
+    let rows = db(&app, |s| s.sessions()).await?;
+    let list: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id, "name": r.name, "status": r.state.status,
+                "chronon": r.state.chronons, "created_ms": r.created_ms,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "sessions": list })))
+}
+
+async fn create_session(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    check_admin(&app, &headers)?;
+    let req: CreateRequest = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request("bad_json", format!("not a session request: {e}")))?;
+    let app2 = app.clone();
+    let out = tokio::task::spawn_blocking(move || app2.create(&req))
+        .await
+        .map_err(|e| ApiError::new(500, "internal", e.to_string()))??;
+    Ok((StatusCode::CREATED, Json(out)))
+}
+
+fn unknown_session(id: &str) -> ApiError {
+    ApiError::not_found("unknown_session", format!("no session {id:?}"))
+}
+
+async fn get_session(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    check_admin(&app, &headers)?;
+    let id2 = id.clone();
+    let row = db(&app, move |s| s.session(&id2))
+        .await?
+        .ok_or_else(|| unknown_session(&id))?;
+    let id2 = id.clone();
+    let seats = db(&app, move |s| s.seats(&id2)).await?;
+    let live = match started(&app, &id).await.ok() {
+        Some(l) => {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let _ = l.tx.send(Cmd::Status { reply: tx });
+            tokio::task::spawn_blocking(move || rx.recv_timeout(Duration::from_secs(10)).ok())
+                .await
+                .ok()
+                .flatten()
+        }
+        None => None,
+    };
+    Ok(Json(app.describe(&row, &seats, live)?))
+}
+
+/// [`App::live_or_start`] off the async threads.
+async fn started(app: &Arc<App>, id: &str) -> Result<Live, ApiError> {
+    let (app, id) = (app.clone(), id.to_string());
+    tokio::task::spawn_blocking(move || app.live_or_start(&id))
+        .await
+        .map_err(|e| ApiError::new(500, "internal", e.to_string()))?
+}
+
+async fn seat_of(app: &Arc<App>, token: &str) -> Result<SeatRow, ApiError> {
+    let t = token.to_string();
+    db(app, move |s| s.seat_by_token(&t))
+        .await?
+        .ok_or_else(|| ApiError::not_found("unknown_link", "this link opens no seat"))
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+async fn welcome(State(app): State<Arc<App>>, Path(token): Path<String>) -> Response {
+    let seat = match seat_of(&app, &token).await {
+        Ok(s) => s,
+        Err(e) => {
+            return (
+                StatusCode::NOT_FOUND,
+                page(crate::assets::message_page("Unknown link", &e.message)),
+            )
+                .into_response()
+        }
+    };
+    let sid = seat.session.clone();
+    let name = db(&app, move |s| s.session(&sid))
+        .await
+        .ok()
+        .flatten()
+        .map(|r| r.name)
+        .unwrap_or_default();
+    page(
+        crate::assets::WELCOME_HTML
+            .replace("{{session}}", &escape(&name))
+            .replace("{{player}}", &escape(&seat.player))
+            .replace("{{token}}", &escape(&token)),
+    )
+}
+
+async fn join(
+    State(app): State<Arc<App>>,
+    Path(token): Path<String>,
+) -> Result<Redirect, ApiError> {
+    let seat = seat_of(&app, &token).await?;
+    if seat.joined_ms.is_none() {
+        let (sid, i) = (seat.session.clone(), seat.index);
+        db(&app, move |s| s.join_seat(&sid, i, now_ms())).await?;
+    }
+    Ok(Redirect::to(&format!("/p/{token}/play")))
+}
+
+async fn play_page(State(app): State<Arc<App>>, Path(token): Path<String>) -> Response {
+    match seat_of(&app, &token).await {
+        Ok(seat) if seat.joined_ms.is_some() => page(crate::assets::PLAY_HTML.to_string()),
+        Ok(_) => Redirect::to(&format!("/p/{token}")).into_response(),
+        Err(e) => (
+            StatusCode::NOT_FOUND,
+            page(crate::assets::message_page("Unknown link", &e.message)),
+        )
+            .into_response(),
+    }
+}
+
+async fn ws(
+    State(app): State<Arc<App>>,
+    Path(token): Path<String>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let seat = seat_of(&app, &token).await?;
+    if seat.joined_ms.is_none() {
+        return Err(ApiError::new(
+            409,
+            "not_joined",
+            "join the seat first (the button on its welcome page)",
+        ));
+    }
+    let live = started(&app, &seat.session).await?;
+    Ok(upgrade
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| participant(socket, live, seat.index)))
+}
+
+/// A participant's WebSocket: the seat's frames out; `submit` messages in. The session holds the
+/// only lasting sender of the seat's queue, so when it drops the subscription (a full queue) the
+/// loop ends and the socket closes.
+async fn participant(mut socket: WebSocket, live: Live, seat: usize) {
+    let (out, mut frames) = tokio::sync::mpsc::channel::<String>(session::SEAT_QUEUE);
+    let weak = out.downgrade();
+    if live.tx.send(Cmd::Subscribe { seat, out }).is_err() {
+        return;
+    }
+    let mut window = Instant::now();
+    let mut count = 0u32;
+    loop {
+        let reply = tokio::select! {
+            frame = frames.recv() => {
+                let Some(frame) = frame else { break };
+                frame
+            }
+            msg = socket.recv() => {
+                let text = match msg {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Binary(_))) => {
+                        ApiError::bad_request("bad_frame", "send JSON text frames").frame()
+                    }
+                    Some(Ok(Message::Text(t))) => {
+                        if window.elapsed() >= Duration::from_secs(1) {
+                            window = Instant::now();
+                            count = 0;
+                        }
+                        count += 1;
+                        if count > MAX_MESSAGES_PER_SECOND {
+                            ApiError::new(429, "rate_limited", "too many messages; slow down").frame()
+                        } else {
+                            match parse_message(t.as_str()) {
+                                Ok(Incoming::Submit { chronon, switch, action }) => {
+                                    // the acknowledgement comes through the seat's queue, in order
+                                    let Some(out) = weak.upgrade() else { break };
+                                    let cmd = Cmd::Submit { seat, chronon, switch, action, out };
+                                    if live.tx.send(cmd).is_err() {
+                                        break;
+                                    }
+                                    continue;
+                                }
+                                Ok(Incoming::Ping) => json!({"type": "pong", "now_ms": now_ms()}).to_string(),
+                                Err(e) => e.frame(),
+                            }
+                        }
+                    }
+                };
+                text
+            }
+        };
+        if socket.send(Message::Text(reply.into())).await.is_err() {
+            break;
+        }
+    }
+}
+
+enum Incoming {
+    Submit {
+        chronon: u64,
+        switch: String,
+        action: ActionIn,
+    },
+    Ping,
+}
+
+fn parse_message(text: &str) -> Result<Incoming, ApiError> {
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| ApiError::bad_request("bad_json", format!("not JSON: {e}")))?;
+    let field = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    match v.get("type").and_then(Value::as_str) {
+        Some("submit") => {
+            let chronon = v.get("chronon").and_then(Value::as_u64).ok_or_else(|| {
+                ApiError::bad_request("bad_message", "a submit message needs \"chronon\": the number of chronons run")
+            })?;
+            let switch = field("switch");
+            let template = v.get("template").and_then(Value::as_u64);
+            let values: Option<Vec<String>> = v.get("values").and_then(Value::as_array).and_then(|a| {
+                a.iter().map(|x| x.as_str().map(str::to_string)).collect()
+            });
+            match (switch, field("action"), template, values) {
+                (Some(switch), Some(action), None, None) => Ok(Incoming::Submit {
+                    chronon,
+                    switch,
+                    action: ActionIn::Text(action),
+                }),
+                (Some(switch), None, Some(template), Some(values)) => Ok(Incoming::Submit {
+                    chronon,
+                    switch,
+                    action: ActionIn::Fill { template: template as usize, values },
+                }),
+                _ => Err(ApiError::bad_request(
+                    "bad_message",
+                    "a submit message needs \"switch\" and either \"action\" (canonical text) or \"template\" (an index) and \"values\" (texts)",
+                )),
+            }
+        }
+        Some("ping") => Ok(Incoming::Ping),
+        _ => Err(ApiError::bad_request(
+            "bad_message",
+            "a message is {\"type\": \"submit\", \"chronon\", \"switch\", \"action\"} or {\"type\": \"ping\"}",
+        )),
+    }
+}

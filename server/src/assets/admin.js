@@ -1,0 +1,55 @@
+// The admin page: the token comes from the URL's fragment (never sent to the server in a URL),
+// every call sends it as a bearer token.
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || prompt("Admin token") || "";
+const $ = (id) => document.getElementById(id);
+
+async function api(path, options = {}) {
+  const r = await fetch(path, { ...options, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } });
+  const body = await r.json();
+  if (!r.ok) throw new Error(`${body.error.code}: ${body.error.message}`);
+  return body;
+}
+
+function cell(text) { const td = document.createElement("td"); td.textContent = text; return td; }
+
+async function show(id) {
+  const s = await api(`/api/sessions/${id}`);
+  const d = $("detail");
+  d.replaceChildren();
+  const h = document.createElement("h2");
+  h.textContent = `${s.name} (${s.id}): ${s.status}, chronon ${s.chronon}`;
+  d.append(h);
+  const ul = document.createElement("ul");
+  for (const seat of s.seats) {
+    const li = document.createElement("li");
+    li.textContent = `${seat.player} (${seat.kind})${seat.joined_ms ? ", joined" : ""} `;
+    if (seat.link) { const a = document.createElement("a"); a.href = seat.link; a.textContent = seat.link; li.append(a); }
+    ul.append(li);
+  }
+  d.append(ul);
+}
+
+async function refresh() {
+  try {
+    const { sessions } = await api("/api/sessions");
+    const tb = $("sessions").querySelector("tbody");
+    tb.replaceChildren(...sessions.map((s) => {
+      const tr = document.createElement("tr");
+      tr.append(cell(s.id), cell(s.name), cell(s.status), cell(s.chronon));
+      tr.onclick = () => show(s.id).catch((e) => ($("error").textContent = e.message));
+      return tr;
+    }));
+  } catch (e) { $("error").textContent = e.message; }
+}
+
+$("create").onsubmit = async (e) => {
+  e.preventDefault();
+  try {
+    const config = JSON.parse($("config").value || "{}");
+    const s = await api("/api/sessions", { method: "POST", body: JSON.stringify({ game: $("game").value, config }) });
+    await refresh();
+    await show(s.id);
+  } catch (err) { $("error").textContent = err.message; }
+};
+refresh();
+setInterval(refresh, 5000);

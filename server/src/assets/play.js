@@ -1,0 +1,139 @@
+// The participant page: one seat of a served session over its WebSocket. It renders only what the
+// server sent (no optimistic moves): the seat's view, its legal actions, its own pending
+// submissions, who is still to act, the countdown, its own history and, at the end, its payoff.
+// Terms arrive as canonical text and go back as text (or as slot values of a template, which the
+// server fills: the engine's rule). The DOM builder and the typed template forms are the
+// playground's (playground/play.js, served as /static/playground-play.js).
+import { make, templateForm } from "/static/playground-play.js";
+
+const $ = (id) => document.getElementById(id);
+const wsUrl = location.href.replace(/^http/, "ws").replace(/\/play(\?.*)?(#.*)?$/, "/ws");
+let state = null;
+let skew = 0; // server clock minus ours
+let socket = null;
+let retry = 500;
+
+const el = make;
+
+function describeEvent(ev) {
+  switch (ev.kind) {
+    case "created": return `+ ${ev.fact}`;
+    case "deleted": return `− ${ev.fact}`;
+    case "account": return `account of ${ev.player}: ${ev.amount}`;
+    case "switch": return `${ev.switch} → ${ev.action} (${ev.how}${ev.ok ? "" : ", failed"})`;
+    default: return JSON.stringify(ev);
+  }
+}
+
+function addHistory(rec) {
+  const li = el("li", { class: "record" });
+  li.dataset.chronon = rec.chronon;
+  li.append(el("strong", {}, `Chronon ${rec.chronon}`));
+  if (rec.submissions.length) {
+    li.append(el("div", {}, "you chose: " + rec.submissions.map(([s, a]) => `${a} at ${s}`).join("; ")));
+  }
+  const ul = el("ul");
+  for (const ev of rec.events) ul.append(el("li", { class: "term" }, describeEvent(ev)));
+  li.append(ul);
+  $("history").append(li);
+}
+
+function send(msg) {
+  $("error").textContent = "";
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+}
+
+function renderSwitches() {
+  const box = $("switches");
+  box.replaceChildren();
+  if (!state || state.status !== "running") return;
+  if (!state.switches.length) {
+    box.append(el("p", {}, "You have nothing to do now."));
+    return;
+  }
+  for (const sw of state.switches) {
+    const div = el("div", { class: "switch" }, el("div", { class: "term" }, `switch ${sw.switch}`));
+    sw.actions.forEach((action, i) => {
+      if (!sw.unlimited) {
+        div.append(el("button", {
+          type: "button", class: "action term", "data-action": action,
+          onclick: () => send({ type: "submit", chronon: state.chronon, switch: sw.switch, action }),
+        }, action));
+        return;
+      }
+      // the playground's form; the server fills the template (the engine's fill_template) and
+      // checks the action, so "fill" only hands the values on
+      const fill = async (_m, _template, values) => ({ values });
+      div.append(templateForm(fill, action, sw.slots[i], (a) => send(typeof a === "string"
+        ? { type: "submit", chronon: state.chronon, switch: sw.switch, action: a }
+        : { type: "submit", chronon: state.chronon, switch: sw.switch, template: i, values: a.values })));
+    });
+    box.append(div);
+  }
+}
+
+function render() {
+  if (!state) return;
+  $("chronon").textContent = state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
+  const view = $("view");
+  view.replaceChildren(...state.view.map((f) => el("li", { class: "term" }, f)));
+  $("account").textContent = state.account;
+  $("waiting").textContent = state.status === "running" && state.waiting.length
+    ? `Still to act: ${state.waiting.join(", ")}` : "";
+  $("pending").textContent = state.pending.length
+    ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${a} at ${s}`).join("; ")
+    : "";
+  const over = state.status !== "running";
+  $("end").hidden = !over;
+  $("act").hidden = over;
+  if (over) {
+    $("payoff").textContent = state.account;
+    $("endmsg").textContent = state.status === "finished" ? "" : `The session stopped (${state.status}): ${state.message || ""}`;
+  }
+  renderSwitches();
+  tick();
+}
+
+function tick() {
+  const c = $("countdown");
+  if (!state || state.deadline_ms == null || state.status !== "running") { c.textContent = ""; return; }
+  const left = Math.max(0, state.deadline_ms - (Date.now() + skew));
+  c.textContent = `${Math.ceil(left / 1000)} s left`;
+}
+setInterval(tick, 250);
+
+function connect() {
+  socket = new WebSocket(wsUrl);
+  $("conn").textContent = "connecting";
+  socket.onopen = () => { $("conn").textContent = "connected"; retry = 500; };
+  socket.onclose = () => {
+    $("conn").textContent = "disconnected: reconnecting";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 10000);
+  };
+  socket.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    switch (msg.type) {
+      case "hello":
+        $("title").textContent = msg.name;
+        $("who").textContent = `You play ${msg.player}.`;
+        $("history").replaceChildren();
+        for (const rec of msg.history) addHistory(rec);
+        break;
+      case "chronon":
+        addHistory(msg.record);
+        break;
+      case "state":
+        state = msg;
+        skew = msg.now_ms - Date.now();
+        render();
+        break;
+      case "ack":
+        break;
+      case "error":
+        $("error").textContent = `${msg.code}: ${msg.message}`;
+        break;
+    }
+  };
+}
+connect();

@@ -1,0 +1,226 @@
+//! A session's configuration: what an experimenter gives at creation ([`SessionConfig`], JSON), and
+//! its checked form ([`Plan`]) that the session thread follows. Seat kinds are the engine's
+//! ([`Seat::parse`]: `human`, `random`, `minimax:…`, `mcts:…`), players are the game's.
+
+use crate::error::ApiError;
+use serde::{Deserialize, Serialize};
+use sidl_engine::ai::AiSpec;
+use sidl_engine::diag::{ColumnUnit, LineIndex};
+use sidl_engine::game::{Game, Session, Settings};
+use sidl_engine::seats::Seat;
+use sidl_engine::term::Term;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The longest chronon or timeout accepted (a day), in seconds.
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+/// What happens when the deadline of a chronon passes and a human seat has not acted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TimeoutSpec {
+    /// `"default"`: the chronon closes at `chronon_seconds` and the game's defaults apply
+    /// (`default/2`, else the first action); `"wait"`: there is no deadline, the chronon closes
+    /// when every human seat has acted.
+    Named(String),
+    /// `{"ai": SPEC, "after": SECONDS}`: `after` seconds into a chronon an AI (`SPEC`) submits for
+    /// each human seat that has not, and the chronon closes.
+    Ai { ai: String, after: f64 },
+}
+
+impl Default for TimeoutSpec {
+    fn default() -> TimeoutSpec {
+        TimeoutSpec::Named("default".into())
+    }
+}
+
+/// A session's configuration as given (and stored).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionConfig {
+    /// A name for people (default: the game's `game/1` name or "session").
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The game's seed (default: drawn at random and stored).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Player (canonical text, e.g. `p1` or `[p1]`) → seat kind; a player not named is `human`.
+    #[serde(default)]
+    pub seats: BTreeMap<String, String>,
+    /// Interrupt mode (paper §4): every accepted submission runs its own transition.
+    #[serde(default)]
+    pub interrupt: bool,
+    /// The length of a chronon in seconds (`None`: no deadline).
+    #[serde(default)]
+    pub chronon_seconds: Option<f64>,
+    #[serde(default)]
+    pub timeout: TimeoutSpec,
+}
+
+/// A request to create a session: the game's text and the configuration.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateRequest {
+    pub game: String,
+    #[serde(default)]
+    pub config: SessionConfig,
+}
+
+/// What to do when a deadline passes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OnDeadline {
+    /// Close the chronon (the game's defaults apply).
+    Close,
+    /// An AI submits for the human seats that did not, then the chronon closes.
+    Ai(AiSpec),
+}
+
+/// A checked configuration.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub game: Arc<Game>,
+    pub name: String,
+    pub seed: u64,
+    pub interrupt: bool,
+    /// Player terms in player order, and their seats.
+    pub players: Vec<Term>,
+    pub seats: Vec<Seat>,
+    /// Seconds from the start of a chronon to its deadline (`None`: wait).
+    pub deadline_seconds: Option<f64>,
+    pub on_deadline: OnDeadline,
+}
+
+impl Plan {
+    pub fn settings(&self) -> Settings {
+        Settings {
+            interrupt: self.interrupt,
+            ..Settings::default()
+        }
+    }
+}
+
+fn bad(code: &str, message: impl Into<String>) -> ApiError {
+    ApiError::bad_request(code, message)
+}
+
+fn seconds(what: &str, s: f64) -> Result<f64, ApiError> {
+    if s.is_finite() && s > 0.0 && s <= MAX_SECONDS {
+        Ok(s)
+    } else {
+        Err(bad(
+            "bad_config",
+            format!("{what} must be a number of seconds in (0, {MAX_SECONDS}], not {s}"),
+        ))
+    }
+}
+
+/// Loads the game and checks the configuration against it. `seed` is the seed to use when the
+/// configuration names none.
+pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, ApiError> {
+    let game = match Game::load(game_text) {
+        Ok((g, _warnings)) => Arc::new(g),
+        Err(diags) => {
+            let index = LineIndex::new(game_text);
+            let list: Vec<serde_json::Value> = diags
+                .iter()
+                .map(|d| {
+                    let at = index.line_col(game_text, d.span.start, ColumnUnit::Utf8);
+                    serde_json::json!({
+                        "code": d.code,
+                        "severity": d.severity.as_str(),
+                        "message": d.message,
+                        "line": at.line + 1,
+                        "column": at.col + 1,
+                        "help": d.help,
+                    })
+                })
+                .collect();
+            let first = diags
+                .first()
+                .map(|d| format!("{}: {}", d.code, d.message))
+                .unwrap_or_default();
+            return Err(bad(
+                "game_does_not_load",
+                format!("the game does not load: {first}"),
+            )
+            .with_details(serde_json::Value::Array(list)));
+        }
+    };
+    let seed = config.seed.unwrap_or(seed);
+    let settings = Settings {
+        interrupt: config.interrupt,
+        ..Settings::default()
+    };
+    let session = Session::new(game.clone(), seed, settings)
+        .map_err(|e| ApiError::runtime(&e).with_status(400))?;
+    let players = session.players();
+    let mut seats = vec![Seat::Human; players.len()];
+    for (name, kind) in &config.seats {
+        let term = sidl_engine::syntax::parse_term(name)
+            .map(|r| r.term)
+            .map_err(|_| bad("bad_config", format!("seat {name:?} is not a term")))?;
+        // `p1` names the player `[p1]` as well
+        let i = players
+            .iter()
+            .position(|p| *p == term || *p == Term::list(vec![term.clone()]))
+            .ok_or_else(|| {
+                let names: Vec<String> = players.iter().map(show).collect();
+                ApiError::bad_request(
+                    "E0943",
+                    format!(
+                        "{name} is not a player of the game (its players: {})",
+                        names.join(", ")
+                    ),
+                )
+            })?;
+        seats[i] = Seat::parse(kind).map_err(|e| bad("bad_config", e))?;
+    }
+    let chronon = config
+        .chronon_seconds
+        .map(|s| seconds("chronon_seconds", s))
+        .transpose()?;
+    let (deadline_seconds, on_deadline) = match &config.timeout {
+        TimeoutSpec::Named(n) if n == "default" => (chronon, OnDeadline::Close),
+        TimeoutSpec::Named(n) if n == "wait" => (None, OnDeadline::Close),
+        TimeoutSpec::Named(n) => {
+            return Err(bad(
+                "bad_config",
+                format!(
+                    "unknown timeout policy {n:?}: \"default\", \"wait\" or {{\"ai\": SPEC, \"after\": SECONDS}}"
+                ),
+            ))
+        }
+        TimeoutSpec::Ai { ai, after } => {
+            let spec = AiSpec::parse(ai).map_err(|e| bad("bad_config", e))?;
+            (Some(seconds("timeout.after", *after)?), OnDeadline::Ai(spec))
+        }
+    };
+    let name = config
+        .name
+        .clone()
+        .unwrap_or_else(|| game_name(&game).unwrap_or_else(|| "session".to_string()));
+    Ok(Plan {
+        game,
+        name,
+        seed,
+        interrupt: config.interrupt,
+        players,
+        seats,
+        deadline_seconds,
+        on_deadline,
+    })
+}
+
+/// The game's `game(Name)` fact, if it has one.
+fn game_name(game: &Arc<Game>) -> Option<String> {
+    let v = Term::Var(0);
+    let goal = Term::compound("game", vec![v.clone()]);
+    let mut s = Session::new(game.clone(), 0, Settings::default()).ok()?;
+    let answers = s.query_state(&goal, &v, 1, "game/1").ok()?;
+    answers.first().map(show)
+}
+
+/// A term as canonical text (what crosses every boundary of the server).
+pub fn show(t: &Term) -> String {
+    sidl_engine::write::canonical(t)
+}

@@ -1,0 +1,97 @@
+//! What crosses the wire about a game, as JSON: switches with typed slots, events, chronon
+//! records. Terms are canonical text (`sidl_engine::write::canonical`), as in the playground's DTOs
+//! (`wasm/src/core.rs`), so the participant page reads them the same way.
+
+use crate::config::show;
+use serde_json::{json, Value};
+use sidl_engine::game::session::{slot_type_description, ActionSource};
+use sidl_engine::game::{template_slots, Actions, ChrononRecord, Event, SwitchInfo};
+
+/// A legal switch of the seat's player: its actions, or for an unlimited switch its templates with
+/// their typed slots (name, type, description) in fill order.
+pub fn switch(s: &SwitchInfo) -> Value {
+    let (unlimited, acts) = match &s.actions {
+        Actions::Finite(a) => (false, a),
+        Actions::Unlimited(t) => (true, t),
+    };
+    let slots: Vec<Value> = acts
+        .iter()
+        .map(|a| {
+            if !unlimited {
+                return json!([]);
+            }
+            Value::Array(
+                template_slots(a)
+                    .iter()
+                    .map(|sl| {
+                        json!({
+                            "name": sl.name.as_ref().map(show).unwrap_or_else(|| "_".into()),
+                            "type": sl.ty.name(),
+                            "description": slot_type_description(sl.ty),
+                        })
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    json!({
+        "switch": show(&s.id),
+        "unlimited": unlimited,
+        "actions": acts.iter().map(show).collect::<Vec<_>>(),
+        "slots": slots,
+    })
+}
+
+pub fn event(e: &Event) -> Value {
+    match e {
+        Event::Created(f) => json!({"kind": "created", "fact": show(f)}),
+        Event::Deleted(f) => json!({"kind": "deleted", "fact": show(f)}),
+        Event::Account { player, amount } => {
+            json!({"kind": "account", "player": show(player), "amount": show(amount)})
+        }
+        Event::Switch {
+            switch,
+            action,
+            how,
+            ok,
+        } => json!({
+            "kind": "switch",
+            "switch": show(switch),
+            "action": show(action),
+            "how": match how {
+                ActionSource::Submitted => "submitted",
+                ActionSource::Drawn => "drawn",
+                ActionSource::Default => "default",
+            },
+            "ok": ok,
+        }),
+    }
+}
+
+/// The designer's record of a chronon (stored with it; never sent to a participant).
+pub fn designer_record(rec: &ChrononRecord, chronon: u64) -> Value {
+    json!({
+        "chronon": chronon,
+        "submissions": rec.submissions.iter()
+            .map(|s| [show(&s.player), show(&s.switch), show(&s.action)])
+            .collect::<Vec<_>>(),
+        "draws": rec.draws.iter().map(|(s, a)| [show(s), show(a)]).collect::<Vec<_>>(),
+        "events": rec.events.iter().map(event).collect::<Vec<_>>(),
+    })
+}
+
+/// Seat `seat`'s record of a chronon: its own submissions and the events its player may see.
+pub fn seat_record(rec: &ChrononRecord, chronon: u64, seat: usize, player: &str) -> Value {
+    let own: Vec<[String; 2]> = rec
+        .submissions
+        .iter()
+        .filter(|s| show(&s.player) == player)
+        .map(|s| [show(&s.switch), show(&s.action)])
+        .collect();
+    let events: Vec<Value> = rec
+        .player_events
+        .get(seat)
+        .map(|es| es.iter().map(event).collect())
+        .unwrap_or_default();
+    json!({"chronon": chronon, "submissions": own, "events": events})
+}

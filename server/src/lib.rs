@@ -1,0 +1,213 @@
+//! `sidl serve`: sessions of SIDL3.0 games played by several people on several machines
+//! (docs/serve.md). An adapter like the CLI: every rule is the engine's; this crate stores, times,
+//! authorises and carries messages.
+//!
+//! Files: `config.rs` (a session's configuration and its check against the game), `store.rs` (the
+//! storage interface) and `store/sqlite.rs` (its SQLite backend), `session.rs` (the thread that owns
+//! a live session), `api.rs` (the HTTP routes and the participants' WebSocket), `dto.rs` (what the
+//! pages receive), `error.rs` (the error shape), `assets.rs` and `assets/` (the pages).
+
+pub mod api;
+mod assets;
+pub mod config;
+pub mod dto;
+pub mod error;
+pub mod session;
+pub mod store;
+
+use api::App;
+use config::{CreateRequest, SessionConfig, TimeoutSpec};
+use std::collections::{BTreeMap, HashMap};
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use store::Store;
+
+/// The default port of `sidl serve` (fixed, so that links stay valid across restarts).
+pub const DEFAULT_PORT: u16 = 8790;
+/// The environment variable that sets the admin token.
+pub const TOKEN_ENV: &str = "SIDL_ADMIN_TOKEN";
+
+/// The options of `sidl serve` (also `sidl-serve`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ServeArgs {
+    /// The folder of the database (`sidl.db`, SQLite)
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub data: PathBuf,
+    /// The port to listen on (0: any free port)
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Create a session of this game at start (its links are printed)
+    #[arg(long, value_name = "GAME")]
+    pub create: Option<PathBuf>,
+    /// With --create: a seat, `PLAYER=human|random|minimax:DEPTH|mcts:ITERATIONS` (repeatable;
+    /// players not named are human)
+    #[arg(long = "seat", value_name = "PLAYER=KIND", requires = "create")]
+    pub seats: Vec<String>,
+    /// With --create: the seed (default: random)
+    #[arg(long, requires = "create")]
+    pub seed: Option<u64>,
+    /// With --create: the length of a chronon in seconds
+    #[arg(long, value_name = "SECONDS", requires = "create")]
+    pub chronon_seconds: Option<f64>,
+    /// With --create: interrupt mode (every submission runs its own transition)
+    #[arg(long, requires = "create")]
+    pub interrupt: bool,
+    /// With --create: when a human does not act by the deadline: `default` (the game's default),
+    /// `wait`, or `ai:SECONDS:SPEC` (an AI acts for the seat after SECONDS)
+    #[arg(
+        long,
+        value_name = "POLICY",
+        default_value = "default",
+        requires = "create"
+    )]
+    pub timeout: String,
+    /// With --create: the session's name
+    #[arg(long, requires = "create")]
+    pub name: Option<String>,
+}
+
+fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
+    let Some(path) = &args.create else {
+        return Ok(None);
+    };
+    let game = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut seats = BTreeMap::new();
+    for s in &args.seats {
+        let (p, k) = s
+            .split_once('=')
+            .ok_or_else(|| format!("--seat {s}: write PLAYER=KIND"))?;
+        seats.insert(p.trim().to_string(), k.trim().to_string());
+    }
+    let timeout = match args.timeout.as_str() {
+        "default" | "wait" => TimeoutSpec::Named(args.timeout.clone()),
+        t => {
+            let rest = t
+                .strip_prefix("ai:")
+                .ok_or_else(|| format!("--timeout {t}: default, wait or ai:SECONDS:SPEC"))?;
+            let (secs, spec) = rest
+                .split_once(':')
+                .ok_or_else(|| format!("--timeout {t}: ai:SECONDS:SPEC, e.g. ai:30:mcts:200"))?;
+            let after = secs
+                .parse()
+                .map_err(|_| format!("--timeout {t}: {secs} is not a number of seconds"))?;
+            TimeoutSpec::Ai {
+                ai: spec.to_string(),
+                after,
+            }
+        }
+    };
+    Ok(Some(CreateRequest {
+        game,
+        config: SessionConfig {
+            name: args.name.clone(),
+            seed: args.seed,
+            seats,
+            interrupt: args.interrupt,
+            chronon_seconds: args.chronon_seconds,
+            timeout,
+        },
+    }))
+}
+
+/// Runs the server until Ctrl-C (or SIGTERM).
+pub fn run(args: ServeArgs) -> Result<(), String> {
+    let create = create_request(&args)?;
+    std::fs::create_dir_all(&args.data)
+        .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+    let db = args.data.join("sidl.db");
+    let store: Arc<dyn Store> =
+        Arc::new(store::sqlite::SqliteStore::open(&db).map_err(|e| e.to_string())?);
+    let admin_token = match std::env::var(TOKEN_ENV) {
+        Ok(t) if !t.trim().is_empty() => t.trim().to_string(),
+        _ => match store.meta("admin_token").map_err(|e| e.to_string())? {
+            Some(t) => t,
+            None => {
+                let t = api::random_hex(24);
+                store
+                    .set_meta("admin_token", &t)
+                    .map_err(|e| e.to_string())?;
+                t
+            }
+        },
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let base_url = format!("http://{addr}");
+        let app = Arc::new(App {
+            store: store.clone(),
+            admin_token,
+            base_url: base_url.clone(),
+            live: Mutex::new(HashMap::new()),
+        });
+        println!("sidl serve: data in {} (SQLite)", db.display());
+        // every session that was running when the server stopped resumes
+        for row in store.sessions().map_err(|e| e.to_string())? {
+            if row.state.status == "running" {
+                match app.start_session(&row.id) {
+                    Ok(()) => println!("sidl serve: resumed session {} ({})", row.id, row.name),
+                    Err(e) => eprintln!("sidl serve: session {} does not resume: {e}", row.id),
+                }
+            }
+        }
+        if let Some(req) = create {
+            let app2 = app.clone();
+            let made = tokio::task::spawn_blocking(move || app2.create(&req))
+                .await
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?;
+            println!(
+                "sidl serve: created session {} ({})",
+                made["id"].as_str().unwrap_or(""),
+                made["name"].as_str().unwrap_or("")
+            );
+            for s in made["seats"].as_array().into_iter().flatten() {
+                let who = format!(
+                    "{} ({})",
+                    s["player"].as_str().unwrap_or(""),
+                    s["kind"].as_str().unwrap_or("")
+                );
+                match s["link"].as_str() {
+                    Some(l) => println!("  {who}: {l}"),
+                    None => println!("  {who}"),
+                }
+            }
+        }
+        println!("sidl serve: listening on {base_url}");
+        println!("admin: {base_url}/admin#token={}", app.admin_token);
+        axum::serve(listener, api::router(app))
+            .with_graceful_shutdown(shutdown())
+            .await
+            .map_err(|e| e.to_string())
+    })
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

@@ -1,0 +1,764 @@
+//! A live session: one thread owns the engine's `Session` and is the only writer of its rows. The
+//! routes talk to it through [`Live`] (a channel of [`Cmd`]s); it talks to the participants through
+//! one channel per WebSocket, each belonging to one seat, and sends a seat only what its player may
+//! see (its view, its switches, its own pending submissions and its events).
+//!
+//! The order of every step is: the engine decides, the store commits, then (only then) the reply
+//! or the broadcast. A failed commit rebuilds the session from the store, so memory never holds
+//! what the database does not.
+//!
+//! Recovery ([`Actor::load`]): the game text, seed and submissions are in the store; the session is
+//! rebuilt with `Session::replay` (the stored submissions of each chronon, then the transition), the
+//! submissions of the current chronon are submitted again (pending), and the drivers' RNG, the
+//! deadline and whether the automatic seats already acted come from the session row.
+
+use crate::config::{plan, show, OnDeadline, Plan, SessionConfig};
+use crate::dto;
+use crate::error::ApiError;
+use crate::store::{ChrononRow, Commit, SessionState, Store, SubmissionRow};
+use serde_json::{json, Value};
+use sidl_engine::game::{
+    fill_template, Actions, ChrononRecord, Owner, RuntimeError, Session, Submission,
+};
+use sidl_engine::rng::Rng;
+use sidl_engine::seats::{self, Seat};
+use sidl_engine::term::Term;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::mpsc::Sender;
+
+/// How many frames may wait for a slow WebSocket; when its queue is full the seat's subscription
+/// is dropped, its socket closes, and the page reconnects and gets the whole state anew.
+pub const SEAT_QUEUE: usize = 1024;
+
+/// Milliseconds since the Unix epoch (the server clock; every stored time is in it).
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A message to a session's thread.
+pub enum Cmd {
+    /// A seat's WebSocket: it gets the seat's history and state now and every change later.
+    Subscribe { seat: usize, out: Sender<String> },
+    /// A human seat's submission for chronon `chronon` (the number of chronons run, as the seat's
+    /// last state said). The acknowledgement (or the error) goes to `out` before any broadcast.
+    Submit {
+        seat: usize,
+        chronon: u64,
+        switch: String,
+        action: ActionIn,
+        out: Sender<String>,
+    },
+    /// The session's state for the admin API.
+    Status { reply: mpsc::Sender<Value> },
+}
+
+/// A submitted action: its canonical text, or the values of a template's slots (in fill order) for
+/// the engine to fill (`fill_template`).
+pub enum ActionIn {
+    Text(String),
+    Fill {
+        template: usize,
+        values: Vec<String>,
+    },
+}
+
+/// The handle of a live session.
+#[derive(Clone)]
+pub struct Live {
+    pub tx: mpsc::Sender<Cmd>,
+}
+
+/// Starts the thread of a stored session (a new one, or one found at start-up).
+pub fn spawn(store: Arc<dyn Store>, id: &str) -> Result<Live, String> {
+    let mut actor = Actor::load(store, id)?;
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name(format!("session-{id}"))
+        .spawn(move || {
+            actor.advance();
+            actor.run(rx);
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(Live { tx })
+}
+
+struct Actor {
+    id: String,
+    store: Arc<dyn Store>,
+    plan: Plan,
+    session: Session,
+    /// Player names (canonical text) in player order.
+    names: Vec<String>,
+    state: SessionState,
+    next_seq: i64,
+    subs: Vec<Vec<Sender<String>>>,
+}
+
+impl Actor {
+    /// Rebuilds a session from the store.
+    fn load(store: Arc<dyn Store>, id: &str) -> Result<Actor, String> {
+        let row = store
+            .session(id)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no session {id}"))?;
+        let config: SessionConfig =
+            serde_json::from_str(&row.config).map_err(|e| format!("stored configuration: {e}"))?;
+        let plan = plan(&row.game, &config, row.seed).map_err(|e| e.to_string())?;
+        let subs = store.submissions(id).map_err(|e| e.to_string())?;
+        let n = row.state.chronons;
+        let parse = |t: &str| -> Result<Term, String> {
+            sidl_engine::syntax::parse_term(t)
+                .map(|r| r.term)
+                .map_err(|_| format!("stored term {t:?} does not parse"))
+        };
+        let sub = |s: &SubmissionRow| -> Result<Submission, String> {
+            Ok(Submission {
+                player: parse(&s.player)?,
+                switch: parse(&s.switch)?,
+                action: parse(&s.action)?,
+            })
+        };
+        let mut history: Vec<ChrononRecord> = (0..n)
+            .map(|_| ChrononRecord {
+                submissions: Vec::new(),
+                overrides: Vec::new(),
+                draws: Vec::new(),
+                events: Vec::new(),
+                player_events: Vec::new(),
+            })
+            .collect();
+        let mut pending = Vec::new();
+        for s in &subs {
+            if s.chronon < n {
+                history[s.chronon as usize].submissions.push(sub(s)?);
+            } else {
+                pending.push(sub(s)?);
+            }
+        }
+        let mut session = Session::replay(plan.game.clone(), plan.seed, plan.settings(), &history)
+            .map_err(|e| format!("session {id} does not replay: {}", e.message))?;
+        for p in &pending {
+            if let Err(r) = session
+                .submit(&p.player, &p.switch, &p.action)
+                .map_err(|e| e.message)?
+            {
+                return Err(format!("a stored pending submission is refused: {r}"));
+            }
+        }
+        if session.chronon() != n && !plan.interrupt {
+            return Err(format!(
+                "session {id} replays to chronon {}, not {n}",
+                session.chronon()
+            ));
+        }
+        *session.rng() = Rng {
+            state: row.state.driver_rng,
+        };
+        let names = plan.players.iter().map(show).collect::<Vec<_>>();
+        let seats = names.len();
+        Ok(Actor {
+            id: id.to_string(),
+            store,
+            plan,
+            session,
+            names,
+            state: row.state,
+            next_seq: subs.last().map_or(1, |s| s.seq + 1),
+            subs: vec![Vec::new(); seats],
+        })
+    }
+
+    fn run(&mut self, rx: mpsc::Receiver<Cmd>) {
+        loop {
+            let wait = match self.state.deadline_ms {
+                Some(d) if self.state.status == "running" => {
+                    Duration::from_millis((d - now_ms()).max(0) as u64)
+                }
+                _ => Duration::from_secs(3600),
+            };
+            match rx.recv_timeout(wait) {
+                Ok(cmd) => self.handle(cmd),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return,
+            }
+            self.check_deadline();
+        }
+    }
+
+    fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Subscribe { seat, out } => {
+                if seat < self.subs.len() {
+                    let hello = self.hello(seat);
+                    let state = self.seat_state(seat);
+                    if out.try_send(hello).is_ok() && out.try_send(state).is_ok() {
+                        self.subs[seat].push(out);
+                    }
+                }
+            }
+            Cmd::Submit {
+                seat,
+                chronon,
+                switch,
+                action,
+                out,
+            } => {
+                self.check_deadline();
+                let frame = match self.submit(seat, chronon, &switch, &action) {
+                    Ok(v) => v.to_string(),
+                    Err(e) => e.frame(),
+                };
+                let _ = out.try_send(frame);
+                self.broadcast(0);
+                self.advance();
+            }
+            Cmd::Status { reply } => {
+                let _ = reply.send(self.status());
+            }
+        }
+    }
+
+    fn running(&self) -> bool {
+        self.state.status == "running"
+    }
+
+    fn parse(&self, text: &str, what: &str) -> Result<Term, ApiError> {
+        sidl_engine::syntax::parse_term(text)
+            .map(|r| r.term)
+            .map_err(|_| {
+                ApiError::bad_request("bad_term", format!("the {what} {text:?} is not a term"))
+            })
+    }
+
+    /// A human seat's submission: checked by the engine, committed, then acknowledged.
+    fn submit(
+        &mut self,
+        seat: usize,
+        chronon: u64,
+        switch: &str,
+        action: &ActionIn,
+    ) -> Result<Value, ApiError> {
+        if seat >= self.names.len() || !self.plan.seats[seat].is_human() {
+            return Err(ApiError::forbidden());
+        }
+        if !self.running() {
+            return Err(ApiError::new(
+                409,
+                "not_running",
+                format!("the session is {}", self.state.status),
+            ));
+        }
+        let now = self.session.history().len() as u64;
+        if chronon != now {
+            return Err(ApiError::new(
+                409,
+                "stale_chronon",
+                format!(
+                    "the submission is for chronon {chronon}, but the session is at chronon {now}"
+                ),
+            ));
+        }
+        let sw = self.parse(switch, "switch")?;
+        let player = self.plan.players[seat].clone();
+        let act = match action {
+            ActionIn::Text(t) => self.parse(t, "action")?,
+            ActionIn::Fill { template, values } => {
+                let templates = self
+                    .session
+                    .switches_of(&player)
+                    .map_err(|e| ApiError::runtime(&e))?
+                    .into_iter()
+                    .find(|s| s.id == sw)
+                    .and_then(|s| match s.actions {
+                        Actions::Unlimited(t) => Some(t),
+                        Actions::Finite(_) => None,
+                    })
+                    .ok_or_else(|| {
+                        ApiError::bad_request(
+                            "rejected",
+                            format!("{switch} is not an unlimited switch of yours now"),
+                        )
+                    })?;
+                let t = templates.get(*template).ok_or_else(|| {
+                    ApiError::bad_request(
+                        "rejected",
+                        format!("the switch has no template {template}"),
+                    )
+                })?;
+                let vals = values
+                    .iter()
+                    .map(|v| self.parse(v, "value"))
+                    .collect::<Result<Vec<_>, _>>()?;
+                fill_template(t, &vals).ok_or_else(|| {
+                    ApiError::bad_request(
+                        "rejected",
+                        format!(
+                            "{} values for a template with another number of slots",
+                            vals.len()
+                        ),
+                    )
+                })?
+            }
+        };
+        match self.session.submit(&player, &sw, &act) {
+            Err(e) => return Err(ApiError::runtime(&e)),
+            Ok(Err(r)) => return Err(ApiError::bad_request("rejected", r.0)),
+            Ok(Ok(())) => {}
+        }
+        // the accepted action as the engine holds it (a filled template)
+        let accepted = self
+            .session
+            .pending()
+            .iter()
+            .find(|s| s.switch == sw)
+            .map(|s| s.action.clone())
+            .or_else(|| {
+                self.session
+                    .history()
+                    .last()
+                    .and_then(|r| r.submissions.iter().find(|s| s.switch == sw))
+                    .map(|s| s.action.clone())
+            })
+            .unwrap_or(act);
+        let row = self.sub_row(now, &player, &sw, &accepted, "human");
+        let mut commit = Commit {
+            submissions: vec![row],
+            ..Commit::default()
+        };
+        let ran = self.session.history().len() as u64 > now;
+        if ran {
+            self.chronon_ran(&mut commit);
+        }
+        commit.state = Some(self.state.clone());
+        self.persist(commit)?;
+        if ran {
+            self.broadcast_chronons(now);
+        }
+        Ok(json!({
+            "type": "ack",
+            "chronon": chronon,
+            "switch": show(&sw),
+            "action": show(&accepted),
+        }))
+    }
+
+    fn sub_row(
+        &mut self,
+        chronon: u64,
+        player: &Term,
+        switch: &Term,
+        action: &Term,
+        source: &str,
+    ) -> SubmissionRow {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        SubmissionRow {
+            seq,
+            chronon,
+            player: show(player),
+            switch: show(switch),
+            action: show(action),
+            source: source.to_string(),
+            at_ms: now_ms(),
+        }
+    }
+
+    /// After a transition: its row, the new chronon's start and deadline, the RNG.
+    fn chronon_ran(&mut self, commit: &mut Commit) {
+        let n = self.session.history().len() as u64;
+        let rec = self.session.history().last().expect("a chronon ran");
+        let at = now_ms();
+        commit.chronons.push(ChrononRow {
+            chronon: n,
+            at_ms: at,
+            record: dto::designer_record(rec, n).to_string(),
+        });
+        self.state.chronons = n;
+        self.state.chronon_started_ms = at;
+        self.state.deadline_ms = self.plan.deadline_seconds.map(|s| at + (s * 1000.0) as i64);
+        if let Ok(true) = self.session.is_terminal() {
+            self.state.status = "finished".into();
+            self.state.deadline_ms = None;
+        }
+        self.state.driver_rng = self.session.rng().state;
+    }
+
+    /// Commits, or rebuilds the session from the store when the commit fails.
+    fn persist(&mut self, mut commit: Commit) -> Result<(), ApiError> {
+        if let Some(st) = &mut commit.state {
+            st.driver_rng = self.session.rng().state;
+        }
+        match self.store.commit(&self.id, &commit) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                eprintln!(
+                    "sidl serve: session {}: {e}; reloading it from the store",
+                    self.id
+                );
+                match Actor::load(self.store.clone(), &self.id) {
+                    Ok(fresh) => {
+                        let subs = std::mem::take(&mut self.subs);
+                        *self = fresh;
+                        self.subs = subs;
+                    }
+                    Err(e2) => {
+                        eprintln!("sidl serve: session {}: {e2}", self.id);
+                        self.state.status = "error".into();
+                        self.state.message = Some(e2);
+                    }
+                }
+                Err(ApiError::storage(e))
+            }
+        }
+    }
+
+    /// A runtime error of the game stops the session (state unchanged, stored with the message).
+    fn fail(&mut self, e: RuntimeError) {
+        let d = e.to_diagnostic();
+        self.state.status = "error".into();
+        self.state.message = Some(format!("{}: {}", d.code, d.message));
+        self.state.deadline_ms = None;
+        let _ = self.persist(Commit {
+            state: Some(self.state.clone()),
+            ..Commit::default()
+        });
+        self.broadcast(0);
+    }
+
+    /// Does every legal switch a human seat owns have a pending submission? And the human players
+    /// (seat indices) still to act.
+    fn still_to_act(&mut self) -> Result<Vec<usize>, RuntimeError> {
+        let switches = self.session.switches()?;
+        let pending = self.session.pending();
+        let mut out = Vec::new();
+        for sw in switches.iter() {
+            if let Owner::Player(p) = &sw.owner {
+                if let Some(i) = self.plan.players.iter().position(|q| q == p) {
+                    if !out.contains(&i) && !pending.iter().any(|s| s.switch == sw.id) {
+                        out.push(i);
+                    }
+                }
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// Plays what needs no person: the automatic seats (once per chronon), and the chronon when
+    /// nobody human has to act. Stops when a human must act, the game ended or nothing can happen.
+    fn advance(&mut self) {
+        if let Err(e) = self.advance_inner() {
+            self.fail(e);
+        }
+    }
+
+    fn advance_inner(&mut self) -> Result<(), RuntimeError> {
+        // a bound on the chronons run in one go (a game of automatic seats only ends on its own)
+        for _ in 0..100_000 {
+            if !self.running() {
+                return Ok(());
+            }
+            let n = self.session.history().len() as u64;
+            if self.session.is_terminal()? {
+                self.state.status = "finished".into();
+                self.state.deadline_ms = None;
+                let _ = self.persist(Commit {
+                    state: Some(self.state.clone()),
+                    ..Commit::default()
+                });
+                self.broadcast(0);
+                return Ok(());
+            }
+            let mut moved = 0;
+            if self.state.auto_done != Some(n) {
+                if self.plan.interrupt {
+                    if self.auto_interrupt(n)? {
+                        continue;
+                    }
+                } else {
+                    let subs = seats::automatic_moves(&mut self.session, &self.plan.seats)?;
+                    moved = subs.len();
+                    let mut commit = Commit::default();
+                    for s in &subs {
+                        let i = self.plan.players.iter().position(|p| *p == s.player);
+                        let source = match i.map(|i| &self.plan.seats[i]) {
+                            Some(Seat::Random) => "random",
+                            _ => "ai",
+                        };
+                        let row = self.sub_row(n, &s.player, &s.switch, &s.action, source);
+                        commit.submissions.push(row);
+                    }
+                    self.state.auto_done = Some(n);
+                    commit.state = Some(self.state.clone());
+                    if self.persist(commit).is_err() {
+                        return Ok(());
+                    }
+                }
+                self.state.auto_done = Some(n);
+            }
+            let humans_to_act: Vec<usize> = self
+                .still_to_act()?
+                .into_iter()
+                .filter(|&i| self.plan.seats[i].is_human())
+                .collect();
+            if !humans_to_act.is_empty() {
+                // a human must act: wait (for the deadline, if there is one)
+                if self.state.deadline_ms.is_none() {
+                    if let Some(s) = self.plan.deadline_seconds {
+                        self.state.deadline_ms =
+                            Some(self.state.chronon_started_ms + (s * 1000.0) as i64);
+                        let _ = self.persist(Commit {
+                            state: Some(self.state.clone()),
+                            ..Commit::default()
+                        });
+                    }
+                }
+                self.broadcast(0);
+                return Ok(());
+            }
+            if self.plan.interrupt && !self.session.pending().is_empty() {
+                return Ok(());
+            }
+            if let Some(idle) = seats::idle(&mut self.session, &self.plan.seats, moved)? {
+                self.state.status = "stalled".into();
+                self.state.message = Some(idle.to_string());
+                self.state.deadline_ms = None;
+                let _ = self.persist(Commit {
+                    state: Some(self.state.clone()),
+                    ..Commit::default()
+                });
+                self.broadcast(0);
+                return Ok(());
+            }
+            if !self.close()? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Interrupt mode: each automatic seat in player order submits at most once; the first accepted
+    /// submission ran a transition (true: go on with the next chronon).
+    fn auto_interrupt(&mut self, n: u64) -> Result<bool, RuntimeError> {
+        for i in 0..self.plan.seats.len() {
+            let seat = self.plan.seats[i].clone();
+            if seat.is_human() {
+                continue;
+            }
+            let p = self.plan.players[i].clone();
+            let subs = seats::seat_moves(&mut self.session, &p, &seat, true)?;
+            if let Some(s) = subs.first() {
+                let source = if matches!(seat, Seat::Random) {
+                    "random"
+                } else {
+                    "ai"
+                };
+                let row = self.sub_row(n, &s.player, &s.switch, &s.action, source);
+                let mut commit = Commit {
+                    submissions: vec![row],
+                    ..Commit::default()
+                };
+                if self.session.history().len() as u64 > n {
+                    self.chronon_ran(&mut commit);
+                }
+                commit.state = Some(self.state.clone());
+                if self.persist(commit).is_ok() {
+                    self.broadcast_chronons(n);
+                }
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Runs the chronon, commits it, then shows it. False when it could not be stored.
+    fn close(&mut self) -> Result<bool, RuntimeError> {
+        let n = self.session.history().len() as u64;
+        self.session.run_chronon()?;
+        let mut commit = Commit::default();
+        self.chronon_ran(&mut commit);
+        commit.state = Some(self.state.clone());
+        if self.persist(commit).is_err() {
+            return Ok(false);
+        }
+        self.broadcast_chronons(n);
+        Ok(true)
+    }
+
+    fn check_deadline(&mut self) {
+        let Some(d) = self.state.deadline_ms else {
+            return;
+        };
+        if !self.running() || now_ms() < d {
+            return;
+        }
+        if let Err(e) = self.deadline() {
+            self.fail(e);
+        }
+        self.advance();
+    }
+
+    /// The deadline passed: an AI takes over the human seats that did not act (if so configured),
+    /// then the chronon closes (defaults apply to whatever did not act).
+    fn deadline(&mut self) -> Result<(), RuntimeError> {
+        let n = self.session.history().len() as u64;
+        self.state.deadline_ms = None;
+        if let OnDeadline::Ai(spec) = self.plan.on_deadline {
+            let mut commit = Commit::default();
+            for i in self.still_to_act()? {
+                if !self.plan.seats[i].is_human() {
+                    continue;
+                }
+                let p = self.plan.players[i].clone();
+                let seed = self.session.rng().next_u64();
+                let subs = seats::ai_moves(&mut self.session, &p, spec, seed, self.plan.interrupt)?;
+                for s in &subs {
+                    let row = self.sub_row(n, &s.player, &s.switch, &s.action, "timeout-ai");
+                    commit.submissions.push(row);
+                }
+                if self.session.history().len() as u64 > n {
+                    self.chronon_ran(&mut commit);
+                    commit.state = Some(self.state.clone());
+                    if self.persist(commit).is_ok() {
+                        self.broadcast_chronons(n);
+                    }
+                    return Ok(());
+                }
+            }
+            commit.state = Some(self.state.clone());
+            if self.persist(commit).is_err() {
+                return Ok(());
+            }
+        }
+        if self.session.history().len() as u64 == n {
+            self.close()?;
+        }
+        Ok(())
+    }
+
+    /// Sends each subscribed seat the records of the chronons after `from` that it may see, then
+    /// its state.
+    fn broadcast_chronons(&mut self, from: u64) {
+        self.broadcast(from + 1);
+    }
+
+    /// Sends every subscribed seat its records of chronons `from..` (none for 0) and its state.
+    fn broadcast(&mut self, from: u64) {
+        let n = self.session.history().len() as u64;
+        for seat in 0..self.subs.len() {
+            if self.subs[seat].is_empty() {
+                continue;
+            }
+            let mut frames = Vec::new();
+            if from > 0 {
+                for c in from..=n {
+                    let rec = &self.session.history()[(c - 1) as usize];
+                    frames.push(
+                        json!({"type": "chronon", "record": dto::seat_record(rec, c, seat, &self.names[seat])})
+                            .to_string(),
+                    );
+                }
+            }
+            frames.push(self.seat_state(seat));
+            self.subs[seat].retain(|out| frames.iter().all(|f| out.try_send(f.clone()).is_ok()));
+        }
+    }
+
+    /// The first frame of a seat: who it is and its whole history.
+    fn hello(&self, seat: usize) -> String {
+        let history: Vec<Value> = self
+            .session
+            .history()
+            .iter()
+            .enumerate()
+            .map(|(i, r)| dto::seat_record(r, i as u64 + 1, seat, &self.names[seat]))
+            .collect();
+        json!({
+            "type": "hello",
+            "session": self.id,
+            "name": self.plan.name,
+            "player": self.names[seat],
+            "players": self.names,
+            "interrupt": self.plan.interrupt,
+            "history": history,
+        })
+        .to_string()
+    }
+
+    /// A seat's state: its view, its legal switches, its own pending submissions, who is still to
+    /// act, the deadline and its account.
+    fn seat_state(&mut self, seat: usize) -> String {
+        let player = self.plan.players[seat].clone();
+        let built = (|| -> Result<Value, RuntimeError> {
+            let finished = self.state.status != "running";
+            let view: Vec<String> = self.session.view(Some(&player))?.iter().map(show).collect();
+            let switches: Vec<Value> = if finished {
+                Vec::new()
+            } else {
+                self.session
+                    .switches_of(&player)?
+                    .iter()
+                    .map(dto::switch)
+                    .collect()
+            };
+            let pending: Vec<[String; 2]> = self
+                .session
+                .pending()
+                .iter()
+                .filter(|s| s.player == player)
+                .map(|s| [show(&s.switch), show(&s.action)])
+                .collect();
+            let waiting: Vec<&String> = if finished {
+                Vec::new()
+            } else {
+                self.still_to_act()?
+                    .into_iter()
+                    .map(|i| &self.names[i])
+                    .collect()
+            };
+            let account = &self.session.state().accounts[seat];
+            Ok(json!({
+                "type": "state",
+                "chronon": self.session.history().len(),
+                "status": self.state.status,
+                "message": self.state.message,
+                "deadline_ms": self.state.deadline_ms,
+                "now_ms": now_ms(),
+                "view": view,
+                "switches": switches,
+                "pending": pending,
+                "waiting": waiting,
+                "account": show(account),
+            }))
+        })();
+        match built {
+            Ok(v) => v.to_string(),
+            Err(e) => ApiError::runtime(&e).frame(),
+        }
+    }
+
+    /// For the admin API: the session's progress (no hidden facts, no pending actions).
+    fn status(&mut self) -> Value {
+        let to_act: Vec<String> = self
+            .still_to_act()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| self.names[i].clone())
+            .collect();
+        json!({
+            "status": self.state.status,
+            "message": self.state.message,
+            "chronon": self.session.history().len(),
+            "deadline_ms": self.state.deadline_ms,
+            "to_act": to_act,
+            "pending": self.session.pending().len(),
+            "connected": self.subs.iter().map(|s| s.iter().filter(|o| !o.is_closed()).count()).collect::<Vec<_>>(),
+            "accounts": self.session.state().accounts.iter().map(show).collect::<Vec<_>>(),
+        })
+    }
+}

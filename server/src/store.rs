@@ -1,0 +1,129 @@
+//! Storage: the one interface ([`Store`]) between the sessions and a database, and the rows it
+//! reads and writes. The session logic (`session.rs`) and the routes (`api.rs`) only see this trait;
+//! the SQLite backend is `store/sqlite.rs`. A PostgreSQL backend implements the same trait (each
+//! method is one statement or one transaction; [`Store::commit`] is the only write during play).
+//!
+//! The methods are synchronous: they are called from the session threads and, in the routes, through
+//! `tokio::task::spawn_blocking`.
+
+pub mod sqlite;
+
+use serde::{Deserialize, Serialize};
+
+/// A storage error (the backend's message).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "storage error: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A session as stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionRow {
+    pub id: String,
+    pub name: String,
+    /// The game's text (the session replays from it; a later edit of the file changes nothing).
+    pub game: String,
+    /// The configuration as given at creation (`config::SessionConfig` as JSON).
+    pub config: String,
+    pub seed: u64,
+    pub created_ms: i64,
+    pub state: SessionState,
+}
+
+/// The part of a session row that changes during play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionState {
+    /// `running`, `finished` (terminal state), `stalled` (no seat can act) or `error` (a runtime
+    /// error of the game; `message` says which).
+    pub status: String,
+    pub message: Option<String>,
+    /// How many chronons have run.
+    pub chronons: u64,
+    /// When the current chronon started (server clock, ms since the Unix epoch).
+    pub chronon_started_ms: i64,
+    /// When the current chronon ends (`None`: no deadline).
+    pub deadline_ms: Option<i64>,
+    /// The chronon (number of chronons run) whose automatic seats have already submitted.
+    pub auto_done: Option<u64>,
+    /// The drivers' RNG (`Session::rng`) after the last stored step, so that random and AI seats
+    /// draw after a restart exactly as they would have without it.
+    pub driver_rng: [u64; 4],
+}
+
+/// A seat: one player of a session and who plays it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatRow {
+    pub session: String,
+    pub index: usize,
+    /// The player as canonical text.
+    pub player: String,
+    /// `human`, `random` or an AI spec (`engine::seats::Seat::parse`).
+    pub kind: String,
+    /// The secret of the seat's link (human seats; empty for automatic ones).
+    pub token: String,
+    /// When the participant pressed "join" (ms), or `None`.
+    pub joined_ms: Option<i64>,
+}
+
+/// An accepted submission. Submissions are stored in order (`seq`); `chronon` is the number of
+/// chronons that had run when it was made, so the ones of chronon `c` are replayed before the
+/// `c+1`-th transition (a later one to the same switch replaces an earlier one, as in the engine).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SubmissionRow {
+    pub seq: i64,
+    pub chronon: u64,
+    pub player: String,
+    pub switch: String,
+    pub action: String,
+    /// `human`, `random`, `ai` or `timeout-ai` (an AI that took over a seat at its deadline).
+    pub source: String,
+    pub at_ms: i64,
+}
+
+/// A chronon that ran: its number (1 for the first), when, and its designer's record as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChrononRow {
+    pub chronon: u64,
+    pub at_ms: i64,
+    pub record: String,
+}
+
+/// One atomic write of a session's progress: new submissions, new chronons and the new state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Commit {
+    pub submissions: Vec<SubmissionRow>,
+    pub chronons: Vec<ChrononRow>,
+    pub state: Option<SessionState>,
+}
+
+/// The storage interface.
+pub trait Store: Send + Sync {
+    /// The value of a server-wide setting (e.g. `admin_token`).
+    fn meta(&self, key: &str) -> StoreResult<Option<String>>;
+    fn set_meta(&self, key: &str, value: &str) -> StoreResult<()>;
+    /// Stores a new session and its seats (one transaction).
+    fn create_session(&self, session: &SessionRow, seats: &[SeatRow]) -> StoreResult<()>;
+    /// Every session, oldest first.
+    fn sessions(&self) -> StoreResult<Vec<SessionRow>>;
+    fn session(&self, id: &str) -> StoreResult<Option<SessionRow>>;
+    /// A session's seats in player order.
+    fn seats(&self, session: &str) -> StoreResult<Vec<SeatRow>>;
+    /// The seat a link's token opens.
+    fn seat_by_token(&self, token: &str) -> StoreResult<Option<SeatRow>>;
+    /// Marks a seat as joined (the first time only).
+    fn join_seat(&self, session: &str, index: usize, at_ms: i64) -> StoreResult<()>;
+    /// A session's submissions in order.
+    fn submissions(&self, session: &str) -> StoreResult<Vec<SubmissionRow>>;
+    /// A session's chronons in order.
+    fn chronons(&self, session: &str) -> StoreResult<Vec<ChrononRow>>;
+    /// Writes one step of play atomically: all of it or nothing.
+    fn commit(&self, session: &str, commit: &Commit) -> StoreResult<()>;
+}

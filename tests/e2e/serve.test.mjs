@@ -1,0 +1,149 @@
+// `sidl serve` in real headless Chromium: two participants, each in a browser context of its own,
+// play games/kuhn.sidl (hidden cards) to the end through the served pages.
+//   BASE_URL=http://127.0.0.1:PORT ADMIN_TOKEN=... node tests/e2e/serve.test.mjs
+// Run by scripts/serve-e2e.sh (which starts the server). Prints `ok - NAME` per check and a
+// closing `N passed, N failed`. Screenshots go to $ARTIFACTS (default target/e2e-artifacts/).
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const base = (process.env.BASE_URL || 'http://127.0.0.1:8790').replace(/\/$/, '');
+const token = process.env.ADMIN_TOKEN;
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const artifacts = process.env.ARTIFACTS || join(root, 'target', 'e2e-artifacts');
+mkdirSync(artifacts, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--no-first-run'],
+});
+
+async function api(path, body) {
+  const r = await fetch(base + path, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: r.status, body: await r.json() };
+}
+
+let passed = 0;
+let failed = 0;
+async function check(name, f) {
+  try {
+    await f();
+    passed += 1;
+    console.log(`ok - ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`not ok - ${name}`);
+    console.error(e);
+  }
+}
+
+// a participant: its own context (no shared cookies or storage), every WebSocket frame it received
+async function participant(link) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const seat = { page, frames: [], errors: [] };
+  page.on('websocket', (ws) => ws.on('framereceived', (f) => seat.frames.push(String(f.payload))));
+  page.on('pageerror', (e) => seat.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') seat.errors.push(m.text()); });
+  await page.goto(link);
+  return seat;
+}
+
+const game = readFileSync(join(root, 'games', 'kuhn.sidl'), 'utf8');
+const created = await api('/api/sessions', { game, config: { seed: 3, timeout: 'wait' } });
+assert.equal(created.status, 201, JSON.stringify(created.body));
+const session = created.body;
+const [link1, link2] = session.seats.map((s) => s.link);
+const p1 = await participant(link1);
+const p2 = await participant(link2);
+const shot = (seat, name) => seat.page.screenshot({ path: join(artifacts, `serve-${name}.png`), fullPage: true });
+const action = (seat, a) => seat.page.locator(`button.action[data-action="${a}"]`);
+
+await check('the welcome pages join nothing until their button is pressed', async () => {
+  assert.match(await p1.page.textContent('main'), /You will play as \[p1\]/);
+  assert.match(await p2.page.textContent('main'), /You will play as \[p2\]/);
+  const s = await api(`/api/sessions/${session.id}`);
+  assert.deepEqual(s.body.seats.map((x) => x.joined_ms), [null, null]);
+  await p1.page.click('#join');
+  await p2.page.click('#join');
+  for (const seat of [p1, p2]) await seat.page.waitForSelector('#conn:text("connected")');
+  const t = await api(`/api/sessions/${session.id}`);
+  assert.ok(t.body.seats.every((x) => typeof x.joined_ms === 'number'));
+});
+
+await check('each page shows its own card and not the other', async () => {
+  await p1.page.waitForSelector('#view li');
+  await p2.page.waitForSelector('#view li');
+  const v1 = await p1.page.locator('#view li').allTextContents();
+  const v2 = await p2.page.locator('#view li').allTextContents();
+  assert.ok(v1.some((f) => f.startsWith('[card,p1,')) && !v1.some((f) => f.startsWith('[card,p2,')), v1.join(' '));
+  assert.ok(v2.some((f) => f.startsWith('[card,p2,')) && !v2.some((f) => f.startsWith('[card,p1,')), v2.join(' '));
+  assert.match(await p2.page.textContent('#waiting'), /Still to act: \[p1\]/);
+  await shot(p1, 'p1-start');
+});
+
+await check('p1 bets; after a reload p1 is the same seat with its whole history', async () => {
+  await action(p1, '[p1,bet]').click();
+  await action(p2, '[p2,call]').waitFor();
+  await p1.page.reload();
+  await p1.page.waitForSelector('#conn:text("connected")');
+  await p1.page.waitForFunction(() => document.querySelectorAll('#history > li').length === 2);
+  assert.match(await p1.page.textContent('#who'), /You play \[p1\]/);
+  assert.match(await p1.page.textContent('#history'), /you chose: \[p1,bet\]/);
+  assert.equal(await action(p1, '[p1,bet]').count(), 0, 'p1 has nothing to do while p2 decides');
+});
+
+await check('p2 calls: both see the end screen with their payoffs', async () => {
+  await action(p2, '[p2,call]').click();
+  for (const seat of [p1, p2]) await seat.page.waitForSelector('#end:not([hidden])');
+  const pay = await Promise.all([p1, p2].map((s) => s.page.textContent('#payoff')));
+  const values = pay.map(Number);
+  assert.deepEqual(values.map(Math.abs), [2, 2], pay.join(' '));
+  assert.equal(values[0] + values[1], 0);
+  await shot(p1, 'p1-end');
+  await shot(p2, 'p2-end');
+});
+
+await check("no frame or page of a participant holds the other's card", async () => {
+  for (const [seat, other] of [[p1, 'p2'], [p2, 'p1']]) {
+    assert.ok(seat.frames.length > 3);
+    for (const f of seat.frames) assert.ok(!f.includes(`[card,${other},`), f);
+    assert.ok(!(await seat.page.textContent('body')).includes(`[card,${other},`));
+    assert.deepEqual(seat.errors, []);
+  }
+});
+
+await check("a typed template through the playground's form: the server fills and checks it", async () => {
+  const pn = readFileSync(join(root, 'games', 'priceNegotiation.sidl'), 'utf8');
+  const seats = { bob: 'random', clara: 'random', david: 'random', seller: 'random' };
+  const made = await api('/api/sessions', { game: pn, config: { seed: 2, timeout: 'wait', seats } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const alice = await participant(made.body.seats[0].link);
+  await alice.page.click('#join');
+  const price = alice.page.locator('form.template input[data-slot="price"]');
+  await price.fill('cheap');
+  await price.press('Enter');
+  await alice.page.waitForSelector('#error:text("rejected")');
+  await price.fill('12');
+  await price.press('Enter');
+  await alice.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: [alice,12.0]'));
+  await shot(alice, 'alice-bid');
+  assert.deepEqual(alice.errors, []);
+});
+
+await check('a forged link opens nothing', async () => {
+  const r = await fetch(`${base}/p/${'0'.repeat(64)}`);
+  assert.equal(r.status, 404);
+});
+
+await browser.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -12,6 +12,7 @@ mod pipe;
 mod play;
 mod play_pty;
 mod query;
+mod records;
 mod seats;
 mod seeds;
 mod trace;

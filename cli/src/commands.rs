@@ -167,7 +167,7 @@ pub fn replay(game_path: &Path, records: &Path, index: usize) -> u8 {
         Err(c) => return c,
     };
     let (ok, errors) = sidl_engine::game::record::read_records(&text);
-    let Some((line, record)) = ok.iter().nth(index.saturating_sub(1)) else {
+    let Some((line, record)) = ok.get(index.saturating_sub(1)) else {
         for e in &errors {
             eprintln!("error: {}: {e}", records.display());
         }

@@ -5,6 +5,7 @@ mod commands;
 mod explore;
 mod play;
 mod render;
+mod stats;
 mod tournament;
 mod why;
 
@@ -147,6 +148,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
         format: commands::CheckFormat,
     },
+    /// Statistics of many games, simulated with the given seats or read from records: length,
+    /// outcomes, accounts, the game's own metric/2 measures (docs/stats.md).
+    Stats(stats::StatsArgs),
     /// Explain in terms of the game's clauses why a switch is (not) legal, an action (not) among its
     /// actions, a submission accepted or rejected, a fact created or deleted, a payoff (not) paid.
     Why(why::WhyArgs),
@@ -231,6 +235,7 @@ fn main() -> ExitCode {
             seed,
             format,
         } => explore::run(&game, max_states, seed, format),
+        Command::Stats(args) => stats::run(&args),
         Command::Why(args) => why::run(&args),
     };
     ExitCode::from(code)

@@ -15,5 +15,6 @@ mod query;
 mod records;
 mod seats;
 mod seeds;
+mod stats;
 mod trace;
 mod why;

@@ -1,7 +1,8 @@
 //! One function per subcommand: read files, call the engine, print.
 
 use crate::render;
-use sidl_engine::game::trace::{parse_script, run_trace};
+use sidl_engine::game::record::Record;
+use sidl_engine::game::trace::{parse_script, run_trace_session};
 use sidl_engine::game::{Game, Session, Settings};
 use sidl_engine::seats::{self, Round, Seat};
 use sidl_engine::solve::{Limits, Program};
@@ -113,6 +114,87 @@ pub(crate) fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
     }
 }
 
+/// A game's name in its records: the file name without `.sidl`.
+pub(crate) fn game_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// Appends records to a records file (docs/records.md), one line each, written as each game ends
+/// so that an interrupted run keeps the games it finished.
+pub(crate) struct RecordWriter {
+    path: std::path::PathBuf,
+    file: std::fs::File,
+}
+
+impl RecordWriter {
+    pub(crate) fn open(path: &Path) -> Result<RecordWriter, u8> {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map(|file| RecordWriter {
+                path: path.to_path_buf(),
+                file,
+            })
+            .map_err(|e| {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                1
+            })
+    }
+
+    pub(crate) fn write(&mut self, r: &Record) -> Result<(), u8> {
+        use std::io::Write;
+        let mut line = r.to_line();
+        line.push('\n');
+        self.file.write_all(line.as_bytes()).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", self.path.display());
+            1
+        })
+    }
+}
+
+/// `sidl trace GAME --replay FILE [--index K]`: the trace of the K-th record of FILE (1-based),
+/// replayed on GAME: byte for byte what `sidl trace --record` printed when it wrote the record.
+pub fn replay(game_path: &Path, records: &Path, index: usize) -> u8 {
+    let (game, src) = match load_game(game_path) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let text = match read(records) {
+        Ok(s) => s,
+        Err(c) => return c,
+    };
+    let (ok, errors) = sidl_engine::game::record::read_records(&text);
+    let Some((line, record)) = ok.get(index.saturating_sub(1)) else {
+        for e in &errors {
+            eprintln!("error: {}: {e}", records.display());
+        }
+        eprintln!(
+            "error: {} holds {} readable record(s), not a record number {index}",
+            records.display(),
+            ok.len()
+        );
+        return 1;
+    };
+    match sidl_engine::game::trace::replay_trace(game, &src, record, &Settings::default()) {
+        Ok(out) => {
+            let mut stdout = String::new();
+            for l in &out.lines {
+                stdout.push_str(l);
+                stdout.push('\n');
+            }
+            print!("{stdout}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {}: record on line {line}: {e}", records.display());
+            2
+        }
+    }
+}
+
 /// `sidl trace`: the trace format of `../shared/trace-format.md`.
 pub fn trace(
     game: &Path,
@@ -120,7 +202,9 @@ pub fn trace(
     script: Option<&Path>,
     max_chronons: u64,
     interrupt: bool,
+    record: Option<&Path>,
 ) -> u8 {
+    let path = game;
     let name = game.display().to_string();
     let (game, src) = match load_game(game) {
         Ok(g) => g,
@@ -146,7 +230,26 @@ pub fn trace(
         interrupt,
         ..Settings::default()
     };
-    let out = run_trace(game, seed, items.as_deref(), max_chronons, settings);
+    let mut writer = match record.map(RecordWriter::open).transpose() {
+        Ok(w) => w,
+        Err(c) => return c,
+    };
+    let (out, session) = run_trace_session(game, seed, items.as_deref(), max_chronons, settings);
+    if let (Some(w), Some(mut s)) = (writer.as_mut(), session) {
+        let kind = if items.is_some() { "script" } else { "random" };
+        let kinds = vec![kind.to_string(); s.players().len()];
+        let r = Record::of_session(
+            &mut s,
+            &game_name(path),
+            &src,
+            &kinds,
+            &[],
+            out.error.as_ref(),
+        );
+        if let Err(c) = w.write(&r) {
+            return c;
+        }
+    }
     for m in &out.messages {
         eprintln!("{m}");
     }

@@ -5,6 +5,7 @@ mod commands;
 mod explore;
 mod play;
 mod render;
+mod stats;
 mod tournament;
 mod why;
 
@@ -57,6 +58,17 @@ enum Command {
         /// Interrupt mode: every accepted submission runs its own transition (paper §4).
         #[arg(long)]
         interrupt: bool,
+        /// Append the game's record to FILE (docs/records.md): seed, mode, seats, submissions and
+        /// nature draws, final accounts.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Print the trace of a record of FILE replayed on GAME instead of playing (the record
+        /// must be of this very source: its SHA-256 is checked).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["script", "record", "seed", "interrupt"])]
+        replay: Option<PathBuf>,
+        /// With --replay: which record of the file (1 = the first).
+        #[arg(long, default_value_t = 1, requires = "replay")]
+        index: usize,
     },
     /// Play a game at the terminal: human seats choose, random seats draw (see --help).
     Play(play::PlayArgs),
@@ -119,6 +131,9 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 1000)]
         max_chronons: u64,
+        /// Append each game's record to FILE as it ends (docs/records.md).
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     },
     /// Explore reachable states for a Def.1 §11 leak (hidden facts revealed by a player's switches);
     /// prints each counterexample, exit 1 if one is found.
@@ -133,6 +148,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
         format: commands::CheckFormat,
     },
+    /// Statistics of many games, simulated with the given seats or read from records: length,
+    /// outcomes, accounts, the game's own metric/2 measures (docs/stats.md).
+    Stats(stats::StatsArgs),
     /// Explain in terms of the game's clauses why a switch is (not) legal, an action (not) among its
     /// actions, a submission accepted or rejected, a fact created or deleted, a payoff (not) paid.
     Why(why::WhyArgs),
@@ -161,7 +179,20 @@ fn main() -> ExitCode {
             script,
             max_chronons,
             interrupt,
-        } => commands::trace(&game, seed, script.as_deref(), max_chronons, interrupt),
+            record,
+            replay,
+            index,
+        } => match replay {
+            Some(file) => commands::replay(&game, &file, index),
+            None => commands::trace(
+                &game,
+                seed,
+                script.as_deref(),
+                max_chronons,
+                interrupt,
+                record.as_deref(),
+            ),
+        },
         Command::Play(args) => play::run(&args),
         Command::Check {
             game,
@@ -199,13 +230,15 @@ fn main() -> ExitCode {
             games,
             seed,
             max_chronons,
-        } => tournament::tournament(&game, &seats, games, seed, max_chronons),
+            record,
+        } => tournament::tournament(&game, &seats, games, seed, max_chronons, record.as_deref()),
         Command::Explore {
             game,
             max_states,
             seed,
             format,
         } => explore::run(&game, max_states, seed, format),
+        Command::Stats(args) => stats::run(&args),
         Command::Why(args) => why::run(&args),
         Command::Serve(args) => match sidl_server::run(args) {
             Ok(()) => 0,

@@ -4,6 +4,7 @@
 use crate::play::seat::{self, SeatKind};
 use crate::render;
 use sidl_engine::ai::{self, AiSpec, Observation, Stats};
+use sidl_engine::game::record::Record;
 use sidl_engine::game::{RuntimeError, Session, Settings};
 use sidl_engine::seats::{self, Idle, Round};
 use sidl_engine::term::Term;
@@ -36,12 +37,14 @@ pub fn outcomes(accounts: &[f64]) -> Vec<usize> {
 
 /// Plays one game with the seats (the engine's seat driver, [`seats::round`]); returns the final
 /// accounts, the number of chronons and, for a game stopped because no seat could act, why.
+type Played = (Vec<f64>, u64, Option<Idle>, Session);
+
 fn play_one(
     game: &Arc<sidl_engine::game::Game>,
     seed: u64,
     seats: &[SeatKind],
     max_chronons: u64,
-) -> Result<(Vec<f64>, u64, Option<Idle>), Box<RuntimeError>> {
+) -> Result<Played, Box<RuntimeError>> {
     let mut s = Session::new(game.clone(), seed, Settings::default())?;
     let mut idle = None;
     while !s.is_terminal()? && s.chronon() < max_chronons {
@@ -51,12 +54,20 @@ fn play_one(
         }
     }
     let accounts = s.state().accounts.iter().map(number).collect();
-    Ok((accounts, s.chronon(), idle))
+    let c = s.chronon();
+    Ok((accounts, c, idle, s))
 }
 
 /// `sidl tournament GAME --seat P=KIND ... --games N`: exit 0, 1 (load error, bad seat), 2 (a runtime
 /// error of the game).
-pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chronons: u64) -> u8 {
+pub fn tournament(
+    file: &Path,
+    seats: &[String],
+    games: u64,
+    seed: u64,
+    max_chronons: u64,
+    record: Option<&Path>,
+) -> u8 {
     let name = file.display().to_string();
     let (game, src) = match crate::commands::load_game(file) {
         Ok(g) => g,
@@ -84,21 +95,39 @@ pub fn tournament(file: &Path, seats: &[String], games: u64, seed: u64, max_chro
             return 1;
         }
     };
+    let kind_names: Vec<String> = kinds.iter().map(SeatKind::name).collect();
+    let mut records = match record.map(crate::commands::RecordWriter::open).transpose() {
+        Ok(w) => w,
+        Err(c) => return c,
+    };
     let n = players.len();
     let mut table = vec![[0u64; 3]; n];
     let mut sums = vec![0.0; n];
     let mut chronons = 0;
     let mut idle: Vec<(u64, u64, Idle)> = Vec::new();
     for g in 0..games {
-        let (accounts, c, stuck) = match play_one(&game, seed.wrapping_add(g), &kinds, max_chronons)
-        {
-            Ok(r) => r,
-            Err(e) => {
-                let at = format!("game {} (seed {}): ", g + 1, seed.wrapping_add(g));
-                render::runtime_error(&name, &src, &e, &at);
-                return 2;
+        let (accounts, c, stuck, mut s) =
+            match play_one(&game, seed.wrapping_add(g), &kinds, max_chronons) {
+                Ok(r) => r,
+                Err(e) => {
+                    let at = format!("game {} (seed {}): ", g + 1, seed.wrapping_add(g));
+                    render::runtime_error(&name, &src, &e, &at);
+                    return 2;
+                }
+            };
+        if let Some(w) = records.as_mut() {
+            let r = Record::of_session(
+                &mut s,
+                &crate::commands::game_name(file),
+                &src,
+                &kind_names,
+                &[],
+                None,
+            );
+            if let Err(c) = w.write(&r) {
+                return c;
             }
-        };
+        }
         chronons += c;
         if let Some(why) = stuck {
             idle.push((g, c, why));

@@ -10,6 +10,7 @@ pub mod ide;
 pub mod rng;
 pub mod seats;
 pub mod solve;
+pub mod stats;
 pub mod syntax;
 pub mod term;
 pub mod write;

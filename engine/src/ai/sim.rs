@@ -15,10 +15,13 @@ pub const HEURISTIC: (&str, u32) = ("heuristic", 2);
 /// `objective(O)`: what the game's AI seats maximise when their spec names no objective (`own`,
 /// `relative` or `paranoid`; docs/ai.md "Objectives").
 pub const OBJECTIVE: (&str, u32) = ("objective", 1);
-/// Every hook a game may define for the AI players. The game manager never calls them, the tools
+/// Every hook a game may define for the tools (AI players, statistics). The game manager never calls them, the tools
 /// do: the analyses count them as entry points (W0406 does not call them unused). A new hook is
 /// added here once.
-pub const HOOKS: &[(&str, u32)] = &[CANDIDATE, HEURISTIC, OBJECTIVE];
+pub const HOOKS: &[(&str, u32)] = &[CANDIDATE, HEURISTIC, OBJECTIVE, METRIC];
+/// `metric(Name, Value)`: a game's own measures, read at the end of each game by `sidl stats`
+/// ([`crate::stats`], docs/stats.md).
+pub const METRIC: (&str, u32) = ("metric", 2);
 
 /// The most candidate actions sampled for one unlimited switch (without `candidate/2`).
 pub const MAX_UNLIMITED_SAMPLES: usize = 4;

@@ -189,21 +189,71 @@ pub fn run_trace(
     max_chronons: u64,
     settings: Settings,
 ) -> TraceOutput {
+    run_trace_session(game, seed, script, max_chronons, settings).0
+}
+
+/// [`run_trace`], also giving the session at the end (`None` if the game did not start): what
+/// `sidl trace --record` makes its record of.
+pub fn run_trace_session(
+    game: Arc<Game>,
+    seed: u64,
+    script: Option<&[ScriptItem]>,
+    max_chronons: u64,
+    settings: Settings,
+) -> (TraceOutput, Option<Session>) {
     let mut out = TraceOutput::default();
     let mut s = match Session::new(game, seed, settings) {
         Ok(s) => s,
         Err(e) => {
             out.fail(0, e);
-            return out;
+            return (out, None);
         }
     };
+    trace_into(&mut s, &mut out, script, max_chronons);
+    (out, Some(s))
+}
+
+/// The trace of a record ([`super::record::Record`]) replayed on `game` (whose source is `src`):
+/// the same lines `sidl trace` printed when the record was made. A record that does not fit the game
+/// ends the output with its error.
+pub fn replay_trace(
+    game: Arc<Game>,
+    src: &str,
+    record: &super::record::Record,
+    base: &Settings,
+) -> Result<TraceOutput, super::record::RecordError> {
+    let mut out = TraceOutput::default();
+    // in interrupt mode `sidl trace` prints a line after each chronon it runs itself (`chronon.`,
+    // or random play's clock), which has no submission, and none after the transitions that
+    // submissions trigger
+    let interrupt = record.mode == "interrupt";
+    record.replay_with(game, src, base, |s| {
+        let triggered = s
+            .history()
+            .last()
+            .is_some_and(|h| !h.submissions.is_empty());
+        if !(interrupt && triggered) {
+            let line = state_line(s).map_err(|e| format!("{}: {}", e.code, e.message))?;
+            out.lines.push(line);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+fn trace_into(
+    s: &mut Session,
+    out: &mut TraceOutput,
+    script: Option<&[ScriptItem]>,
+    max_chronons: u64,
+) {
     macro_rules! emit {
         () => {
-            match state_line(&mut s) {
+            match state_line(s) {
                 Ok(l) => out.lines.push(l),
                 Err(e) => {
                     out.fail(s.chronon(), e);
-                    return out;
+                    return;
                 }
             }
         };
@@ -212,7 +262,7 @@ pub fn run_trace(
         () => {{
             if let Err(e) = s.run_chronon() {
                 out.fail(s.chronon() + 1, e);
-                return out;
+                return;
             }
             emit!();
         }};
@@ -222,7 +272,7 @@ pub fn run_trace(
     match script {
         Some(items) => {
             for item in items {
-                if terminal(&mut s) || s.chronon() >= max_chronons {
+                if terminal(s) || s.chronon() >= max_chronons {
                     break;
                 }
                 let r = match item {
@@ -245,22 +295,21 @@ pub fn run_trace(
                     }
                     Err(e) => {
                         out.fail(s.chronon(), e);
-                        return out;
+                        return;
                     }
                 }
             }
         }
         None => {
-            while s.chronon() < max_chronons && !terminal(&mut s) {
-                if let Err(e) = random_submissions(&mut s) {
+            while s.chronon() < max_chronons && !terminal(s) {
+                if let Err(e) = random_submissions(s) {
                     out.fail(s.chronon(), e);
-                    return out;
+                    return;
                 }
                 chronon!();
             }
         }
     }
-    out
 }
 
 /// Random play: every player-owned legal switch with a finite, non-empty action list gets a uniformly

@@ -259,7 +259,7 @@ pub struct Session {
     history: Vec<ChrononRecord>,
     undo: Vec<Snapshot>,
     machine: Machine,
-    replaying: bool,
+    pub(crate) replaying: bool,
     driver_rng: Rng,
     consts: ConstCache,
     /// The initial state, when `init/1` and `init/2` reach no host predicate and no random number:

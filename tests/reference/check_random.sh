@@ -1,5 +1,5 @@
 #!/bin/sh
-# Random play with the reference manager: every corrected game in games/ must reach a
+# Random play with the reference manager: every corrected game in games/ and games/econ/ must reach a
 # terminal state for several seeds, and replaying the printed random script must give the
 # same trace as the random run itself.  Usage: tests/reference/check_random.sh [SEEDS...]
 set -u
@@ -10,7 +10,7 @@ seeds=${*:-1 2 3 4 5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-for game in "$root"/games/*.sidl "$root"/tests/analysis/kuhn_leaky.sidl "$root"/games/paper/nim.sidl "$root"/games/paper/mcp.sidl; do
+for game in "$root"/games/*.sidl "$root"/games/econ/*.sidl "$root"/tests/analysis/kuhn_leaky.sidl "$root"/games/paper/nim.sidl "$root"/games/paper/mcp.sidl; do
     name=$(basename "$game" .sidl)
     for seed in $seeds; do
         swipl "$gm" "$game" --random-script 1000 --seed "$seed" > "$tmp/s" || { echo "FAIL $name seed $seed: random script (status $?)"; status=1; continue; }

@@ -51,9 +51,11 @@ impl Db {
                      scripts/with-postgres.sh (scripts/test.sh does)"
                 );
             }
-            eprintln!(
-                "SKIPPED: no PostgreSQL ({PG_ENV} is not set; bash scripts/with-postgres.sh \
-                 cargo test -p sidl-server --test it runs these tests)"
+            // straight to stderr, past the test harness's capture, so that the skip is seen
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED a PostgreSQL test: {PG_ENV} is not set (bash scripts/with-postgres.sh \
+                 cargo test -p sidl-server --test it runs them)"
             );
             return None;
         };

@@ -163,13 +163,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         Ok(t) if !t.trim().is_empty() => t.trim().to_string(),
         _ => match store.meta("admin_token").map_err(|e| e.to_string())? {
             Some(t) => t,
-            None => {
-                let t = api::random_hex(24);
-                store
-                    .set_meta("admin_token", &t)
-                    .map_err(|e| e.to_string())?;
-                t
-            }
+            // the first process to store one wins (others may start at the same time)
+            None => store
+                .init_meta("admin_token", &api::random_hex(24))
+                .map_err(|e| e.to_string())?,
         },
     };
     let rt = tokio::runtime::Builder::new_multi_thread()

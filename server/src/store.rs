@@ -148,6 +148,8 @@ pub trait Store: Send + Sync {
     /// The value of a server-wide setting (e.g. `admin_token`).
     fn meta(&self, key: &str) -> StoreResult<Option<String>>;
     fn set_meta(&self, key: &str, value: &str) -> StoreResult<()>;
+    /// Stores `value` unless the setting has one already; the stored value.
+    fn init_meta(&self, key: &str, value: &str) -> StoreResult<String>;
     /// Stores a new session and its seats (one transaction).
     fn create_session(&self, session: &SessionRow, seats: &[SeatRow]) -> StoreResult<()>;
     /// Every session, oldest first.

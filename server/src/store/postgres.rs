@@ -280,6 +280,17 @@ impl Store for PgStore {
         })
     }
 
+    fn init_meta(&self, key: &str, value: &str) -> StoreResult<String> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
+                &[&key, &value],
+            )?;
+            c.query_one("SELECT value FROM meta WHERE key = $1", &[&key])
+                .map(|r| r.get(0))
+        })
+    }
+
     /// The new session is driven by this process (it starts its thread at once).
     fn create_session(&self, s: &SessionRow, seats: &[SeatRow]) -> StoreResult<()> {
         let lease = lease_sql();

@@ -67,6 +67,11 @@ fn commits_are_atomic_and_rows_round_trip(db: Db) {
     assert_eq!(store.session("s1").unwrap().unwrap(), session("s1"));
     assert_eq!(store.seat_by_token("t").unwrap().unwrap(), seat);
     assert_eq!(store.seat_by_token("").unwrap(), None);
+    // a setting is stored once: a later init keeps the first value
+    assert_eq!(store.init_meta("k", "first").unwrap(), "first");
+    assert_eq!(store.init_meta("k", "second").unwrap(), "first");
+    store.set_meta("k", "third").unwrap();
+    assert_eq!(store.meta("k").unwrap().as_deref(), Some("third"));
 
     let mut state = session("s1").state;
     state.chronons = 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need on a fresh machine, skipping what is already there: Debian
-# swi-prolog-nox, chromium, node and npm; the toolchain of rust-toolchain.toml with its wasm32 target,
+# swi-prolog-nox, chromium, postgresql (the server tests start one of their own:
+# scripts/with-postgres.sh), node and npm; the toolchain of rust-toolchain.toml with its wasm32 target,
 # rustfmt and clippy. The other test steps install their own pinned tools on first use
 # (wasm-bindgen-cli, the npm packages from their lockfiles, code-server, Emacs, Neovim).
 # The README's test command runs this, then scripts/test.sh.
@@ -11,7 +12,7 @@ root=$(pwd)
 log() { printf '\n==> %s\n' "$*"; }
 
 . "$root/scripts/apt-install.sh"
-apt_install swi-prolog-nox chromium
+apt_install swi-prolog-nox chromium postgresql
 command -v npm >/dev/null 2>&1 || apt_install nodejs npm
 if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
   log "adding the wasm32-unknown-unknown target"

@@ -16,8 +16,8 @@ log "clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 log "engine builds for wasm32 (pure: no threads, clock or OS randomness)"
 cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
-log "cargo test (every package, the SWI-Prolog tests of swipl/ included)"
-cargo test --workspace --locked
+log "cargo test (every package, the SWI-Prolog tests of swipl/ included; sidl serve on SQLite and on a PostgreSQL of its own)"
+bash scripts/with-postgres.sh cargo test --workspace --locked
 bash scripts/vscode.sh  # VS Code extension: build, unit and grammar tests, per-platform .vsix with the release sidl-lsp
 log "VS Code extension in code-server, driven in headless Chromium (scripts/vscode-e2e.sh)"
 bash scripts/vscode-e2e.sh

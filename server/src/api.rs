@@ -46,22 +46,42 @@ pub struct App {
 }
 
 impl App {
-    /// Starts the thread of a stored session (if it is not running yet).
-    pub fn start_session(&self, id: &str) -> Result<(), String> {
-        self.live_or_start(id).map(|_| ()).map_err(|e| e.message)
+    /// Starts the thread of a stored session (if it is not running yet); `drive`: this process
+    /// holds its lease (always true with one process).
+    pub fn start_session(&self, id: &str, drive: bool) -> Result<(), String> {
+        self.start(id, drive).map(|_| ()).map_err(|e| e.message)
+    }
+
+    /// The sessions that have a thread here.
+    pub fn live_sessions(&self) -> Vec<(String, Live)> {
+        let map = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        map.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
+    /// The live session `id` in this process, if it has a thread here.
+    pub fn live(&self, id: &str) -> Option<Live> {
+        let map = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(id).cloned()
     }
 
     /// The live session, started from the store when it is not running yet (a session that had
     /// ended before a restart is loaded when someone asks for it: its participants still see
     /// their end screen and history). Blocking: call it off the async threads. The map's lock is
     /// held while loading, so a session is never started twice.
+    ///
+    /// With several processes on one database a session started here follows (forwards and
+    /// relays) until this process claims its lease.
     fn live_or_start(&self, id: &str) -> Result<Live, ApiError> {
+        self.start(id, self.store.cluster().is_none())
+    }
+
+    fn start(&self, id: &str, drive: bool) -> Result<Live, ApiError> {
         let mut map = self.live.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(l) = map.get(id) {
             return Ok(l.clone());
         }
-        let live =
-            session::spawn(self.store.clone(), id).map_err(|e| ApiError::new(500, "start", e))?;
+        let live = session::spawn(self.store.clone(), id, drive)
+            .map_err(|e| ApiError::new(500, "start", e))?;
         map.insert(id.to_string(), live.clone());
         Ok(live)
     }
@@ -116,7 +136,8 @@ impl App {
         self.store
             .create_session(&row, &seats)
             .map_err(ApiError::storage)?;
-        self.start_session(&id)
+        // the process that creates a session drives it (its store row names this process)
+        self.start_session(&id, true)
             .map_err(|e| ApiError::new(500, "start", e))?;
         self.describe(&row, &seats, None)
     }
@@ -473,7 +494,8 @@ async fn participant(mut socket: WebSocket, live: Live, seat: usize) {
     }
 }
 
-enum Incoming {
+/// A participant's message.
+pub(crate) enum Incoming {
     Submit {
         chronon: u64,
         switch: String,
@@ -482,7 +504,7 @@ enum Incoming {
     Ping,
 }
 
-fn parse_message(text: &str) -> Result<Incoming, ApiError> {
+pub(crate) fn parse_message(text: &str) -> Result<Incoming, ApiError> {
     let v: Value = serde_json::from_str(text)
         .map_err(|e| ApiError::bad_request("bad_json", format!("not JSON: {e}")))?;
     let field = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);

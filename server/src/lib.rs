@@ -3,12 +3,14 @@
 //! authorises and carries messages.
 //!
 //! Files: `config.rs` (a session's configuration and its check against the game), `store.rs` (the
-//! storage interface) and `store/sqlite.rs` (its SQLite backend), `session.rs` (the thread that owns
-//! a live session), `api.rs` (the HTTP routes and the participants' WebSocket), `dto.rs` (what the
+//! storage interface), `store/sqlite.rs` and `store/postgres.rs` (its backends), `cluster.rs`
+//! (several processes on one PostgreSQL: leases and notifications), `session.rs` (the thread that
+//! owns a live session), `api.rs` (the HTTP routes and the participants' WebSocket), `dto.rs` (what the
 //! pages receive), `error.rs` (the error shape), `assets.rs` and `assets/` (the pages).
 
 pub mod api;
 mod assets;
+mod cluster;
 pub mod config;
 pub mod dto;
 pub mod error;
@@ -34,6 +36,10 @@ pub struct ServeArgs {
     /// The folder of the database (`sidl.db`, SQLite)
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub data: PathBuf,
+    /// A PostgreSQL database instead of SQLite (`postgres://USER:PASSWORD@HOST/DB`, or
+    /// `postgres:///DB?host=/SOCKET/DIR`); several processes may share it
+    #[arg(long, value_name = "URL", conflicts_with = "data")]
+    pub database: Option<String>,
     /// The port to listen on (0: any free port)
     #[arg(long, default_value_t = DEFAULT_PORT)]
     pub port: u16,
@@ -117,29 +123,58 @@ fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
 /// Runs the server until Ctrl-C (or SIGTERM).
 pub fn run(args: ServeArgs) -> Result<(), String> {
     let create = create_request(&args)?;
-    std::fs::create_dir_all(&args.data)
-        .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
-    let db = args.data.join("sidl.db");
-    let store: Arc<dyn Store> =
-        Arc::new(store::sqlite::SqliteStore::open(&db).map_err(|e| e.to_string())?);
+    let mut pg = None;
+    let (store, where_): (Arc<dyn Store>, String) = match &args.database {
+        Some(url) => {
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                return Err(format!(
+                    "--database {url}: a PostgreSQL URL (postgres://…) is expected"
+                ));
+            }
+            let node = api::random_hex(6);
+            let s = Arc::new(
+                store::postgres::PgStore::open(url, &node)
+                    .map_err(|e| format!("PostgreSQL: {e}"))?,
+            );
+            pg = Some(s.clone());
+            (s, format!("PostgreSQL (process {node})"))
+        }
+        None => {
+            std::fs::create_dir_all(&args.data)
+                .map_err(|e| format!("cannot create {}: {e}", args.data.display()))?;
+            let db = args.data.join("sidl.db");
+            let s = Arc::new(store::sqlite::SqliteStore::open(&db).map_err(|e| e.to_string())?);
+            (s, format!("{} (SQLite)", db.display()))
+        }
+    };
+    // with one process every session that was running resumes here; with several, the sessions
+    // are claimed through their leases (cluster.rs)
+    let resume: Vec<store::SessionRow> = if pg.is_none() {
+        store
+            .sessions()
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .filter(|r| r.state.status == "running")
+            .collect()
+    } else {
+        Vec::new()
+    };
     let admin_token = match std::env::var(TOKEN_ENV) {
         Ok(t) if !t.trim().is_empty() => t.trim().to_string(),
         _ => match store.meta("admin_token").map_err(|e| e.to_string())? {
             Some(t) => t,
-            None => {
-                let t = api::random_hex(24);
-                store
-                    .set_meta("admin_token", &t)
-                    .map_err(|e| e.to_string())?;
-                t
-            }
+            // the first process to store one wins (others may start at the same time)
+            None => store
+                .init_meta("admin_token", &api::random_hex(24))
+                .map_err(|e| e.to_string())?,
         },
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    rt.block_on(async move {
+    let cluster_store = pg.clone();
+    let result = rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
             .await
             .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
@@ -151,15 +186,21 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             base_url: base_url.clone(),
             live: Mutex::new(HashMap::new()),
         });
-        println!("sidl serve: data in {} (SQLite)", db.display());
+        println!("sidl serve: data in {where_}");
         // every session that was running when the server stopped resumes
-        for row in store.sessions().map_err(|e| e.to_string())? {
-            if row.state.status == "running" {
-                match app.start_session(&row.id) {
+        let app2 = app.clone();
+        tokio::task::spawn_blocking(move || {
+            for row in resume {
+                match app2.start_session(&row.id, true) {
                     Ok(()) => println!("sidl serve: resumed session {} ({})", row.id, row.name),
                     Err(e) => eprintln!("sidl serve: session {} does not resume: {e}", row.id),
                 }
             }
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        if let Some(pg) = pg {
+            cluster::start(app.clone(), pg);
         }
         if let Some(req) = create {
             let app2 = app.clone();
@@ -190,7 +231,15 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             .with_graceful_shutdown(shutdown())
             .await
             .map_err(|e| e.to_string())
-    })
+    });
+    // hand the sessions this process drove to the others at once (a process that dies instead
+    // loses them when their leases pass)
+    if let Some(pg) = cluster_store {
+        if let Err(e) = store::Cluster::release(pg.as_ref()) {
+            eprintln!("sidl serve: {e}");
+        }
+    }
+    result
 }
 
 async fn shutdown() {

@@ -11,6 +11,14 @@
 //! rebuilt with `Session::replay` (the stored submissions of each chronon, then the transition), the
 //! submissions of the current chronon are submitted again (pending), and the drivers' RNG, the
 //! deadline and whether the automatic seats already acted come from the session row.
+//!
+//! Several processes on one database ([`crate::store::Cluster`], PostgreSQL): a session's thread
+//! in each process that has participants for it, exactly one of them *driving* (the lease holder:
+//! it decides, commits, times the deadlines and plays the automatic seats). The others *follow*:
+//! they forward their seats' submissions to the driver through the database ([`Cmd::Submit`] →
+//! `Cluster::forward`), and on each of its commits ([`Cmd::Refresh`]) reload the session from the
+//! store, hand their seats the acknowledgements the driver wrote, then the new records and state.
+//! When a follower's process wins the lease ([`Cmd::Drive`]) it reloads from the store and drives.
 
 use crate::config::{plan, show, OnDeadline, Plan, SessionConfig};
 use crate::dto;
@@ -23,6 +31,7 @@ use sidl_engine::game::{
 use sidl_engine::rng::Rng;
 use sidl_engine::seats::{self, Seat};
 use sidl_engine::term::Term;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -55,6 +64,15 @@ pub enum Cmd {
     },
     /// The session's state for the admin API.
     Status { reply: mpsc::Sender<Value> },
+    /// The driver (another process) committed something: reload from the store, deliver the
+    /// acknowledgements of forwarded submissions, broadcast (followers only).
+    Refresh,
+    /// Forwarded submissions wait in the inbox (the driver takes them).
+    Inbox,
+    /// This process now holds the session's lease: reload from the store and drive.
+    Drive,
+    /// This process no longer holds the lease: follow.
+    Follow,
 }
 
 /// A submitted action: its canonical text, or the values of a template's slots (in fill order) for
@@ -71,20 +89,45 @@ pub enum ActionIn {
 #[derive(Clone)]
 pub struct Live {
     pub tx: mpsc::Sender<Cmd>,
+    /// Whether this process drives the session (always, with one process).
+    pub driving: Arc<AtomicBool>,
+    /// A [`Cmd::Refresh`] is queued and not yet handled (notifications coalesce into one).
+    pub refresh_queued: Arc<AtomicBool>,
 }
 
-/// Starts the thread of a stored session (a new one, or one found at start-up).
-pub fn spawn(store: Arc<dyn Store>, id: &str) -> Result<Live, String> {
+impl Live {
+    /// Queues a refresh unless one is queued already.
+    pub fn refresh(&self) {
+        if !self.refresh_queued.swap(true, Ordering::SeqCst) {
+            let _ = self.tx.send(Cmd::Refresh);
+        }
+    }
+}
+
+/// Starts the thread of a stored session (a new one, or one found at start-up); `drive`: this
+/// process drives it (else it follows until [`Cmd::Drive`]).
+pub fn spawn(store: Arc<dyn Store>, id: &str, drive: bool) -> Result<Live, String> {
     let mut actor = Actor::load(store, id)?;
+    let driving = Arc::new(AtomicBool::new(drive));
+    let refresh_queued = Arc::new(AtomicBool::new(false));
+    actor.driving = driving.clone();
+    actor.refresh_queued = refresh_queued.clone();
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name(format!("session-{id}"))
         .spawn(move || {
-            actor.advance();
+            if actor.is_driving() {
+                actor.take_inbox();
+                actor.advance();
+            }
             actor.run(rx);
         })
         .map_err(|e| e.to_string())?;
-    Ok(Live { tx })
+    Ok(Live {
+        tx,
+        driving,
+        refresh_queued,
+    })
 }
 
 struct Actor {
@@ -97,6 +140,14 @@ struct Actor {
     state: SessionState,
     next_seq: i64,
     subs: Vec<Vec<Sender<String>>>,
+    /// Whether this process drives the session (shared with [`Live`]).
+    driving: Arc<AtomicBool>,
+    refresh_queued: Arc<AtomicBool>,
+    /// Forwarded submissions (inbox ids) whose answer goes to a seat's queue here.
+    waiting: Vec<(i64, Sender<String>)>,
+    /// While the driver handles a forwarded submission: its inbox id (the acknowledgement is
+    /// written with the submission's commit).
+    reply_to: Option<i64>,
 }
 
 impl Actor {
@@ -170,13 +221,123 @@ impl Actor {
             state: row.state,
             next_seq: subs.last().map_or(1, |s| s.seq + 1),
             subs: vec![Vec::new(); seats],
+            driving: Arc::new(AtomicBool::new(true)),
+            refresh_queued: Arc::new(AtomicBool::new(false)),
+            waiting: Vec::new(),
+            reply_to: None,
         })
+    }
+
+    fn is_driving(&self) -> bool {
+        self.driving.load(Ordering::SeqCst)
+    }
+
+    /// Rebuilds the session from the store, keeping the subscriptions and the waiting answers.
+    fn reload(&mut self) -> Result<(), String> {
+        let fresh = Actor::load(self.store.clone(), &self.id)?;
+        let subs = std::mem::take(&mut self.subs);
+        let waiting = std::mem::take(&mut self.waiting);
+        let (driving, queued) = (self.driving.clone(), self.refresh_queued.clone());
+        *self = fresh;
+        self.subs = subs;
+        self.waiting = waiting;
+        self.driving = driving;
+        self.refresh_queued = queued;
+        Ok(())
+    }
+
+    /// Sends a forwarded submission's answer to its seat, if it waits here.
+    fn deliver(&mut self, id: i64, frame: &str) {
+        if let Some(i) = self.waiting.iter().position(|w| w.0 == id) {
+            let (_, out) = self.waiting.remove(i);
+            let _ = out.try_send(frame.to_string());
+        }
+    }
+
+    /// A follower: the driver committed. Acknowledgements first, then records and state.
+    fn refresh(&mut self) {
+        self.refresh_queued.store(false, Ordering::SeqCst);
+        if self.is_driving() {
+            return;
+        }
+        if let Some(c) = self.store.clone().cluster() {
+            let ids: Vec<i64> = self.waiting.iter().map(|w| w.0).collect();
+            match c.answers(&ids) {
+                Ok(answers) => {
+                    for (id, frame) in answers {
+                        self.deliver(id, &frame);
+                    }
+                }
+                Err(e) => eprintln!("sidl serve: session {}: {e}", self.id),
+            }
+        }
+        let before = self.session.history().len() as u64;
+        if let Err(e) = self.reload() {
+            eprintln!("sidl serve: session {}: {e}", self.id);
+            return;
+        }
+        let after = self.session.history().len() as u64;
+        self.broadcast(if after > before { before + 1 } else { 0 });
+    }
+
+    /// The driver: handles the forwarded submissions in order, each as a [`Cmd::Submit`] whose
+    /// acknowledgement is committed with it (a refusal is written on its own).
+    fn take_inbox(&mut self) {
+        let store = self.store.clone();
+        let Some(c) = store.cluster() else {
+            return;
+        };
+        let rows = match c.inbox(&self.id) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("sidl serve: session {}: {e}", self.id);
+                return;
+            }
+        };
+        for row in rows {
+            if !self.is_driving() {
+                return;
+            }
+            self.check_deadline();
+            let result = match crate::api::parse_message(&row.message) {
+                Ok(crate::api::Incoming::Submit {
+                    chronon,
+                    switch,
+                    action,
+                }) => {
+                    self.reply_to = Some(row.id);
+                    let r = self.submit(row.seat, chronon, &switch, &action);
+                    self.reply_to = None;
+                    r
+                }
+                Ok(_) => Err(ApiError::bad_request("bad_message", "not a submission")),
+                Err(e) => Err(e),
+            };
+            match result {
+                Ok(ack) => self.deliver(row.id, &ack.to_string()),
+                // not stored: the submission stays in the inbox for whoever drives next
+                Err(e) if e.code == "storage" => return,
+                Err(e) => {
+                    let frame = e.frame();
+                    match c.answer(&self.id, row.id, &frame) {
+                        Ok(true) => self.deliver(row.id, &frame),
+                        Ok(false) => return,
+                        Err(e) => {
+                            eprintln!("sidl serve: session {}: {e}", self.id);
+                            return;
+                        }
+                    }
+                }
+            }
+            self.broadcast(0);
+            self.advance();
+        }
     }
 
     fn run(&mut self, rx: mpsc::Receiver<Cmd>) {
         loop {
             let wait = match self.state.deadline_ms {
-                Some(d) if self.state.status == "running" => {
+                Some(d) if self.state.status == "running" && self.is_driving() => {
                     Duration::from_millis((d - now_ms()).max(0) as u64)
                 }
                 _ => Duration::from_secs(3600),
@@ -207,6 +368,13 @@ impl Actor {
                 switch,
                 action,
                 out,
+            } if !self.is_driving() => self.forward(seat, chronon, &switch, &action, out),
+            Cmd::Submit {
+                seat,
+                chronon,
+                switch,
+                action,
+                out,
             } => {
                 self.check_deadline();
                 let frame = match self.submit(seat, chronon, &switch, &action) {
@@ -219,6 +387,66 @@ impl Actor {
             }
             Cmd::Status { reply } => {
                 let _ = reply.send(self.status());
+            }
+            Cmd::Refresh => self.refresh(),
+            Cmd::Inbox => {
+                if self.is_driving() {
+                    self.take_inbox();
+                }
+            }
+            Cmd::Drive => {
+                if !self.is_driving() {
+                    if let Err(e) = self.reload() {
+                        eprintln!("sidl serve: session {}: cannot take it over: {e}", self.id);
+                        return;
+                    }
+                    self.driving.store(true, Ordering::SeqCst);
+                    eprintln!("sidl serve: session {}: driving it now", self.id);
+                    self.take_inbox();
+                    self.check_deadline();
+                    self.advance();
+                    self.broadcast(0);
+                }
+            }
+            Cmd::Follow => {
+                if self.is_driving() {
+                    self.driving.store(false, Ordering::SeqCst);
+                    self.refresh();
+                }
+            }
+        }
+    }
+
+    /// A follower: sends a seat's submission to the driver through the store. Its answer comes
+    /// with a later [`Cmd::Refresh`], after the driver committed it.
+    fn forward(
+        &mut self,
+        seat: usize,
+        chronon: u64,
+        switch: &str,
+        action: &ActionIn,
+        out: Sender<String>,
+    ) {
+        let mut msg = json!({"type": "submit", "chronon": chronon, "switch": switch});
+        match action {
+            ActionIn::Text(t) => msg["action"] = json!(t),
+            ActionIn::Fill { template, values } => {
+                msg["template"] = json!(template);
+                msg["values"] = json!(values);
+            }
+        }
+        let Some(c) = self
+            .store
+            .clone()
+            .cluster()
+            .map(|c| c.forward(&self.id, seat, &msg.to_string()))
+        else {
+            return;
+        };
+        match c {
+            Ok(id) => self.waiting.push((id, out)),
+            Err(e) => {
+                let _ = out.try_send(ApiError::storage(e).frame());
             }
         }
     }
@@ -326,8 +554,18 @@ impl Actor {
             })
             .unwrap_or(act);
         let row = self.sub_row(now, &player, &sw, &accepted, "human");
+        let ack = json!({
+            "type": "ack",
+            "chronon": chronon,
+            "switch": show(&sw),
+            "action": show(&accepted),
+        });
         let mut commit = Commit {
             submissions: vec![row],
+            replies: self
+                .reply_to
+                .map(|id| vec![(id, ack.to_string())])
+                .unwrap_or_default(),
             ..Commit::default()
         };
         let ran = self.session.history().len() as u64 > now;
@@ -339,12 +577,7 @@ impl Actor {
         if ran {
             self.broadcast_chronons(now);
         }
-        Ok(json!({
-            "type": "ack",
-            "chronon": chronon,
-            "switch": show(&sw),
-            "action": show(&accepted),
-        }))
+        Ok(ack)
     }
 
     fn sub_row(
@@ -400,12 +633,13 @@ impl Actor {
                     "sidl serve: session {}: {e}; reloading it from the store",
                     self.id
                 );
-                match Actor::load(self.store.clone(), &self.id) {
-                    Ok(fresh) => {
-                        let subs = std::mem::take(&mut self.subs);
-                        *self = fresh;
-                        self.subs = subs;
-                    }
+                // with several processes, most likely the lease passed to another one: follow
+                // until the lease comes back (`Cmd::Drive`)
+                if self.store.cluster().is_some() {
+                    self.driving.store(false, Ordering::SeqCst);
+                }
+                match self.reload() {
+                    Ok(()) => {}
                     Err(e2) => {
                         eprintln!("sidl serve: session {}: {e2}", self.id);
                         self.state.status = "error".into();
@@ -452,6 +686,9 @@ impl Actor {
     /// Plays what needs no person: the automatic seats (once per chronon), and the chronon when
     /// nobody human has to act. Stops when a human must act, the game ended or nothing can happen.
     fn advance(&mut self) {
+        if !self.is_driving() {
+            return;
+        }
         if let Err(e) = self.advance_inner() {
             self.fail(e);
         }
@@ -460,7 +697,7 @@ impl Actor {
     fn advance_inner(&mut self) -> Result<(), RuntimeError> {
         // a bound on the chronons run in one go (a game of automatic seats only ends on its own)
         for _ in 0..100_000 {
-            if !self.running() {
+            if !self.running() || !self.is_driving() {
                 return Ok(());
             }
             let n = self.session.history().len() as u64;
@@ -594,6 +831,9 @@ impl Actor {
         let Some(d) = self.state.deadline_ms else {
             return;
         };
+        if !self.is_driving() {
+            return;
+        }
         if !self.running() || now_ms() < d {
             return;
         }
@@ -757,6 +997,7 @@ impl Actor {
             "deadline_ms": self.state.deadline_ms,
             "to_act": to_act,
             "pending": self.session.pending().len(),
+            "driving": self.is_driving(),
             "connected": self.subs.iter().map(|s| s.iter().filter(|o| !o.is_closed()).count()).collect::<Vec<_>>(),
             "accounts": self.session.state().accounts.iter().map(show).collect::<Vec<_>>(),
         })

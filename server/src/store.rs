@@ -1,11 +1,15 @@
 //! Storage: the one interface ([`Store`]) between the sessions and a database, and the rows it
 //! reads and writes. The session logic (`session.rs`) and the routes (`api.rs`) only see this trait;
-//! the SQLite backend is `store/sqlite.rs`. A PostgreSQL backend implements the same trait (each
-//! method is one statement or one transaction; [`Store::commit`] is the only write during play).
+//! the SQLite backend is `store/sqlite.rs`, the PostgreSQL backend `store/postgres.rs` (each method
+//! is one statement or one transaction; [`Store::commit`] is the only write during play).
+//!
+//! Several processes may share one PostgreSQL database: then the store also offers [`Cluster`]
+//! (which process drives which session, and the submissions forwarded to the driver).
 //!
 //! The methods are synchronous: they are called from the session threads and, in the routes, through
 //! `tokio::task::spawn_blocking`.
 
+pub mod postgres;
 pub mod sqlite;
 
 use serde::{Deserialize, Serialize};
@@ -102,6 +106,41 @@ pub struct Commit {
     pub submissions: Vec<SubmissionRow>,
     pub chronons: Vec<ChrononRow>,
     pub state: Option<SessionState>,
+    /// Forwarded submissions ([`Cluster::forward`]) answered by this commit: inbox id and the
+    /// frame for the participant (always empty with one process).
+    pub replies: Vec<(i64, String)>,
+}
+
+/// A submission forwarded to a session's driver by another process: the participant's seat and
+/// its `submit` message (JSON, as the WebSocket received it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InboxRow {
+    pub id: i64,
+    pub seat: usize,
+    pub message: String,
+}
+
+/// Several `sidl serve` processes on one database (PostgreSQL). Exactly one process drives a
+/// running session (holds its lease); [`Store::commit`] succeeds only for the holder, so a process
+/// that lost its lease can write nothing. The others forward their participants' submissions
+/// through the database and follow the driver's commits.
+pub trait Cluster: Send + Sync {
+    /// This process's id in the cluster (random per start).
+    fn node(&self) -> &str;
+    /// Renews the leases this process holds and claims every running session whose lease expired
+    /// (or that has none). Returns the running sessions this process drives now.
+    fn leases(&self) -> StoreResult<Vec<String>>;
+    /// Gives up every lease (at shutdown), so that another process takes over at once.
+    fn release(&self) -> StoreResult<()>;
+    /// Stores a participant's submission for the driver of `session` and notifies it; its id.
+    fn forward(&self, session: &str, seat: usize, message: &str) -> StoreResult<i64>;
+    /// The forwarded submissions of a session not yet answered, oldest first.
+    fn inbox(&self, session: &str) -> StoreResult<Vec<InboxRow>>;
+    /// Answers a forwarded submission without a commit (a refusal). Only the lease holder can:
+    /// false when this process does not hold it.
+    fn answer(&self, session: &str, id: i64, reply: &str) -> StoreResult<bool>;
+    /// The answers given so far to some forwarded submissions.
+    fn answers(&self, ids: &[i64]) -> StoreResult<Vec<(i64, String)>>;
 }
 
 /// The storage interface.
@@ -109,6 +148,8 @@ pub trait Store: Send + Sync {
     /// The value of a server-wide setting (e.g. `admin_token`).
     fn meta(&self, key: &str) -> StoreResult<Option<String>>;
     fn set_meta(&self, key: &str, value: &str) -> StoreResult<()>;
+    /// Stores `value` unless the setting has one already; the stored value.
+    fn init_meta(&self, key: &str, value: &str) -> StoreResult<String>;
     /// Stores a new session and its seats (one transaction).
     fn create_session(&self, session: &SessionRow, seats: &[SeatRow]) -> StoreResult<()>;
     /// Every session, oldest first.
@@ -126,4 +167,9 @@ pub trait Store: Send + Sync {
     fn chronons(&self, session: &str) -> StoreResult<Vec<ChrononRow>>;
     /// Writes one step of play atomically: all of it or nothing.
     fn commit(&self, session: &str, commit: &Commit) -> StoreResult<()>;
+    /// The multi-process part, for a store that several processes share (`None`: this process
+    /// is the only one and drives every session).
+    fn cluster(&self) -> Option<&dyn Cluster> {
+        None
+    }
 }

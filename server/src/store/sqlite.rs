@@ -202,6 +202,17 @@ impl Store for SqliteStore {
             .map_err(err)
     }
 
+    fn init_meta(&self, key: &str, value: &str) -> StoreResult<String> {
+        let conn = self.lock();
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO NOTHING",
+            [key, value],
+        )
+        .map_err(err)?;
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .map_err(err)
+    }
+
     fn create_session(&self, s: &SessionRow, seats: &[SeatRow]) -> StoreResult<()> {
         let mut conn = self.lock();
         let tx = conn.transaction().map_err(err)?;

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod cluster;
 mod play;
 mod recovery;
 mod seats;

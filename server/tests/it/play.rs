@@ -10,6 +10,9 @@ use sidl_engine::write::canonical;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+on_both_backends!(kuhn_to_the_end_without_leaks);
+on_both_backends!(typed_templates_are_filled_by_the_engine);
+
 /// The choice of a seat: bet when it may, call when facing a bet, else the first action.
 fn choose(state: &Value) -> Option<(String, String)> {
     let sw = state["switches"].as_array()?.first()?;
@@ -25,10 +28,8 @@ fn choose(state: &Value) -> Option<(String, String)> {
     Some((sw["switch"].as_str()?.to_string(), pick.to_string()))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kuhn_to_the_end_without_leaks() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), 0);
+async fn kuhn_to_the_end_without_leaks(db: Db) {
+    let server = Server::start(&db, 0);
     let seed = 11;
     let created = server.create("games/kuhn.sidl", json!({"seed": seed, "timeout": "wait"}));
     let id = created["id"].as_str().unwrap().to_string();
@@ -176,7 +177,7 @@ async fn kuhn_to_the_end_without_leaks() {
     // after a restart, an ended session's links still show the end screen and the whole history
     let port = server.port;
     server.kill();
-    let server = Server::start(dir.path(), port);
+    let server = Server::start(&db, port);
     let mut again = Seat::connect(&server.ws_url(&tokens[0])).await;
     let hello = again.until("hello", |_| true).await;
     assert_eq!(
@@ -190,10 +191,8 @@ async fn kuhn_to_the_end_without_leaks() {
 
 /// An unlimited switch through its typed template: the server fills the slots with the engine's
 /// `fill_template` and the engine checks the action; a value of the wrong type or count is refused.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn typed_templates_are_filled_by_the_engine() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), 0);
+async fn typed_templates_are_filled_by_the_engine(db: Db) {
+    let server = Server::start(&db, 0);
     let created = server.create(
         "games/priceNegotiation.sidl",
         json!({"seed": 1, "timeout": "wait",

@@ -5,10 +5,11 @@
 use crate::support::*;
 use serde_json::json;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kill_mid_chronon_and_resume() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), 0);
+on_both_backends!(kill_mid_chronon_and_resume);
+on_both_backends!(a_deadline_that_passed_while_down_closes_the_chronon);
+
+async fn kill_mid_chronon_and_resume(db: Db) {
+    let server = Server::start(&db, 0);
     let port = server.port;
     // rock-paper-scissors: simultaneous, hidden gestures; a deadline far away
     let created = server.create(
@@ -53,7 +54,7 @@ async fn kill_mid_chronon_and_resume() {
     assert_eq!(history_a.len(), 1);
 
     server.kill();
-    let server = Server::start(dir.path(), port);
+    let server = Server::start(&db, port);
     let after = server.session(&id);
     assert_eq!(after["chronon"], 1);
     assert_eq!(
@@ -99,10 +100,8 @@ async fn kill_mid_chronon_and_resume() {
     a.until("state", |v| v["chronon"] == 2).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deadline_that_passed_while_down_closes_the_chronon() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), 0);
+async fn a_deadline_that_passed_while_down_closes_the_chronon(db: Db) {
+    let server = Server::start(&db, 0);
     let port = server.port;
     let created = server.create(
         "games/rps.sidl",
@@ -115,7 +114,7 @@ async fn a_deadline_that_passed_while_down_closes_the_chronon() {
     while sidl_server::session::now_ms() <= deadline + 100 {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let server = Server::start(dir.path(), port);
+    let server = Server::start(&db, port);
     let token = token_of(created["seats"][0]["link"].as_str().unwrap());
     join(&server, &token);
     let mut a = Seat::connect(&server.ws_url(&token)).await;

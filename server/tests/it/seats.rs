@@ -5,6 +5,9 @@
 use crate::support::*;
 use serde_json::{json, Value};
 
+on_both_backends!(random_seat_in_interrupt_mode_survives_a_restart);
+on_both_backends!(an_ai_takes_over_at_the_deadline);
+
 /// Plays the human seat (the first action each time) until the game ends or `stop` chronons ran.
 async fn play_first_actions(seat: &mut Seat, stop: u64) -> Value {
     loop {
@@ -25,10 +28,8 @@ async fn play_first_actions(seat: &mut Seat, stop: u64) -> Value {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn random_seat_in_interrupt_mode_survives_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), 0);
+async fn random_seat_in_interrupt_mode_survives_a_restart(db: Db) {
+    let server = Server::start(&db, 0);
     let port = server.port;
     let created = server.create(
         "games/tictactoe.sidl",
@@ -48,7 +49,7 @@ async fn random_seat_in_interrupt_mode_survives_a_restart() {
     assert_eq!(st["chronon"], 4);
     let before = server.session(&id);
     server.kill();
-    let server = Server::start(dir.path(), port);
+    let server = Server::start(&db, port);
     let after = server.session(&id);
     assert_eq!(after["chronon"], before["chronon"]);
     assert_eq!(after["live"]["accounts"], before["live"]["accounts"]);
@@ -77,10 +78,8 @@ async fn random_seat_in_interrupt_mode_survives_a_restart() {
     assert_eq!(history(token).await, history(token2).await);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_ai_takes_over_at_the_deadline() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), 0);
+async fn an_ai_takes_over_at_the_deadline(db: Db) {
+    let server = Server::start(&db, 0);
     let created = server.create(
         "games/tictactoe.sidl",
         json!({"seed": 9, "seats": {"oplayer": "random"}, "timeout": {"ai": "minimax:1", "after": 0.2}}),

@@ -7,10 +7,10 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn refused_and_nothing_changed() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(dir.path(), 0);
+on_both_backends!(refused_and_nothing_changed);
+
+async fn refused_and_nothing_changed(db: Db) {
+    let server = Server::start(&db, 0);
     let created = server.create("games/rps.sidl", json!({"seed": 1, "timeout": "wait"}));
     let id = created["id"].as_str().unwrap().to_string();
     let tokens: Vec<String> = created["seats"]

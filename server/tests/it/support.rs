@@ -15,6 +15,126 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub const TOKEN: &str = "test-admin-token";
 
+/// The environment variable with the test PostgreSQL's URL (`postgres://…/DB[?…]`; the tests create
+/// a database of their own on that server). `scripts/with-postgres.sh` sets it.
+pub const PG_ENV: &str = "SIDL_TEST_DATABASE";
+
+/// Where a test's server keeps its data: SQLite in a temporary folder, or a fresh database on the
+/// test PostgreSQL (dropped at the end).
+pub enum Db {
+    Sqlite(tempfile::TempDir),
+    Postgres {
+        admin: String,
+        url: String,
+        name: String,
+    },
+}
+
+/// Runs `f` on a thread of its own: the synchronous PostgreSQL client starts a runtime of its own,
+/// which it cannot do on a thread of the test's runtime.
+fn off_runtime<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::spawn(f).join().unwrap()
+}
+
+impl Db {
+    pub fn sqlite() -> Db {
+        Db::Sqlite(tempfile::tempdir().unwrap())
+    }
+
+    /// A new database on the test PostgreSQL. Without one (no `SIDL_TEST_DATABASE`): a failure
+    /// when `CI` is set, else `None` and a message (the caller skips the test).
+    pub fn postgres() -> Option<Db> {
+        let Ok(admin) = std::env::var(PG_ENV) else {
+            if std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false") {
+                panic!(
+                    "{PG_ENV} is not set: the PostgreSQL tests need a server; run them through \
+                     scripts/with-postgres.sh (scripts/test.sh does)"
+                );
+            }
+            // straight to stderr, past the test harness's capture, so that the skip is seen
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED a PostgreSQL test: {PG_ENV} is not set (bash scripts/with-postgres.sh \
+                 cargo test -p sidl-server --test it runs them)"
+            );
+            return None;
+        };
+        let name = format!("sidl_test_{}", sidl_server::api::random_hex(6));
+        let (a, n) = (admin.clone(), name.clone());
+        off_runtime(move || {
+            let mut c = postgres::Client::connect(&a, postgres::NoTls)
+                .unwrap_or_else(|e| panic!("the test PostgreSQL ({a}): {e}"));
+            c.batch_execute(&format!("CREATE DATABASE {n}")).unwrap();
+        });
+        // the same URL with the new database's name
+        let (base, query) = admin.split_once('?').unwrap_or((&admin, ""));
+        let (server, _) = base.rsplit_once('/').expect("a URL postgres://…/DB");
+        let url = if query.is_empty() {
+            format!("{server}/{name}")
+        } else {
+            format!("{server}/{name}?{query}")
+        };
+        Some(Db::Postgres { admin, url, name })
+    }
+
+    /// The server's options for this database.
+    pub fn args(&self) -> Vec<String> {
+        match self {
+            Db::Sqlite(dir) => vec!["--data".into(), dir.path().to_str().unwrap().into()],
+            Db::Postgres { url, .. } => vec!["--database".into(), url.clone()],
+        }
+    }
+
+    /// The store itself (as process `node`, for PostgreSQL), opened off the test's runtime.
+    pub fn store(&self, node: &str) -> Box<dyn sidl_server::store::Store> {
+        match self {
+            Db::Sqlite(dir) => Box::new(
+                sidl_server::store::sqlite::SqliteStore::open(&dir.path().join("sidl.db")).unwrap(),
+            ),
+            Db::Postgres { url, .. } => {
+                let (url, node) = (url.clone(), node.to_string());
+                Box::new(off_runtime(move || {
+                    sidl_server::store::postgres::PgStore::open(&url, &node).unwrap()
+                }))
+            }
+        }
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        if let Db::Postgres { admin, name, .. } = self {
+            let (a, n) = (admin.clone(), name.clone());
+            let _ = std::thread::spawn(move || {
+                if let Ok(mut c) = postgres::Client::connect(&a, postgres::NoTls) {
+                    let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {n} WITH (FORCE)"));
+                }
+            })
+            .join();
+        }
+    }
+}
+
+/// Makes a test of an `async fn NAME(db: Db)` for each backend: `NAME::sqlite` and
+/// `NAME::postgres`.
+macro_rules! on_both_backends {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(crate::support::Db::sqlite()).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(db) = crate::support::Db::postgres() {
+                    super::$name(db).await
+                }
+            }
+        }
+    };
+}
+pub(crate) use on_both_backends;
+
 /// A running `sidl-serve`; killed (SIGKILL) when dropped.
 pub struct Server {
     pub child: Child,
@@ -22,16 +142,11 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts the server on `port` (0: any) with its database in `data`, and waits until it
-    /// listens.
-    pub fn start(data: &Path, port: u16) -> Server {
+    /// Starts the server on `port` (0: any) with its data in `db`, and waits until it listens.
+    pub fn start(db: &Db, port: u16) -> Server {
         let child = Command::new(env!("CARGO_BIN_EXE_sidl-serve"))
-            .args([
-                "--data",
-                data.to_str().unwrap(),
-                "--port",
-                &port.to_string(),
-            ])
+            .args(db.args())
+            .args(["--port", &port.to_string()])
             .env("SIDL_ADMIN_TOKEN", TOKEN)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

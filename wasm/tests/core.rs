@@ -179,6 +179,7 @@ fn check_is_the_engines_analysis_for_every_game_and_analysis_test() {
     for dir in [
         "games",
         "games/paper",
+        "games/econ",
         "tests/analysis",
         "engine/tests/analysis",
         "tests/e2e/fixtures",

@@ -22,7 +22,7 @@ fn tmp(name: &str) -> PathBuf {
 
 fn games() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for dir in ["games", "games/paper"] {
+    for dir in ["games", "games/paper", "games/econ"] {
         for e in std::fs::read_dir(repo().join(dir)).expect("games") {
             let p = e.expect("entry").path();
             if p.extension().is_some_and(|x| x == "sidl") {

@@ -63,7 +63,7 @@ fn load(rel: &str) -> TestGame {
 /// Every game, sorted by path.
 fn all_games() -> Vec<TestGame> {
     let mut rels = vec!["tests/analysis/kuhn_leaky.sidl".to_string()];
-    for dir in ["games", "games/paper", "tests/games"] {
+    for dir in ["games", "games/paper", "games/econ", "tests/games"] {
         let entries = std::fs::read_dir(repo().join(dir))
             .unwrap_or_else(|e| panic!("cannot list {dir}: {e}"));
         for e in entries {

@@ -90,7 +90,7 @@ fn is_chess(rel: &str) -> bool {
 fn games() -> Vec<String> {
     let root = repo();
     let mut out = Vec::new();
-    for dir in ["games", "games/paper", "tests/games"] {
+    for dir in ["games", "games/paper", "games/econ", "tests/games"] {
         let entries =
             std::fs::read_dir(root.join(dir)).unwrap_or_else(|e| panic!("cannot list {dir}: {e}"));
         for e in entries {

@@ -25,7 +25,12 @@
 //! call chains and exhausted step budgets fall back to a predicate's *summary*: every `fact/1`
 //! pattern its clauses and the predicates they mention contain, with fresh variables.
 //!
-//! Not handled: meta-calls whose goal is unknown statically (`call(G)` with `G` unbound), `\=`,
+//! Disequalities (`\==`, `\=`, `dif/2`) fail where both sides are already the same term, succeed
+//! where they cannot unify, and are otherwise kept with the derivation: a `hidden/2` derivation
+//! `hidden([value, P, _], [O]) :- player([O]), O \== P` does not hide `[value, a, _]` from `[a]`,
+//! because matching the reading and the owner makes both sides `a`.
+//!
+//! Not handled: meta-calls whose goal is unknown statically (`call(G)` with `G` unbound),
 //! arithmetic and other tests (taken as true, so possibly a report where the test excludes the
 //! hidden fact), and the first-solution rule of `owned/2` (every `owned/2` clause can own a switch).
 
@@ -336,6 +341,9 @@ const END: &str = "$sidl_scope_end";
 struct Pair {
     a: Pat,
     b: Pat,
+    /// Disequalities (`\==`, `\=`, `dif/2`) the derivation left undecided: the pair does not hold
+    /// where both sides of one become the same term.
+    diseq: Vec<(Pat, Pat)>,
     nvars: u32,
     clause: usize,
 }
@@ -350,6 +358,8 @@ struct Analysis<'a> {
     summaries: FxHashMap<(Atom, u32), Rc<Vec<Summary>>>,
     store: Store,
     readings: Vec<Reading>,
+    /// The undecided disequalities of the current derivation.
+    diseq: Vec<(Pat, Pat)>,
     /// Readings made inside a scope (copies), kept across its derivations.
     collected: Vec<Reading>,
     /// Inside `\+` & co (readings are copied when read).
@@ -479,6 +489,7 @@ impl<'a> Analysis<'a> {
             summaries: FxHashMap::default(),
             store: Store::new(),
             readings: Vec::new(),
+            diseq: Vec::new(),
             collected: Vec::new(),
             scope: 0,
             cut: false,
@@ -794,11 +805,18 @@ impl<'a> Analysis<'a> {
                 }
             }
             ("\\=", 2) | ("\\==", 2) | ("dif", 2) => {
-                // fails concretely when both sides are already the same term
-                if same(&self.store.resolve(&args[0]), &self.store.resolve(&args[1])) {
+                // fails concretely when both sides are already the same term; when they cannot
+                // unify it succeeds; else it is kept, to be decided by later bindings (those of a
+                // reading and an owner, for a hidden/2 derivation)
+                let (x, y) = (self.store.resolve(&args[0]), self.store.resolve(&args[1]));
+                if same(&x, &y) {
                     self.fail_leaf();
-                } else {
+                } else if !self.store.unifiable(&x, &y) {
                     self.solve(next, depth + 1);
+                } else {
+                    self.diseq.push((args[0].clone(), args[1].clone()));
+                    self.solve(next, depth + 1);
+                    self.diseq.pop();
                 }
             }
             ("=", 2) | ("==", 2) => {
@@ -923,9 +941,18 @@ impl<'a> Analysis<'a> {
                 let mut map = FxHashMap::default();
                 let w = renumber(&self.store.resolve(&self.head[0]), &mut map);
                 let n = renumber(&self.store.resolve(&self.head[1]), &mut map);
+                let diseq = self
+                    .diseq
+                    .iter()
+                    .map(|(x, y)| {
+                        let x = renumber(&self.store.resolve(x), &mut map);
+                        (x, renumber(&self.store.resolve(y), &mut map))
+                    })
+                    .collect();
                 self.hidden.push(Pair {
                     a: w,
                     b: n,
+                    diseq,
                     nvars: map.len() as u32,
                     clause: self.clause,
                 });
@@ -937,6 +964,7 @@ impl<'a> Analysis<'a> {
                 self.owners.push(Pair {
                     a: i,
                     b: o,
+                    diseq: Vec::new(),
                     nvars: map.len() as u32,
                     clause: self.clause,
                 });
@@ -978,6 +1006,17 @@ impl<'a> Analysis<'a> {
             let base = self.store.fresh(h.nvars);
             let (w, n) = (h.a.rename(base), h.b.rename(base));
             let mut hit = self.store.unify(&r.pat, &w) && self.store.unify(owner, &n);
+            // a disequality of the hidden/2 derivation or of this one that the match makes false
+            if hit {
+                let broken =
+                    |store: &Store, (x, y): &(Pat, Pat)| same(&store.resolve(x), &store.resolve(y));
+                hit = !h
+                    .diseq
+                    .iter()
+                    .map(|(x, y)| (x.rename(base), y.rename(base)))
+                    .any(|d| broken(&self.store, &d))
+                    && !self.diseq.iter().any(|d| broken(&self.store, d));
+            }
             if hit {
                 hit = false;
                 for (p, nv) in self.produced.clone() {

@@ -1,6 +1,7 @@
 //! One function per subcommand: read files, call the engine, print.
 
 use crate::render;
+use sidl_engine::game::events::{chronon_line, Notation};
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::{Game, Session, Settings};
 use sidl_engine::seats::{self, Round, Seat};
@@ -211,24 +212,7 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
             }
         }
         for (i, rec) in s.history().iter().enumerate().skip(before) {
-            let mut parts = Vec::new();
-            for e in &rec.events {
-                use sidl_engine::game::Event;
-                match e {
-                    Event::Switch {
-                        switch, action, ok, ..
-                    } => parts.push(format!(
-                        "{}: {}{}",
-                        show(switch),
-                        show(action),
-                        if *ok { "" } else { " (failed)" }
-                    )),
-                    Event::Created(w) => parts.push(format!("+{}", show(w))),
-                    Event::Deleted(w) => parts.push(format!("-{}", show(w))),
-                    Event::Account { .. } => {}
-                }
-            }
-            println!("chronon {}: {}", i + 1, parts.join("  "));
+            println!("chronon {}: {}", i + 1, chronon_line(rec, Notation::Writeq));
         }
     }
     let accounts: Vec<String> = s

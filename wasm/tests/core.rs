@@ -959,3 +959,184 @@ fn queries_follow_the_placement_table() {
         .contains("`create/1` cannot be used"));
     assert_eq!(g.view(None).expect("view"), vec!["[x]"]);
 }
+
+// --- one policy, in the engine: the DTOs only convert -----------------------------------------
+
+/// The string unions of `types.d.ts` (what the generated `sidl_wasm.d.ts` declares) are exactly
+/// the Rust enums that cross, and those are the engine's.
+#[test]
+fn ts_unions_match_the_rust_enums() {
+    use sidl_engine::game::events;
+    use sidl_engine::game::session::{ActionSource, SLOT_TYPES};
+    use sidl_engine::game::why::{Outcome, Question};
+    use sidl_engine::ide::keywords;
+    use sidl_wasm::dto::{
+        ActionHow, EventKind, HiddenPhase, KeywordPosition, Severity, SlotType, TS_TYPES,
+    };
+    use std::collections::BTreeMap;
+
+    // `export type Name = "a" | "b";`
+    let mut unions: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for line in TS_TYPES.lines() {
+        let Some(rest) = line.strip_prefix("export type ") else {
+            continue;
+        };
+        let (name, body) = rest.split_once(" = ").expect("export type Name = ...");
+        let values = body
+            .trim_end_matches(';')
+            .split(" | ")
+            .map(|v| {
+                v.strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .unwrap_or_else(|| panic!("{name}: {v} is not a string literal"))
+                    .to_string()
+            })
+            .collect();
+        unions.insert(name, values);
+    }
+    let strs = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let rust: BTreeMap<&str, Vec<String>> = BTreeMap::from([
+        (
+            "Severity",
+            Severity::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "EventKind",
+            EventKind::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "ActionHow",
+            ActionHow::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "KeywordPosition",
+            KeywordPosition::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "HiddenPhase",
+            HiddenPhase::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "SlotType",
+            SlotType::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "WhyOutcome",
+            Outcome::ALL
+                .iter()
+                .map(|v| v.as_str().to_string())
+                .collect(),
+        ),
+        ("WhyKind", strs(Question::KINDS)),
+    ]);
+    assert_eq!(unions, rust, "types.d.ts and the Rust enums disagree");
+    // the DTO enums are the engine's, value for value
+    let engine: Vec<String> = events::EventKind::ALL
+        .iter()
+        .map(|k| k.as_str().into())
+        .collect();
+    let dto: Vec<String> = events::EventKind::ALL
+        .iter()
+        .map(|&k| EventKind::from(k).to_string())
+        .collect();
+    assert_eq!(dto, engine);
+    for h in ActionSource::ALL {
+        assert_eq!(ActionHow::from(h), h.as_str());
+    }
+    for p in keywords::Position::ALL {
+        assert_eq!(KeywordPosition::from(p), p.as_str());
+    }
+    assert_eq!(rust["SlotType"], strs(SLOT_TYPES));
+    // every value serialises as its string
+    for s in Severity::ALL {
+        assert_eq!(
+            serde_json::to_string(s).expect("serialises"),
+            format!("\"{s}\"")
+        );
+    }
+    // no field falls back to any string
+    assert!(!TS_TYPES.contains("| string"), "a union widened to string");
+}
+
+/// The snapshot's JSON lives here, not in the engine: the same fields, and a text that is no
+/// snapshot is the engine's replay error E0944.
+#[test]
+fn snapshots_cross_as_json_and_restore() {
+    let mut g = Core::new(&nim()).expect("loads");
+    g.submit("[alice]", "[main]", "[3]").expect("submit");
+    g.run_chronon().expect("chronon");
+    g.submit("[bob]", "[main]", "[1]").expect("submit");
+    let snap = g.snapshot();
+    assert_eq!(
+        snap,
+        r#"{"seed":1,"interrupt":false,"chronons":[{"submissions":[["[alice]","[main]","[3]"]],"overrides":[]}],"pending":[["[bob]","[main]","[1]"]]}"#
+    );
+    let mut h = Core::new(&nim()).expect("loads");
+    h.restore(&snap).expect("restores");
+    assert_eq!(h.snapshot(), snap);
+    assert_eq!(h.view(None).expect("view"), g.view(None).expect("view"));
+    let e = h.restore("{").expect_err("not a snapshot");
+    assert!(
+        e.message.starts_with("not a session snapshot: "),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.location.expect("diagnostic").code, "E0944");
+}
+
+/// Events, accounts and keywords are the engine's: a second copy in the adapter would drift from
+/// these.
+#[test]
+fn events_accounts_and_keywords_are_the_engines() {
+    use sidl_engine::game::events::Notation;
+    use sidl_engine::game::{account_value, Game, Session, Settings};
+    use sidl_engine::write::writeq;
+    use std::sync::Arc;
+
+    let src = game("games/kuhn.sidl");
+    let mut g = Core::new(&src).expect("loads");
+    g.start(3, false).expect("starts");
+    let mut s = Session::new(
+        Arc::new(Game::load(&src).expect("loads").0),
+        3,
+        Settings::default(),
+    )
+    .expect("starts");
+    while !g.is_terminal().expect("terminal") {
+        g.random_moves(None).expect("random");
+        let c = g.run_chronon().expect("chronon");
+        sidl_engine::seats::random_moves(&mut s, None, true, false).expect("random");
+        s.run_chronon().expect("chronon");
+        let rec = s.history().last().expect("a chronon").clone();
+        let texts: Vec<&str> = c.events.iter().map(|e| e.text.as_str()).collect();
+        let engine: Vec<String> = rec
+            .events
+            .iter()
+            .map(|e| e.text(Notation::Canonical))
+            .collect();
+        assert_eq!(texts, engine);
+        for (dto, e) in c.events.iter().zip(&rec.events) {
+            assert_eq!(dto.kind, e.kind().as_str());
+        }
+        for (mine, theirs) in c.player_events.iter().zip(&rec.player_events) {
+            let theirs: Vec<String> = theirs.iter().map(|e| e.text(Notation::Canonical)).collect();
+            let mine: Vec<&str> = mine.iter().map(|e| e.text.as_str()).collect();
+            assert_eq!(mine, theirs);
+        }
+    }
+    let accounts = g.accounts();
+    assert_eq!(accounts.len(), s.accounts().len());
+    for (dto, (p, a)) in accounts.iter().zip(s.accounts()) {
+        assert_eq!(dto.player, writeq(&p, None));
+        assert_eq!(dto.value, account_value(&a));
+    }
+    assert_eq!(
+        g.accounts().iter().map(|a| a.value).collect::<Vec<_>>(),
+        s.state().account_values()
+    );
+    for (k, (key, pos, doc)) in keywords().iter().zip(sidl_engine::ide::keywords::listing()) {
+        assert_eq!((k.name.as_str(), k.arity), (key.0.name(), key.1));
+        assert_eq!(k.position, pos.as_str());
+        assert_eq!(k.doc, doc.text());
+    }
+}

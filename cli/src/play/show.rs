@@ -175,6 +175,37 @@ mod tests {
         assert_eq!(template(&t), "[alice,<price:double>]");
     }
 
+    /// The events a player sees are the engine's lines (`Event::text`), not a copy of them; only
+    /// a submitted action that worked is left out (the player's own is "you chose").
+    #[test]
+    fn event_lines_are_the_engines() {
+        let ev = |how, ok| Event::Switch {
+            switch: p("deal"),
+            action: Term::list(vec![Term::atom("deal"), Term::Int(3)]),
+            how,
+            ok,
+        };
+        let shown = vec![
+            Event::Created(p("x")),
+            Event::Deleted(p("y")),
+            ev(ActionSource::Drawn, true),
+            ev(ActionSource::Default, true),
+            ev(ActionSource::Submitted, false),
+        ];
+        let mut events = shown.clone();
+        events.push(ev(ActionSource::Submitted, true));
+        let rec = ChrononRecord {
+            submissions: Vec::new(),
+            overrides: Vec::new(),
+            draws: Vec::new(),
+            events: events.clone(),
+            player_events: vec![events],
+        };
+        let want: Vec<String> = shown.iter().map(|e| e.text(Notation::Writeq)).collect();
+        assert_eq!(chronon_lines(&rec, 0, &p("a"), &[]), want);
+        assert_eq!(want[2], "[deal] ← [deal,3] (drawn)");
+    }
+
     #[test]
     fn rankings() {
         let acc = vec![

@@ -5,6 +5,7 @@ use sidl_engine::game::events::{chronon_line, Notation};
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::{Game, Session, Settings};
 use sidl_engine::seats::{self, Round, Seat};
+use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::{Limits, Program};
 use sidl_engine::term::Term;
 use sidl_engine::write;
@@ -78,23 +79,6 @@ pub fn query(
         );
     }
     0
-}
-
-/// `X = v, Y = w.`; unbound variables print as `_G0`, `_G1`, ... shared across the answer.
-pub fn answer_text(names: &[String], values: &[Term]) -> String {
-    let shown: Vec<(&String, &Term)> = names
-        .iter()
-        .zip(values)
-        .filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_'))
-        .collect();
-    if shown.is_empty() {
-        return "true.".to_string();
-    }
-    let parts: Vec<String> = shown
-        .iter()
-        .map(|(n, v)| format!("{} = {}", n, write::canonical_shared(v)))
-        .collect();
-    format!("{}.", parts.join(", "))
 }
 
 pub(crate) fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {

@@ -18,9 +18,9 @@ use sidl_engine::game::{
 };
 use sidl_engine::seats::{self, Seat};
 use sidl_engine::solve::errors::codes;
+use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::Query;
 use sidl_engine::term::Term;
-use sidl_engine::write;
 use std::sync::Arc;
 
 /// Every failure of [`Core`]: a message, and where in the game source it happened when known.
@@ -625,19 +625,5 @@ fn runtime(source: &str, e: &RuntimeError) -> CoreError {
         message: e.message.clone(),
         location: Some(Box::new(error_location(source, &e.to_diagnostic(), path))),
         diagnostics: Vec::new(),
-    }
-}
-
-fn answer_text(names: &[String], values: &[Term]) -> String {
-    let shown: Vec<String> = names
-        .iter()
-        .zip(values)
-        .filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_'))
-        .map(|(n, v)| format!("{} = {}", n, write::canonical_shared(v)))
-        .collect();
-    if shown.is_empty() {
-        "true.".to_string()
-    } else {
-        format!("{}.", shown.join(", "))
     }
 }

@@ -1,6 +1,7 @@
 // The TypeScript types of the values sidl-wasm returns and takes (wasm/src/dto.rs), added to the
-// generated sidl_wasm.d.ts. The string unions below are the Rust enums of dto.rs, one `export type`
-// each: wasm/tests/core.rs (`ts_unions_match_the_rust_enums`) fails when they disagree.
+// generated sidl_wasm.d.ts. The string unions below are the Rust enums of dto.rs and the engine,
+// one `export type` each (AiSpec and SeatKind: the texts the engine parses): wasm/tests/core.rs
+// (`ts_unions_match_the_rust_enums`) fails when they disagree.
 
 /** A diagnostic's severity. */
 export type Severity = "error" | "warning" | "info" | "hint";
@@ -14,6 +15,12 @@ export type KeywordPosition = "head" | "body" | "both";
 export type HiddenPhase = "breadth" | "playouts" | "done";
 /** The type of a template slot (docs/semantics.md §4.4). */
 export type SlotType = "double" | "integer" | "number" | "atom" | "term";
+/** An AI player's objective (docs/ai.md "Objectives"). */
+export type AiObjective = "own" | "relative" | "paranoid";
+/** An AI player as `aiMoves` takes it: `random`, `minimax:DEPTH` or `mcts:ITERATIONS`, optionally with an objective. */
+export type AiSpec = "random" | `minimax:${number}` | `minimax:${number}:${AiObjective}` | `mcts:${number}` | `mcts:${number}:${AiObjective}`;
+/** A seat as `idle` takes it (the kinds of `sidl play --seat PLAYER=KIND`): a person, random, or an AI player. */
+export type SeatKind = "human" | AiSpec;
 /** The kinds of "why (not)?" question. */
 export type WhyKind = "legal" | "action" | "submission" | "fact" | "payoff" | "do";
 /** How a goal of a "why (not)?" explanation ended. */

@@ -977,11 +977,16 @@ fn ts_unions_match_the_rust_enums() {
 
     // `export type Name = "a" | "b";`
     let mut unions: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut templates: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for line in TS_TYPES.lines() {
         let Some(rest) = line.strip_prefix("export type ") else {
             continue;
         };
         let (name, body) = rest.split_once(" = ").expect("export type Name = ...");
+        if matches!(name, "AiSpec" | "SeatKind") {
+            templates.insert(name, body.trim_end_matches(';').split(" | ").collect());
+            continue;
+        }
         let values = body
             .trim_end_matches(';')
             .split(" | ")
@@ -1028,6 +1033,13 @@ fn ts_unions_match_the_rust_enums() {
                 .collect(),
         ),
         ("WhyKind", strs(Question::KINDS)),
+        (
+            "AiObjective",
+            sidl_engine::ai::Objective::ALL
+                .iter()
+                .map(|o| o.name().to_string())
+                .collect(),
+        ),
     ]);
     assert_eq!(unions, rust, "types.d.ts and the Rust enums disagree");
     // the DTO enums are the engine's, value for value
@@ -1056,6 +1068,37 @@ fn ts_unions_match_the_rust_enums() {
     }
     // no field falls back to any string
     assert!(!TS_TYPES.contains("| string"), "a union widened to string");
+
+    // AiSpec and SeatKind: every text the types allow is one the engine reads, and every kind the
+    // engine reads has a form in the types
+    let expand = |alt: &str| -> Vec<String> {
+        let alt = alt.trim_matches(['"', '`']).replace("${number}", "3");
+        if alt.contains("${AiObjective}") {
+            unions["AiObjective"]
+                .iter()
+                .map(|o| alt.replace("${AiObjective}", o))
+                .collect()
+        } else {
+            vec![alt]
+        }
+    };
+    let ai: Vec<String> = templates["AiSpec"].iter().flat_map(|a| expand(a)).collect();
+    for text in &ai {
+        sidl_engine::ai::AiSpec::parse(text).unwrap_or_else(|e| panic!("AiSpec {text}: {e}"));
+    }
+    assert_eq!(templates["SeatKind"], ["\"human\"", "AiSpec"]);
+    let mut seats: Vec<String> = vec!["human".into()];
+    seats.extend(ai.iter().cloned());
+    for text in &seats {
+        sidl_engine::seats::Seat::parse(text).unwrap_or_else(|e| panic!("SeatKind {text}: {e}"));
+    }
+    for kind in sidl_engine::seats::KINDS {
+        let head = kind.split(':').next().unwrap_or_default();
+        assert!(
+            seats.iter().any(|s| s.split(':').next() == Some(head)),
+            "the engine's seat kind {kind} is not in SeatKind"
+        );
+    }
 }
 
 /// The snapshot's JSON lives here, not in the engine: the same fields, and a text that is no

@@ -572,41 +572,17 @@ impl Core {
         };
         let r = hidden_dynamic::explore(self.game.clone(), &opts, &mut report_progress)
             .map_err(|e| self.rt(e))?;
-        let scope = if r.complete {
-            "every reachable state"
-        } else {
-            "bounded: breadth-first then random playouts"
-        };
-        let mut message = match r.violations.first() {
-            None => format!(
-                "no Def.1 §11 violation found in {} states ({scope})",
-                r.states
-            ),
-            Some(v) => format!(
-                "Def.1 §11 violation ({} found in {} states, {scope}): {}",
-                r.violations.len(),
-                r.states,
-                v.describe().lines().next().unwrap_or_default()
-            ),
-        };
+        let mut message = r.summary();
         for e in &r.errors {
             message.push_str(&format!(
                 "\nruntime error during exploration (successor skipped): {e}"
             ));
         }
-        let counterexample = r.violations.first().map(|v| {
-            let mut steps = Vec::new();
-            for (name, h) in [("first", &v.first), ("second", &v.second)] {
-                for line in hidden_dynamic::show_history(h).lines() {
-                    steps.push(format!("{name}: {}", line.trim()));
-                }
-            }
-            CounterexampleDto {
-                player: show(&v.player),
-                switch: show(&v.switch),
-                description: v.describe(),
-                steps,
-            }
+        let counterexample = r.violations.first().map(|v| CounterexampleDto {
+            player: show(&v.player),
+            switch: show(&v.switch),
+            description: v.describe(),
+            steps: v.steps(),
         });
         Ok(HiddenReportDto {
             consistent: r.violations.is_empty(),

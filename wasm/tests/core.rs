@@ -1183,3 +1183,45 @@ fn events_accounts_and_keywords_are_the_engines() {
         assert_eq!(k.doc, doc.text());
     }
 }
+
+/// The §11 report's summary and counterexample steps are the engine's (the language server shows
+/// the same line): `ExploreReport::summary`, `Violation::steps`.
+#[test]
+fn hidden_report_is_the_engines() {
+    use sidl_engine::analysis::hidden_dynamic::{explore, ExploreOptions};
+    use sidl_engine::game::{Game, Settings};
+    use std::sync::Arc;
+
+    for (path, max) in [
+        ("tests/analysis/kuhn_leaky.sidl", 2000),
+        ("games/kuhn.sidl", 10),
+    ] {
+        let src = game(path);
+        let r = Core::new(&src)
+            .expect("loads")
+            .check_hidden(max, &mut |_| {})
+            .expect("explores");
+        let opts = ExploreOptions {
+            max_states: max,
+            seed: 1,
+            settings: Settings::default(),
+            ..ExploreOptions::default()
+        };
+        let e = explore(
+            Arc::new(Game::load(&src).expect("loads").0),
+            &opts,
+            &mut |_| {},
+        )
+        .expect("explores");
+        assert_eq!(
+            r.message.lines().next(),
+            Some(e.summary().as_str()),
+            "{path}"
+        );
+        assert_eq!(
+            r.counterexample.map(|c| c.steps),
+            e.violations.first().map(|v| v.steps()),
+            "{path}"
+        );
+    }
+}

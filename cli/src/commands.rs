@@ -1,10 +1,12 @@
 //! One function per subcommand: read files, call the engine, print.
 
 use crate::render;
+use sidl_engine::game::events::{chronon_line, Notation};
 use sidl_engine::game::record::Record;
 use sidl_engine::game::trace::{parse_script, run_trace_session};
 use sidl_engine::game::{Game, Session, Settings};
 use sidl_engine::seats::{self, Round, Seat};
+use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::{Limits, Program};
 use sidl_engine::term::Term;
 use sidl_engine::write;
@@ -78,23 +80,6 @@ pub fn query(
         );
     }
     0
-}
-
-/// `X = v, Y = w.`; unbound variables print as `_G0`, `_G1`, ... shared across the answer.
-pub fn answer_text(names: &[String], values: &[Term]) -> String {
-    let shown: Vec<(&String, &Term)> = names
-        .iter()
-        .zip(values)
-        .filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_'))
-        .collect();
-    if shown.is_empty() {
-        return "true.".to_string();
-    }
-    let parts: Vec<String> = shown
-        .iter()
-        .map(|(n, v)| format!("{} = {}", n, write::canonical_shared(v)))
-        .collect();
-    format!("{}.", parts.join(", "))
 }
 
 pub(crate) fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
@@ -314,24 +299,7 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
             }
         }
         for (i, rec) in s.history().iter().enumerate().skip(before) {
-            let mut parts = Vec::new();
-            for e in &rec.events {
-                use sidl_engine::game::Event;
-                match e {
-                    Event::Switch {
-                        switch, action, ok, ..
-                    } => parts.push(format!(
-                        "{}: {}{}",
-                        show(switch),
-                        show(action),
-                        if *ok { "" } else { " (failed)" }
-                    )),
-                    Event::Created(w) => parts.push(format!("+{}", show(w))),
-                    Event::Deleted(w) => parts.push(format!("-{}", show(w))),
-                    Event::Account { .. } => {}
-                }
-            }
-            println!("chronon {}: {}", i + 1, parts.join("  "));
+            println!("chronon {}: {}", i + 1, chronon_line(rec, Notation::Writeq));
         }
     }
     let accounts: Vec<String> = s

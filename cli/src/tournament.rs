@@ -7,18 +7,9 @@ use sidl_engine::ai::{self, AiSpec, Observation, Stats};
 use sidl_engine::game::record::Record;
 use sidl_engine::game::{RuntimeError, Session, Settings};
 use sidl_engine::seats::{self, Idle, Round};
-use sidl_engine::term::Term;
 use sidl_engine::write::writeq;
 use std::path::Path;
 use std::sync::Arc;
-
-fn number(t: &Term) -> f64 {
-    match t {
-        Term::Int(i) => *i as f64,
-        Term::Float(f) => *f,
-        _ => 0.0,
-    }
-}
 
 /// The outcome of one game per player: 0 win (strictly highest final account), 1 draw (tied for the
 /// highest), 2 loss.
@@ -53,7 +44,7 @@ fn play_one(
             break;
         }
     }
-    let accounts = s.state().accounts.iter().map(number).collect();
+    let accounts = s.state().account_values();
     let c = s.chronon();
     Ok((accounts, c, idle, s))
 }

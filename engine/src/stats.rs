@@ -48,14 +48,6 @@ pub struct Tracker {
     decisions: Vec<(u64, u64)>,
 }
 
-fn number(t: &Term) -> f64 {
-    match t {
-        Term::Int(i) => *i as f64,
-        Term::Float(f) => *f,
-        _ => 0.0,
-    }
-}
-
 impl Tracker {
     /// Counts the decisions of the state: every legal finite switch owned by a player, with its
     /// number of actions (unlimited switches have no count and are left out).
@@ -87,7 +79,7 @@ impl Tracker {
             chronons: s.chronon(),
             terminal,
             error: error.map(|e| format!("{}: {}", e.code, e.message)),
-            accounts: s.accounts().iter().map(|(_, a)| number(a)).collect(),
+            accounts: s.state().account_values(),
             decisions,
             metrics: metrics(s),
         }
@@ -129,11 +121,9 @@ pub fn metrics(s: &mut Session) -> Vec<(String, Result<f64, String>)> {
                     Term::Atom(a) => a.name().to_string(),
                     t => canonical(t),
                 };
-                let value = match value {
-                    Term::Int(i) => Ok(*i as f64),
-                    Term::Float(f) => Ok(*f),
-                    t => Err(format!("metric {name}: {} is not a number", canonical(t))),
-                };
+                let value = value
+                    .as_f64()
+                    .ok_or_else(|| format!("metric {name}: {} is not a number", canonical(value)));
                 (name, value)
             })
             .collect(),

@@ -48,6 +48,16 @@ impl Term {
     pub fn list_with_tail(items: Vec<Term>, tail: Term) -> Term {
         items.into_iter().rev().fold(tail, |t, h| Term::cons(h, t))
     }
+    /// A number term's value as `f64` (an integer converted, a float as it is); `None` for any
+    /// other term. The one number-to-float conversion of the engine and its adapters (accounts:
+    /// [`crate::game::account_value`]).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Term::Int(i) => Some(*i as f64),
+            Term::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
     /// The elements of a proper list, or `None`.
     pub fn as_list(&self) -> Option<Vec<&Term>> {
         let mut out = Vec::new();

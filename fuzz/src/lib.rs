@@ -356,8 +356,10 @@ pub fn play(src: &str, driver: &[u8], max_inferences: u64) {
     }
     // and so does a snapshot restored from JSON
     if restore {
-        let json = s.snapshot_json();
-        match Session::restore_json(game, &json, settings) {
+        // the JSON is the WASM API's (the engine's snapshot is plain data)
+        let json = sidl_wasm::dto::snapshot_json(&s.snapshot());
+        let snap = sidl_wasm::dto::snapshot_from_json(&json).expect("a snapshot reads back");
+        match Session::restore(game, &snap, settings) {
             Ok(r) => assert_eq!(key(&r).facts, key(&s).facts, "restored snapshot diverged"),
             Err(e) => {
                 assert_error(src, &e);

@@ -1,167 +1,27 @@
 //! The playground's logic without the browser: a loaded game and its session behind plain Rust
-//! methods that return serialisable DTOs or an error message. `lib.rs` only converts to JavaScript.
-//! Terms cross as canonical text; text coming in is parsed with `sidl_engine::syntax::parse_term`.
+//! methods that return the DTOs of [`crate::dto`] or an error message. Every rule is the engine's
+//! (seats, events, keywords, accounts, slots, snapshots); this file calls it and converts. `lib.rs`
+//! only converts to JavaScript. Terms cross as canonical text; text coming in is parsed with
+//! `sidl_engine::syntax::parse_term`.
 
-use serde::{Deserialize, Serialize};
+pub use crate::dto::*;
 use sidl_engine::ai::AiSpec;
-use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Phase, Progress};
-use sidl_engine::analysis::placement::{BODY_KEYWORDS, HEAD_KEYWORDS};
-use sidl_engine::atom::Atom;
-use sidl_engine::diag::{ColumnUnit, Diagnostic, LineIndex, Span};
+use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
+use sidl_engine::diag::ColumnUnit;
 use sidl_engine::game::host::{KeywordHost, Placement};
-use sidl_engine::game::session::{slot_type_description, slot_value, ActionSource};
+use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::trace::{parse_script, run_trace};
 use sidl_engine::game::why::{self, Question, WhyLimits};
 use sidl_engine::game::{
-    fill_template, template_slots, Actions, ChrononRecord, Event, Game, Owner, RuntimeError,
-    Session, Settings,
+    account_value, fill_template, template_slots, Actions, Game, Owner, RuntimeError, Session,
+    Settings,
 };
 use sidl_engine::seats::{self, Seat};
+use sidl_engine::solve::errors::codes;
+use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::Query;
 use sidl_engine::term::Term;
-use sidl_engine::write;
 use std::sync::Arc;
-
-/// A diagnostic placed in the source: 1-based line and column, columns and offsets in UTF-16 code
-/// units (JavaScript string indices). The same as `sidl check` reports: code, severity, message,
-/// span, secondary labels and help.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct DiagnosticDto {
-    pub severity: String,
-    pub code: String,
-    pub message: String,
-    pub help: Option<String>,
-    pub line: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    /// UTF-16 offsets of the span in the whole text.
-    pub from: u32,
-    pub to: u32,
-    /// Secondary locations (e.g. each call on the way from a head keyword's rule to a misplaced
-    /// body keyword in a helper).
-    pub labels: Vec<LabelDto>,
-}
-
-/// A secondary location of a diagnostic, placed as [`DiagnosticDto`]'s span, with its message.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LabelDto {
-    pub message: String,
-    pub line: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    pub from: u32,
-    pub to: u32,
-}
-
-/// A typed hole of an unlimited action template: `name` is the slot's name as canonical text (`_`
-/// for a bare variable), `type` one of `double`, `integer`, `number`, `atom`, `term`, `description`
-/// what a value of that type is, for people.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SlotDto {
-    pub name: String,
-    #[serde(rename = "type")]
-    pub ty: String,
-    /// What a value of the type is, for people (the engine's `slot_type_description`).
-    pub description: String,
-}
-
-/// A legal switch: its owner (`null`: none), whether chance owns it, and its actions (templates when
-/// `unlimited`, each with its slots in fill order; `[]` per action otherwise).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SwitchDto {
-    pub switch: String,
-    pub owner: Option<String>,
-    pub nature: bool,
-    pub unlimited: bool,
-    pub actions: Vec<String>,
-    pub slots: Vec<Vec<SlotDto>>,
-}
-
-/// The result of a submission. In interrupt mode an accepted submission runs its own transition,
-/// which is in `chronon`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SubmitDto {
-    pub ok: bool,
-    pub reason: Option<String>,
-    pub chronon: Option<ChrononDto>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AccountDto {
-    pub player: String,
-    /// Canonical text of the amount.
-    pub amount: String,
-    pub value: f64,
-}
-
-/// An event: `kind` is `created`, `deleted`, `account` or `switch`; `text` a one-line rendering.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EventDto {
-    pub kind: String,
-    pub text: String,
-    pub fact: Option<String>,
-    pub player: Option<String>,
-    pub amount: Option<String>,
-    pub switch: Option<String>,
-    pub action: Option<String>,
-    /// `submitted`, `drawn` or `default`.
-    pub how: Option<String>,
-    pub ok: Option<bool>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ChrononDto {
-    /// The chronon number after this one ran.
-    pub chronon: u64,
-    pub submissions: Vec<[String; 3]>,
-    /// The designer's events.
-    pub events: Vec<EventDto>,
-    /// Per player (in `players()` order), the events that player may see.
-    pub player_events: Vec<Vec<EventDto>>,
-    /// Whether the game ended with this chronon.
-    pub terminal: bool,
-}
-
-/// A runtime error as the engine's diagnostic (`RuntimeError::to_diagnostic`, the one conversion
-/// the CLI and the language server render too): its stable `code` (`E09xx`, docs/diagnostics.md),
-/// `message` and `help`; the clause of the game where it happened (1-based lines, UTF-16 columns,
-/// `from`/`to` UTF-16 offsets), all `null` when it is not in a clause of the game; `labels`: each
-/// clause of the call path that called the next predicate; `path`: the user predicates on the call
-/// stack, outermost first.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ErrorLocation {
-    pub code: String,
-    pub severity: String,
-    pub message: String,
-    pub help: Option<String>,
-    pub line: Option<u32>,
-    pub column: Option<u32>,
-    pub end_line: Option<u32>,
-    pub end_column: Option<u32>,
-    pub from: Option<u32>,
-    pub to: Option<u32>,
-    pub labels: Vec<ErrorLabel>,
-    pub path: Vec<String>,
-}
-
-/// A secondary place of a runtime error (positions as in [`ErrorLocation`]).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ErrorLabel {
-    pub message: String,
-    pub line: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    pub from: u32,
-    pub to: u32,
-}
 
 /// Every failure of [`Core`]: a message, and where in the game source it happened when known.
 #[derive(Clone, Debug, PartialEq)]
@@ -194,163 +54,8 @@ impl From<&str> for CoreError {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct QueryDto {
-    pub vars: Vec<String>,
-    /// One line per answer: `X = t, Y = u.` or `true.`
-    pub answers: Vec<String>,
-    /// The error that ended the query, if any.
-    pub error: Option<String>,
-    /// Where that error happened in the game source, when known.
-    pub location: Option<ErrorLocation>,
-    /// Stopped at the answer limit with choicepoints left.
-    pub truncated: bool,
-}
-
-/// Progress of [`Core::check_hidden`]: `phase` is `breadth`, `playouts` or `done`; `frontier` the
-/// states waiting to be expanded.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ProgressDto {
-    pub phase: String,
-    pub states: usize,
-    pub frontier: usize,
-}
-
-/// A Def.1 §11 counterexample: the player, a readable description, and the two histories one line
-/// per chronon (`first: chronon 1: ...`, then `second: ...`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct CounterexampleDto {
-    pub player: String,
-    pub switch: String,
-    pub description: String,
-    pub steps: Vec<String>,
-}
-
-/// The dynamic Def.1 §11 check: `consistent` (no violation found), `complete` (every reachable
-/// state was seen, so `consistent` is a proof), the states seen, a summary `message`, and the first
-/// counterexample.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HiddenReportDto {
-    pub consistent: bool,
-    pub complete: bool,
-    pub states: usize,
-    pub message: String,
-    pub counterexample: Option<CounterexampleDto>,
-}
-
-/// A keyword for editor completion: `position` says where it is written (`head` of a rule or in a
-/// `body`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct KeywordDto {
-    pub name: String,
-    pub arity: u32,
-    pub position: String,
-    pub doc: String,
-}
-
-/// Per-query budgets (each keyword call of the manager, each `query`); omitted fields keep their value.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct LimitsDto {
-    pub inferences: Option<u64>,
-    pub heap_cells: Option<usize>,
-    pub choicepoints: Option<usize>,
-    pub frames: Option<usize>,
-}
-
-/// A "why (not)?" question (`docs/why.md`): `kind` is `legal`, `action`, `submission`, `fact`,
-/// `payoff` or `do`; terms as SIDL text; `chronon` for `fact`, `payoff` and `do` (default: the
-/// last one);
-/// `viewer`: a player (default: the designer).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WhyQuestionDto {
-    pub kind: String,
-    pub switch: Option<String>,
-    pub action: Option<String>,
-    pub player: Option<String>,
-    pub fact: Option<String>,
-    pub chronon: Option<u64>,
-    pub viewer: Option<String>,
-}
-
-/// The answer of [`Core::why`]: the engine's JSON form (ranges with 1-based lines and UTF-16
-/// columns).
-pub type WhyDto = why::AnswerJson;
-
 /// The limit on answers of one `query`.
 pub const MAX_ANSWERS: usize = 100;
-
-pub fn diagnostics(source: &str, diags: &[Diagnostic]) -> Vec<DiagnosticDto> {
-    let index = LineIndex::new(source);
-    let utf16_offset = |byte: u32| -> u32 {
-        let mut b = (byte as usize).min(source.len());
-        while !source.is_char_boundary(b) {
-            b -= 1;
-        }
-        source[..b].encode_utf16().count() as u32
-    };
-    // 1-based (line, column, end line, end column, from, to) of a span
-    let place = |span: Span| {
-        let s = index.line_col(source, span.start, ColumnUnit::Utf16);
-        let e = index.line_col(source, span.end, ColumnUnit::Utf16);
-        (
-            s.line + 1,
-            s.col + 1,
-            e.line + 1,
-            e.col + 1,
-            utf16_offset(span.start),
-            utf16_offset(span.end),
-        )
-    };
-    diags
-        .iter()
-        .map(|d| {
-            let (line, column, end_line, end_column, from, to) = place(d.span);
-            DiagnosticDto {
-                severity: d.severity.as_str().to_string(),
-                code: d.code.to_string(),
-                message: d.message.clone(),
-                help: d.help.clone(),
-                line,
-                column,
-                end_line,
-                end_column,
-                from,
-                to,
-                labels: d
-                    .labels
-                    .iter()
-                    .map(|l| {
-                        let (line, column, end_line, end_column, from, to) = place(l.span);
-                        LabelDto {
-                            message: l.message.clone(),
-                            line,
-                            column,
-                            end_line,
-                            end_column,
-                            from,
-                            to,
-                        }
-                    })
-                    .collect(),
-            }
-        })
-        .collect()
-}
-
-/// Diagnostics as text, one per line: `line:column: severity[code]: message`.
-pub fn diagnostics_text(dtos: &[DiagnosticDto]) -> String {
-    dtos.iter()
-        .map(|d| {
-            format!(
-                "{}:{}: {}[{}]: {}",
-                d.line, d.column, d.severity, d.code, d.message
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// Every diagnostic of a source, exactly those of `sidl check` (the engine's
 /// [`sidl_engine::analysis::check`]): syntax and load errors, placement errors (`E03xx`), lints
@@ -367,125 +72,6 @@ pub fn parse(text: &str, what: &str) -> Result<Term, String> {
             Err(format!("{what} {text:?} does not parse: {first}"))
         }
     }
-}
-
-fn show(t: &Term) -> String {
-    write::canonical(t)
-}
-
-fn event(e: &Event) -> EventDto {
-    let mut d = EventDto {
-        kind: String::new(),
-        text: String::new(),
-        fact: None,
-        player: None,
-        amount: None,
-        switch: None,
-        action: None,
-        how: None,
-        ok: None,
-    };
-    match e {
-        Event::Created(f) => {
-            d.kind = "created".into();
-            d.text = format!("+ {}", show(f));
-            d.fact = Some(show(f));
-        }
-        Event::Deleted(f) => {
-            d.kind = "deleted".into();
-            d.text = format!("- {}", show(f));
-            d.fact = Some(show(f));
-        }
-        Event::Account { player, amount } => {
-            d.kind = "account".into();
-            d.text = format!("{} gets {}", show(player), show(amount));
-            d.player = Some(show(player));
-            d.amount = Some(show(amount));
-        }
-        Event::Switch {
-            switch,
-            action,
-            how,
-            ok,
-        } => {
-            let how = match how {
-                ActionSource::Submitted => "submitted",
-                ActionSource::Drawn => "drawn",
-                ActionSource::Default => "default",
-            };
-            d.kind = "switch".into();
-            d.text = format!(
-                "{} ← {} ({how}{})",
-                show(switch),
-                show(action),
-                if *ok { "" } else { ", do/1 failed" }
-            );
-            d.switch = Some(show(switch));
-            d.action = Some(show(action));
-            d.how = Some(how.into());
-            d.ok = Some(*ok);
-        }
-    }
-    d
-}
-
-fn amount_value(t: &Term) -> f64 {
-    match t {
-        Term::Int(i) => *i as f64,
-        Term::Float(f) => *f,
-        _ => f64::NAN,
-    }
-}
-
-/// One-line documentation of each keyword (head keywords, then body keywords).
-const KEYWORD_DOCS: &[(&str, u32, &str)] = &[
-    ("game", 1, "game(Name): the game's name."),
-    ("name", 1, "name(Name): the old spelling of game/1."),
-    ("init", 1, "init(W): W is a fact of the initial state."),
-    ("init", 2, "init(P, M): P is a player, with initial account M."),
-    ("hidden", 2, "hidden(W, P): fact W is hidden from player P."),
-    ("legal", 1, "legal(S): switch S is legal in the current state."),
-    ("switch", 2, "switch(S, A): A is an action of switch S."),
-    ("unlimited", 2, "unlimited(S, T): switch S takes actions that fill template T's typed slots (Name, Type)."),
-    ("owned", 2, "owned(S, O): switch S is owned by player O, or by chance (equal(N) or a list of probabilities)."),
-    ("default", 2, "default(S, A): the action of switch S when nobody submits one."),
-    ("do", 1, "do(A): the effect of action A: create/1 and delete/1 facts."),
-    ("payoff", 2, "payoff(P, X): add X to player P's account after the chronon."),
-    ("player", 1, "player(P): enumerates the players, in init/2 order."),
-    ("fact", 1, "fact(W): enumerates the facts that unify with W (the state before the chronon)."),
-    ("create", 1, "create(W): schedules the creation of fact W (ground)."),
-    ("delete", 1, "delete(W): schedules the deletion of a fact unifying with W."),
-    ("tocreate", 1, "tocreate(W): enumerates the facts scheduled for creation."),
-    ("todelete", 1, "todelete(W): enumerates the facts scheduled for deletion."),
-    ("does", 2, "does(S, A): switch S took action A this chronon (submitted or drawn)."),
-];
-
-/// Every keyword with its arity, where it is written and a one-line documentation.
-pub fn keywords() -> Vec<KeywordDto> {
-    let mut out: Vec<KeywordDto> = Vec::new();
-    for (list, position) in [(HEAD_KEYWORDS, "head"), (BODY_KEYWORDS, "body")] {
-        for &(name, arity) in list {
-            if let Some(k) = out
-                .iter_mut()
-                .find(|k| k.name == name.name() && k.arity == arity)
-            {
-                k.position = "both".into();
-                continue;
-            }
-            let doc = KEYWORD_DOCS
-                .iter()
-                .find(|d| d.0 == name.name() && d.1 == arity)
-                .map(|d| d.2.to_string())
-                .unwrap_or_default();
-            out.push(KeywordDto {
-                name: name.name().to_string(),
-                arity,
-                position: position.into(),
-                doc,
-            });
-        }
-    }
-    out
 }
 
 /// What `sidl trace GAME --seed SEED [--script FILE] --max-chronons MAX` prints on stdout: one line
@@ -526,14 +112,6 @@ pub fn trace(
         text.push('\n');
     }
     Ok(text)
-}
-
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Breadth => "breadth",
-        Phase::Playouts => "playouts",
-        Phase::Done => "done",
-    }
 }
 
 /// A loaded game and one session of it.
@@ -819,7 +397,7 @@ impl Core {
             .map(|(p, a)| AccountDto {
                 player: show(p),
                 amount: show(a),
-                value: amount_value(a),
+                value: account_value(a),
             })
             .collect()
     }
@@ -838,14 +416,22 @@ impl Core {
         self.session.is_terminal().map_err(|e| self.rt(e))
     }
 
+    /// The session as JSON ([`SnapshotDto`]).
     pub fn snapshot(&self) -> String {
-        self.session.snapshot_json()
+        snapshot_json(&self.session.snapshot())
     }
 
     /// Replaces the session with one rebuilt from [`Core::snapshot`] text (its seed, interrupt mode
     /// and history).
     pub fn restore(&mut self, json: &str) -> Result<(), CoreError> {
-        self.session = Session::restore_json(self.game.clone(), json, self.settings.clone())
+        let snap = snapshot_from_json(json).map_err(|e| {
+            self.rt(RuntimeError::new(
+                codes::REPLAY,
+                "restore",
+                format!("not a session snapshot: {e}"),
+            ))
+        })?;
+        self.session = Session::restore(self.game.clone(), &snap, self.settings.clone())
             .map_err(|e| self.rt(e))?;
         self.settings.interrupt = self.session.settings().interrupt;
         Ok(())
@@ -979,48 +565,24 @@ impl Core {
         };
         let mut report_progress = |p: &Progress| {
             progress(&ProgressDto {
-                phase: phase_name(p.phase).into(),
+                phase: p.phase.into(),
                 states: p.states,
                 frontier: p.queue,
             })
         };
         let r = hidden_dynamic::explore(self.game.clone(), &opts, &mut report_progress)
             .map_err(|e| self.rt(e))?;
-        let scope = if r.complete {
-            "every reachable state"
-        } else {
-            "bounded: breadth-first then random playouts"
-        };
-        let mut message = match r.violations.first() {
-            None => format!(
-                "no Def.1 §11 violation found in {} states ({scope})",
-                r.states
-            ),
-            Some(v) => format!(
-                "Def.1 §11 violation ({} found in {} states, {scope}): {}",
-                r.violations.len(),
-                r.states,
-                v.describe().lines().next().unwrap_or_default()
-            ),
-        };
+        let mut message = r.summary();
         for e in &r.errors {
             message.push_str(&format!(
                 "\nruntime error during exploration (successor skipped): {e}"
             ));
         }
-        let counterexample = r.violations.first().map(|v| {
-            let mut steps = Vec::new();
-            for (name, h) in [("first", &v.first), ("second", &v.second)] {
-                for line in hidden_dynamic::show_history(h).lines() {
-                    steps.push(format!("{name}: {}", line.trim()));
-                }
-            }
-            CounterexampleDto {
-                player: show(&v.player),
-                switch: show(&v.switch),
-                description: v.describe(),
-                steps,
-            }
+        let counterexample = r.violations.first().map(|v| CounterexampleDto {
+            player: show(&v.player),
+            switch: show(&v.switch),
+            description: v.describe(),
+            steps: v.steps(),
         });
         Ok(HiddenReportDto {
             consistent: r.violations.is_empty(),
@@ -1032,36 +594,6 @@ impl Core {
     }
 }
 
-/// The typed slots of an unlimited action template.
-pub fn slots_of(template: &Term) -> Vec<SlotDto> {
-    template_slots(template)
-        .iter()
-        .map(|s| SlotDto {
-            name: s.name.as_ref().map(show).unwrap_or_else(|| "_".into()),
-            ty: s.ty.name().to_string(),
-            description: slot_type_description(s.ty).to_string(),
-        })
-        .collect()
-}
-
-fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> ChrononDto {
-    ChrononDto {
-        chronon,
-        submissions: rec
-            .submissions
-            .iter()
-            .map(|s| [show(&s.player), show(&s.switch), show(&s.action)])
-            .collect(),
-        events: rec.events.iter().map(event).collect(),
-        player_events: rec
-            .player_events
-            .iter()
-            .map(|es| es.iter().map(event).collect())
-            .collect(),
-        terminal,
-    }
-}
-
 /// A runtime error: its message, and its diagnostic placed in `source`.
 fn runtime(source: &str, e: &RuntimeError) -> CoreError {
     let path = e.solve.as_ref().map_or(&[][..], |s| &s.path[..]);
@@ -1069,73 +601,5 @@ fn runtime(source: &str, e: &RuntimeError) -> CoreError {
         message: e.message.clone(),
         location: Some(Box::new(error_location(source, &e.to_diagnostic(), path))),
         diagnostics: Vec::new(),
-    }
-}
-
-/// A runtime error's diagnostic with UTF-16 positions in `source`, and its call path.
-fn error_location(source: &str, d: &Diagnostic, path: &[(Atom, u32)]) -> ErrorLocation {
-    let index = LineIndex::new(source);
-    let utf16_offset = |byte: u32| -> u32 {
-        let mut b = (byte as usize).min(source.len());
-        while !source.is_char_boundary(b) {
-            b -= 1;
-        }
-        source[..b].encode_utf16().count() as u32
-    };
-    let place = |span: Span| {
-        let s = index.line_col(source, span.start, ColumnUnit::Utf16);
-        let e = index.line_col(source, span.end, ColumnUnit::Utf16);
-        (
-            s.line + 1,
-            s.col + 1,
-            e.line + 1,
-            e.col + 1,
-            utf16_offset(span.start),
-            utf16_offset(span.end),
-        )
-    };
-    let at = d.located.then(|| place(d.span));
-    ErrorLocation {
-        code: d.code.to_string(),
-        severity: d.severity.as_str().to_string(),
-        message: d.message.clone(),
-        help: d.help.clone(),
-        line: at.map(|p| p.0),
-        column: at.map(|p| p.1),
-        end_line: at.map(|p| p.2),
-        end_column: at.map(|p| p.3),
-        from: at.map(|p| p.4),
-        to: at.map(|p| p.5),
-        labels: d
-            .labels
-            .iter()
-            .map(|l| {
-                let p = place(l.span);
-                ErrorLabel {
-                    message: l.message.clone(),
-                    line: p.0,
-                    column: p.1,
-                    end_line: p.2,
-                    end_column: p.3,
-                    from: p.4,
-                    to: p.5,
-                }
-            })
-            .collect(),
-        path: path.iter().map(|(n, a)| format!("{n}/{a}")).collect(),
-    }
-}
-
-fn answer_text(names: &[String], values: &[Term]) -> String {
-    let shown: Vec<String> = names
-        .iter()
-        .zip(values)
-        .filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_'))
-        .map(|(n, v)| format!("{} = {}", n, write::canonical_shared(v)))
-        .collect();
-    if shown.is_empty() {
-        "true.".to_string()
-    } else {
-        format!("{}.", shown.join(", "))
     }
 }

@@ -1,170 +1,25 @@
 //! `sidl-wasm`: the SIDL3.0 engine in the browser, as one class `SidlGame` (wasm-bindgen). Terms
 //! cross as canonical text; every failure is thrown as a JavaScript `Error`. The logic lives in
-//! [`core`] (plain Rust, tested natively); this file converts to and from JavaScript.
+//! [`core`] (plain Rust over the engine, tested natively), the data that crosses in [`dto`] (with its
+//! TypeScript types, `src/types.d.ts`); this file converts to and from JavaScript.
 
 pub mod core;
+pub mod dto;
 
 use crate::core::{Core, CoreError};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &str = r#"
-/**
- * A diagnostic, as `sidl check` reports it (same code, severity, message, span, labels and help):
- * 1-based line and column; columns and from/to offsets in UTF-16 code units.
- */
-export interface Diagnostic {
-  severity: "error" | "warning" | "info" | "hint" | string;
-  code: string;
-  message: string;
-  help: string | null;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  from: number;
-  to: number;
-  /** Secondary locations, e.g. each call on the way from a rule to a misplaced keyword in a helper. */
-  labels: DiagnosticLabel[];
+const TS_TYPES: &str = dto::TS_TYPES;
+
+/// Runs when the module is instantiated: a Rust panic is reported on the browser console with its
+/// message and place (`console_error_panic_hook`) instead of only "unreachable executed".
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
 }
-/** A secondary location of a diagnostic (placed like the diagnostic's own span) and its message. */
-export interface DiagnosticLabel {
-  message: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  from: number;
-  to: number;
-}
-/** A typed hole of an unlimited template: `type` is double, integer, number, atom or term. */
-export interface Slot { name: string; type: "double" | "integer" | "number" | "atom" | "term" | string; }
-/**
- * A legal switch; `actions` are templates when `unlimited`, and `slots[i]` are the typed slots of
- * `actions[i]` (`[]` for finite switches). Terms are canonical text.
- */
-export interface Switch {
-  switch: string;
-  owner: string | null;
-  nature: boolean;
-  unlimited: boolean;
-  actions: string[];
-  slots: Slot[][];
-}
-/** A submission's result; in interrupt mode an accepted one ran its own chronon (`chronon`). */
-export interface SubmitResult { ok: boolean; reason: string | null; chronon: Chronon | null; }
-export interface Account { player: string; amount: string; value: number; }
-export interface SidlEvent {
-  kind: "created" | "deleted" | "account" | "switch";
-  text: string;
-  fact: string | null;
-  player: string | null;
-  amount: string | null;
-  switch: string | null;
-  action: string | null;
-  how: "submitted" | "drawn" | "default" | null;
-  ok: boolean | null;
-}
-export interface Chronon {
-  chronon: number;
-  submissions: [string, string, string][];
-  events: SidlEvent[];
-  playerEvents: SidlEvent[][];
-  terminal: boolean;
-}
-/**
- * A runtime error as the engine's diagnostic (the one `sidl` and the language server show): a
- * stable `code` (E09xx), the clause where it happened (1-based lines, UTF-16 columns; all `null`
- * when it is not in a clause of the game), the clauses of the call path as `labels`, and `path`: the
- * user predicates on the call stack, outermost first. Thrown runtime errors carry it as `error.sidl`.
- */
-export interface SidlErrorLabel {
-  message: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  from: number;
-  to: number;
-}
-export interface SidlErrorLocation {
-  code: string;
-  severity: "error" | string;
-  message: string;
-  help: string | null;
-  line: number | null;
-  column: number | null;
-  endLine: number | null;
-  endColumn: number | null;
-  from: number | null;
-  to: number | null;
-  labels: SidlErrorLabel[];
-  path: string[];
-}
-/**
- * Every method throws this: an `Error`, with `sidl` set for a runtime error (its diagnostic), and
- * `diagnostics` when a source does not load (`new SidlGame`).
- */
-export interface SidlError extends Error { sidl?: SidlErrorLocation; diagnostics?: Diagnostic[]; }
-export interface QueryResult {
-  vars: string[];
-  answers: string[];
-  error: string | null;
-  location: SidlErrorLocation | null;
-  truncated: boolean;
-}
-export interface HiddenProgress { phase: "breadth" | "playouts" | "done"; states: number; frontier: number; }
-export interface Counterexample {
-  player: string;
-  switch: string;
-  description: string;
-  /** `first: chronon 1: ...` lines, then `second: ...` lines. */
-  steps: string[];
-}
-export interface HiddenReport {
-  consistent: boolean;
-  complete: boolean;
-  states: number;
-  message: string;
-  counterexample: null | Counterexample;
-}
-export interface Keyword { name: string; arity: number; position: "head" | "body" | "both"; doc: string; }
-/** Per-query budgets; omitted fields keep their value. */
-export interface Limits { inferences?: number; heapCells?: number; choicepoints?: number; frames?: number; }
-/**
- * A "why (not)?" question about the current session (`fact`, `payoff`, `do`: a chronon of its
- * history, default the last one; `do`: why the `do/1` of `switch` succeeded or failed). Terms are SIDL text. `viewer`: explain as that player sees the game
- * (hidden facts are never read; an answer that depends on them is refused); omitted: the designer.
- */
-export interface WhyQuestion {
-  kind: "legal" | "action" | "submission" | "fact" | "payoff" | "do";
-  switch?: string;
-  action?: string;
-  player?: string;
-  fact?: string;
-  chronon?: number;
-  viewer?: string;
-}
-/** A place in the game's source: 1-based lines and columns, columns in UTF-16 code units. */
-export interface WhyRange { startLine: number; startColumn: number; endLine: number; endColumn: number; }
-/**
- * One node of an explanation: a goal (or a clause's head, `note` "clause N of name/arity") as
- * instantiated; `clause`: where it is (the clause of a clause node, the goal of a body goal);
- * `bindings`: the clause's named variables at that point; the first failing goal of a clause has
- * a `note` starting with "first failing goal".
- */
-export interface WhyNode {
-  goal: string;
-  outcome: "proved" | "failed" | "error" | "folded" | "budget";
-  note?: string;
-  clause?: WhyRange;
-  bindings: [string, string][];
-  children: WhyNode[];
-}
-/** The answer: whether it holds, a one-line summary, the text `sidl why` prints, the tree. */
-export interface WhyAnswer { question: string; holds: boolean; summary: string; text: string; nodes: WhyNode[]; }
-"#;
 
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, js_sys::Error> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
@@ -213,7 +68,7 @@ fn count_of(n: f64, what: &str) -> Result<u64, js_sys::Error> {
 /// Every keyword of SIDL3.0 (for editor completion).
 #[wasm_bindgen(unchecked_return_type = "Keyword[]")]
 pub fn keywords() -> Result<JsValue, js_sys::Error> {
-    to_js(&core::keywords())
+    to_js(&dto::keywords())
 }
 
 /// A loaded game and one session of it.
@@ -247,7 +102,7 @@ impl SidlGame {
     /// Every keyword of SIDL3.0 (for editor completion); the same as the module's `keywords()`.
     #[wasm_bindgen(js_name = keywords, unchecked_return_type = "Keyword[]")]
     pub fn keyword_list(&self) -> Result<JsValue, js_sys::Error> {
-        to_js(&core::keywords())
+        to_js(&dto::keywords())
     }
 
     /// Restarts the game with a seed, in interrupt mode (paper §4: every accepted submission runs

@@ -960,3 +960,269 @@ fn queries_follow_the_placement_table() {
         .contains("`create/1` cannot be used"));
     assert_eq!(g.view(None).expect("view"), vec!["[x]"]);
 }
+
+// --- one policy, in the engine: the DTOs only convert -----------------------------------------
+
+/// The string unions of `types.d.ts` (what the generated `sidl_wasm.d.ts` declares) are exactly
+/// the Rust enums that cross, and those are the engine's.
+#[test]
+fn ts_unions_match_the_rust_enums() {
+    use sidl_engine::game::events;
+    use sidl_engine::game::session::{ActionSource, SLOT_TYPES};
+    use sidl_engine::game::why::{Outcome, Question};
+    use sidl_engine::ide::keywords;
+    use sidl_wasm::dto::{
+        ActionHow, EventKind, HiddenPhase, KeywordPosition, Severity, SlotType, TS_TYPES,
+    };
+    use std::collections::BTreeMap;
+
+    // `export type Name = "a" | "b";`
+    let mut unions: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut templates: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for line in TS_TYPES.lines() {
+        let Some(rest) = line.strip_prefix("export type ") else {
+            continue;
+        };
+        let (name, body) = rest.split_once(" = ").expect("export type Name = ...");
+        if matches!(name, "AiSpec" | "SeatKind") {
+            templates.insert(name, body.trim_end_matches(';').split(" | ").collect());
+            continue;
+        }
+        let values = body
+            .trim_end_matches(';')
+            .split(" | ")
+            .map(|v| {
+                v.strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .unwrap_or_else(|| panic!("{name}: {v} is not a string literal"))
+                    .to_string()
+            })
+            .collect();
+        unions.insert(name, values);
+    }
+    let strs = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let rust: BTreeMap<&str, Vec<String>> = BTreeMap::from([
+        (
+            "Severity",
+            Severity::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "EventKind",
+            EventKind::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "ActionHow",
+            ActionHow::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "KeywordPosition",
+            KeywordPosition::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "HiddenPhase",
+            HiddenPhase::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "SlotType",
+            SlotType::ALL.iter().map(|v| v.to_string()).collect(),
+        ),
+        (
+            "WhyOutcome",
+            Outcome::ALL
+                .iter()
+                .map(|v| v.as_str().to_string())
+                .collect(),
+        ),
+        ("WhyKind", strs(Question::KINDS)),
+        (
+            "AiObjective",
+            sidl_engine::ai::Objective::ALL
+                .iter()
+                .map(|o| o.name().to_string())
+                .collect(),
+        ),
+    ]);
+    assert_eq!(unions, rust, "types.d.ts and the Rust enums disagree");
+    // the DTO enums are the engine's, value for value
+    let engine: Vec<String> = events::EventKind::ALL
+        .iter()
+        .map(|k| k.as_str().into())
+        .collect();
+    let dto: Vec<String> = events::EventKind::ALL
+        .iter()
+        .map(|&k| EventKind::from(k).to_string())
+        .collect();
+    assert_eq!(dto, engine);
+    for h in ActionSource::ALL {
+        assert_eq!(ActionHow::from(h), h.as_str());
+    }
+    for p in keywords::Position::ALL {
+        assert_eq!(KeywordPosition::from(p), p.as_str());
+    }
+    assert_eq!(rust["SlotType"], strs(SLOT_TYPES));
+    // every value serialises as its string
+    for s in Severity::ALL {
+        assert_eq!(
+            serde_json::to_string(s).expect("serialises"),
+            format!("\"{s}\"")
+        );
+    }
+    // no field falls back to any string
+    assert!(!TS_TYPES.contains("| string"), "a union widened to string");
+
+    // AiSpec and SeatKind: every text the types allow is one the engine reads, and every kind the
+    // engine reads has a form in the types
+    let expand = |alt: &str| -> Vec<String> {
+        let alt = alt.trim_matches(['"', '`']).replace("${number}", "3");
+        if alt.contains("${AiObjective}") {
+            unions["AiObjective"]
+                .iter()
+                .map(|o| alt.replace("${AiObjective}", o))
+                .collect()
+        } else {
+            vec![alt]
+        }
+    };
+    let ai: Vec<String> = templates["AiSpec"].iter().flat_map(|a| expand(a)).collect();
+    for text in &ai {
+        sidl_engine::ai::AiSpec::parse(text).unwrap_or_else(|e| panic!("AiSpec {text}: {e}"));
+    }
+    assert_eq!(templates["SeatKind"], ["\"human\"", "AiSpec"]);
+    let mut seats: Vec<String> = vec!["human".into()];
+    seats.extend(ai.iter().cloned());
+    for text in &seats {
+        sidl_engine::seats::Seat::parse(text).unwrap_or_else(|e| panic!("SeatKind {text}: {e}"));
+    }
+    for kind in sidl_engine::seats::KINDS {
+        let head = kind.split(':').next().unwrap_or_default();
+        assert!(
+            seats.iter().any(|s| s.split(':').next() == Some(head)),
+            "the engine's seat kind {kind} is not in SeatKind"
+        );
+    }
+}
+
+/// The snapshot's JSON lives here, not in the engine: the same fields, and a text that is no
+/// snapshot is the engine's replay error E0944.
+#[test]
+fn snapshots_cross_as_json_and_restore() {
+    let mut g = Core::new(&nim()).expect("loads");
+    g.submit("[alice]", "[main]", "[3]").expect("submit");
+    g.run_chronon().expect("chronon");
+    g.submit("[bob]", "[main]", "[1]").expect("submit");
+    let snap = g.snapshot();
+    assert_eq!(
+        snap,
+        r#"{"seed":1,"interrupt":false,"chronons":[{"submissions":[["[alice]","[main]","[3]"]],"overrides":[]}],"pending":[["[bob]","[main]","[1]"]]}"#
+    );
+    let mut h = Core::new(&nim()).expect("loads");
+    h.restore(&snap).expect("restores");
+    assert_eq!(h.snapshot(), snap);
+    assert_eq!(h.view(None).expect("view"), g.view(None).expect("view"));
+    let e = h.restore("{").expect_err("not a snapshot");
+    assert!(
+        e.message.starts_with("not a session snapshot: "),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.location.expect("diagnostic").code, "E0944");
+}
+
+/// Events, accounts and keywords are the engine's: a second copy in the adapter would drift from
+/// these.
+#[test]
+fn events_accounts_and_keywords_are_the_engines() {
+    use sidl_engine::game::events::Notation;
+    use sidl_engine::game::{account_value, Game, Session, Settings};
+    use sidl_engine::write::writeq;
+    use std::sync::Arc;
+
+    let src = game("games/kuhn.sidl");
+    let mut g = Core::new(&src).expect("loads");
+    g.start(3, false).expect("starts");
+    let mut s = Session::new(
+        Arc::new(Game::load(&src).expect("loads").0),
+        3,
+        Settings::default(),
+    )
+    .expect("starts");
+    while !g.is_terminal().expect("terminal") {
+        g.random_moves(None).expect("random");
+        let c = g.run_chronon().expect("chronon");
+        sidl_engine::seats::random_moves(&mut s, None, true, false).expect("random");
+        s.run_chronon().expect("chronon");
+        let rec = s.history().last().expect("a chronon").clone();
+        let texts: Vec<&str> = c.events.iter().map(|e| e.text.as_str()).collect();
+        let engine: Vec<String> = rec
+            .events
+            .iter()
+            .map(|e| e.text(Notation::Canonical))
+            .collect();
+        assert_eq!(texts, engine);
+        for (dto, e) in c.events.iter().zip(&rec.events) {
+            assert_eq!(dto.kind, e.kind().as_str());
+        }
+        for (mine, theirs) in c.player_events.iter().zip(&rec.player_events) {
+            let theirs: Vec<String> = theirs.iter().map(|e| e.text(Notation::Canonical)).collect();
+            let mine: Vec<&str> = mine.iter().map(|e| e.text.as_str()).collect();
+            assert_eq!(mine, theirs);
+        }
+    }
+    let accounts = g.accounts();
+    assert_eq!(accounts.len(), s.accounts().len());
+    for (dto, (p, a)) in accounts.iter().zip(s.accounts()) {
+        assert_eq!(dto.player, writeq(&p, None));
+        assert_eq!(dto.value, account_value(&a));
+    }
+    assert_eq!(
+        g.accounts().iter().map(|a| a.value).collect::<Vec<_>>(),
+        s.state().account_values()
+    );
+    for (k, (key, pos, doc)) in keywords().iter().zip(sidl_engine::ide::keywords::listing()) {
+        assert_eq!((k.name.as_str(), k.arity), (key.0.name(), key.1));
+        assert_eq!(k.position, pos.as_str());
+        assert_eq!(k.doc, doc.text());
+    }
+}
+
+/// The §11 report's summary and counterexample steps are the engine's (the language server shows
+/// the same line): `ExploreReport::summary`, `Violation::steps`.
+#[test]
+fn hidden_report_is_the_engines() {
+    use sidl_engine::analysis::hidden_dynamic::{explore, ExploreOptions};
+    use sidl_engine::game::{Game, Settings};
+    use std::sync::Arc;
+
+    for (path, max) in [
+        ("tests/analysis/kuhn_leaky.sidl", 2000),
+        ("games/kuhn.sidl", 10),
+    ] {
+        let src = game(path);
+        let r = Core::new(&src)
+            .expect("loads")
+            .check_hidden(max, &mut |_| {})
+            .expect("explores");
+        let opts = ExploreOptions {
+            max_states: max,
+            seed: 1,
+            settings: Settings::default(),
+            ..ExploreOptions::default()
+        };
+        let e = explore(
+            Arc::new(Game::load(&src).expect("loads").0),
+            &opts,
+            &mut |_| {},
+        )
+        .expect("explores");
+        assert_eq!(
+            r.message.lines().next(),
+            Some(e.summary().as_str()),
+            "{path}"
+        );
+        assert_eq!(
+            r.counterexample.map(|c| c.steps),
+            e.violations.first().map(|v| v.steps()),
+            "{path}"
+        );
+    }
+}

@@ -1,7 +1,9 @@
-//! Text of terms, templates, events, accounts and rankings for `sidl play` (pure: no I/O).
+//! Text of terms, templates, events, accounts and rankings for `sidl play` (pure: no I/O); an
+//! event's line is the engine's ([`Event::text`]).
 
+use sidl_engine::game::events::Notation;
 use sidl_engine::game::session::{slot, ActionSource};
-use sidl_engine::game::{ChrononRecord, Event, Submission};
+use sidl_engine::game::{account_value, ChrononRecord, Event, Submission};
 use sidl_engine::term::Term;
 use sidl_engine::write::writeq;
 
@@ -36,13 +38,9 @@ fn mark_holes(t: &Term, names: &mut Vec<String>) -> Term {
     }
 }
 
-/// A number term as `f64` (accounts are integers or floats).
+/// An account as `f64` (the engine's [`account_value`]).
 pub fn number(t: &Term) -> f64 {
-    match t {
-        Term::Int(i) => *i as f64,
-        Term::Float(f) => *f,
-        _ => f64::NAN,
-    }
+    account_value(t)
 }
 
 /// `[alice] 0.0, [bob] 1.0`.
@@ -94,31 +92,16 @@ pub fn chronon_lines(
     let events = rec.player_events.get(pi).map(Vec::as_slice).unwrap_or(&[]);
     for e in events {
         match e {
-            Event::Created(w) => lines.push(format!("+ {}", term(w))),
-            Event::Deleted(w) => lines.push(format!("- {}", term(w))),
+            Event::Created(_) | Event::Deleted(_) => lines.push(e.text(Notation::Writeq)),
             Event::Account { player, amount } => after.push((player.clone(), amount.clone())),
+            // a submitted action that worked is left out: the player's own are the "you chose"
+            // lines above, the others' show by their effects
             Event::Switch {
-                switch,
-                action,
-                how,
-                ok,
-            } => {
-                let failed = if *ok { "" } else { " (it failed: no effect)" };
-                match how {
-                    ActionSource::Submitted if *ok => {}
-                    ActionSource::Submitted => {
-                        lines.push(format!("{} did {}{failed}", term(switch), term(action)))
-                    }
-                    ActionSource::Default => lines.push(format!(
-                        "{} did its default {}{failed}",
-                        term(switch),
-                        term(action)
-                    )),
-                    ActionSource::Drawn => {
-                        lines.push(format!("{} drew {}{failed}", term(switch), term(action)))
-                    }
-                }
-            }
+                how: ActionSource::Submitted,
+                ok: true,
+                ..
+            } => {}
+            Event::Switch { .. } => lines.push(e.text(Notation::Writeq)),
         }
     }
     if !after.is_empty() && after.as_slice() != before {
@@ -190,6 +173,37 @@ mod tests {
             Term::compound(",", vec![Term::atom("price"), Term::atom("double")]),
         ]);
         assert_eq!(template(&t), "[alice,<price:double>]");
+    }
+
+    /// The events a player sees are the engine's lines (`Event::text`), not a copy of them; only
+    /// a submitted action that worked is left out (the player's own is "you chose").
+    #[test]
+    fn event_lines_are_the_engines() {
+        let ev = |how, ok| Event::Switch {
+            switch: p("deal"),
+            action: Term::list(vec![Term::atom("deal"), Term::Int(3)]),
+            how,
+            ok,
+        };
+        let shown = vec![
+            Event::Created(p("x")),
+            Event::Deleted(p("y")),
+            ev(ActionSource::Drawn, true),
+            ev(ActionSource::Default, true),
+            ev(ActionSource::Submitted, false),
+        ];
+        let mut events = shown.clone();
+        events.push(ev(ActionSource::Submitted, true));
+        let rec = ChrononRecord {
+            submissions: Vec::new(),
+            overrides: Vec::new(),
+            draws: Vec::new(),
+            events: events.clone(),
+            player_events: vec![events],
+        };
+        let want: Vec<String> = shown.iter().map(|e| e.text(Notation::Writeq)).collect();
+        assert_eq!(chronon_lines(&rec, 0, &p("a"), &[]), want);
+        assert_eq!(want[2], "[deal] ← [deal,3] (drawn)");
     }
 
     #[test]

@@ -82,3 +82,45 @@ fn tournament_seats_fill_unlimited_switches_and_report_idle_games() {
         "{err}"
     );
 }
+
+/// `sidl run`'s chronon lines are the engine's (`game::events::chronon_line`): the same run in the
+/// engine, through the same seat driver, gives the same lines.
+#[test]
+fn run_prints_the_engines_chronon_lines() {
+    use sidl_engine::game::events::{chronon_line, Notation};
+    use sidl_engine::game::{Game, Session, Settings};
+    use sidl_engine::seats::{self, Round, Seat};
+    use std::sync::Arc;
+
+    for (path, seed) in [
+        ("games/kuhn.sidl", "4"),
+        ("games/priceNegotiation.sidl", "1"),
+    ] {
+        let (out, err, code) =
+            sidl_in("..", &["run", path, "--seed", seed, "--max-chronons", "40"]);
+        assert_eq!(code, 0, "{err}");
+        let src = std::fs::read_to_string(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR")))
+            .expect("the game");
+        let game = Arc::new(Game::load(&src).expect("loads").0);
+        let mut s =
+            Session::new(game, seed.parse().expect("seed"), Settings::default()).expect("starts");
+        let seat_kinds = vec![Seat::Random; s.players().len()];
+        let mut want = Vec::new();
+        while !s.is_terminal().expect("terminal") && s.chronon() < 40 {
+            let before = s.history().len();
+            if let Round::Idle(_) = seats::round(&mut s, &seat_kinds, 40).expect("round") {
+                break;
+            }
+            for (i, rec) in s.history().iter().enumerate().skip(before) {
+                want.push(format!(
+                    "chronon {}: {}",
+                    i + 1,
+                    chronon_line(rec, Notation::Writeq)
+                ));
+            }
+        }
+        let have: Vec<&str> = out.lines().filter(|l| l.starts_with("chronon ")).collect();
+        assert!(!want.is_empty(), "{path}: no chronon ran");
+        assert_eq!(have, want, "{path}");
+    }
+}

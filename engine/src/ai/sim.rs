@@ -284,14 +284,6 @@ pub fn retreat(s: &mut Session) {
     s.clear_pending();
 }
 
-pub fn number(t: &Term) -> Option<f64> {
-    match t {
-        Term::Int(i) => Some(*i as f64),
-        Term::Float(f) => Some(*f),
-        _ => None,
-    }
-}
-
 /// The objective of an AI whose spec names `spec` (none: the game's `objective/1`, its first
 /// solution, else `own`). An `objective/1` answer that is no objective is a runtime error.
 pub fn objective(
@@ -342,11 +334,7 @@ pub fn has_heuristic(s: &Session) -> bool {
 /// game's `heuristic(Player, Value)` (the account when it has none); else the account.
 pub fn standings(s: &mut Session, heuristic: bool) -> Result<Vec<f64>, RuntimeError> {
     let state = s.state().clone();
-    let mut out: Vec<f64> = state
-        .accounts
-        .iter()
-        .map(|a| number(a).unwrap_or(0.0))
-        .collect();
+    let mut out: Vec<f64> = state.account_values();
     if heuristic {
         let h = Atom::new(HEURISTIC.0);
         for (i, p) in state.player_terms().enumerate() {
@@ -355,7 +343,7 @@ pub fn standings(s: &mut Session, heuristic: bool) -> Result<Vec<f64>, RuntimeEr
             if let Some(x) = s
                 .query_state(&goal, &v, 1, "heuristic/2")?
                 .first()
-                .and_then(number)
+                .and_then(Term::as_f64)
             {
                 out[i] = x;
             }

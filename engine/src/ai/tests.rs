@@ -16,11 +16,7 @@ use crate::syntax::test_term as t;
 fn account(s: &Session, p: &Term) -> f64 {
     let st = s.state();
     let i = st.player_index(p).expect("player");
-    match &st.accounts[i] {
-        Term::Int(x) => *x as f64,
-        Term::Float(x) => *x,
-        _ => 0.0,
-    }
+    crate::game::account_value(&st.accounts[i])
 }
 
 #[test]
@@ -443,7 +439,7 @@ fn fact_number(facts: &[Term], prefix: &[&str]) -> Option<f64> {
                 .zip(prefix)
                 .all(|(a, b)| crate::write::canonical(a) == *b);
         if same {
-            sim::number(items[n - 1])
+            items[n - 1].as_f64()
         } else {
             None
         }

@@ -120,8 +120,9 @@ pub struct Violation {
 }
 
 impl Violation {
-    /// A readable multi-line description.
-    pub fn describe(&self) -> String {
+    /// What the player cannot tell apart and what differs, and what it sees: two lines (the
+    /// language server's counterexample description).
+    pub fn reason(&self) -> [String; 2] {
         let p = canonical(&self.player);
         let sw = canonical(&self.switch);
         let what = match &self.difference {
@@ -140,19 +141,40 @@ impl Violation {
                 show_actions(second)
             ),
         };
-        let mut s = format!(
-            "player {p} cannot tell two states apart, but {what}\n  {p} sees: {}\n",
-            self.view
-                .iter()
-                .map(canonical)
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
+        [
+            format!("player {p} cannot tell two states apart, but {what}"),
+            format!(
+                "{p} sees: {}",
+                self.view
+                    .iter()
+                    .map(canonical)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        ]
+    }
+
+    /// A readable multi-line description: [`Violation::reason`], then the two histories.
+    pub fn describe(&self) -> String {
+        let [why, sees] = self.reason();
+        let mut s = format!("{why}\n  {sees}\n");
         for (name, h) in [("first", &self.first), ("second", &self.second)] {
             s.push_str(&format!("  {name} history:\n"));
             s.push_str(&show_history(h));
         }
         s
+    }
+
+    /// The two histories one line per chronon: `first: chronon 1: ...` (or `first: (the initial
+    /// state)`), then `second: ...`.
+    pub fn steps(&self) -> Vec<String> {
+        let mut steps = Vec::new();
+        for (name, h) in [("first", &self.first), ("second", &self.second)] {
+            for line in show_history(h).lines() {
+                steps.push(format!("{name}: {}", line.trim()));
+            }
+        }
+        steps
     }
 }
 
@@ -324,6 +346,32 @@ pub struct ExploreReport {
     pub errors: Vec<RuntimeError>,
     /// The progress callback of [`explore_until`] asked to stop: the report covers what was seen.
     pub cancelled: bool,
+}
+
+impl ExploreReport {
+    /// The result in one line, as the language server's `sidl/checkHiddenInformation` and the
+    /// playground's `checkHidden` report it: `no Def.1 §11 violation found in N states (SCOPE)` or
+    /// `Def.1 §11 violation: player P can tell hidden facts from switch S (N states, SCOPE)`, the
+    /// scope `every reachable state` when the exploration was complete, else `bounded search`.
+    pub fn summary(&self) -> String {
+        let scope = if self.complete {
+            "every reachable state"
+        } else {
+            "bounded search"
+        };
+        match self.violations.first() {
+            None => format!(
+                "no Def.1 §11 violation found in {} states ({scope})",
+                self.states
+            ),
+            Some(v) => format!(
+                "Def.1 §11 violation: player {} can tell hidden facts from switch {} ({} states, {scope})",
+                canonical(&v.player),
+                canonical(&v.switch),
+                self.states
+            ),
+        }
+    }
 }
 
 /// Replays a history from the initial state (the exploration's seed and settings).

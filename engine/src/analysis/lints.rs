@@ -857,14 +857,7 @@ impl<'a> Game<'a> {
             if items.is_empty() {
                 continue;
             }
-            let probs: Option<Vec<f64>> = items
-                .iter()
-                .map(|t| match t {
-                    Term::Int(i) => Some(*i as f64),
-                    Term::Float(f) => Some(*f),
-                    _ => None,
-                })
-                .collect();
+            let probs: Option<Vec<f64>> = items.iter().map(|t| t.as_f64()).collect();
             let Some(probs) = probs else {
                 continue;
             };

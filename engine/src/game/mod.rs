@@ -3,7 +3,9 @@
 //!
 //! - [`Game`]: a loaded game (program with the keyword predicates provided by the manager).
 //! - [`Session`]: one play of a game: state, submissions, chronons, views, events, history, undo.
+//! - [`events`]: the texts of events (the playground, `sidl play`, `sidl run`).
 
+pub mod events;
 pub mod facts;
 pub mod host;
 mod intern;
@@ -13,8 +15,8 @@ pub mod trace;
 pub mod why;
 
 pub use session::{
-    fill_template, template_slots, Actions, ChrononRecord, Event, Owner, RuntimeError, Session,
-    SessionSnapshot, Settings, State, Submission, SwitchInfo, TemplateSlot,
+    account_value, fill_template, template_slots, Actions, ChrononRecord, Event, Owner,
+    RuntimeError, Session, SessionSnapshot, Settings, State, Submission, SwitchInfo, TemplateSlot,
 };
 
 use crate::diag::Diagnostic;

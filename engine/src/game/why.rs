@@ -60,9 +60,12 @@ pub enum Question {
 }
 
 impl Question {
+    /// The kinds of question, as [`Question::from_parts`] reads them.
+    pub const KINDS: &'static [&'static str] =
+        &["legal", "action", "submission", "fact", "payoff", "do"];
+
     /// A question from its parts as text (terms in SIDL syntax): the one parser of the CLI, the
-    /// language server and the WASM API. `kind` is `legal`, `action`, `submission`, `fact` or
-    /// `payoff`.
+    /// language server and the WASM API. `kind` is one of [`Question::KINDS`].
     pub fn from_parts(
         kind: &str,
         switch: Option<&str>,
@@ -101,9 +104,11 @@ impl Question {
                 chronon,
             },
             other => {
+                let (last, rest) = Question::KINDS.split_last().expect("kinds");
                 return Err(format!(
-                "unknown question kind `{other}` (legal, action, submission, fact, payoff or do)"
-            ))
+                    "unknown question kind `{other}` ({} or {last})",
+                    rest.join(", ")
+                ));
             }
         })
     }
@@ -169,6 +174,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    pub const ALL: [Outcome; 5] = [
+        Outcome::Proved,
+        Outcome::Failed,
+        Outcome::Error,
+        Outcome::Folded,
+        Outcome::Budget,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Proved => "proved",

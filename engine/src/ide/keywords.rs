@@ -79,6 +79,64 @@ const DOCS: &[KeywordDoc] = &[
         snippet: "does([${1:switch}], ${2:Action})" },
 ];
 
+impl KeywordDoc {
+    /// The signature and the summary in one paragraph (`legal(Switch): Def.1 L: ...`): what the
+    /// playground's completion shows.
+    pub fn text(&self) -> String {
+        format!("{}: {}", self.signature, self.summary)
+    }
+}
+
+/// Where a keyword is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position {
+    /// The head of a clause: the game defines it, the manager calls it.
+    Head,
+    /// A rule body: the manager provides it.
+    Body,
+    /// Both (no keyword is, today).
+    Both,
+}
+
+impl Position {
+    pub const ALL: [Position; 3] = [Position::Head, Position::Body, Position::Both];
+
+    /// `head`, `body`, `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Position::Head => "head",
+            Position::Body => "body",
+            Position::Both => "both",
+        }
+    }
+}
+
+/// Where keyword `key` is written, if it is one.
+pub fn position(key: PredKey) -> Option<Position> {
+    match (is_head(key), is_body(key)) {
+        (true, true) => Some(Position::Both),
+        (true, false) => Some(Position::Head),
+        (false, true) => Some(Position::Body),
+        (false, false) => None,
+    }
+}
+
+/// Every keyword once, head keywords then body keywords (in the orders of [`HEAD_KEYWORDS`] and
+/// [`BODY_KEYWORDS`]), with where it is written and its documentation: the table the editors get
+/// (the language server's hover and completion, the playground's `keywords()`, the VS Code snippets).
+pub fn listing() -> Vec<(PredKey, Position, &'static KeywordDoc)> {
+    let mut out: Vec<(PredKey, Position, &'static KeywordDoc)> = Vec::new();
+    for &key in HEAD_KEYWORDS.iter().chain(BODY_KEYWORDS) {
+        if out.iter().any(|e| e.0 == key) {
+            continue;
+        }
+        if let (Some(p), Some(d)) = (position(key), doc(key)) {
+            out.push((key, p, d));
+        }
+    }
+    out
+}
+
 /// Whether `key` is a head keyword (`legal/1`, ...).
 pub fn is_head(key: PredKey) -> bool {
     HEAD_KEYWORDS.contains(&key)
@@ -166,5 +224,6 @@ mod tests {
             assert!(doc(k).is_some(), "{} undocumented", show(k));
         }
         assert_eq!(DOCS.len(), HEAD_KEYWORDS.len() + BODY_KEYWORDS.len());
+        assert_eq!(listing().len(), DOCS.len());
     }
 }

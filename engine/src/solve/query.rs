@@ -144,3 +144,38 @@ impl Program {
 pub fn is_nil(t: &Term) -> bool {
     matches!(t, Term::Atom(a) if *a == atom::NIL)
 }
+
+/// An answer in one line, as `sidl query` prints it and the playground's query panel shows it:
+/// `X = v, Y = w.` (canonical text, unbound variables `_G0`, `_G1`, ... shared across the answer;
+/// a variable whose name starts with `_` only when bound), `true.` when nothing is shown.
+pub fn answer_text(names: &[String], values: &[Term]) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .zip(values)
+        .filter(|(n, v)| !matches!(v, Term::Var(_)) || !n.starts_with('_'))
+        .map(|(n, v)| format!("{} = {}", n, crate::write::canonical_shared(v)))
+        .collect();
+    if shown.is_empty() {
+        "true.".to_string()
+    } else {
+        format!("{}.", shown.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_in_one_line() {
+        let names: Vec<String> = ["X", "_Y", "Z", "_W"].map(String::from).to_vec();
+        let values = [
+            Term::list(vec![Term::Int(1)]),
+            Term::Var(0),
+            Term::Var(1),
+            Term::atom("a"),
+        ];
+        assert_eq!(answer_text(&names, &values), "X = [1], Z = _G1, _W = a.");
+        assert_eq!(answer_text(&names[1..2], &values[1..2]), "true.");
+    }
+}

@@ -15,6 +15,7 @@ mod diagnostic_codes;
 mod game_properties;
 mod hidden;
 mod ide;
+mod keyword_docs;
 mod memo;
 mod placement_runtime;
 mod runtime_errors;

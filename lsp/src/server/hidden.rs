@@ -271,45 +271,12 @@ pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult
 }
 
 fn to_result(r: &sidl_engine::analysis::hidden_dynamic::ExploreReport) -> CheckResult {
-    let scope = if r.complete {
-        "every reachable state"
-    } else {
-        "bounded search"
-    };
-    let message = match r.violations.first() {
-        None => format!(
-            "no Def.1 §11 violation found in {} states ({scope})",
-            r.states
-        ),
-        Some(v) => format!(
-            "Def.1 §11 violation: player {} can tell hidden facts from switch {} ({} states, {scope})",
-            canonical(&v.player),
-            canonical(&v.switch),
-            r.states
-        ),
-    };
-    let counterexample = r.violations.first().map(|v| {
-        let text = v.describe();
-        let mut description = Vec::new();
-        let mut steps = Vec::new();
-        let mut which: Option<&str> = None;
-        for line in text.lines() {
-            let t = line.trim();
-            match t {
-                "first history:" => which = Some("first"),
-                "second history:" => which = Some("second"),
-                _ => match which {
-                    Some(w) => steps.push(format!("{w}: {t}")),
-                    None => description.push(t.to_string()),
-                },
-            }
-        }
-        Counterexample {
-            player: canonical(&v.player),
-            switch: canonical(&v.switch),
-            description: description.join("\n"),
-            steps,
-        }
+    let message = r.summary();
+    let counterexample = r.violations.first().map(|v| Counterexample {
+        player: canonical(&v.player),
+        switch: canonical(&v.switch),
+        description: v.reason().map(|l| l.trim().to_string()).join("\n"),
+        steps: v.steps(),
     });
     CheckResult {
         consistent: r.violations.is_empty(),

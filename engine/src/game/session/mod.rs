@@ -73,6 +73,10 @@ impl State {
     pub fn player_index(&self, p: &Term) -> Option<usize> {
         self.players.iter().position(|g| &g.term == p)
     }
+    /// The accounts as numbers ([`account_value`]), in player order.
+    pub fn account_values(&self) -> Vec<f64> {
+        self.accounts.iter().map(account_value).collect()
+    }
 }
 
 /// Who owns a switch.
@@ -562,6 +566,14 @@ fn distinct(items: Vec<Term>) -> Vec<Term> {
         .into_iter()
         .filter(|t| seen.insert(t.clone()))
         .collect()
+}
+
+/// An account's amount as `f64`, for comparing and averaging accounts (rankings, tournaments, the
+/// AI's standings, the playground's `Account.value`). Accounts are integers or floats (a payoff that
+/// is not a number is a runtime error), so the `0.0` for any other term is never reached; it is the
+/// AI's and `sidl tournament`'s value (the others used NaN, which compares with nothing).
+pub fn account_value(amount: &Term) -> f64 {
+    amount.as_f64().unwrap_or(0.0)
 }
 
 /// Adds a payoff to an account: integers stay integers (overflow is an error), otherwise floats.
@@ -1536,14 +1548,7 @@ fn classify_owner(o: Option<&Term>, state: &State, actions: &Actions, id: &Term)
                 .iter()
                 .all(|t| matches!(t, Term::Int(_) | Term::Float(_)))
         {
-            let ps: Vec<f64> = items
-                .iter()
-                .map(|t| match t {
-                    Term::Int(i) => *i as f64,
-                    Term::Float(f) => *f,
-                    _ => 0.0,
-                })
-                .collect();
+            let ps: Vec<f64> = items.iter().filter_map(|t| t.as_f64()).collect();
             let sum: f64 = ps.iter().sum();
             if ps.len() != n_actions || ps.iter().any(|&p| p < 0.0) || (sum - 1.0).abs() > 1e-9 {
                 return Owner::BadDistribution(format!(

@@ -1,11 +1,13 @@
-//! Serialisable snapshots of a session ([`SessionSnapshot`]) and restoring a session from one.
+//! Snapshots of a session ([`SessionSnapshot`], plain data: terms as canonical text) and restoring a
+//! session from one. Their serialisation belongs to the adapters (the WASM API's JSON is
+//! `wasm/src/dto.rs`).
 
 use super::*;
 
-/// A serialisable snapshot of a session: everything needed to rebuild it exactly with
+/// A snapshot of a session: everything needed to rebuild it exactly with
 /// [`Session::restore`] (the game source is not included; the caller keeps it). Terms are stored as
 /// canonical text.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SessionSnapshot {
     pub seed: u64,
     pub interrupt: bool,
@@ -16,7 +18,7 @@ pub struct SessionSnapshot {
 
 /// One chronon of a snapshot: accepted submissions `[player, switch, action]` and fixed nature
 /// actions `[switch, action]`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SnapshotChronon {
     pub submissions: Vec<[String; 3]>,
     pub overrides: Vec<[String; 2]>,
@@ -35,7 +37,7 @@ fn parse_canonical(text: &str) -> Result<Term, RuntimeError> {
 }
 
 impl Session {
-    /// The session as a serialisable snapshot.
+    /// The session as a snapshot.
     pub fn snapshot(&self) -> SessionSnapshot {
         let sub = |s: &Submission| [show(&s.player), show(&s.switch), show(&s.action)];
         SessionSnapshot {
@@ -55,11 +57,6 @@ impl Session {
                 .collect(),
             pending: self.pending.iter().map(sub).collect(),
         }
-    }
-
-    /// The snapshot as JSON.
-    pub fn snapshot_json(&self) -> String {
-        serde_json::to_string(&self.snapshot()).unwrap_or_default()
     }
 
     /// Rebuilds a session from a snapshot by replaying it (same seed, same submissions: same states).
@@ -112,21 +109,5 @@ impl Session {
         }
         s.replaying = false;
         Ok(s)
-    }
-
-    /// Rebuilds a session from [`Session::snapshot_json`] text.
-    pub fn restore_json(
-        game: Arc<Game>,
-        json: &str,
-        settings: Settings,
-    ) -> Result<Session, RuntimeError> {
-        let snap: SessionSnapshot = serde_json::from_str(json).map_err(|e| {
-            RuntimeError::new(
-                codes::REPLAY,
-                "restore",
-                format!("not a session snapshot: {e}"),
-            )
-        })?;
-        Session::restore(game, &snap, settings)
     }
 }

@@ -1,0 +1,43 @@
+use super::*;
+
+fn tree_of(src: &str) -> Result<Tree, AnalysisError> {
+    let (game, _) = Game::load(src).expect("loads");
+    build(Arc::new(game), BuildLimits::default())
+}
+
+fn kuhn() -> Tree {
+    tree_of(include_str!("../../../../games/kuhn.sidl")).expect("kuhn builds")
+}
+
+/// Kuhn poker: 6 deals (one chance node of 6 outcomes), 4 decision nodes and 5 terminal nodes per
+/// deal, 12 information sets (OpenSpiel's kuhn_poker: 24 decision and 30 terminal histories).
+#[test]
+fn kuhn_counts() {
+    let t = kuhn();
+    let s = t.stats();
+    assert_eq!(s.chance_nodes, 1);
+    assert_eq!(s.decision_nodes, 24);
+    assert_eq!(s.terminal_nodes, 30);
+    assert_eq!(s.infosets, 12);
+    assert_eq!(t.players, ["[p1]", "[p2]"]);
+    assert!(t.is_zero_sum());
+    let p1: Vec<&Infoset> = t.infosets.iter().filter(|i| i.player == 0).collect();
+    assert_eq!(p1.len(), 6);
+    for i in &t.infosets {
+        assert_eq!(i.nodes.len(), 2, "{}", i.label);
+        assert_eq!(i.actions.len(), 2, "{}", i.label);
+    }
+    let Node::Chance { outcomes, .. } = &t.nodes[t.root] else {
+        panic!("the root is the deal")
+    };
+    assert_eq!(outcomes.len(), 6);
+    assert!(outcomes.iter().all(|o| o.1 == Q::new(1.into(), 6.into())));
+}
+
+#[test]
+fn decimals_are_exact() {
+    assert_eq!(decimal_to_q(0.1), Some(Q::new(1.into(), 10.into())));
+    assert_eq!(decimal_to_q(-2.5), Some(Q::new((-5).into(), 2.into())));
+    assert_eq!(decimal_to_q(3.0), Some(Q::from_integer(3.into())));
+    assert_eq!(decimal_to_q(f64::NAN), None);
+}

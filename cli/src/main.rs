@@ -1,5 +1,6 @@
 //! The `sidl` command line: run, trace, play, query, check and benchmark SIDL games.
 
+mod analyse;
 mod color;
 mod commands;
 mod explore;
@@ -136,6 +137,23 @@ enum Command {
     /// Explain in terms of the game's clauses why a switch is (not) legal, an action (not) among its
     /// actions, a submission accepted or rejected, a fact created or deleted, a payoff (not) paid.
     Why(why::WhyArgs),
+    /// Write the game's extensive form as a Gambit .efg file (--efg), or the strategic form of a
+    /// one-shot game as a .nfg file (--nfg); docs/analysis.md.
+    Export {
+        game: PathBuf,
+        /// Gambit extensive form (format version 2, rational numbers): the default.
+        #[arg(long, conflicts_with = "nfg")]
+        efg: bool,
+        /// Gambit strategic form, for games in which every player chooses once.
+        #[arg(long)]
+        nfg: bool,
+        /// Write to FILE instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The most nodes of the tree.
+        #[arg(long, default_value_t = sidl_engine::analysis::extensive::DEFAULT_MAX_NODES)]
+        max_nodes: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -204,6 +222,13 @@ fn main() -> ExitCode {
             format,
         } => explore::run(&game, max_states, seed, format),
         Command::Why(args) => why::run(&args),
+        Command::Export {
+            game,
+            efg: _,
+            nfg,
+            output,
+            max_nodes,
+        } => analyse::export(&game, nfg, output.as_deref(), max_nodes),
     };
     ExitCode::from(code)
 }

@@ -353,7 +353,7 @@ impl Builder {
         let past: Vec<&str> = self.own[player].iter().flatten().map(String::as_str).collect();
         if !past.is_empty() {
             label.push_str(&past.join(", "));
-            label.push_str(" → ");
+            label.push_str(" -> ");
         }
         let view: Vec<String> = s.view(Some(&p))?.iter().map(canonical).collect();
         label.push_str(&view.join(" "));

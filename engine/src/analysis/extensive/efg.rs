@@ -41,7 +41,12 @@ pub fn rational(q: &Q) -> String {
 pub fn to_efg(t: &Tree) -> String {
     let mut out = String::new();
     let players: Vec<String> = t.players.iter().map(|p| quoted(p)).collect();
-    let _ = writeln!(out, "EFG 2 R {} {{ {} }}", quoted(&t.title), players.join(" "));
+    let _ = writeln!(
+        out,
+        "EFG 2 R {} {{ {} }}",
+        quoted(&t.title),
+        players.join(" ")
+    );
     let _ = writeln!(
         out,
         "{}",
@@ -106,7 +111,12 @@ pub fn to_efg(t: &Tree) -> String {
 pub fn to_nfg(g: &Strategic) -> String {
     let mut out = String::new();
     let players: Vec<String> = g.players.iter().map(|p| quoted(p)).collect();
-    let _ = writeln!(out, "NFG 1 R {} {{ {} }}", quoted(&g.title), players.join(" "));
+    let _ = writeln!(
+        out,
+        "NFG 1 R {} {{ {} }}",
+        quoted(&g.title),
+        players.join(" ")
+    );
     out.push('\n');
     out.push('{');
     for s in &g.strategies {

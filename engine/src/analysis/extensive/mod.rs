@@ -304,7 +304,11 @@ impl Builder {
     }
 
     /// Records each player's observation of the chronon just run (`None`: the initial state).
-    fn observe(&mut self, s: &mut Session, events: Option<&[Vec<Event>]>) -> Result<(), AnalysisError> {
+    fn observe(
+        &mut self,
+        s: &mut Session,
+        events: Option<&[Vec<Event>]>,
+    ) -> Result<(), AnalysisError> {
         let players = s.players();
         for (pi, p) in players.iter().enumerate() {
             let mut text = String::new();
@@ -313,12 +317,12 @@ impl Builder {
                     match e {
                         Event::Created(t) => text.push_str(&format!("+{} ", canonical(t))),
                         Event::Deleted(t) => text.push_str(&format!("-{} ", canonical(t))),
-                        Event::Account { player, amount } => text.push_str(&format!(
-                            "${}={} ",
-                            canonical(player),
-                            canonical(amount)
-                        )),
-                        Event::Switch { switch, action, ok, .. } => text.push_str(&format!(
+                        Event::Account { player, amount } => {
+                            text.push_str(&format!("${}={} ", canonical(player), canonical(amount)))
+                        }
+                        Event::Switch {
+                            switch, action, ok, ..
+                        } => text.push_str(&format!(
                             "!{}:{}:{} ",
                             canonical(switch),
                             canonical(action),
@@ -350,7 +354,11 @@ impl Builder {
         }
         let p = s.players()[player].clone();
         let mut label = String::new();
-        let past: Vec<&str> = self.own[player].iter().flatten().map(String::as_str).collect();
+        let past: Vec<&str> = self.own[player]
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
         if !past.is_empty() {
             label.push_str(&past.join(", "));
             label.push_str(" -> ");
@@ -508,7 +516,11 @@ impl Builder {
     fn open_levels(&mut self, f: &mut Frame, from: usize) -> Result<(), AnalysisError> {
         f.nodes.truncate(from);
         for k in from..f.levels.len() {
-            let parent = if k == 0 { f.parent } else { Some(f.nodes[k - 1]) };
+            let parent = if k == 0 {
+                f.parent
+            } else {
+                Some(f.nodes[k - 1])
+            };
             self.reserve_chance_slot(parent, f, k);
             let node = match &f.levels[k] {
                 Level::Decision {
@@ -540,7 +552,11 @@ impl Builder {
         let pick = f.pick[k - 1];
         if let (Some(p), Level::Chance { outcomes, .. }) = (parent, &f.levels[k - 1]) {
             if let Node::Chance { outcomes: o, .. } = &mut self.nodes[p] {
-                o.push((outcomes[pick].2.clone(), outcomes[pick].3.clone(), usize::MAX));
+                o.push((
+                    outcomes[pick].2.clone(),
+                    outcomes[pick].3.clone(),
+                    usize::MAX,
+                ));
             }
         }
     }
@@ -581,12 +597,7 @@ pub fn build_from(s: &mut Session, limits: BuildLimits) -> Result<Tree, Analysis
             "the extensive form is built for the synchronous mode, not interrupt mode",
         ));
     }
-    if s
-        .game()
-        .program
-        .pred(crate::atom::PAYOFF, 2)
-        .is_none()
-    {
+    if s.game().program.pred(crate::atom::PAYOFF, 2).is_none() {
         return Err(err(
             codes::EFG_NO_PAYOFF,
             "the game defines no payoff/2: without payoffs there is nothing to analyse",

@@ -41,3 +41,37 @@ fn decimals_are_exact() {
     assert_eq!(decimal_to_q(3.0), Some(Q::from_integer(3.into())));
     assert_eq!(decimal_to_q(f64::NAN), None);
 }
+
+/// CFR+ on Kuhn converges: the first player's value tends to −1/18 and NashConv to 0.
+#[test]
+fn kuhn_cfr_plus() {
+    let t = kuhn();
+    let f = cfr::Flat::new(&t);
+    let mut c = cfr::Cfr::new(&f);
+    let (nc0, _) = br::nash_conv(&f, &f.uniform());
+    assert!(nc0 > 0.1, "uniform play is exploitable: {nc0}");
+    c.run(2000);
+    let avg = c.average();
+    let v = f.expected(&avg);
+    assert!((v[0] + 1.0 / 18.0).abs() < 2e-3, "{v:?}");
+    let (nc, _) = br::nash_conv(&f, &avg);
+    assert!(nc < 2e-3, "NashConv {nc}");
+}
+
+/// The sequence-form LP gives Kuhn's value exactly: −1/18 for the first player, 1/18 for the second;
+/// its profile has NashConv 0.
+#[test]
+fn kuhn_lp_exact() {
+    let t = kuhn();
+    let s = lp::solve(&t).expect("solves");
+    assert_eq!(s.values[0], Q::new((-1).into(), 18.into()));
+    assert_eq!(s.values[1], Q::new(1.into(), 18.into()));
+    let f = cfr::Flat::new(&t);
+    let profile: cfr::Profile = s
+        .profile
+        .iter()
+        .map(|p| p.iter().map(q_to_f64).collect())
+        .collect();
+    let (nc, _) = br::nash_conv(&f, &profile);
+    assert!(nc < 1e-9, "NashConv {nc}");
+}

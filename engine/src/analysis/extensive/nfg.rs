@@ -3,7 +3,7 @@
 
 use super::{AnalysisError, Node, Tree, Q};
 use crate::solve::errors::codes;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 
 /// A strategic-form game: each player's strategies (its one information set's actions) and each
 /// profile's expected payoffs.
@@ -100,4 +100,158 @@ pub fn strategic(t: &Tree) -> Result<Strategic, AnalysisError> {
         infosets,
         payoffs,
     })
+}
+
+/// The most strategies per player [`support_enumeration`] takes on.
+pub const MAX_STRATEGIES: usize = 10;
+
+/// A mixed equilibrium of a two-player strategic form: each player's probabilities and payoff.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixedEquilibrium {
+    pub strategies: [Vec<Q>; 2],
+    pub values: [Q; 2],
+}
+
+/// Solves `m z = rhs` exactly (a square system); `None` when singular.
+fn gauss(mut m: Vec<Vec<Q>>, mut rhs: Vec<Q>) -> Option<Vec<Q>> {
+    let n = rhs.len();
+    for c in 0..n {
+        let p = (c..n).find(|&r| !m[r][c].is_zero())?;
+        m.swap(c, p);
+        rhs.swap(c, p);
+        let pv = m[c][c].clone();
+        for v in m[c].iter_mut() {
+            *v /= &pv;
+        }
+        rhs[c] /= &pv;
+        for r in 0..n {
+            if r != c && !m[r][c].is_zero() {
+                let f = m[r][c].clone();
+                for k in 0..n {
+                    let d = &f * &m[c][k];
+                    m[r][k] -= d;
+                }
+                let d = &f * &rhs[c];
+                rhs[r] -= d;
+            }
+        }
+    }
+    Some(rhs)
+}
+
+/// The subsets of `0..n` with `k` elements, in lexicographic order.
+fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut cur: Vec<usize> = (0..k).collect();
+    if k > n {
+        return out;
+    }
+    loop {
+        out.push(cur.clone());
+        let mut i = k;
+        loop {
+            if i == 0 {
+                return out;
+            }
+            i -= 1;
+            if cur[i] < n - k + i {
+                cur[i] += 1;
+                for j in i + 1..k {
+                    cur[j] = cur[j - 1] + 1;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// The mixture on `support` (of the player choosing among `n`) that makes the other player
+/// indifferent among `other`, where `pay(mine, theirs)` is the other player's payoff; with that
+/// payoff.
+fn indifference(
+    support: &[usize],
+    other: &[usize],
+    n: usize,
+    pay: &dyn Fn(usize, usize) -> Q,
+) -> Option<(Vec<Q>, Q)> {
+    let k = support.len();
+    // unknowns: the k probabilities, then the payoff
+    let mut m = Vec::with_capacity(k + 1);
+    let mut rhs = Vec::with_capacity(k + 1);
+    for &o in other {
+        let mut row: Vec<Q> = support.iter().map(|&s| pay(s, o)).collect();
+        row.push(-Q::one());
+        m.push(row);
+        rhs.push(Q::zero());
+    }
+    let mut row = vec![Q::one(); k];
+    row.push(Q::zero());
+    m.push(row);
+    rhs.push(Q::one());
+    let z = gauss(m, rhs)?;
+    let mut full = vec![Q::zero(); n];
+    for (i, &s) in support.iter().enumerate() {
+        if z[i].is_negative() {
+            return None;
+        }
+        full[s] = z[i].clone();
+    }
+    Some((full, z[k].clone()))
+}
+
+/// Every Nash equilibrium of a two-player strategic form found by support enumeration (supports of
+/// equal size: all of them in a nondegenerate game, at least one in any game), exactly.
+pub fn support_enumeration(g: &Strategic) -> Result<Vec<MixedEquilibrium>, AnalysisError> {
+    if g.players.len() != 2 {
+        return Err(AnalysisError::new(
+            codes::SOLVER_NOT_APPLICABLE,
+            "support enumeration",
+            format!(
+                "support enumeration solves two-player games; this one has {} players",
+                g.players.len()
+            ),
+        ));
+    }
+    let (n1, n2) = (g.strategies[0].len(), g.strategies[1].len());
+    if n1 > MAX_STRATEGIES || n2 > MAX_STRATEGIES {
+        return Err(AnalysisError::new(
+            codes::SOLVER_NOT_APPLICABLE,
+            "support enumeration",
+            format!("support enumeration takes at most {MAX_STRATEGIES} strategies per player; this game has {n1} and {n2}"),
+        ));
+    }
+    let a = |i: usize, j: usize| g.payoffs[g.index(&[i, j])][0].clone();
+    let b = |i: usize, j: usize| g.payoffs[g.index(&[i, j])][1].clone();
+    let mut out: Vec<MixedEquilibrium> = Vec::new();
+    for k in 1..=n1.min(n2) {
+        for s1 in subsets(n1, k) {
+            for s2 in subsets(n2, k) {
+                // y on s2 makes player 1 indifferent on s1; x on s1 makes player 2 indifferent on s2
+                let Some((y, v1)) = indifference(&s2, &s1, n2, &|j, i| a(i, j)) else {
+                    continue;
+                };
+                let Some((x, v2)) = indifference(&s1, &s2, n1, &|i, j| b(i, j)) else {
+                    continue;
+                };
+                let best1 = (0..n1).all(|i| {
+                    let u = (0..n2).fold(Q::zero(), |acc, j| acc + a(i, j) * &y[j]);
+                    u <= v1
+                });
+                let best2 = (0..n2).all(|j| {
+                    let u = (0..n1).fold(Q::zero(), |acc, i| acc + b(i, j) * &x[i]);
+                    u <= v2
+                });
+                if best1 && best2 {
+                    let e = MixedEquilibrium {
+                        strategies: [x, y],
+                        values: [v1, v2],
+                    };
+                    if !out.contains(&e) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
 }

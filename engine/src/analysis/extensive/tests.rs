@@ -75,3 +75,30 @@ fn kuhn_lp_exact() {
     let (nc, _) = br::nash_conv(&f, &profile);
     assert!(nc < 1e-9, "NashConv {nc}");
 }
+
+/// A one-shot general-sum game (the battle of the sexes) has three equilibria: two pure ones and a
+/// mixed one (2/3, 1/3) with payoffs 2/3 each.
+#[test]
+fn battle_of_the_sexes_support_enumeration() {
+    let src = "game(bos).\n\
+        init([go]).\n\
+        init([P], 0) :- member(P, [he, she]).\n\
+        legal([P]) :- fact([go]), member(P, [he, she]).\n\
+        owned([P], [P]) :- member(P, [he, she]).\n\
+        switch([P], [P, O]) :- member(P, [he, she]), member(O, [opera, football]).\n\
+        do([_, _]) :- delete([go]).\n\
+        do([_, _]).\n\
+        payoff([he], 2) :- does([he], [he, opera]), does([she], [she, opera]).\n\
+        payoff([she], 1) :- does([he], [he, opera]), does([she], [she, opera]).\n\
+        payoff([he], 1) :- does([he], [he, football]), does([she], [she, football]).\n\
+        payoff([she], 2) :- does([he], [he, football]), does([she], [she, football]).\n";
+    let t = tree_of(src).expect("builds");
+    let g = nfg::strategic(&t).expect("one-shot");
+    assert_eq!(g.strategies[0], ["[he,opera]", "[he,football]"]);
+    let eqs = nfg::support_enumeration(&g).expect("2 players");
+    assert_eq!(eqs.len(), 3, "{eqs:?}");
+    let q = |a: i64, b: i64| Q::new(a.into(), b.into());
+    assert!(eqs.iter().any(|e| e.strategies[0] == [q(2, 3), q(1, 3)]
+        && e.strategies[1] == [q(1, 3), q(2, 3)]
+        && e.values == [q(2, 3), q(2, 3)]));
+}

@@ -55,3 +55,108 @@ pub fn export(path: &Path, nfg_form: bool, out: Option<&Path>, max_nodes: usize)
         },
     }
 }
+
+/// `sidl solve`: solves the game and prints a table (human) or one JSON object on the last line of
+/// stdout (json). Progress on stderr on a terminal. Exit 0, 1 (load error), 2 (the tree cannot be
+/// built, or the method does not apply).
+pub fn solve(
+    path: &Path,
+    method: &str,
+    iterations: u64,
+    max_nodes: usize,
+    format: crate::commands::CheckFormat,
+) -> u8 {
+    use sidl_engine::analysis::extensive::solve::{self, Method, SolveOptions};
+    use std::io::{IsTerminal, Write};
+    let Some(method) = Method::parse(method) else {
+        eprintln!("error: unknown method '{method}': the methods are auto, cfr, lp and support");
+        return 1;
+    };
+    let name = path.display().to_string();
+    let limits = BuildLimits {
+        max_nodes,
+        ..BuildLimits::default()
+    };
+    let start = std::time::Instant::now();
+    let t = match tree(path, limits) {
+        Ok(t) => t,
+        Err(c) => return c,
+    };
+    let built = start.elapsed();
+    let tty = std::io::stderr().is_terminal();
+    let mut last = std::time::Instant::now();
+    let mut progress = |done: u64, total: u64| {
+        if tty && (done == total || last.elapsed().as_millis() >= 100) {
+            last = std::time::Instant::now();
+            let width = 30;
+            let filled = (done * width / total.max(1)) as usize;
+            eprint!(
+                "\rCFR+ [{}{}] {done}/{total} iterations",
+                "#".repeat(filled),
+                "-".repeat(width as usize - filled)
+            );
+            if done == total {
+                eprintln!();
+            }
+            let _ = std::io::stderr().flush();
+        }
+        true
+    };
+    let opts = SolveOptions { method, iterations };
+    let sol = match solve::solve(&t, opts, &mut progress) {
+        Ok(s) => s,
+        Err(e) => {
+            let src = std::fs::read_to_string(path).unwrap_or_default();
+            render::runtime_error(&name, &src, &e, "");
+            return 2;
+        }
+    };
+    let solved = start.elapsed() - built;
+    match format {
+        crate::commands::CheckFormat::Json => {
+            println!("{}", serde_json::to_string(&sol).unwrap_or_default());
+        }
+        crate::commands::CheckFormat::Human => {
+            let stats = t.stats();
+            println!(
+                "{}: {} nodes ({} decision, {} chance, {} terminal), {} information sets, {} players{}",
+                t.title,
+                stats.nodes,
+                stats.decision_nodes,
+                stats.chance_nodes,
+                stats.terminal_nodes,
+                stats.infosets,
+                t.players.len(),
+                if sol.zero_sum { ", zero-sum" } else { "" }
+            );
+            let how = match sol.iterations {
+                Some(n) => format!("{} ({n} iterations)", sol.method),
+                None => format!("{} (exact)", sol.method),
+            };
+            println!(
+                "method: {how}; tree built in {:.3} s, solved in {:.3} s",
+                built.as_secs_f64(),
+                solved.as_secs_f64()
+            );
+            println!("values (expected account change):");
+            for (i, (p, v)) in sol.values.iter().enumerate() {
+                match &sol.exact_values {
+                    Some(e) => println!("  {p:<12} {:>12}  ({v:.6})", e[i].1),
+                    None => println!("  {p:<12} {v:>12.6}"),
+                }
+            }
+            println!("NashConv: {:.6}", sol.nash_conv);
+            println!("strategies (information set: what the player has seen):");
+            for s in &sol.strategies {
+                println!("  {} at {}", s.player, s.label);
+                for a in &s.actions {
+                    match &a.exact {
+                        Some(x) => println!("      {:<24} {:>8.4}  ({x})", a.action, a.probability),
+                        None => println!("      {:<24} {:>8.4}", a.action, a.probability),
+                    }
+                }
+            }
+        }
+    }
+    0
+}

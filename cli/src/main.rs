@@ -154,6 +154,24 @@ enum Command {
         #[arg(long, default_value_t = sidl_engine::analysis::extensive::DEFAULT_MAX_NODES)]
         max_nodes: usize,
     },
+    /// Solve the game's extensive form: each player's value, NashConv and an equilibrium profile per
+    /// information set (docs/analysis.md).
+    Solve {
+        game: PathBuf,
+        /// `auto` (the exact LP for two-player zero-sum games, support enumeration for two-player
+        /// one-shot games, else CFR+), `cfr`, `lp` or `support`.
+        #[arg(long, default_value = "auto")]
+        method: String,
+        /// CFR+ iterations.
+        #[arg(long, default_value_t = 10_000)]
+        iterations: u64,
+        /// The most nodes of the tree.
+        #[arg(long, default_value_t = sidl_engine::analysis::extensive::DEFAULT_MAX_NODES)]
+        max_nodes: usize,
+        /// `human` (a table) or `json` (one object on the last line of stdout).
+        #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
+        format: commands::CheckFormat,
+    },
 }
 
 fn main() -> ExitCode {
@@ -229,6 +247,13 @@ fn main() -> ExitCode {
             output,
             max_nodes,
         } => analyse::export(&game, nfg, output.as_deref(), max_nodes),
+        Command::Solve {
+            game,
+            method,
+            iterations,
+            max_nodes,
+            format,
+        } => analyse::solve(&game, &method, iterations, max_nodes, format),
     };
     ExitCode::from(code)
 }

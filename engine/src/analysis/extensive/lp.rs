@@ -274,6 +274,18 @@ pub struct LpSolution {
     pub profile: Vec<Vec<Q>>,
 }
 
+/// Does [`solve`] apply: two players, zero-sum, at most [`MAX_SEQUENCES`] sequences each?
+pub fn solve_applies(t: &Tree) -> bool {
+    if t.players.len() != 2 || !t.is_zero_sum() {
+        return false;
+    }
+    let mut seqs = [1usize, 1];
+    for is in &t.infosets {
+        seqs[is.player] += is.actions.len();
+    }
+    seqs.iter().all(|&n| n <= MAX_SEQUENCES)
+}
+
 /// Solves a two-player zero-sum tree exactly.
 pub fn solve(t: &Tree) -> Result<LpSolution, AnalysisError> {
     let not =

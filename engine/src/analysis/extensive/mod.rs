@@ -26,6 +26,7 @@ pub mod cfr;
 pub mod efg;
 pub mod lp;
 pub mod nfg;
+pub mod solve;
 #[cfg(test)]
 mod tests;
 
@@ -194,6 +195,36 @@ pub fn term_to_q(t: &Term) -> Option<Q> {
 pub fn q_to_f64(q: &Q) -> f64 {
     use num_traits::ToPrimitive;
     q.to_f64().unwrap_or(f64::NAN)
+}
+
+/// Each player's exact expected payoff under an exact behavioural profile.
+pub fn exact_values(t: &Tree, profile: &[Vec<Q>]) -> Vec<Q> {
+    let mut out = vec![Q::zero(); t.players.len()];
+    let mut stack = vec![(t.root, Q::one())];
+    while let Some((id, w)) = stack.pop() {
+        match &t.nodes[id] {
+            Node::Terminal { payoffs } => {
+                for (o, p) in out.iter_mut().zip(payoffs) {
+                    *o += &w * p;
+                }
+            }
+            Node::Chance { outcomes, .. } => {
+                for (_, q, c) in outcomes {
+                    stack.push((*c, &w * q));
+                }
+            }
+            Node::Decision {
+                infoset, children, ..
+            } => {
+                for (c, p) in children.iter().zip(&profile[*infoset]) {
+                    if !p.is_zero() {
+                        stack.push((*c, &w * p));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// One level of a chronon's choices.

@@ -289,7 +289,7 @@ struct Builder {
     root: Option<usize>,
     infosets: Vec<Infoset>,
     infoset_ids: FxHashMap<(usize, Vec<u32>, Vec<String>), usize>,
-    labels: FxHashMap<String, usize>,
+    labels: FxHashMap<(usize, String), usize>,
     chunks: FxHashMap<String, u32>,
     /// Per player, the observation so far (chunk ids: initial view, then one per chronon).
     obs: Vec<Vec<u32>>,
@@ -396,7 +396,7 @@ impl Builder {
         }
         let view: Vec<String> = s.view(Some(&p))?.iter().map(canonical).collect();
         label.push_str(&view.join(" "));
-        let n = self.labels.entry(label.clone()).or_insert(0);
+        let n = self.labels.entry((player, label.clone())).or_insert(0);
         *n += 1;
         if *n > 1 {
             label.push_str(&format!(" #{n}"));

@@ -114,7 +114,14 @@ pub fn solve(
     let solved = start.elapsed() - built;
     match format {
         crate::commands::CheckFormat::Json => {
-            println!("{}", serde_json::to_string(&sol).unwrap_or_default());
+            // the engine has no clock: the timings are the adapter's, put first
+            let json = serde_json::to_string(&sol).unwrap_or_default();
+            println!(
+                "{{\"build_seconds\":{},\"solve_seconds\":{},{}",
+                built.as_secs_f64(),
+                solved.as_secs_f64(),
+                json.strip_prefix('{').unwrap_or(&json)
+            );
         }
         crate::commands::CheckFormat::Human => {
             let stats = t.stats();

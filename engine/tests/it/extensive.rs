@@ -88,10 +88,17 @@ fn fixtures() {
     for c in cases() {
         let t = build(&c);
         if let Some(code) = c.get("error") {
-            let e = t.err().unwrap_or_else(|| panic!("{}: builds, expected {code}", c.name));
+            let e = t
+                .err()
+                .unwrap_or_else(|| panic!("{}: builds, expected {code}", c.name));
             assert_eq!(e.code, code, "{}: {e}", c.name);
             let msg = c.get("message").unwrap_or("");
-            assert!(e.message.contains(msg), "{}: {:?} lacks {msg:?}", c.name, e.message);
+            assert!(
+                e.message.contains(msg),
+                "{}: {:?} lacks {msg:?}",
+                c.name,
+                e.message
+            );
             // an error is a diagnostic with that code
             assert_eq!(e.to_diagnostic().code, code);
             continue;
@@ -111,7 +118,12 @@ fn fixtures() {
         // every exported file names each node once and starts with the version-2 rational header
         let text = efg::to_efg(&t);
         assert!(text.starts_with("EFG 2 R "), "{}", c.name);
-        assert_eq!(text.lines().filter(|l| l.starts_with(['p', 'c', 't'])).count(), s.nodes);
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.starts_with(['p', 'c', 't']))
+                .count(),
+            s.nodes
+        );
         let flat = cfr::Flat::new(&t);
         let exact: Option<(Vec<Q>, Vec<Vec<Q>>)> = match c.get("method") {
             Some("lp") => {
@@ -130,15 +142,24 @@ fn fixtures() {
             Some(m) => panic!("{}: unknown method {m}", c.name),
             None => None,
         };
-        let want: Option<Vec<Q>> = c.get("values").map(|v| v.split_whitespace().map(q).collect());
+        let want: Option<Vec<Q>> = c
+            .get("values")
+            .map(|v| v.split_whitespace().map(q).collect());
         if let Some((values, profile)) = &exact {
             if let Some(want) = &want {
                 assert_eq!(values, want, "{}: exact values", c.name);
                 assert_eq!(&extensive::exact_values(&t, profile), want, "{}", c.name);
             }
-            let fp: cfr::Profile = profile.iter().map(|p| p.iter().map(q_to_f64).collect()).collect();
+            let fp: cfr::Profile = profile
+                .iter()
+                .map(|p| p.iter().map(q_to_f64).collect())
+                .collect();
             let (nc, _) = br::nash_conv(&flat, &fp);
-            assert!(nc.abs() < 1e-9, "{}: the exact profile has NashConv {nc}", c.name);
+            assert!(
+                nc.abs() < 1e-9,
+                "{}: the exact profile has NashConv {nc}",
+                c.name
+            );
             for line in c.all("strategy") {
                 let (head, probs) = line.split_once('=').expect("strategy: ... = ...");
                 let head = head.trim();
@@ -146,7 +167,9 @@ fn fixtures() {
                 let i = t
                     .infosets
                     .iter()
-                    .position(|is| t.players[is.player] == player && is.label.starts_with(prefix.trim()))
+                    .position(|is| {
+                        t.players[is.player] == player && is.label.starts_with(prefix.trim())
+                    })
                     .unwrap_or_else(|| panic!("{}: no information set {head}", c.name));
                 let want: Vec<Q> = probs.split_whitespace().map(q).collect();
                 assert_eq!(profile[i], want, "{}: strategy at {head}", c.name);
@@ -158,11 +181,19 @@ fn fixtures() {
             let avg = solver.average();
             let (nc, _) = br::nash_conv(&flat, &avg);
             let bound: f64 = c.num("nash_conv_below").expect("nash_conv_below");
-            assert!(nc < bound, "{}: NashConv {nc} after {n} CFR+ iterations", c.name);
+            assert!(
+                nc < bound,
+                "{}: NashConv {nc} after {n} CFR+ iterations",
+                c.name
+            );
             if let (Some(want), Some(tol)) = (&want, c.num::<f64>("value_tolerance")) {
                 let v = flat.expected(&avg);
                 for (a, b) in v.iter().zip(want) {
-                    assert!((a - q_to_f64(b)).abs() < tol, "{}: CFR+ value {a} vs {b}", c.name);
+                    assert!(
+                        (a - q_to_f64(b)).abs() < tol,
+                        "{}: CFR+ value {a} vs {b}",
+                        c.name
+                    );
                 }
             }
         }
@@ -176,7 +207,10 @@ fn nfg_of_one_shot_games() {
     let t = build(&c).unwrap();
     let g = nfg::strategic(&t).unwrap();
     let text = efg::to_nfg(&g);
-    assert!(text.starts_with("NFG 1 R \"unequal\" { \"[row]\" \"[col]\" }"), "{text}");
+    assert!(
+        text.starts_with("NFG 1 R \"unequal\" { \"[row]\" \"[col]\" }"),
+        "{text}"
+    );
     assert!(text.contains("{ \"[row,up]\" \"[row,down]\" }"), "{text}");
     // profiles: (up, up), (down, up), (up, down), (down, down); payoffs of row then col
     assert!(text.trim_end().ends_with("3 -3 -2 2 -2 2 1 -1"), "{text}");

@@ -9,11 +9,12 @@ n=${1:-1000}
 (cd "$root" && cargo build -q --release -p sidl-cli)
 sidl="$root/target/release/sidl"
 for game in kuhn leduc; do
-    json=$("$sidl" solve "$root/games/$game.sidl" --method cfr --iterations "$n" --format json | tail -1)
+    json=$(mktemp)
+    "$sidl" solve "$root/games/$game.sidl" --method cfr --iterations "$n" --format json | tail -1 > "$json"
     "$venv/bin/python" - "$game" "$n" "$json" <<'PY'
 import json, sys, time
 import pyspiel
-game, n, sol = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+game, n, sol = sys.argv[1], int(sys.argv[2]), json.load(open(sys.argv[3]))
 g = pyspiel.load_game(game + "_poker")
 solver = pyspiel.CFRPlusSolver(g)
 t = time.perf_counter()
@@ -25,4 +26,5 @@ print(f"{game}: tree built in {sol['build_seconds']:.3f} s ({sol['nodes']} nodes
 print(f"{game}: sidl CFR+ {n / sidl_s:,.0f} it/s, OpenSpiel CFRPlusSolver {n / os_s:,.0f} it/s, "
       f"ratio {os_s / sidl_s:.2f} (>1: sidl faster); sidl NashConv {sol['nash_conv']:.2e}")
 PY
+    rm -f "$json"
 done

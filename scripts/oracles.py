@@ -6,7 +6,7 @@ Run by scripts/oracles.sh inside its pinned virtual environment (pygambit, open-
   exactly (`method: lp`), Gambit's exact LP (`gbt.nash.lp_solve(g, rational=True)`) gives the
   value `sidl solve --method lp` reports, exactly.
 - OpenSpiel loads the same .efg (`pyspiel.load_efg_game`) and computes NashConv < 1e-3 for sidl's
-  CFR+ profile (games up to a few hundred nodes; Leduc with a looser bound, it needs more iterations).
+  CFR+ profile (after the fixture's `oracle_iterations`, else `cfr_iterations`), equal to sidl's own.
 - The trees of Kuhn and Leduc poker have as many decision and terminal histories and information
   sets as OpenSpiel's own kuhn_poker and leduc_poker.
 
@@ -87,16 +87,37 @@ def counts(game):
 
 
 def os_profile(game, solution):
-    """sidl's strategies as an OpenSpiel tabular policy of the loaded .efg game."""
+    """sidl's strategies as an OpenSpiel tabular policy of the loaded .efg game: each information
+    state `owner-observer-number-label` is sidl's information set of that owner and label, each
+    legal action the one of that name."""
     players = list(solution["values"].keys())
     by_key = {}
     for s in solution["strategies"]:
-        by_key[(players.index(s["player"]), s["label"])] = [a["probability"] for a in s["actions"]]
+        by_key[(players.index(s["player"]), s["label"])] = {
+            a["action"]: a["probability"] for a in s["actions"]}
     pol = os_policy.TabularPolicy(game)
-    for key, idx in pol.state_lookup.items():
-        owner, _observer, _number, name = key.split("-", 3)
-        probs = by_key[(int(owner), name)]
-        pol.action_probability_array[idx][: len(probs)] = probs
+    seen = set()
+    stack = [game.new_initial_state()]
+    while stack:
+        s = stack.pop()
+        if s.is_terminal():
+            continue
+        if s.is_chance_node():
+            for a, _ in s.chance_outcomes():
+                stack.append(s.child(a))
+            continue
+        p = s.current_player()
+        key = s.information_state_string(p)
+        if key not in seen:
+            seen.add(key)
+            owner, _observer, _number, name = key.split("-", 3)
+            probs = by_key[(int(owner), name)]
+            row = pol.policy_for_key(key)
+            row[:] = 0
+            for a in s.legal_actions():
+                row[a] = probs[s.action_to_string(p, a)]
+        for a in s.legal_actions():
+            stack.append(s.child(a))
     return pol
 
 
@@ -134,11 +155,15 @@ for fname in sorted(os.listdir(FIXTURES)):
             check(f"{name}: Gambit reads the .nfg", len(ng.players) >= 1)
     except subprocess.CalledProcessError:
         pass  # not a one-shot game
-    iters = d.get("cfr_iterations", "1000")
-    bound = 1e-3 if name != "leduc" else float(d.get("nash_conv_below", "0.1"))
-    iters = iters if name != "leduc" else "2000"
+    iters = d.get("oracle_iterations", d.get("cfr_iterations", "1000"))
+    bound = 1e-3
     sol = json.loads(sidl("solve", game_path, "--method", "cfr", "--iterations", iters,
                           "--format", "json").splitlines()[-1])
+    if d.get("method") == "lp":
+        cfr_values = list(sol["values"].values())
+        check(f"{name}: sidl's CFR+ values within 1e-3 of Gambit's exact value",
+              all(abs(a - float(b)) < 1e-3 for a, b in zip(cfr_values, gambit_values)),
+              f"{cfr_values}")
     game = pyspiel.load_efg_game(open(efg).read())
     nc = exploitability.nash_conv(game, os_profile(game, sol))
     check(f"{name}: OpenSpiel's NashConv of sidl's CFR+ profile < {bound}", nc < bound,

@@ -59,6 +59,8 @@ pub fn to_efg(t: &Tree) -> String {
     let mut number: Vec<Option<usize>> = vec![None; t.infosets.len()];
     let mut next_number = vec![0usize; t.players.len()];
     let (mut chance_no, mut outcome_no) = (0usize, 0usize);
+    let mut chance_labels: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::new();
     let mut stack = vec![t.root];
     while let Some(id) = stack.pop() {
         match &t.nodes[id] {
@@ -69,6 +71,14 @@ pub fn to_efg(t: &Tree) -> String {
             }
             Node::Chance { switch, outcomes } => {
                 chance_no += 1;
+                // Gambit wants each chance information set's label unique: `[deal]`, `[deal] #2`
+                let n = chance_labels.entry(switch.as_str()).or_insert(0usize);
+                *n += 1;
+                let label = if *n == 1 {
+                    switch.clone()
+                } else {
+                    format!("{switch} #{n}")
+                };
                 let acts: Vec<String> = outcomes
                     .iter()
                     .map(|(a, p, _)| format!("{} {}", quoted(a), rational(p)))
@@ -76,7 +86,7 @@ pub fn to_efg(t: &Tree) -> String {
                 let _ = writeln!(
                     out,
                     "c \"\" {chance_no} {} {{ {} }} 0",
-                    quoted(switch),
+                    quoted(&label),
                     acts.join(" ")
                 );
                 stack.extend(outcomes.iter().rev().map(|o| o.2));

@@ -56,6 +56,30 @@ pub fn export(path: &Path, nfg_form: bool, out: Option<&Path>, max_nodes: usize)
     }
 }
 
+/// `--exploit PLAYER=KIND`: the player's index and the AI spec.
+fn exploit_seat(
+    game: &Arc<sidl_engine::game::Game>,
+    spec: &str,
+) -> Result<(usize, sidl_engine::ai::AiSpec), String> {
+    use crate::play::seat::{self, SeatKind};
+    let players = sidl_engine::game::Session::new(
+        Arc::clone(game),
+        0,
+        sidl_engine::game::Settings::default(),
+    )
+    .map_err(|e| e.message)?
+    .players();
+    let kinds = seat::assign(&players, &[spec.to_string()])?;
+    for (i, k) in kinds.iter().enumerate() {
+        match k {
+            SeatKind::Ai(s) => return Ok((i, *s)),
+            SeatKind::Random => return Ok((i, sidl_engine::ai::AiSpec::Random)),
+            SeatKind::Human => {}
+        }
+    }
+    Err(format!("'{spec}': name an AI seat, e.g. '[p1]=minimax:4'"))
+}
+
 /// `sidl solve`: solves the game and prints a table (human) or one JSON object on the last line of
 /// stdout (json). Progress on stderr on a terminal. Exit 0, 1 (load error), 2 (the tree cannot be
 /// built, or the method does not apply).
@@ -65,6 +89,7 @@ pub fn solve(
     iterations: u64,
     max_nodes: usize,
     format: crate::commands::CheckFormat,
+    exploit: Option<&str>,
 ) -> u8 {
     use sidl_engine::analysis::extensive::solve::{self, Method, SolveOptions};
     use std::io::{IsTerminal, Write};
@@ -78,9 +103,27 @@ pub fn solve(
         ..BuildLimits::default()
     };
     let start = std::time::Instant::now();
-    let t = match tree(path, limits) {
-        Ok(t) => t,
+    let (game, src) = match load_game(path) {
+        Ok(g) => g,
         Err(c) => return c,
+    };
+    let t = match extensive::build(Arc::clone(&game), limits) {
+        Ok(t) => t,
+        Err(e) => {
+            render::runtime_error(&name, &src, &e, "");
+            return 2;
+        }
+    };
+    // the AI seat to exploit: (player index, spec)
+    let exploit_seat = match exploit {
+        None => None,
+        Some(spec) => match exploit_seat(&game, spec) {
+            Ok(x) => Some(x),
+            Err(m) => {
+                eprintln!("error: --exploit {m}");
+                return 1;
+            }
+        },
     };
     let built = start.elapsed();
     let tty = std::io::stderr().is_terminal();
@@ -112,12 +155,37 @@ pub fn solve(
         }
     };
     let solved = start.elapsed() - built;
+    let exploited = match exploit_seat {
+        None => None,
+        Some((player, spec)) => {
+            let flat = extensive::cfr::Flat::new(&t);
+            let reference: extensive::cfr::Profile = sol
+                .strategies
+                .iter()
+                .map(|s| s.actions.iter().map(|a| a.probability).collect())
+                .collect();
+            match extensive::exploit::exploit(&game, &t, &flat, &reference, player, spec, 0) {
+                Ok(x) => Some(x),
+                Err(e) => {
+                    render::runtime_error(&name, &src, &e, "");
+                    return 2;
+                }
+            }
+        }
+    };
     match format {
         crate::commands::CheckFormat::Json => {
             // the engine has no clock: the timings are the adapter's, put first
             let json = serde_json::to_string(&sol).unwrap_or_default();
+            let exploit = match &exploited {
+                Some(x) => format!(
+                    "\"exploit\":{},",
+                    serde_json::to_string(x).unwrap_or_default()
+                ),
+                None => String::new(),
+            };
             println!(
-                "{{\"build_seconds\":{},\"solve_seconds\":{},{}",
+                "{{\"build_seconds\":{},\"solve_seconds\":{},{exploit}{}",
                 built.as_secs_f64(),
                 solved.as_secs_f64(),
                 json.strip_prefix('{').unwrap_or(&json)
@@ -153,6 +221,18 @@ pub fn solve(
                 }
             }
             println!("NashConv: {:.6}", sol.nash_conv);
+            if let Some(x) = &exploited {
+                println!(
+                    "exploit {}={}: the AI gets {:.6} against the profile above",
+                    x.player, x.spec, x.ai_value
+                );
+                for (p, reference, br) in &x.responses {
+                    println!(
+                        "  {p} best-responding gets {br:.6} (profile: {reference:.6}, gain {:.6})",
+                        br - reference
+                    );
+                }
+            }
             println!("strategies (information set: what the player has seen):");
             for s in &sol.strategies {
                 println!("  {} at {}", s.player, s.label);

@@ -171,6 +171,11 @@ enum Command {
         /// `human` (a table) or `json` (one object on the last line of stdout).
         #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
         format: commands::CheckFormat,
+        /// PLAYER=KIND (`random`, `minimax:DEPTH[:OBJECTIVE]`, `mcts:ITERATIONS[:OBJECTIVE]`): how
+        /// much a best response gains against that AI seat (seed 0) when the others play the
+        /// computed profile. Small games: the AI decides once per information set.
+        #[arg(long, value_name = "PLAYER=KIND")]
+        exploit: Option<String>,
     },
 }
 
@@ -253,7 +258,15 @@ fn main() -> ExitCode {
             iterations,
             max_nodes,
             format,
-        } => analyse::solve(&game, &method, iterations, max_nodes, format),
+            exploit,
+        } => analyse::solve(
+            &game,
+            &method,
+            iterations,
+            max_nodes,
+            format,
+            exploit.as_deref(),
+        ),
     };
     ExitCode::from(code)
 }

@@ -133,3 +133,28 @@ fn errors_name_their_cause() {
         "{err}"
     );
 }
+
+/// `--exploit`: a best response against an AI seat gains at least what it gains against the
+/// equilibrium (Kuhn: minimax:3 as p1 concedes 1/9 per game to a best-responding p2).
+#[test]
+fn exploit_an_ai_seat() {
+    let (out, err, code) = sidl(&[
+        "solve",
+        "games/kuhn.sidl",
+        "--exploit",
+        "p1=minimax:3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = last_json(&out);
+    let x = &v["exploit"];
+    assert_eq!(x["player"], "[p1]");
+    assert_eq!(x["spec"], "minimax:3");
+    let gain = x["gain"].as_f64().unwrap();
+    assert!((gain - 1.0 / 9.0).abs() < 1e-9, "{x}");
+    assert_eq!(x["responses"][0][0], "[p2]");
+    let (out, err, code) = sidl(&["solve", "games/kuhn.sidl", "--exploit", "p3=random"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("the players are [p1], [p2]"), "{err}");
+}

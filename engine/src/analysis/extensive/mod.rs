@@ -24,6 +24,7 @@
 pub mod br;
 pub mod cfr;
 pub mod efg;
+pub mod exploit;
 pub mod lp;
 pub mod nfg;
 pub mod solve;
@@ -95,6 +96,16 @@ pub struct Infoset {
     pub actions: Vec<String>,
     /// The decision nodes, in the order they were built.
     pub nodes: Vec<usize>,
+    /// The play that reaches the first node from the initial state: each chronon's accepted
+    /// submissions and nature draws (for [`exploit`]: an AI's choice there).
+    pub path: Vec<PathChronon>,
+}
+
+/// One chronon of a path through the tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathChronon {
+    pub submissions: Vec<Submission>,
+    pub draws: Vec<(Term, Term)>,
 }
 
 /// The extensive form of a game.
@@ -297,6 +308,8 @@ struct Builder {
     own: Vec<Vec<Option<String>>>,
     initial: Vec<Q>,
     depth: usize,
+    /// The session's history length when the build started.
+    base: usize,
 }
 
 impl Builder {
@@ -402,11 +415,19 @@ impl Builder {
             label.push_str(&format!(" #{n}"));
         }
         let id = self.infosets.len();
+        let path = s.history()[self.base..]
+            .iter()
+            .map(|r| PathChronon {
+                submissions: r.submissions.clone(),
+                draws: r.overrides.clone(),
+            })
+            .collect();
         self.infosets.push(Infoset {
             player,
             label,
             actions: key.2.clone(),
             nodes: Vec::new(),
+            path,
         });
         self.infoset_ids.insert(key, id);
         Ok(id)
@@ -604,6 +625,41 @@ impl Builder {
     }
 }
 
+/// The label of a choice made of `subs` for `player` in the session's current state: for each of
+/// the player's legal switches in order, the submitted action, else the switch's default as the
+/// chronon would run it (the first action when the game has no `default/2`).
+pub fn option_label_of(
+    s: &mut Session,
+    player: &Term,
+    subs: &[Submission],
+) -> Result<String, AnalysisError> {
+    let mut parts = Vec::new();
+    for sw in s.switches_of(player)? {
+        let acts = match &sw.actions {
+            Actions::Finite(a) => a.clone(),
+            Actions::Unlimited(t) => sim::game_candidates(s, &sw.id, t)?.unwrap_or_default(),
+        };
+        if acts.is_empty() {
+            continue;
+        }
+        let a = match subs.iter().find(|x| x.switch == sw.id) {
+            Some(x) => x.action.clone(),
+            None => {
+                let v = Term::Var(0);
+                let goal = Term::new_compound(crate::atom::DEFAULT, vec![sw.id.clone(), v.clone()]);
+                let d = if s.game().program.pred(crate::atom::DEFAULT, 2).is_some() {
+                    s.query_state(&goal, &v, 1, "default/2")?.pop()
+                } else {
+                    None
+                };
+                d.unwrap_or_else(|| acts[0].clone())
+            }
+        };
+        parts.push(canonical(&a));
+    }
+    Ok(parts.join("; "))
+}
+
 /// A choice's label: its actions' canonical texts joined with `; `.
 fn option_label(subs: &[Submission]) -> String {
     subs.iter()
@@ -655,6 +711,7 @@ pub fn build_from(s: &mut Session, limits: BuildLimits) -> Result<Tree, Analysis
         own: vec![Vec::new(); n],
         initial,
         depth: 0,
+        base: s.history().len(),
     };
     b.observe(s, None)?;
     let mut stack: Vec<Frame> = vec![Frame::new(None)];

@@ -127,9 +127,9 @@ fn gauss(mut m: Vec<Vec<Q>>, mut rhs: Vec<Q>) -> Option<Vec<Q>> {
         for r in 0..n {
             if r != c && !m[r][c].is_zero() {
                 let f = m[r][c].clone();
-                for k in 0..n {
-                    let d = &f * &m[c][k];
-                    m[r][k] -= d;
+                let pivot_row = m[c].clone();
+                for (x, pv) in m[r].iter_mut().zip(&pivot_row) {
+                    *x -= &f * pv;
                 }
                 let d = &f * &rhs[c];
                 rhs[r] -= d;

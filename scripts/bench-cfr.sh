@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv=${SIDL_ORACLE_VENV:-$HOME/.cache/sidl/venv}
 n=${1:-1000}
-(cd "$root" && cargo build -q --release -p sidl-cli)
+(cd "$root" && cargo build -q --locked --release -p sidl-cli)
 sidl="$root/target/release/sidl"
 for game in kuhn leduc; do
     json=$(mktemp)

@@ -13,5 +13,5 @@ if ! "$venv/bin/python" -c 'import pygambit, pyspiel' 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q "$PYGAMBIT" "$OPENSPIEL"
 fi
-(cd "$root" && cargo build -q --release -p sidl-cli)
+(cd "$root" && cargo build -q --locked --release -p sidl-cli)
 "$venv/bin/python" "$root/scripts/oracles.py" "$root/target/release/sidl" "$root/engine/tests/extensive"

@@ -102,3 +102,48 @@ fn battle_of_the_sexes_support_enumeration() {
         && e.strategies[1] == [q(1, 3), q(2, 3)]
         && e.values == [q(2, 3), q(2, 3)]));
 }
+
+/// The adapters' entry point: Kuhn from its source, solved exactly by `auto`, with its `.efg`;
+/// a game without payoffs is one diagnostic E0962; CFR+ can be stopped from the progress callback.
+#[test]
+fn analyse_source_for_adapters() {
+    let src = include_str!("../../../../games/kuhn.sidl");
+    let a = solve::analyse_source(
+        src,
+        BuildLimits::default(),
+        solve::SolveOptions::default(),
+        &mut |_, _| true,
+    )
+    .expect("solves");
+    assert_eq!(a.solution.method, "lp");
+    assert_eq!(a.stats.infosets, 12);
+    assert!(a.efg.starts_with("EFG 2 R \"kuhn\""));
+    let json = serde_json::to_string(&a.solution).unwrap();
+    assert!(
+        json.contains("\"exact_values\":{\"[p1]\":\"-1/18\",\"[p2]\":\"1/18\"}"),
+        "{json}"
+    );
+    let opts = solve::SolveOptions {
+        method: solve::Method::Cfr,
+        iterations: 10_000,
+    };
+    let mut calls = 0;
+    let a = solve::analyse_source(src, BuildLimits::default(), opts, &mut |_, _| {
+        calls += 1;
+        calls < 3
+    })
+    .expect("solves");
+    assert_eq!(
+        a.solution.iterations,
+        Some(300),
+        "stopped after three chunks of 100"
+    );
+    let e = solve::analyse_source(
+        "game(g).\ninit([a], 0).\n",
+        BuildLimits::default(),
+        opts,
+        &mut |_, _| true,
+    )
+    .unwrap_err();
+    assert_eq!(e[0].code, "E0962");
+}

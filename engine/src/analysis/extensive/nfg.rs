@@ -36,6 +36,9 @@ impl Strategic {
     }
 }
 
+/// The most strategy profiles of a strategic form.
+pub const MAX_PROFILES: usize = 1_000_000;
+
 /// The strategic form of a tree in which every player has at most one information set (a one-shot
 /// game: the players choose once, simultaneously; chance may come before or after). Else
 /// `SOLVER_NOT_APPLICABLE`.
@@ -62,7 +65,17 @@ pub fn strategic(t: &Tree) -> Result<Strategic, AnalysisError> {
             None => vec![String::new()],
         })
         .collect();
-    let count: usize = strategies.iter().map(Vec::len).product();
+    let count = strategies
+        .iter()
+        .try_fold(1usize, |a, s| a.checked_mul(s.len()))
+        .filter(|&c| c <= MAX_PROFILES)
+        .ok_or_else(|| {
+            AnalysisError::new(
+                codes::SOLVER_NOT_APPLICABLE,
+                "the strategic form",
+                format!("the strategic form would have more than {MAX_PROFILES} strategy profiles: use --efg"),
+            )
+        })?;
     let mut payoffs = Vec::with_capacity(count);
     for profile in 0..count {
         let mut pick = vec![0usize; n];

@@ -8,11 +8,36 @@ use sidl_engine::analysis::extensive::{self, efg, nfg, BuildLimits, Tree};
 use std::path::Path;
 use std::sync::Arc;
 
+/// On a terminal, a line on stderr rewritten as the tree grows (cleared when the build ends).
+fn build_progress() -> impl FnMut(usize) -> bool {
+    use std::io::{IsTerminal, Write};
+    let tty = std::io::stderr().is_terminal();
+    let mut last = std::time::Instant::now();
+    move |nodes| {
+        if tty && last.elapsed().as_millis() >= 100 {
+            last = std::time::Instant::now();
+            eprint!("\rbuilding the extensive form: {nodes} nodes");
+            let _ = std::io::stderr().flush();
+        }
+        true
+    }
+}
+
+/// Clears the progress line of [`build_progress`] (spaces, no escapes).
+fn clear_progress() {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprint!("\r{:60}\r", "");
+    }
+}
+
 /// Loads the game and builds its tree; on an error prints it and returns the exit code.
 fn tree(path: &Path, limits: BuildLimits) -> Result<Tree, u8> {
     let name = path.display().to_string();
     let (game, src) = load_game(path)?;
-    extensive::build(Arc::clone(&game), limits).map_err(|e| {
+    let t = extensive::build_with_progress(Arc::clone(&game), limits, &mut build_progress());
+    clear_progress();
+    t.map_err(|e| {
         render::runtime_error(&name, &src, &e, "");
         2
     })
@@ -107,7 +132,9 @@ pub fn solve(
         Ok(g) => g,
         Err(c) => return c,
     };
-    let t = match extensive::build(Arc::clone(&game), limits) {
+    let t = extensive::build_with_progress(Arc::clone(&game), limits, &mut build_progress());
+    clear_progress();
+    let t = match t {
         Ok(t) => t,
         Err(e) => {
             render::runtime_error(&name, &src, &e, "");

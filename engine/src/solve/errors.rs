@@ -76,6 +76,8 @@ pub mod codes {
     /// A solver or export asked of a game it does not apply to (the LP of a game that is not
     /// two-player zero-sum, a strategic form of a game that is not one-shot).
     pub const SOLVER_NOT_APPLICABLE: &str = "E0965";
+    /// The build of an extensive form was stopped by its caller (the progress callback said stop).
+    pub const ANALYSIS_STOPPED: &str = "E0966";
 
     /// Every runtime code, in order.
     pub const ALL: &[&str] = &[
@@ -109,6 +111,7 @@ pub mod codes {
         EFG_TOO_LONG,
         EFG_SHAPE,
         SOLVER_NOT_APPLICABLE,
+        ANALYSIS_STOPPED,
     ];
 }
 

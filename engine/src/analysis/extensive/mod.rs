@@ -294,8 +294,10 @@ impl Frame {
     }
 }
 
-struct Builder {
+struct Builder<'p> {
     limits: BuildLimits,
+    /// Called with the node count every [`PROGRESS_EVERY`] nodes; `false` stops the build (E0966).
+    progress: &'p mut dyn FnMut(usize) -> bool,
     nodes: Vec<Node>,
     root: Option<usize>,
     infosets: Vec<Infoset>,
@@ -312,8 +314,16 @@ struct Builder {
     base: usize,
 }
 
-impl Builder {
+impl Builder<'_> {
     fn push(&mut self, node: Node, parent: Option<usize>) -> Result<usize, AnalysisError> {
+        if self.nodes.len() % PROGRESS_EVERY == PROGRESS_EVERY - 1
+            && !(self.progress)(self.nodes.len() + 1)
+        {
+            return Err(err(
+                codes::ANALYSIS_STOPPED,
+                format!("stopped after {} nodes", self.nodes.len()),
+            ));
+        }
         if self.nodes.len() >= self.limits.max_nodes {
             return Err(err(
                 codes::EFG_NODE_BUDGET,
@@ -668,16 +678,34 @@ fn option_label(subs: &[Submission]) -> String {
         .join("; ")
 }
 
+/// How often (in nodes) a build reports its progress.
+pub const PROGRESS_EVERY: usize = 4096;
+
 /// Builds the extensive form of `game` from its initial state (seed 0; the tree does not depend on
 /// the seed unless the rules call `random/1`).
 pub fn build(game: Arc<Game>, limits: BuildLimits) -> Result<Tree, AnalysisError> {
-    let settings = Settings::default();
-    let mut s = Session::new(game.clone(), 0, settings)?;
-    build_from(&mut s, limits)
+    build_with_progress(game, limits, &mut |_| true)
 }
 
-/// Builds the extensive form from the session's current state (its history is not part of the tree).
-pub fn build_from(s: &mut Session, limits: BuildLimits) -> Result<Tree, AnalysisError> {
+/// [`build`] with `progress(nodes so far)` called every [`PROGRESS_EVERY`] nodes; when it returns
+/// `false` the build stops with E0966.
+pub fn build_with_progress(
+    game: Arc<Game>,
+    limits: BuildLimits,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<Tree, AnalysisError> {
+    let settings = Settings::default();
+    let mut s = Session::new(game.clone(), 0, settings)?;
+    build_from(&mut s, limits, progress)
+}
+
+/// Builds the extensive form from the session's current state (its history is not part of the
+/// tree), reporting progress as [`build_with_progress`].
+pub fn build_from(
+    s: &mut Session,
+    limits: BuildLimits,
+    progress: &mut dyn FnMut(usize) -> bool,
+) -> Result<Tree, AnalysisError> {
     if s.settings().interrupt {
         return Err(err(
             codes::EFG_SHAPE,
@@ -701,6 +729,7 @@ pub fn build_from(s: &mut Session, limits: BuildLimits) -> Result<Tree, Analysis
     let n = players.len();
     let mut b = Builder {
         limits,
+        progress,
         nodes: Vec::new(),
         root: None,
         infosets: Vec::new(),
@@ -750,7 +779,7 @@ fn game_name(s: &mut Session) -> String {
     }
 }
 
-fn run(b: &mut Builder, s: &mut Session, stack: &mut Vec<Frame>) -> Result<(), AnalysisError> {
+fn run(b: &mut Builder<'_>, s: &mut Session, stack: &mut Vec<Frame>) -> Result<(), AnalysisError> {
     while let Some(mut f) = stack.pop() {
         match f.phase {
             Phase::Fresh => {
@@ -855,7 +884,7 @@ fn run(b: &mut Builder, s: &mut Session, stack: &mut Vec<Frame>) -> Result<(), A
 }
 
 /// Undoes the last chronon and the observations of it.
-fn retreat(b: &mut Builder, s: &mut Session) {
+fn retreat(b: &mut Builder<'_>, s: &mut Session) {
     sim::retreat(s);
     for o in &mut b.obs {
         o.pop();

@@ -147,3 +147,21 @@ fn analyse_source_for_adapters() {
     .unwrap_err();
     assert_eq!(e[0].code, "E0962");
 }
+
+/// A build reports its progress every PROGRESS_EVERY nodes and stops (E0966) when told to;
+/// the session it used is left at its start.
+#[test]
+fn a_build_can_be_stopped() {
+    let (game, _) = Game::load(include_str!("../../../../games/rps.sidl")).expect("loads");
+    let mut s = Session::new(Arc::new(game), 0, Settings::default()).expect("starts");
+    let mut seen = Vec::new();
+    let e = build_from(&mut s, BuildLimits::default(), &mut |n| {
+        seen.push(n);
+        n < 2 * PROGRESS_EVERY
+    })
+    .expect_err("stopped");
+    assert_eq!(e.code, "E0966", "{e}");
+    assert_eq!(seen, [PROGRESS_EVERY, 2 * PROGRESS_EVERY]);
+    assert_eq!(s.chronon(), 0);
+    assert!(s.pending().is_empty());
+}

@@ -3,7 +3,8 @@
 # swi-prolog-nox, chromium, postgresql (the server tests start one of their own:
 # scripts/with-postgres.sh), node and npm; the toolchain of rust-toolchain.toml with its wasm32 target,
 # rustfmt and clippy. The other test steps install their own pinned tools on first use
-# (wasm-bindgen-cli, the npm packages from their lockfiles, code-server, Emacs, Neovim).
+# (wasm-bindgen-cli, the npm packages from their lockfiles, code-server, Emacs, Neovim, the Python
+# virtual environment of scripts/oracles.sh).
 # The README's test command runs this, then scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,10 @@ log() { printf '\n==> %s\n' "$*"; }
 . "$root/scripts/apt-install.sh"
 apt_install swi-prolog-nox chromium postgresql
 command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+# scripts/oracles.sh makes a virtual environment (pygambit builds from source: a C++ compiler)
+python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+command -v g++ >/dev/null 2>&1 || apt_install g++
+command -v python3-config >/dev/null 2>&1 || apt_install python3-dev
 if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
   log "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown

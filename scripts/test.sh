@@ -2,7 +2,8 @@
 # Runs every test of the project: formatting, clippy, the wasm32 check, all Rust tests (the workspace,
 # including the SWI-Prolog tests of swipl/), the VS Code extension, the editors, the WASM API, the
 # playground and the reference checks. Needs what scripts/setup.sh installs; the steps that use pinned
-# tools (wasm-bindgen-cli, npm packages, code-server, Emacs, Neovim) install them on first use.
+# tools (wasm-bindgen-cli, npm packages, code-server, Emacs, Neovim, pygambit and open-spiel) install
+# them on first use.
 # The README's test command (`bash scripts/setup.sh && bash scripts/test.sh`) is what CI (.ci/run) runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +29,8 @@ log "playground: sidl-wasm built with wasm-bindgen, played in headless Chromium 
 bash scripts/e2e.sh
 log "sidl serve: two participants play kuhn in headless Chromium (scripts/serve-e2e.sh)"
 bash scripts/serve-e2e.sh
+log "game-theoretic analysis against Gambit and OpenSpiel (scripts/oracles.sh; docs/analysis.md)"
+bash scripts/oracles.sh
 log "reference game manager (SWI-Prolog) reproduces the shared example trajectories"
 if [ -x tests/reference/check_examples.sh ]; then bash tests/reference/check_examples.sh; fi
 log "all tests passed"

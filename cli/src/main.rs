@@ -1,5 +1,6 @@
 //! The `sidl` command line: run, trace, play, query, check, benchmark and serve SIDL games.
 
+mod analyse;
 mod color;
 mod commands;
 mod explore;
@@ -157,6 +158,46 @@ enum Command {
     /// Serve sessions to participants on other machines: HTTP, WebSockets and a SQLite database
     /// (docs/serve.md). Prints the admin URL with its token (or set it with SIDL_ADMIN_TOKEN).
     Serve(sidl_server::ServeArgs),
+    /// Write the game's extensive form as a Gambit .efg file (--efg), or the strategic form of a
+    /// one-shot game as a .nfg file (--nfg); docs/analysis.md.
+    Export {
+        game: PathBuf,
+        /// Gambit extensive form (format version 2, rational numbers): the default.
+        #[arg(long, conflicts_with = "nfg")]
+        efg: bool,
+        /// Gambit strategic form, for games in which every player chooses once.
+        #[arg(long)]
+        nfg: bool,
+        /// Write to FILE instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The most nodes of the tree.
+        #[arg(long, default_value_t = sidl_engine::analysis::extensive::DEFAULT_MAX_NODES)]
+        max_nodes: usize,
+    },
+    /// Solve the game's extensive form: each player's value, NashConv and an equilibrium profile per
+    /// information set (docs/analysis.md).
+    Solve {
+        game: PathBuf,
+        /// `auto` (the exact LP for two-player zero-sum games, support enumeration for two-player
+        /// one-shot games, else CFR+), `cfr`, `lp` or `support`.
+        #[arg(long, default_value = "auto")]
+        method: String,
+        /// CFR+ iterations.
+        #[arg(long, default_value_t = 10_000)]
+        iterations: u64,
+        /// The most nodes of the tree.
+        #[arg(long, default_value_t = sidl_engine::analysis::extensive::DEFAULT_MAX_NODES)]
+        max_nodes: usize,
+        /// `human` (a table) or `json` (one object on the last line of stdout).
+        #[arg(long, value_enum, default_value_t = commands::CheckFormat::Human)]
+        format: commands::CheckFormat,
+        /// PLAYER=KIND (`random`, `minimax:DEPTH[:OBJECTIVE]`, `mcts:ITERATIONS[:OBJECTIVE]`): how
+        /// much a best response gains against that AI seat (seed 0) when the others play the
+        /// computed profile. Small games: the AI decides once per information set.
+        #[arg(long, value_name = "PLAYER=KIND")]
+        exploit: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -247,6 +288,28 @@ fn main() -> ExitCode {
                 1
             }
         },
+        Command::Export {
+            game,
+            efg: _,
+            nfg,
+            output,
+            max_nodes,
+        } => analyse::export(&game, nfg, output.as_deref(), max_nodes),
+        Command::Solve {
+            game,
+            method,
+            iterations,
+            max_nodes,
+            format,
+            exploit,
+        } => analyse::solve(
+            &game,
+            &method,
+            iterations,
+            max_nodes,
+            format,
+            exploit.as_deref(),
+        ),
     };
     ExitCode::from(code)
 }

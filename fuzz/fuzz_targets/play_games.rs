@@ -24,6 +24,9 @@ const GAMES: &[&str] = &[
     include_str!("../../games/english.sidl"),
     include_str!("../../games/ultimatum.sidl"),
     include_str!("../../games/connect4.sidl"),
+    include_str!("../../games/leduc.sidl"),
+    include_str!("../../games/pennies.sidl"),
+    include_str!("../../games/firstprice.sidl"),
 ];
 
 fuzz_target!(|data: &[u8]| {

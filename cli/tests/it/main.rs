@@ -8,6 +8,7 @@ mod check;
 mod color;
 mod errors;
 mod explore;
+mod extensive;
 mod pipe;
 mod play;
 mod play_pty;

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod callgraph;
+pub mod extensive;
 pub mod hidden_dynamic;
 pub mod hidden_static;
 pub mod lints;

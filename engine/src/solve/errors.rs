@@ -1,4 +1,4 @@
-//! Runtime errors as diagnostics: their stable codes (`E0910`–`E0949`, documented in
+//! Runtime errors as diagnostics: their stable codes (`E0910`–`E0969`, documented in
 //! `docs/diagnostics.md`) and the one conversion, [`runtime_diagnostic`], that the CLI, the language
 //! server and the playground all render: the message, the primary span on the innermost clause of
 //! the game on the call path, a label on each calling clause, and a help text.
@@ -62,6 +62,22 @@ pub mod codes {
     pub const NO_SUCH_CHRONON: &str = "E0947";
     /// The game's `objective/1` hook (docs/ai.md) gives something that is no AI objective.
     pub const BAD_OBJECTIVE: &str = "E0948";
+    /// The extensive form (docs/analysis.md) has more nodes than its budget.
+    pub const EFG_NODE_BUDGET: &str = "E0960";
+    /// The extensive form meets an unlimited switch whose actions `candidate/2` does not list.
+    pub const EFG_UNLIMITED: &str = "E0961";
+    /// The extensive form of a game without payoffs (no `payoff/2`, or no play changes an account).
+    pub const EFG_NO_PAYOFF: &str = "E0962";
+    /// A play of the extensive form is longer than the chronon limit (a game that may never end).
+    pub const EFG_TOO_LONG: &str = "E0963";
+    /// A game the extensive form cannot represent (interrupt mode, too many combinations of one
+    /// player's switches, a refused candidate action).
+    pub const EFG_SHAPE: &str = "E0964";
+    /// A solver or export asked of a game it does not apply to (the LP of a game that is not
+    /// two-player zero-sum, a strategic form of a game that is not one-shot).
+    pub const SOLVER_NOT_APPLICABLE: &str = "E0965";
+    /// The build of an extensive form was stopped by its caller (the progress callback said stop).
+    pub const ANALYSIS_STOPPED: &str = "E0966";
 
     /// Every runtime code, in order.
     pub const ALL: &[&str] = &[
@@ -89,6 +105,13 @@ pub mod codes {
         PLACEMENT,
         NO_SUCH_CHRONON,
         BAD_OBJECTIVE,
+        EFG_NODE_BUDGET,
+        EFG_UNLIMITED,
+        EFG_NO_PAYOFF,
+        EFG_TOO_LONG,
+        EFG_SHAPE,
+        SOLVER_NOT_APPLICABLE,
+        ANALYSIS_STOPPED,
     ];
 }
 

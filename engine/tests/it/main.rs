@@ -12,6 +12,7 @@ mod chronon_budget;
 mod context_tables;
 mod control;
 mod diagnostic_codes;
+mod extensive;
 mod game_properties;
 mod hidden;
 mod ide;

@@ -1,0 +1,160 @@
+//! `sidl export` and `sidl solve` (docs/analysis.md) from the command line. Drives the real binary.
+
+use crate::common;
+
+fn sidl(args: &[&str]) -> (String, String, i32) {
+    common::sidl_in("..", args)
+}
+
+/// The JSON object on the last line of stdout.
+fn last_json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out.lines().last().expect("a line")).expect("JSON")
+}
+
+#[test]
+fn solve_kuhn_exactly_as_json() {
+    let (out, err, code) = sidl(&["solve", "games/kuhn.sidl", "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = last_json(&out);
+    assert_eq!(v["method"], "lp");
+    assert_eq!(v["exact_values"]["[p1]"], "-1/18");
+    assert_eq!(v["exact_values"]["[p2]"], "1/18");
+    assert!((v["values"]["[p1]"].as_f64().unwrap() + 1.0 / 18.0).abs() < 1e-12);
+    assert_eq!(v["nodes"], 55);
+    assert_eq!(v["infosets"], 12);
+    assert!(v["nash_conv"].as_f64().unwrap().abs() < 1e-9);
+    // the players in player order
+    let text = out.lines().last().unwrap();
+    assert!(text.find("\"[p1]\"").unwrap() < text.find("\"[p2]\"").unwrap());
+    let s = &v["strategies"].as_array().unwrap()[0];
+    assert_eq!(s["player"], "[p1]");
+    assert_eq!(s["actions"][0]["action"], "[p1,check]");
+    for s in v["strategies"].as_array().unwrap() {
+        let total: f64 = s["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["probability"].as_f64().unwrap())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-9, "{s}");
+    }
+}
+
+#[test]
+fn solve_with_cfr_prints_a_table() {
+    let (out, err, code) = sidl(&[
+        "solve",
+        "games/pennies.sidl",
+        "--method",
+        "cfr",
+        "--iterations",
+        "2000",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("pennies: 7 nodes (3 decision, 0 chance, 4 terminal), 2 information sets, 2 players, zero-sum"), "{out}");
+    assert!(out.contains("method: cfr+ (2000 iterations)"), "{out}");
+    assert!(out.contains("[matcher,heads]            0.5000"), "{out}");
+    assert!(out.contains("NashConv: 0.0000"), "{out}");
+}
+
+#[test]
+fn export_efg_to_a_file() {
+    let dir = std::env::temp_dir().join(format!("sidl-efg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kuhn.efg");
+    let (out, err, code) = sidl(&[
+        "export",
+        "games/kuhn.sidl",
+        "--efg",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("EFG 2 R \"kuhn\" { \"[p1]\" \"[p2]\" }"),
+        "{text}"
+    );
+    assert!(
+        text.contains("c \"\" 1 \"[deal]\" { \"[deal,j,q]\" 1/6 "),
+        "{text}"
+    );
+    assert!(text.contains("p \"\" 1 1 \"[card,p1,j] [stake,p1,1] [stake,p2,1] [turn,p1,open]\" { \"[p1,check]\" \"[p1,bet]\" } 0"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("t ")).count(), 30);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn export_nfg_of_a_one_shot_game_and_refuses_others() {
+    let (out, err, code) = sidl(&["export", "games/pennies.sidl", "--nfg"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with("NFG 1 R \"pennies\" { \"[matcher]\" \"[mismatcher]\" }"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("1 -1 -1 1 -1 1 1 -1"), "{out}");
+    let (out, err, code) = sidl(&["export", "games/kuhn.sidl", "--nfg"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("E0965"), "{err}");
+}
+
+/// Bad input: each a clear error with its code, exit 2, never a hang.
+#[test]
+fn errors_name_their_cause() {
+    for (game, extra, code, text) in [
+        ("games/rps.sidl", "1000", "E0960", "more than 1000 nodes"),
+        (
+            "engine/tests/extensive/unlimited.sidl",
+            "1000000",
+            "E0961",
+            "the switch [bid] is unlimited",
+        ),
+        (
+            "engine/tests/extensive/no_payoff.sidl",
+            "1000000",
+            "E0962",
+            "no payoff/2",
+        ),
+        (
+            "engine/tests/extensive/forever.sidl",
+            "1000000",
+            "E0963",
+            "may never end",
+        ),
+    ] {
+        let (out, err, c) = sidl(&["solve", game, "--max-nodes", extra]);
+        assert_eq!(c, 2, "{game}: {out}{err}");
+        assert!(err.contains(code) && err.contains(text), "{game}: {err}");
+    }
+    let (out, err, c) = sidl(&["solve", "games/firstprice.sidl", "--method", "lp"]);
+    assert_eq!(c, 2, "{out}{err}");
+    assert!(
+        err.contains("E0965") && err.contains("not zero-sum"),
+        "{err}"
+    );
+}
+
+/// `--exploit`: a best response against an AI seat gains at least what it gains against the
+/// equilibrium (Kuhn: minimax:3 as p1 concedes 1/9 per game to a best-responding p2).
+#[test]
+fn exploit_an_ai_seat() {
+    let (out, err, code) = sidl(&[
+        "solve",
+        "games/kuhn.sidl",
+        "--exploit",
+        "p1=minimax:3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v = last_json(&out);
+    let x = &v["exploit"];
+    assert_eq!(x["player"], "[p1]");
+    assert_eq!(x["spec"], "minimax:3");
+    let gain = x["gain"].as_f64().unwrap();
+    assert!((gain - 1.0 / 9.0).abs() < 1e-9, "{x}");
+    assert_eq!(x["responses"][0][0], "[p2]");
+    let (out, err, code) = sidl(&["solve", "games/kuhn.sidl", "--exploit", "p3=random"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("the players are [p1], [p2]"), "{err}");
+}

@@ -1,0 +1,267 @@
+//! One entry point for the adapters (`sidl solve`, later the playground's Analyse panel and the
+//! language server): choose a method, solve, and report values, NashConv and the strategies as plain
+//! serialisable data.
+
+use super::cfr::{Cfr, Flat, Profile};
+use super::efg::rational;
+use super::{br, lp, nfg, q_to_f64, AnalysisError, Tree, Q};
+use crate::solve::errors::codes;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+/// How to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// CFR+ (any game).
+    Cfr,
+    /// The exact sequence-form LP (two-player zero-sum).
+    Lp,
+    /// Support enumeration of the strategic form (two-player one-shot games).
+    Support,
+    /// The LP for small two-player zero-sum games, support enumeration for small two-player one-shot
+    /// games, else CFR+.
+    Auto,
+}
+
+impl Method {
+    pub fn parse(text: &str) -> Option<Method> {
+        match text {
+            "cfr" => Some(Method::Cfr),
+            "lp" => Some(Method::Lp),
+            "support" => Some(Method::Support),
+            "auto" => Some(Method::Auto),
+            _ => None,
+        }
+    }
+}
+
+/// One action's probability at an information set.
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionProbability {
+    pub action: String,
+    pub probability: f64,
+    /// The exact probability (`-1/3`) when the method is exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<String>,
+}
+
+/// The computed strategy at one information set.
+#[derive(Clone, Debug, Serialize)]
+pub struct InfosetStrategy {
+    pub infoset: usize,
+    pub player: String,
+    pub label: String,
+    pub actions: Vec<ActionProbability>,
+}
+
+/// What a solve found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Solution {
+    /// `cfr+`, `lp` or `support`.
+    pub method: &'static str,
+    /// Each player's expected account change under the profile, in player order.
+    #[serde(serialize_with = "ordered")]
+    pub values: Vec<(String, f64)>,
+    /// The same exactly, when the method is exact.
+    #[serde(
+        serialize_with = "ordered_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub exact_values: Option<Vec<(String, String)>>,
+    /// Σ over players of what a best response gains (0 at an equilibrium).
+    pub nash_conv: f64,
+    /// CFR+ iterations run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u64>,
+    pub nodes: usize,
+    pub infosets: usize,
+    pub zero_sum: bool,
+    pub strategies: Vec<InfosetStrategy>,
+}
+
+fn ordered<S: Serializer, V: Serialize>(v: &[(String, V)], s: S) -> Result<S::Ok, S::Error> {
+    let mut m = s.serialize_map(Some(v.len()))?;
+    for (k, x) in v {
+        m.serialize_entry(k, x)?;
+    }
+    m.end()
+}
+
+fn ordered_opt<S: Serializer>(v: &Option<Vec<(String, String)>>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => ordered(v, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// Options of [`solve`].
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    pub method: Method,
+    /// CFR+ iterations.
+    pub iterations: u64,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            method: Method::Auto,
+            iterations: 10_000,
+        }
+    }
+}
+
+/// Solves `t`. `progress(done, total)` is called between chunks of CFR+ iterations; returning
+/// `false` stops early (the average so far is reported).
+pub fn solve(
+    t: &Tree,
+    opts: SolveOptions,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<Solution, AnalysisError> {
+    let flat = Flat::new(t);
+    let method = match opts.method {
+        Method::Auto => {
+            if lp::solve_applies(t) {
+                Method::Lp
+            } else if t.players.len() == 2
+                && nfg::strategic(t)
+                    .map(|g| g.strategies.iter().all(|s| s.len() <= nfg::MAX_STRATEGIES))
+                    .unwrap_or(false)
+            {
+                Method::Support
+            } else {
+                Method::Cfr
+            }
+        }
+        m => m,
+    };
+    let (name, profile, exact, iterations): (&'static str, Vec<Vec<Q>>, bool, Option<u64>) =
+        match method {
+            Method::Lp => {
+                let s = lp::solve(t)?;
+                ("lp", s.profile, true, None)
+            }
+            Method::Support => {
+                let g = nfg::strategic(t)?;
+                let eqs = nfg::support_enumeration(&g)?;
+                let Some(e) = eqs.into_iter().next() else {
+                    return Err(AnalysisError::new(
+                    codes::SOLVER_NOT_APPLICABLE,
+                    "support enumeration",
+                    "support enumeration found no equilibrium (a degenerate game): use --method cfr",
+                ));
+                };
+                let mut profile: Vec<Vec<Q>> = t
+                    .infosets
+                    .iter()
+                    .map(|is| vec![Q::from_integer(0.into()); is.actions.len()])
+                    .collect();
+                for (p, is) in g.infosets.iter().enumerate() {
+                    if let Some(i) = is {
+                        profile[*i] = e.strategies[p].clone();
+                    }
+                }
+                ("support", profile, true, None)
+            }
+            _ => {
+                let mut c = Cfr::new(&flat);
+                let total = opts.iterations.max(1);
+                let chunk = (total / 100).max(1);
+                while c.iterations() < total {
+                    c.run(chunk.min(total - c.iterations()));
+                    if !progress(c.iterations(), total) {
+                        break;
+                    }
+                }
+                let avg = c.average();
+                let iters = c.iterations();
+                // as exact numbers only for the common code below
+                let q: Vec<Vec<Q>> = avg
+                    .iter()
+                    .map(|p| {
+                        p.iter()
+                            .map(|&x| super::decimal_to_q(x).unwrap_or_default())
+                            .collect()
+                    })
+                    .collect();
+                ("cfr+", q, false, Some(iters))
+            }
+        };
+    let fprofile: Profile = profile
+        .iter()
+        .map(|p| p.iter().map(q_to_f64).collect())
+        .collect();
+    let (nash_conv, _) = br::nash_conv(&flat, &fprofile);
+    let values_f = flat.expected(&fprofile);
+    let exact_values = if exact {
+        Some(
+            t.players
+                .iter()
+                .zip(super::exact_values(t, &profile))
+                .map(|(p, v)| (p.clone(), rational(&v)))
+                .collect(),
+        )
+    } else {
+        None
+    };
+    let strategies = t
+        .infosets
+        .iter()
+        .enumerate()
+        .map(|(i, is)| InfosetStrategy {
+            infoset: i,
+            player: t.players[is.player].clone(),
+            label: is.label.clone(),
+            actions: is
+                .actions
+                .iter()
+                .enumerate()
+                .map(|(k, a)| ActionProbability {
+                    action: a.clone(),
+                    probability: fprofile[i][k],
+                    exact: exact.then(|| rational(&profile[i][k])),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(Solution {
+        method: name,
+        values: t.players.iter().cloned().zip(values_f).collect(),
+        exact_values,
+        nash_conv,
+        iterations,
+        nodes: t.nodes.len(),
+        infosets: t.infosets.len(),
+        zero_sum: t.is_zero_sum(),
+        strategies,
+    })
+}
+
+/// Everything an Analyse panel shows, from the game's source text: the tree's counts, the
+/// solution and the `.efg` text (what the playground's worker will call; docs/analysis.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    pub stats: super::TreeStats,
+    pub solution: Solution,
+    pub efg: String,
+}
+
+/// Loads `src`, builds its extensive form under `limits` and solves it. A load error is its
+/// diagnostics; a build or solver error one diagnostic with its code (E0960–E0965 or a runtime
+/// error of the game).
+pub fn analyse_source(
+    src: &str,
+    limits: super::BuildLimits,
+    opts: SolveOptions,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<Analysis, Vec<crate::diag::Diagnostic>> {
+    let (game, _) = crate::game::Game::load(src)?;
+    let tree =
+        super::build(std::sync::Arc::new(game), limits).map_err(|e| vec![e.to_diagnostic()])?;
+    let solution = solve(&tree, opts, progress).map_err(|e| vec![e.to_diagnostic()])?;
+    Ok(Analysis {
+        stats: tree.stats(),
+        efg: super::efg::to_efg(&tree),
+        solution,
+    })
+}

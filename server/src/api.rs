@@ -354,15 +354,17 @@ async fn export_session(
     check_admin(&app, &headers)?;
     let store = app.store.clone();
     let (id2, f2) = (id.clone(), format.clone());
-    let text = tokio::task::spawn_blocking(move || {
-        crate::export::export(store.as_ref(), &id2, &f2)
-    })
-    .await
-    .map_err(|e| ApiError::new(500, "internal", e.to_string()))??;
+    let text =
+        tokio::task::spawn_blocking(move || crate::export::export(store.as_ref(), &id2, &f2))
+            .await
+            .map_err(|e| ApiError::new(500, "internal", e.to_string()))??;
     let disposition = format!("attachment; filename=\"sidl-{id}-{format}\"");
     Ok((
         [
-            (header::CONTENT_TYPE, crate::export::content_type(&format).to_string()),
+            (
+                header::CONTENT_TYPE,
+                crate::export::content_type(&format).to_string(),
+            ),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         text,

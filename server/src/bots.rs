@@ -91,9 +91,7 @@ fn chooser(spec: &str, seed: u64, players: &[String]) -> Result<Vec<Chooser>, St
             .collect());
     }
     let Some(file) = spec.strip_prefix("script:") else {
-        return Err(format!(
-            "--participants {spec}: `random` or `script:FILE`"
-        ));
+        return Err(format!("--participants {spec}: `random` or `script:FILE`"));
     };
     let text = std::fs::read_to_string(PathBuf::from(file))
         .map_err(|e| format!("cannot read {file}: {e}"))?;
@@ -102,8 +100,8 @@ fn chooser(spec: &str, seed: u64, players: &[String]) -> Result<Vec<Chooser>, St
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let v: Value = serde_json::from_str(line)
-            .map_err(|e| format!("{file}:{}: not JSON: {e}", i + 1))?;
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| format!("{file}:{}: not JSON: {e}", i + 1))?;
         let p = v["player"]
             .as_str()
             .ok_or_else(|| format!("{file}:{}: no \"player\"", i + 1))?;
@@ -123,7 +121,10 @@ fn choose(c: &mut Chooser, state: &Value) -> Option<Value> {
         Chooser::Random(rng) => {
             let finite: Vec<&Value> = switches
                 .iter()
-                .filter(|s| s["unlimited"] == false && s["actions"].as_array().is_some_and(|a| !a.is_empty()))
+                .filter(|s| {
+                    s["unlimited"] == false
+                        && s["actions"].as_array().is_some_and(|a| !a.is_empty())
+                })
                 .collect();
             if finite.is_empty() {
                 return None;
@@ -171,7 +172,7 @@ async fn play(host: String, token: String, mut c: Chooser) -> Result<Value, Stri
                 waiting = false;
                 // refused: the seat may try again in this chronon (a script's next line)
                 acted = None;
-                eprintln!("bots: {token:.8}…: refused: {}", v["error"]["message"]);
+                eprintln!("bots: {token:.8}…: refused: {}", v["message"]);
                 if let Some(sub) = choose(&mut c, &last) {
                     acted = last["chronon"].as_u64();
                     waiting = true;

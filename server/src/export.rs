@@ -206,12 +206,22 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
         m.insert("values".into(), values(&s.action));
         m.insert("accepted".into(), json!(true));
         m.insert("at_ms".into(), json!(s.at_ms));
-        m.insert("decision_ms".into(), json!((s.at_ms - started(l, c)).max(0)));
+        m.insert(
+            "decision_ms".into(),
+            json!((s.at_ms - started(l, c)).max(0)),
+        );
         m.insert("timeout".into(), json!(s.source == "timeout-ai"));
         rows.push((s.at_ms, 1, rows.len(), m));
     }
+    // after the end no chronon runs: an event then belongs to the last one
+    let ended = l.row.state.status != "running";
+    let last = l.row.state.chronons.max(1);
     for e in &l.events {
-        let c = e.chronon + 1;
+        let c = if ended {
+            (e.chronon + 1).min(last)
+        } else {
+            e.chronon + 1
+        };
         let seat = (e.seat < l.seats.len()).then_some(e.seat);
         let mut m = base(c, &e.kind, seat);
         m.insert("at_ms".into(), json!(e.at_ms));
@@ -237,7 +247,10 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
                     d["reason"].as_str().unwrap_or("")
                 )),
             );
-            m.insert("decision_ms".into(), json!((e.at_ms - started(l, c)).max(0)));
+            m.insert(
+                "decision_ms".into(),
+                json!((e.at_ms - started(l, c)).max(0)),
+            );
             m.insert("timeout".into(), json!(false));
         }
         let rank = if e.kind == "disconnected" { 3 } else { 0 };
@@ -428,10 +441,7 @@ fn record(l: &mut Loaded) -> String {
                         .filter(|s| s.chronon == k as u64 && s.switch == sw)
                         .next_back()
                         .map(|s| s.at_ms);
-                    (
-                        at.map(|a| a as u64),
-                        at.map(|a| (a - start).max(0) as u64),
-                    )
+                    (at.map(|a| a as u64), at.map(|a| (a - start).max(0) as u64))
                 })
                 .collect()
         })

@@ -145,7 +145,9 @@ pub fn run_export(args: &ExportArgs) -> Result<(), String> {
     };
     let Some(dir) = &args.out else {
         let [f] = formats.as_slice() else {
-            return Err("without --out, name one --format (the export goes to standard output)".into());
+            return Err(
+                "without --out, name one --format (the export goes to standard output)".into(),
+            );
         };
         let text = export::export(store.as_ref(), &args.session, f).map_err(|e| e.message)?;
         print!("{text}");

@@ -46,6 +46,8 @@ pub const EVENT_COLUMNS: &[&str] = &[
 /// Everything stored about a session, and the session replayed from it.
 struct Loaded {
     row: SessionRow,
+    /// The game's `game/1` name (the record's `game`), else the session's name.
+    game: String,
     seats: Vec<SeatRow>,
     subs: Vec<SubmissionRow>,
     chronons: Vec<ChrononRow>,
@@ -94,7 +96,8 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
     let mut session =
         Session::replay(plan.game.clone(), plan.seed, settings.clone(), &history).map_err(rt)?;
     // the accounts after every chronon: the record's own replay, which checks it on the way
-    let rec = Record::of_session(&mut session, &row.name, &row.game, &[], &[], None);
+    let game = crate::config::game_name(&plan.game).unwrap_or_else(|| row.name.clone());
+    let rec = Record::of_session(&mut session, &game, &row.game, &[], &[], None);
     let mut accounts = Vec::new();
     rec.replay_with(plan.game.clone(), &row.game, &settings, |s| {
         accounts.push(s.state().accounts.iter().map(show).collect::<Vec<_>>());
@@ -104,6 +107,7 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
     accounts.remove(0);
     Ok(Loaded {
         row,
+        game,
         seats,
         subs,
         chronons,
@@ -438,8 +442,7 @@ fn record(l: &mut Loaded) -> String {
                     let at = l
                         .subs
                         .iter()
-                        .filter(|s| s.chronon == k as u64 && s.switch == sw)
-                        .next_back()
+                        .rfind(|s| s.chronon == k as u64 && s.switch == sw)
                         .map(|s| s.at_ms);
                     (at.map(|a| a as u64), at.map(|a| (a - start).max(0) as u64))
                 })
@@ -447,14 +450,7 @@ fn record(l: &mut Loaded) -> String {
         })
         .collect();
     let kinds: Vec<String> = l.seats.iter().map(|s| s.kind.clone()).collect();
-    let mut r = Record::of_session(
-        &mut l.session,
-        &l.row.name,
-        &l.row.game,
-        &kinds,
-        &times,
-        None,
-    );
+    let mut r = Record::of_session(&mut l.session, &l.game, &l.row.game, &kinds, &times, None);
     // the stored message of a runtime error is already `CODE: message`
     if l.row.state.status == "error" {
         r.end.error = l.row.state.message.clone();

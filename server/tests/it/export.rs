@@ -157,11 +157,7 @@ async fn scripted_kuhn_exports_the_expected_rows(db: Db) {
     assert_eq!(rejected.len(), 1);
     assert_eq!(rejected[0]["accepted"], false);
     assert_eq!(rejected[0]["seat"], 2);
-    let last_chronon = rows
-        .iter()
-        .filter(|r| r["event"] == "chronon")
-        .last()
-        .unwrap();
+    let last_chronon = rows.iter().rfind(|r| r["event"] == "chronon").unwrap();
     assert!(last_chronon["accounts"]["[p1]"].is_number());
     for (format, file) in [
         ("wide.csv", "kuhn.wide.csv"),
@@ -178,6 +174,7 @@ async fn scripted_kuhn_exports_the_expected_rows(db: Db) {
     let r: Value = serde_json::from_str(record.trim()).unwrap();
     assert_eq!(r["format"], "sidl-record/1");
     assert_eq!(r["seed"], 11);
+    assert_eq!(r["game"], "kuhn");
     let moves: Vec<Value> = r["chronons"]
         .as_array()
         .unwrap()

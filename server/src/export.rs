@@ -134,7 +134,7 @@ fn started(l: &Loaded, c: u64) -> i64 {
         .map_or(l.row.created_ms, |r| r.at_ms)
 }
 
-/// An action's arguments (after its first element) as typed JSON values: integers and doubles as
+/// An action's elements after its first (the player or switch) as typed JSON values: integers and doubles as
 /// numbers, everything else as canonical text.
 fn values(action: &str) -> Value {
     let Ok(t) = sidl_engine::syntax::parse_term(action).map(|r| r.term) else {
@@ -146,7 +146,7 @@ fn values(action: &str) -> Value {
     Value::Array(
         items
             .iter()
-            .skip(2)
+            .skip(1)
             .map(|x| match *x {
                 Term::Int(i) => json!(i),
                 Term::Float(f) => json!(f),

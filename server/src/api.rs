@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | `GET /admin` | anyone (the page asks for the token) | the admin page |
 //! | `GET/POST /api/sessions`, `GET /api/sessions/{id}` | admin token | list, create, one session |
+//! | `GET /api/sessions/{id}/export/{format}` | admin token | a data export (`export.rs`) |
 //! | `GET /p/{token}` | the link's holder | welcome page with a "join" button |
 //! | `POST /p/{token}/join` | the link's holder | joins the seat, then the play page |
 //! | `GET /p/{token}/play` | a joined seat | the participant page |
@@ -231,6 +232,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/static/{file}", get(static_file))
         .route("/api/sessions", get(list_sessions).post(create_session))
         .route("/api/sessions/{id}", get(get_session))
+        .route("/api/sessions/{id}/export/{format}", get(export_session))
         .route("/p/{token}", get(welcome))
         .route("/p/{token}/join", post(join))
         .route("/p/{token}/play", get(play_page))
@@ -341,6 +343,33 @@ async fn get_session(
         None => None,
     };
     Ok(Json(app.describe(&row, &seats, live)?))
+}
+
+/// A data export (`crate::export`): the file's text, with a name to save it under.
+async fn export_session(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path((id, format)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    check_admin(&app, &headers)?;
+    let store = app.store.clone();
+    let (id2, f2) = (id.clone(), format.clone());
+    let text =
+        tokio::task::spawn_blocking(move || crate::export::export(store.as_ref(), &id2, &f2))
+            .await
+            .map_err(|e| ApiError::new(500, "internal", e.to_string()))??;
+    let disposition = format!("attachment; filename=\"sidl-{id}-{format}\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                crate::export::content_type(&format).to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 /// [`App::live_or_start`] off the async threads.
@@ -492,6 +521,7 @@ async fn participant(mut socket: WebSocket, live: Live, seat: usize) {
             break;
         }
     }
+    let _ = live.tx.send(Cmd::Disconnected { seat });
 }
 
 /// A participant's message.

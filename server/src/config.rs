@@ -212,7 +212,7 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
 }
 
 /// The game's `game(Name)` fact, if it has one.
-fn game_name(game: &Arc<Game>) -> Option<String> {
+pub fn game_name(game: &Arc<Game>) -> Option<String> {
     let v = Term::Var(0);
     let goal = Term::compound("game", vec![v.clone()]);
     let mut s = Session::new(game.clone(), 0, Settings::default()).ok()?;

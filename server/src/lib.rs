@@ -5,15 +5,17 @@
 //! Files: `config.rs` (a session's configuration and its check against the game), `store.rs` (the
 //! storage interface), `store/sqlite.rs` and `store/postgres.rs` (its backends), `cluster.rs`
 //! (several processes on one PostgreSQL: leases and notifications), `session.rs` (the thread that
-//! owns a live session), `api.rs` (the HTTP routes and the participants' WebSocket), `dto.rs` (what the
+//! owns a live session), `export.rs` (the data exports), `api.rs` (the HTTP routes and the participants' WebSocket), `dto.rs` (what the
 //! pages receive), `error.rs` (the error shape), `assets.rs` and `assets/` (the pages).
 
 pub mod api;
 mod assets;
+pub mod bots;
 mod cluster;
 pub mod config;
 pub mod dto;
 pub mod error;
+pub mod export;
 pub mod session;
 pub mod store;
 
@@ -74,6 +76,91 @@ pub struct ServeArgs {
     /// With --create: the session's name
     #[arg(long, requires = "create")]
     pub name: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<ServeCommand>,
+}
+
+/// `sidl serve export …`, `sidl serve bots …`: tools around a server's sessions.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum ServeCommand {
+    /// Writes a session's data exports (event log, wide CSV, payments, replay record) from its
+    /// database (docs/serve.md, "Data export")
+    Export(ExportArgs),
+    /// Plays a session's human seats through the server's HTTP/WebSocket API with scripted or
+    /// random participants (docs/serve.md, "Bots")
+    Bots(bots::BotsArgs),
+}
+
+/// The options of `sidl serve export`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ExportArgs {
+    /// The session's id
+    pub session: String,
+    /// The folder of the database (`sidl.db`, SQLite)
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub data: PathBuf,
+    /// A PostgreSQL database instead of SQLite
+    #[arg(long, value_name = "URL", conflicts_with = "data")]
+    pub database: Option<String>,
+    /// Which export: events.csv, events.jsonl, wide.csv, payments.csv, record.jsonl (repeatable;
+    /// default: all of them, which needs --out)
+    #[arg(long = "format", value_name = "FORMAT")]
+    pub formats: Vec<String>,
+    /// Write each export to DIR/sidl-SESSION-FORMAT (default: one export to standard output)
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+fn open_store(data: &std::path::Path, database: Option<&str>) -> Result<Arc<dyn Store>, String> {
+    match database {
+        Some(url) => {
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                return Err(format!(
+                    "--database {url}: a PostgreSQL URL (postgres://…) is expected"
+                ));
+            }
+            let s = store::postgres::PgStore::open(url, &api::random_hex(6))
+                .map_err(|e| format!("PostgreSQL: {e}"))?;
+            Ok(Arc::new(s))
+        }
+        None => {
+            let db = data.join("sidl.db");
+            if !db.exists() {
+                return Err(format!("no database {}", db.display()));
+            }
+            Ok(Arc::new(
+                store::sqlite::SqliteStore::open(&db).map_err(|e| e.to_string())?,
+            ))
+        }
+    }
+}
+
+/// `sidl serve export`.
+pub fn run_export(args: &ExportArgs) -> Result<(), String> {
+    let store = open_store(&args.data, args.database.as_deref())?;
+    let formats: Vec<String> = if args.formats.is_empty() {
+        export::FORMATS.iter().map(|f| f.to_string()).collect()
+    } else {
+        args.formats.clone()
+    };
+    let Some(dir) = &args.out else {
+        let [f] = formats.as_slice() else {
+            return Err(
+                "without --out, name one --format (the export goes to standard output)".into(),
+            );
+        };
+        let text = export::export(store.as_ref(), &args.session, f).map_err(|e| e.message)?;
+        print!("{text}");
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for f in &formats {
+        let text = export::export(store.as_ref(), &args.session, f).map_err(|e| e.message)?;
+        let path = dir.join(format!("sidl-{}-{f}", args.session));
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("{}", path.display());
+    }
+    Ok(())
 }
 
 fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
@@ -122,6 +209,11 @@ fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
 
 /// Runs the server until Ctrl-C (or SIGTERM).
 pub fn run(args: ServeArgs) -> Result<(), String> {
+    match &args.command {
+        Some(ServeCommand::Export(e)) => return run_export(e),
+        Some(ServeCommand::Bots(b)) => return bots::run(b),
+        None => {}
+    }
     let create = create_request(&args)?;
     let mut pg = None;
     let (store, where_): (Arc<dyn Store>, String) = match &args.database {

@@ -23,7 +23,7 @@
 use crate::config::{plan, show, OnDeadline, Plan, SessionConfig};
 use crate::dto;
 use crate::error::ApiError;
-use crate::store::{ChrononRow, Commit, SessionState, Store, SubmissionRow};
+use crate::store::{ChrononRow, Commit, EventRow, SessionState, Store, SubmissionRow};
 use serde_json::{json, Value};
 use sidl_engine::game::{
     fill_template, Actions, ChrononRecord, Owner, RuntimeError, Session, Submission,
@@ -62,6 +62,8 @@ pub enum Cmd {
         action: ActionIn,
         out: Sender<String>,
     },
+    /// A seat's WebSocket closed (for the event log; its opening is its [`Cmd::Subscribe`]).
+    Disconnected { seat: usize },
     /// The session's state for the admin API.
     Status { reply: mpsc::Sender<Value> },
     /// The driver (another process) committed something: reload from the store, deliver the
@@ -308,6 +310,11 @@ impl Actor {
                     self.reply_to = Some(row.id);
                     let r = self.submit(row.seat, chronon, &switch, &action);
                     self.reply_to = None;
+                    if let Err(e) = &r {
+                        if e.code != "storage" {
+                            self.log_refusal(row.seat, chronon, &switch, &action, e);
+                        }
+                    }
                     r
                 }
                 Ok(_) => Err(ApiError::bad_request("bad_message", "not a submission")),
@@ -359,7 +366,13 @@ impl Actor {
                     let state = self.seat_state(seat);
                     if out.try_send(hello).is_ok() && out.try_send(state).is_ok() {
                         self.subs[seat].push(out);
+                        self.log(seat, "connected", json!({}));
                     }
+                }
+            }
+            Cmd::Disconnected { seat } => {
+                if seat < self.subs.len() {
+                    self.log(seat, "disconnected", json!({}));
                 }
             }
             Cmd::Submit {
@@ -379,7 +392,10 @@ impl Actor {
                 self.check_deadline();
                 let frame = match self.submit(seat, chronon, &switch, &action) {
                     Ok(v) => v.to_string(),
-                    Err(e) => e.frame(),
+                    Err(e) => {
+                        self.log_refusal(seat, chronon, &switch, &action, &e);
+                        e.frame()
+                    }
                 };
                 let _ = out.try_send(frame);
                 self.broadcast(0);
@@ -449,6 +465,49 @@ impl Actor {
                 let _ = out.try_send(ApiError::storage(e).frame());
             }
         }
+    }
+
+    /// Stores an event of the log (a failure is reported, not fatal: the event changes no play).
+    fn log(&self, seat: usize, kind: &str, detail: Value) {
+        let row = EventRow {
+            id: 0,
+            chronon: self.session.history().len() as u64,
+            seat,
+            kind: kind.to_string(),
+            detail: detail.to_string(),
+            at_ms: now_ms(),
+        };
+        if let Err(e) = self.store.log_event(&self.id, &row) {
+            eprintln!("sidl serve: session {}: event log: {e}", self.id);
+        }
+    }
+
+    /// A refused submission, for the event log: what was sent and why it was refused.
+    fn log_refusal(
+        &self,
+        seat: usize,
+        chronon: u64,
+        switch: &str,
+        action: &ActionIn,
+        e: &ApiError,
+    ) {
+        if seat >= self.names.len() {
+            return;
+        }
+        let mut detail = json!({
+            "for_chronon": chronon,
+            "switch": switch,
+            "code": e.code,
+            "reason": e.message,
+        });
+        match action {
+            ActionIn::Text(t) => detail["action"] = json!(t),
+            ActionIn::Fill { template, values } => {
+                detail["template"] = json!(template);
+                detail["values"] = json!(values);
+            }
+        }
+        self.log(seat, "rejected", detail);
     }
 
     fn running(&self) -> bool {

@@ -100,6 +100,22 @@ pub struct ChrononRow {
     pub record: String,
 }
 
+/// Something that happened to a session and changed nothing of its play, kept for the event log
+/// (docs/serve.md, exports): a refused submission (`kind` `rejected`, `detail` the message as JSON:
+/// `switch`, `action` or `template`/`values`, `code`, `reason`) or a seat's WebSocket opening or
+/// closing (`connected`, `disconnected`; `detail` `{}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EventRow {
+    /// Order of storing (set by the store; ignored by [`Store::log_event`]).
+    pub id: i64,
+    /// The number of chronons run when it happened.
+    pub chronon: u64,
+    pub seat: usize,
+    pub kind: String,
+    pub detail: String,
+    pub at_ms: i64,
+}
+
 /// One atomic write of a session's progress: new submissions, new chronons and the new state.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Commit {
@@ -165,6 +181,10 @@ pub trait Store: Send + Sync {
     fn submissions(&self, session: &str) -> StoreResult<Vec<SubmissionRow>>;
     /// A session's chronons in order.
     fn chronons(&self, session: &str) -> StoreResult<Vec<ChrononRow>>;
+    /// Stores one event (one statement).
+    fn log_event(&self, session: &str, event: &EventRow) -> StoreResult<()>;
+    /// A session's events in the order they were stored.
+    fn events(&self, session: &str) -> StoreResult<Vec<EventRow>>;
     /// Writes one step of play atomically: all of it or nothing.
     fn commit(&self, session: &str, commit: &Commit) -> StoreResult<()>;
     /// The multi-process part, for a store that several processes share (`None`: this process

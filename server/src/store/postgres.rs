@@ -92,6 +92,17 @@ const MIGRATIONS: &[&str] = &[
         reply TEXT
      );
      CREATE INDEX inbox_open ON inbox(session, id) WHERE reply IS NULL;",
+    // 2: the event log's rejections and connection events
+    "CREATE TABLE events (
+        id BIGSERIAL PRIMARY KEY,
+        session TEXT NOT NULL REFERENCES sessions(id),
+        chronon BIGINT NOT NULL,
+        seat BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        at_ms BIGINT NOT NULL
+     );
+     CREATE INDEX events_session ON events(session, id);",
 ];
 
 /// The key of the advisory lock that serialises migrations.
@@ -425,6 +436,45 @@ impl Store for PgStore {
                 chronon: r.get::<_, i64>(0) as u64,
                 at_ms: r.get(1),
                 record: r.get(2),
+            })
+            .collect())
+    }
+
+    fn log_event(&self, session: &str, e: &EventRow) -> StoreResult<()> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[
+                    &session,
+                    &(e.chronon as i64),
+                    &(e.seat as i64),
+                    &e.kind,
+                    &e.detail,
+                    &e.at_ms,
+                ],
+            )
+            .map(|_| ())
+        })
+    }
+
+    fn events(&self, session: &str) -> StoreResult<Vec<EventRow>> {
+        let rows = self.with(|c| {
+            c.query(
+                "SELECT id, chronon, seat, kind, detail, at_ms FROM events
+                 WHERE session = $1 ORDER BY id",
+                &[&session],
+            )
+        })?;
+        Ok(rows
+            .iter()
+            .map(|r| EventRow {
+                id: r.get(0),
+                chronon: r.get::<_, i64>(1) as u64,
+                seat: r.get::<_, i64>(2) as usize,
+                kind: r.get(3),
+                detail: r.get(4),
+                at_ms: r.get(5),
             })
             .collect())
     }

@@ -57,6 +57,17 @@ const MIGRATIONS: &[&str] = &[
         record TEXT NOT NULL,
         PRIMARY KEY (session, chronon)
      );",
+    // 2: the event log's rejections and connection events
+    "CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session TEXT NOT NULL REFERENCES sessions(id),
+        chronon INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        at_ms INTEGER NOT NULL
+     );
+     CREATE INDEX events_session ON events(session, id);",
 ];
 
 /// The SQLite store.
@@ -350,6 +361,47 @@ impl Store for SqliteStore {
                     chronon: r.get::<_, i64>(0)? as u64,
                     at_ms: r.get(1)?,
                     record: r.get(2)?,
+                })
+            })
+            .map_err(err)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(err)
+    }
+
+    fn log_event(&self, session: &str, e: &EventRow) -> StoreResult<()> {
+        self.lock()
+            .execute(
+                "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    session,
+                    e.chronon as i64,
+                    e.seat as i64,
+                    e.kind,
+                    e.detail,
+                    e.at_ms
+                ],
+            )
+            .map(|_| ())
+            .map_err(err)
+    }
+
+    fn events(&self, session: &str) -> StoreResult<Vec<EventRow>> {
+        let conn = self.lock();
+        let mut st = conn
+            .prepare(
+                "SELECT id, chronon, seat, kind, detail, at_ms FROM events
+                 WHERE session = ?1 ORDER BY id",
+            )
+            .map_err(err)?;
+        let rows = st
+            .query_map([session], |r| {
+                Ok(EventRow {
+                    id: r.get(0)?,
+                    chronon: r.get::<_, i64>(1)? as u64,
+                    seat: r.get::<_, i64>(2)? as usize,
+                    kind: r.get(3)?,
+                    detail: r.get(4)?,
+                    at_ms: r.get(5)?,
                 })
             })
             .map_err(err)?;

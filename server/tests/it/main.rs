@@ -5,6 +5,7 @@
 mod support;
 
 mod cluster;
+mod export;
 mod play;
 mod recovery;
 mod seats;

@@ -235,4 +235,48 @@ async fn typed_templates_are_filled_by_the_engine(db: Db) {
         rec["record"]["submissions"],
         json!([["[alice]", "[alice,12.0]"]])
     );
+    // the event log (docs/serve.md, "Data export"): the refusals with the values sent, the
+    // accepted submission with its typed slot value
+    let (status, log) = server.http(
+        "GET",
+        &format!(
+            "/api/sessions/{}/export/events.jsonl",
+            created["id"].as_str().unwrap()
+        ),
+        Some(TOKEN),
+        None,
+    );
+    assert_eq!(status, 200);
+    let rows: Vec<Value> = log
+        .as_str()
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &Value| r["player"] == "[alice]" && r["event"] != "connected")
+        .collect();
+    let seen: Vec<(Value, Value, Value)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["event"].clone(),
+                r["values"].clone(),
+                r["accepted"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (json!("rejected"), json!(["cheap"]), json!(false)),
+            (json!("rejected"), json!(["12", "13"]), json!(false)),
+            (json!("rejected"), json!(["1.0"]), json!(false)),
+            (json!("rejected"), json!(["1.0 +"]), json!(false)),
+            (json!("submission"), json!([12.0]), json!(true)),
+        ]
+    );
+    assert!(rows[3]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("bad_term: "));
+    assert_eq!(rows[4]["action"], "[alice,12.0]");
 }

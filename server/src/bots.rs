@@ -1,0 +1,272 @@
+//! `sidl serve bots`: plays a session's human seats through the server's real API, as participants
+//! do (like `otree test`): the admin API gives the seats' links, each bot presses "join" (the POST)
+//! and plays over the seat's WebSocket, acting only on what the server sent it (its state's legal
+//! switches). Participants: `random` (a legal action drawn from a seed) or `script:FILE` (JSON
+//! lines, each `{"player", "switch", "action"}` or `{"player", "switch", "template", "values"}`,
+//! taken in order per player whenever that player may act; a refused line is logged by the server
+//! as a rejection and the seat takes its next line).
+//!
+//! The HTTP client is a few lines over `TcpStream` (plain `http://`, one request per connection):
+//! the bots need two kinds of request, and a client crate would cost more to build than this file.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use sidl_engine::rng::Rng;
+use std::collections::{BTreeMap, VecDeque};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The options of `sidl serve bots`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BotsArgs {
+    /// The server (`http://HOST:PORT`)
+    pub url: String,
+    /// The session's id
+    pub session: String,
+    /// Who plays the human seats: `random` or `script:FILE`
+    #[arg(long, default_value = "random")]
+    pub participants: String,
+    /// The random participants' seed
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The admin token (default: the environment's SIDL_ADMIN_TOKEN)
+    #[arg(long)]
+    pub token: Option<String>,
+    /// Give up after this many seconds
+    #[arg(long, default_value_t = 600)]
+    pub timeout_seconds: u64,
+}
+
+/// How a seat's bot chooses.
+#[derive(Clone, Debug)]
+enum Chooser {
+    Random(Rng),
+    Script(VecDeque<Value>),
+}
+
+/// `host:port` of an `http://` URL.
+fn authority(url: &str) -> Result<String, String> {
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("{url}: an http:// URL is expected"))?;
+    Ok(rest.split('/').next().unwrap_or(rest).to_string())
+}
+
+/// One HTTP request; the status and the body.
+async fn http(
+    host: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+) -> Result<(u16, String), String> {
+    let mut s = tokio::net::TcpStream::connect(host)
+        .await
+        .map_err(|e| format!("{host}: {e}"))?;
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{auth}Content-Length: 0\r\n\r\n"
+    );
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).await.map_err(|e| e.to_string())?;
+    let resp = String::from_utf8_lossy(&resp).to_string();
+    let status = resp
+        .get(9..12)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| format!("{host}: not an HTTP answer"))?;
+    let body = resp.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
+    Ok((status, body.to_string()))
+}
+
+fn chooser(spec: &str, seed: u64, players: &[String]) -> Result<Vec<Chooser>, String> {
+    if spec == "random" {
+        return Ok((0..players.len())
+            .map(|i| Chooser::Random(Rng::new(seed ^ (i as u64 + 1).wrapping_mul(0x9e37_79b9))))
+            .collect());
+    }
+    let Some(file) = spec.strip_prefix("script:") else {
+        return Err(format!("--participants {spec}: `random` or `script:FILE`"));
+    };
+    let text = std::fs::read_to_string(PathBuf::from(file))
+        .map_err(|e| format!("cannot read {file}: {e}"))?;
+    let mut per: BTreeMap<String, VecDeque<Value>> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| format!("{file}:{}: not JSON: {e}", i + 1))?;
+        let p = v["player"]
+            .as_str()
+            .ok_or_else(|| format!("{file}:{}: no \"player\"", i + 1))?;
+        per.entry(p.to_string()).or_default().push_back(v);
+    }
+    Ok(players
+        .iter()
+        .map(|p| Chooser::Script(per.remove(p).unwrap_or_default()))
+        .collect())
+}
+
+/// The next submission of a seat that may act now (`None`: nothing to do).
+fn choose(c: &mut Chooser, state: &Value) -> Option<Value> {
+    let chronon = state["chronon"].as_u64()?;
+    let switches = state["switches"].as_array()?;
+    match c {
+        Chooser::Random(rng) => {
+            let finite: Vec<&Value> = switches
+                .iter()
+                .filter(|s| {
+                    s["unlimited"] == false
+                        && s["actions"].as_array().is_some_and(|a| !a.is_empty())
+                })
+                .collect();
+            if finite.is_empty() {
+                return None;
+            }
+            let sw = finite[rng.below(finite.len() as u64) as usize];
+            let acts = sw["actions"].as_array()?;
+            let a = &acts[rng.below(acts.len() as u64) as usize];
+            Some(json!({"type": "submit", "chronon": chronon, "switch": sw["switch"], "action": a}))
+        }
+        Chooser::Script(lines) => {
+            let mut v = lines.pop_front()?;
+            let o = v.as_object_mut()?;
+            o.remove("player");
+            o.insert("type".into(), json!("submit"));
+            o.insert("chronon".into(), json!(chronon));
+            Some(v)
+        }
+    }
+}
+
+/// One seat's bot: joins, plays until the session is no longer running; its last state.
+async fn play(host: String, token: String, mut c: Chooser) -> Result<Value, String> {
+    let (status, _) = http(&host, "POST", &format!("/p/{token}/join"), None).await?;
+    if !(200..400).contains(&status) {
+        return Err(format!("join: HTTP {status}"));
+    }
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{host}/p/{token}/ws"))
+        .await
+        .map_err(|e| format!("WebSocket: {e}"))?;
+    // the chronon this bot last submitted for and whether it waits for an answer
+    let mut acted: Option<u64> = None;
+    let mut waiting = false;
+    let mut last = Value::Null;
+    while let Some(msg) = ws.next().await {
+        let Ok(Message::Text(t)) = msg else {
+            if msg.is_err() {
+                return Err("the WebSocket broke".into());
+            }
+            continue;
+        };
+        let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
+        match v["type"].as_str() {
+            Some("ack") => waiting = false,
+            Some("error") => {
+                waiting = false;
+                // refused: the seat may try again in this chronon (a script's next line)
+                acted = None;
+                eprintln!("bots: {token:.8}…: refused: {}", v["message"]);
+                if let Some(sub) = choose(&mut c, &last) {
+                    acted = last["chronon"].as_u64();
+                    waiting = true;
+                    ws.send(Message::Text(sub.to_string().into()))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            Some("state") => {
+                last = v.clone();
+                if v["status"] != "running" {
+                    let _ = ws.close(None).await;
+                    return Ok(v);
+                }
+                let chronon = v["chronon"].as_u64();
+                let may = v["switches"].as_array().is_some_and(|s| !s.is_empty())
+                    && v["pending"].as_array().is_some_and(|p| p.is_empty());
+                if may && !waiting && acted != chronon {
+                    if let Some(sub) = choose(&mut c, &v) {
+                        acted = chronon;
+                        waiting = true;
+                        ws.send(Message::Text(sub.to_string().into()))
+                            .await
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Err("the server closed the WebSocket".into())
+}
+
+/// `sidl serve bots`: plays every human seat of the session to its end; prints each seat's end.
+pub fn run(args: &BotsArgs) -> Result<(), String> {
+    let host = authority(&args.url)?;
+    let token = match &args.token {
+        Some(t) => t.clone(),
+        None => std::env::var(crate::TOKEN_ENV)
+            .map_err(|_| format!("give the admin token (--token or {})", crate::TOKEN_ENV))?,
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async {
+        let (status, body) = http(
+            &host,
+            "GET",
+            &format!("/api/sessions/{}", args.session),
+            Some(&token),
+        )
+        .await?;
+        if status != 200 {
+            return Err(format!("the session: HTTP {status}: {body}"));
+        }
+        let session: Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
+        let seats = session["seats"].as_array().cloned().unwrap_or_default();
+        let players: Vec<String> = seats
+            .iter()
+            .map(|s| s["player"].as_str().unwrap_or("").to_string())
+            .collect();
+        let choosers = chooser(&args.participants, args.seed, &players)?;
+        let mut tasks = Vec::new();
+        for (s, c) in seats.iter().zip(choosers) {
+            let Some(link) = s["link"].as_str() else {
+                continue;
+            };
+            let t = link.rsplit('/').next().unwrap_or("").to_string();
+            let name = s["player"].as_str().unwrap_or("").to_string();
+            tasks.push((name, tokio::spawn(play(host.clone(), t, c))));
+        }
+        let mut end = Vec::new();
+        for (name, task) in tasks {
+            let out = tokio::time::timeout(Duration::from_secs(args.timeout_seconds), task)
+                .await
+                .map_err(|_| format!("{name}: no end within {} s", args.timeout_seconds))?
+                .map_err(|e| e.to_string())??;
+            println!(
+                "{name}: {} after {} chronons, account {}",
+                out["status"].as_str().unwrap_or(""),
+                out["chronon"],
+                out["account"].as_str().unwrap_or("")
+            );
+            end.push(out);
+        }
+        match end.iter().find(|s| s["status"] != "finished") {
+            Some(s) => Err(format!(
+                "the session ended {}: {}",
+                s["status"],
+                s["message"].as_str().unwrap_or("")
+            )),
+            None => Ok(()),
+        }
+    })
+}

@@ -59,6 +59,20 @@ def read_efg(path):
     return gbt.Game.read_game(path)
 
 
+def first_equilibrium(res):
+    """The first equilibrium of a Gambit solver result (pygambit 16: `equilibria`; 17: `equilibrium`)."""
+    if hasattr(res, "equilibria"):
+        return res.equilibria[0]
+    return res.equilibrium
+
+
+def payoff(eq, player):
+    """A player's expected payoff under a Gambit profile (pygambit 16: `payoff(p)`; 17: `payoffs[p]`)."""
+    if hasattr(eq, "payoff"):
+        return eq.payoff(player)
+    return eq.payoffs[player]
+
+
 def read_nfg(path):
     if hasattr(gbt, "read_nfg"):
         return gbt.read_nfg(path)
@@ -139,8 +153,8 @@ for fname in sorted(os.listdir(FIXTURES)):
     if d.get("method") == "lp":
         sol = json.loads(sidl("solve", game_path, "--method", "lp", "--format", "json").splitlines()[-1])
         res = gbt.nash.lp_solve(g, rational=True)
-        eq = res.equilibria[0]
-        gambit_values = [Fraction(str(eq.payoff(p))) for p in g.players]
+        eq = first_equilibrium(res)
+        gambit_values = [Fraction(str(payoff(eq, p))) for p in g.players]
         sidl_values = [Fraction(v) for v in sol["exact_values"].values()]
         check(f"{name}: Gambit's exact LP value = sidl's", gambit_values == sidl_values,
               f"gambit {[str(v) for v in gambit_values]} sidl {[str(v) for v in sidl_values]}")
@@ -149,7 +163,7 @@ for fname in sorted(os.listdir(FIXTURES)):
         ng = read_nfg(os.path.join(tmp, name + ".nfg"))
         if d.get("method") == "lp":
             res = gbt.nash.lp_solve(ng, rational=True)
-            v = [Fraction(str(res.equilibria[0].payoff(p))) for p in ng.players]
+            v = [Fraction(str(payoff(first_equilibrium(res), p))) for p in ng.players]
             check(f"{name}: Gambit's LP on the .nfg = sidl's value", v == sidl_values)
         else:
             check(f"{name}: Gambit reads the .nfg", len(ng.players) >= 1)

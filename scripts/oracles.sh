@@ -5,13 +5,20 @@
 # (SIDL_ORACLE_VENV, default ~/.cache/sidl/venv); sidl is built in release mode.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-venv=${SIDL_ORACLE_VENV:-$HOME/.cache/sidl/venv}
-PYGAMBIT=pygambit==16.7.0
-OPENSPIEL=open-spiel==2.0.2
-if ! "$venv/bin/python" -c 'import pygambit, pyspiel' 2>/dev/null; then
-    echo "oracles: creating $venv ($PYGAMBIT $OPENSPIEL; pygambit builds from source, minutes)" >&2
+venv=${SIDL_ORACLE_VENV:-$HOME/.cache/sidl/venv-oracles}
+# pygambit 17.0.0b2 is the newest release with a wheel for CPython 3.11 on Linux x86_64: 16.7.0
+# builds from source (about 10-30 minutes on a 2-core machine), the wheel installs in under a minute.
+# oracles.py reads both APIs (16: `equilibria`, `payoff(p)`; 17: `equilibrium`, `payoffs[p]`).
+PYGAMBIT_VERSION=17.0.0b2
+OPENSPIEL_VERSION=2.0.2
+if ! "$venv/bin/python" -c "
+import importlib.metadata as m, pygambit, pyspiel
+assert m.version('pygambit') == '$PYGAMBIT_VERSION' and m.version('open-spiel') == '$OPENSPIEL_VERSION'
+" 2>/dev/null; then
+    echo "oracles: creating $venv (pygambit==$PYGAMBIT_VERSION open-spiel==$OPENSPIEL_VERSION)" >&2
+    rm -rf "$venv"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "$PYGAMBIT" "$OPENSPIEL"
+    "$venv/bin/pip" install -q "pygambit==$PYGAMBIT_VERSION" "open-spiel==$OPENSPIEL_VERSION"
 fi
 (cd "$root" && cargo build -q --locked --release -p sidl-cli)
 "$venv/bin/python" "$root/scripts/oracles.py" "$root/target/release/sidl" "$root/engine/tests/extensive"

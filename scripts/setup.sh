@@ -15,10 +15,8 @@ log() { printf '\n==> %s\n' "$*"; }
 . "$root/scripts/apt-install.sh"
 apt_install swi-prolog-nox chromium postgresql
 command -v npm >/dev/null 2>&1 || apt_install nodejs npm
-# scripts/oracles.sh makes a virtual environment (pygambit builds from source: a C++ compiler)
+# scripts/oracles.sh makes a virtual environment (pinned wheels of pygambit and open-spiel)
 python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
-command -v g++ >/dev/null 2>&1 || apt_install g++
-command -v python3-config >/dev/null 2>&1 || apt_install python3-dev
 if ! rustup target list --installed 2>/dev/null | grep -q wasm32-unknown-unknown; then
   log "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown

@@ -71,6 +71,9 @@ pub mod codes {
     pub const NO_ACTIONS: &str = "W0417";
     /// A variable of a keyword's answer argument that the body never binds.
     pub const UNSAFE_HEAD: &str = "W0418";
+    /// A `label` clause that cannot give text: a wrong arity, a thing that is no label's thing, a
+    /// text that is an unbound variable (docs/reference.md "Labels").
+    pub const BAD_LABEL: &str = "W0420";
     /// A `(Name, Type)` in an `unlimited/2` template whose `Type` is not a slot type (a load error).
     pub const UNKNOWN_SLOT_TYPE: &str = "E0419";
 
@@ -98,6 +101,7 @@ pub mod codes {
         NO_ACTIONS,
         UNSAFE_HEAD,
         UNKNOWN_SLOT_TYPE,
+        BAD_LABEL,
     ];
 }
 

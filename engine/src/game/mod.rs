@@ -7,6 +7,7 @@
 pub mod facts;
 pub mod host;
 mod intern;
+pub mod present;
 pub mod record;
 pub mod session;
 pub mod trace;

@@ -17,6 +17,7 @@ mod hidden;
 mod ide;
 mod memo;
 mod placement_runtime;
+mod present;
 mod runtime_errors;
 mod semantics_sections;
 mod session_scripts;

@@ -1,6 +1,7 @@
 //! One function per subcommand: read files, call the engine, print.
 
 use crate::render;
+use sidl_engine::game::present::Presenter;
 use sidl_engine::game::record::Record;
 use sidl_engine::game::trace::{parse_script, run_trace_session};
 use sidl_engine::game::{Game, Session, Settings};
@@ -286,7 +287,6 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
         }
     };
     let seats = vec![Seat::Random; s.players().len()];
-    let show = |t: &Term| write::writeq(t, None);
     loop {
         match s.is_terminal() {
             Ok(true) => break,
@@ -313,6 +313,8 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
                 return 2;
             }
         }
+        // the designer's labels (docs/reference.md, Labels), raw terms without them
+        let mut pr = Presenter::new(&mut s, None, None).unwrap_or_else(|_| Presenter::raw());
         for (i, rec) in s.history().iter().enumerate().skip(before) {
             let mut parts = Vec::new();
             for e in &rec.events {
@@ -322,23 +324,23 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
                         switch, action, ok, ..
                     } => parts.push(format!(
                         "{}: {}{}",
-                        show(switch),
-                        show(action),
+                        pr.switch(switch),
+                        pr.action(switch, action),
                         if *ok { "" } else { " (failed)" }
                     )),
-                    Event::Created(w) => parts.push(format!("+{}", show(w))),
-                    Event::Deleted(w) => parts.push(format!("-{}", show(w))),
+                    Event::Created(w) => parts.push(format!("+{}", pr.event_fact(w))),
+                    Event::Deleted(w) => parts.push(format!("-{}", pr.event_fact(w))),
                     Event::Account { .. } => {}
                 }
             }
             println!("chronon {}: {}", i + 1, parts.join("  "));
         }
     }
-    let accounts: Vec<String> = s
-        .accounts()
-        .iter()
-        .map(|(p, a)| format!("{} {}", show(p), show(a)))
-        .collect();
+    let mut pr = Presenter::new(&mut s, None, None).unwrap_or_else(|_| Presenter::raw());
+    for l in pr.result() {
+        println!("{l}");
+    }
+    let accounts: Vec<String> = s.accounts().iter().map(|(p, a)| pr.account(p, a)).collect();
     println!("final accounts: {}", accounts.join(", "));
     0
 }

@@ -1,5 +1,6 @@
 //! Text of terms, templates, events, accounts and rankings for `sidl play` (pure: no I/O).
 
+use sidl_engine::game::present::Presenter;
 use sidl_engine::game::session::{slot, ActionSource};
 use sidl_engine::game::{ChrononRecord, Event, Submission};
 use sidl_engine::term::Term;
@@ -45,18 +46,15 @@ pub fn number(t: &Term) -> f64 {
     }
 }
 
-/// `[alice] 0.0, [bob] 1.0`.
-pub fn accounts(accounts: &[(Term, Term)]) -> String {
-    let parts: Vec<String> = accounts
-        .iter()
-        .map(|(p, a)| format!("{} {}", term(p), term(a)))
-        .collect();
+/// `[alice] 0.0, [bob] 1.0` (or the game's account labels).
+pub fn accounts(accounts: &[(Term, Term)], pr: &mut Presenter) -> String {
+    let parts: Vec<String> = accounts.iter().map(|(p, a)| pr.account(p, a)).collect();
     parts.join(", ")
 }
 
 /// `accounts: [a] 1, [b] 2` on one line when it fits in 72 columns, else one account per line.
-pub fn accounts_block(accounts_: &[(Term, Term)]) -> Vec<String> {
-    let one = format!("accounts: {}", accounts(accounts_));
+pub fn accounts_block(accounts_: &[(Term, Term)], pr: &mut Presenter) -> Vec<String> {
+    let one = format!("accounts: {}", accounts(accounts_, pr));
     if one.chars().count() <= 72 {
         return vec![one];
     }
@@ -64,18 +62,20 @@ pub fn accounts_block(accounts_: &[(Term, Term)]) -> Vec<String> {
     lines.extend(
         accounts_
             .iter()
-            .map(|(p, a)| format!("  {} {}", term(p), term(a))),
+            .map(|(p, a)| format!("  {}", pr.account(p, a))),
     );
     lines
 }
 
 /// The lines a player sees about one chronon of the history: its own submissions, the events it may
-/// see (`player_events`), and the accounts when they changed (`before`: the accounts before it).
+/// see (`player_events`), and the accounts when they changed (`before`: the accounts before it);
+/// terms through the game's labels for this player (`pr`, raw without them).
 pub fn chronon_lines(
     rec: &ChrononRecord,
     pi: usize,
     player: &Term,
     before: &[(Term, Term)],
+    pr: &mut Presenter,
 ) -> Vec<String> {
     let mut lines = Vec::new();
     let own: Vec<&Submission> = rec
@@ -86,16 +86,16 @@ pub fn chronon_lines(
     for s in &own {
         lines.push(format!(
             "you chose {} for {}",
-            term(&s.action),
-            term(&s.switch)
+            pr.action(&s.switch, &s.action),
+            pr.switch(&s.switch)
         ));
     }
     let mut after: Vec<(Term, Term)> = Vec::new();
     let events = rec.player_events.get(pi).map(Vec::as_slice).unwrap_or(&[]);
     for e in events {
         match e {
-            Event::Created(w) => lines.push(format!("+ {}", term(w))),
-            Event::Deleted(w) => lines.push(format!("- {}", term(w))),
+            Event::Created(w) => lines.push(format!("+ {}", pr.event_fact(w))),
+            Event::Deleted(w) => lines.push(format!("- {}", pr.event_fact(w))),
             Event::Account { player, amount } => after.push((player.clone(), amount.clone())),
             Event::Switch {
                 switch,
@@ -104,25 +104,20 @@ pub fn chronon_lines(
                 ok,
             } => {
                 let failed = if *ok { "" } else { " (it failed: no effect)" };
+                let (sw, act) = (pr.switch(switch), pr.action(switch, action));
                 match how {
                     ActionSource::Submitted if *ok => {}
-                    ActionSource::Submitted => {
-                        lines.push(format!("{} did {}{failed}", term(switch), term(action)))
+                    ActionSource::Submitted => lines.push(format!("{sw} did {act}{failed}")),
+                    ActionSource::Default => {
+                        lines.push(format!("{sw} did its default {act}{failed}"))
                     }
-                    ActionSource::Default => lines.push(format!(
-                        "{} did its default {}{failed}",
-                        term(switch),
-                        term(action)
-                    )),
-                    ActionSource::Drawn => {
-                        lines.push(format!("{} drew {}{failed}", term(switch), term(action)))
-                    }
+                    ActionSource::Drawn => lines.push(format!("{sw} drew {act}{failed}")),
                 }
             }
         }
     }
     if !after.is_empty() && after.as_slice() != before {
-        lines.extend(accounts_block(&after));
+        lines.extend(accounts_block(&after, pr));
     }
     if lines.is_empty() {
         lines.push("(nothing you can see changed)".to_string());
@@ -142,7 +137,7 @@ pub fn accounts_after(rec: &ChrononRecord) -> Vec<(Term, Term)> {
 }
 
 /// The winner line and the ranking line (best account first; equal accounts share a rank).
-pub fn ranking(accounts: &[(Term, Term)]) -> Vec<String> {
+pub fn ranking(accounts: &[(Term, Term)], pr: &mut Presenter) -> Vec<String> {
     if accounts.is_empty() {
         return vec!["no players".to_string()];
     }
@@ -152,7 +147,7 @@ pub fn ranking(accounts: &[(Term, Term)]) -> Vec<String> {
     let top: Vec<String> = order
         .iter()
         .filter(|(_, a)| number(a) == best)
-        .map(|(p, _)| term(p))
+        .map(|(p, _)| pr.player(p))
         .collect();
     let first = if top.len() == accounts.len() && accounts.len() > 1 {
         format!("draw: every player has {}", term(&order[0].1))
@@ -170,7 +165,7 @@ pub fn ranking(accounts: &[(Term, Term)]) -> Vec<String> {
             rank = i + 1;
             prev = Some(v);
         }
-        parts.push(format!("{rank}. {} {}", term(p), term(a)));
+        parts.push(format!("{rank}. {} {}", pr.player(p), term(a)));
     }
     vec![first, format!("ranking: {}", parts.join(", "))]
 }
@@ -200,19 +195,25 @@ mod tests {
             (p("c"), Term::Float(-1.0)),
         ];
         assert_eq!(
-            ranking(&acc),
+            ranking(&acc, &mut Presenter::raw()),
             [
                 "winner: [b] (1.0)",
                 "ranking: 1. [b] 1.0, 2. [a] -1.0, 2. [c] -1.0"
             ]
         );
         let tie = vec![(p("a"), Term::Int(0)), (p("b"), Term::Int(0))];
-        assert_eq!(ranking(&tie)[0], "draw: every player has 0");
+        assert_eq!(
+            ranking(&tie, &mut Presenter::raw())[0],
+            "draw: every player has 0"
+        );
         let shared = vec![
             (p("a"), Term::Int(2)),
             (p("b"), Term::Int(2)),
             (p("c"), Term::Int(0)),
         ];
-        assert_eq!(ranking(&shared)[0], "shared win: [a], [b] (2)");
+        assert_eq!(
+            ranking(&shared, &mut Presenter::raw())[0],
+            "shared win: [a], [b] (2)"
+        );
     }
 }

@@ -48,6 +48,10 @@ unlimited switch choose a template, then type each slot value (an integer typed 
 slot is taken as the equal float, as everywhere: docs/semantics.md §4.4). Commands at any prompt: undo, history, view, help, quit. End of
 input ends the game (exit status 0).
 
+Labels: a game that defines label/2 or label/3 (docs/reference.md, Labels) is shown in its own
+words (facts, switches, actions, accounts, events, its description, the player's role and the
+result lines), each seat's labels built from its own view only; --lang picks label/3's language.
+
 --interrupt: interrupt mode (paper §4). Every accepted submission immediately runs its own
 transition, in which only that switch acts (no defaults, no chance switches). So each seat
 makes at most one submission per turn and the players after it see the new state. When no

@@ -143,6 +143,8 @@ pub struct Presenter {
     lang: Option<Term>,
     has2: bool,
     has3: bool,
+    /// The first error of a label query since [`Presenter::take_error`] (for the lint).
+    error: Option<RuntimeError>,
 }
 
 impl Presenter {
@@ -187,6 +189,7 @@ impl Presenter {
             lang: lang.map(Term::atom),
             has2,
             has3,
+            error: None,
         })
     }
 
@@ -198,7 +201,14 @@ impl Presenter {
             lang: None,
             has2: false,
             has3: false,
+            error: None,
         }
+    }
+
+    /// The first error (a throw, an exhausted budget) of a label rule since the last call: the
+    /// label fell back to the raw term; `sidl check` reports it (W0420).
+    pub fn take_error(&mut self) -> Option<RuntimeError> {
+        self.error.take()
     }
 
     /// Does this presenter have label rules to ask?
@@ -326,10 +336,14 @@ impl Presenter {
         let th = thing.term();
         let text = Term::Var(0);
         let mut out = Vec::new();
+        let error = &mut self.error;
         let mut ask = |goal: Term, out: &mut Vec<Term>| {
             if out.len() < max {
-                if let Ok(ts) = s.query_state(&goal, &text, max - out.len(), "label") {
-                    out.extend(ts);
+                match s.query_state(&goal, &text, max - out.len(), "label") {
+                    Ok(ts) => out.extend(ts),
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
                 }
             }
         };

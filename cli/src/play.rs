@@ -484,7 +484,9 @@ impl Play<'_> {
             };
             let _ = write!(self.out, "{clear}");
         }
-        let line = self.bold(&format!("════ hand the terminal to {} ════", show::term(p)));
+        let pi = self.players.iter().position(|q| q == p);
+        let name = self.pr(pi).player(p);
+        let line = self.bold(&format!("════ hand the terminal to {name} ════"));
         self.say("");
         self.say(&line);
         if self.pause {
@@ -894,11 +896,14 @@ impl Play<'_> {
                 self.print_error(&e);
             }
         }
-        // the labels of the end screen: the single human's view, the designer's without humans
-        // (several humans share the terminal: none of their private views)
+        // the labels of the end screen: the single human's view; the designer's without humans or
+        // when nothing can be hidden; else raw (several humans share the terminal: none of their
+        // private views)
+        let hides = sidl_engine::ai::determinize::has_hidden(self.s.game());
         let mut pr = match humans.as_slice() {
             [pi] => self.pr(Some(*pi)),
             [] => self.pr(None),
+            _ if !hides => self.pr(None),
             _ => Presenter::raw(),
         };
         if over {

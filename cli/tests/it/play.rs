@@ -563,3 +563,21 @@ fn a_labelled_game_reads_in_its_labels_and_never_shows_a_hidden_value() {
     assert!(de.out.contains("  1) Ann bietet 0.00 EUR\n"), "{}", de.out);
     assert!(de.out.contains("  item 1 of 3 is on sale\n"), "{}", de.out);
 }
+
+#[test]
+fn two_humans_read_the_ultimatum_game_in_german() {
+    let r = play(&[&game("ultimatum.sidl"), "--lang", "de"], "3\n1\n");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    for line in [
+        "players: Anbieter human, Empfänger human\n",
+        "════ hand the terminal to Empfänger ════\n",
+        "  3) 2 von 5 anbieten\n",
+        "ok: 2 von 5 anbieten for das Angebot\n",
+        "    + das Angebot ist 2 von 5\n",
+        "  1) annehmen\n  2) ablehnen\n",
+        // nothing is hidden in this game: the shared end screen reads the game's result
+        "Einigung: der Empfänger bekommt 2, der Anbieter 3\nfinal accounts:\n  Anbieter: 3\n  Empfänger: 2\n",
+    ] {
+        assert!(r.out.contains(line), "missing {line:?} in\n{}", r.out);
+    }
+}

@@ -1,15 +1,14 @@
 //! One function per subcommand: read files, call the engine, print.
 
 use crate::render;
-use sidl_engine::game::events::{chronon_line, Notation};
+use sidl_engine::game::events::chronon_line;
+use sidl_engine::game::present::Presenter;
 use sidl_engine::game::record::Record;
 use sidl_engine::game::trace::{parse_script, run_trace_session};
 use sidl_engine::game::{Game, Session, Settings};
 use sidl_engine::seats::{self, Round, Seat};
 use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::{Limits, Program};
-use sidl_engine::term::Term;
-use sidl_engine::write;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -271,7 +270,6 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
         }
     };
     let seats = vec![Seat::Random; s.players().len()];
-    let show = |t: &Term| write::writeq(t, None);
     loop {
         match s.is_terminal() {
             Ok(true) => break,
@@ -298,15 +296,17 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
                 return 2;
             }
         }
+        // the designer's labels (docs/reference.md, Labels), raw terms without them
+        let mut pr = Presenter::new(&mut s, None, None).unwrap_or_else(|_| Presenter::raw());
         for (i, rec) in s.history().iter().enumerate().skip(before) {
-            println!("chronon {}: {}", i + 1, chronon_line(rec, Notation::Writeq));
+            println!("chronon {}: {}", i + 1, chronon_line(rec, &mut pr));
         }
     }
-    let accounts: Vec<String> = s
-        .accounts()
-        .iter()
-        .map(|(p, a)| format!("{} {}", show(p), show(a)))
-        .collect();
+    let mut pr = Presenter::new(&mut s, None, None).unwrap_or_else(|_| Presenter::raw());
+    for l in pr.result() {
+        println!("{l}");
+    }
+    let accounts: Vec<String> = s.accounts().iter().map(|(p, a)| pr.account(p, a)).collect();
     println!("final accounts: {}", accounts.join(", "));
     0
 }

@@ -6,6 +6,7 @@ mod show;
 
 use crate::render;
 use seat::SeatKind;
+use sidl_engine::game::present::Presenter;
 use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::{
     fill_template, template_slots, Actions, RuntimeError, Session, Settings, SwitchInfo,
@@ -47,6 +48,10 @@ unlimited switch choose a template, then type each slot value (an integer typed 
 slot is taken as the equal float, as everywhere: docs/semantics.md §4.4). Commands at any prompt: undo, history, view, help, quit. End of
 input ends the game (exit status 0).
 
+Labels: a game that defines label/2 or label/3 (docs/reference.md, Labels) is shown in its own
+words (facts, switches, actions, accounts, events, its description, the player's role and the
+result lines), each seat's labels built from its own view only; --lang picks label/3's language.
+
 --interrupt: interrupt mode (paper §4). Every accepted submission immediately runs its own
 transition, in which only that switch acts (no defaults, no chance switches). So each seat
 makes at most one submission per turn and the players after it see the new state. When no
@@ -74,6 +79,10 @@ pub struct PlayArgs {
     /// Stop after this many chronons (as `sidl run`, `trace` and `tournament`).
     #[arg(long, default_value_t = 1000)]
     pub max_chronons: u64,
+    /// The language of the game's labels (`label/3`, docs/reference.md "Labels"), e.g. `de`;
+    /// without it the game's default labels (`label/2`).
+    #[arg(long)]
+    pub lang: Option<String>,
 }
 
 /// `sidl play`: exit 0 (game over, stopped, quit, end of input), 1 (load error, bad seat), 2 (a
@@ -123,6 +132,7 @@ pub fn run(args: &PlayArgs) -> u8 {
         color: crate::color::stdout(),
         pause: term_in && term_out,
         last_human: None,
+        lang: args.lang.clone(),
     };
     play.main()
 }
@@ -241,6 +251,8 @@ struct Play<'a> {
     initial_accounts: Vec<(Term, Term)>,
     /// The human seat that saw the terminal last.
     last_human: Option<usize>,
+    /// The language of the labels (`--lang`).
+    lang: Option<String>,
 }
 
 impl Play<'_> {
@@ -276,6 +288,14 @@ impl Play<'_> {
                 Some(line)
             }
         }
+    }
+
+    /// The game's labels for player `pi` (`None`: the designer) in the current state; raw terms
+    /// when the game has none (or its `hidden/2` fails here: the error shows where the view does).
+    fn pr(&mut self, pi: Option<usize>) -> Presenter {
+        let viewer = pi.map(|i| self.players[i].clone());
+        Presenter::new(&mut self.s, viewer.as_ref(), self.lang.as_deref())
+            .unwrap_or_else(|_| Presenter::raw())
     }
 
     fn humans(&self) -> usize {
@@ -320,11 +340,15 @@ impl Play<'_> {
     fn intro(&mut self) {
         let title = self.bold(&format!("sidl play: {} (seed {})", self.name, self.seed));
         self.say(&title);
+        let mut pr = self.pr(None);
+        if let Some(d) = pr.description() {
+            self.say(&d);
+        }
         let seats: Vec<String> = self
             .players
             .iter()
             .zip(&self.seats)
-            .map(|(p, k)| format!("{} {}", show::term(p), k.name()))
+            .map(|(p, k)| format!("{} {}", pr.player(p), k.name()))
             .collect();
         self.say(&format!("players: {}", seats.join(", ")));
         if self.interrupt {
@@ -358,6 +382,7 @@ impl Play<'_> {
                 Round::Idle(why) => return Ok(Flow::Idle(why)),
                 Round::Ran { moves, .. } => moves,
             };
+            let mut pr = self.pr(None);
             for (i, sub) in moves.iter().enumerate() {
                 let at = before + if self.interrupt { i } else { 0 };
                 let kind = self
@@ -369,16 +394,16 @@ impl Play<'_> {
                 let line = format!(
                     "chronon {}: {} ({kind}) plays {} at {}",
                     at + 1,
-                    show::term(&sub.player),
-                    show::term(&sub.action),
-                    show::term(&sub.switch)
+                    pr.player(&sub.player),
+                    pr.action(&sub.switch, &sub.action),
+                    pr.switch(&sub.switch)
                 );
                 self.say(&line);
             }
             let line = format!(
                 "chronon {}: accounts: {}",
                 self.s.chronon(),
-                show::accounts(&self.s.accounts())
+                show::accounts(&self.s.accounts(), &mut self.pr(None))
             );
             self.say(&line);
             return Ok(Flow::Go);
@@ -426,17 +451,14 @@ impl Play<'_> {
             }
         }
         self.last_human = Some(pi);
-        let header = format!(
-            "── chronon {} · {} ──",
-            self.s.chronon() + 1,
-            show::term(&p)
-        );
+        let name = self.pr(Some(pi)).player(&p);
+        let header = format!("── chronon {} · {name} ──", self.s.chronon() + 1);
         self.turn_from[pi] = self.seen[pi];
         self.show_view(pi, &header, self.seen[pi])?;
         let n = switches.len();
         let mut moved = 0;
         for (k, sw) in switches.iter().enumerate() {
-            self.show_switch(sw, k, n);
+            self.show_switch(pi, sw, k, n);
             match self.ask_switch(pi, sw, k, n)? {
                 Pick::Submitted => {
                     moved += 1;
@@ -462,7 +484,9 @@ impl Play<'_> {
             };
             let _ = write!(self.out, "{clear}");
         }
-        let line = self.bold(&format!("════ hand the terminal to {} ════", show::term(p)));
+        let pi = self.players.iter().position(|q| q == p);
+        let name = self.pr(pi).player(p);
+        let line = self.bold(&format!("════ hand the terminal to {name} ════"));
         self.say("");
         self.say(&line);
         if self.pause {
@@ -492,30 +516,35 @@ impl Play<'_> {
                 ));
             }
             self.say("since your last turn:");
+            let mut pr = self.pr(Some(pi));
             for i in start..len {
                 self.say(&format!("  chronon {}:", i + 1));
-                for l in self.chronon_lines(i, pi) {
+                for l in self.chronon_lines(i, pi, &mut pr) {
                     self.say(&format!("    {l}"));
                 }
             }
         }
         self.seen[pi] = len;
         let facts = self.s.view(Some(&p))?;
+        let mut pr = self.pr(Some(pi));
+        if let Some(role) = pr.role(&p) {
+            self.say(&format!("your role: {role}"));
+        }
         match facts.len() {
             0 => self.say("you see no facts"),
             1 => self.say("you see 1 fact:"),
             n => self.say(&format!("you see {n} facts:")),
         }
         for f in &facts {
-            self.say(&format!("  {}", show::term(f)));
+            self.say(&format!("  {}", pr.fact(f)));
         }
-        for l in show::accounts_block(&self.s.accounts()) {
+        for l in show::accounts_block(&self.s.accounts(), &mut pr) {
             self.say(&l);
         }
         Ok(())
     }
 
-    fn chronon_lines(&self, i: usize, pi: usize) -> Vec<String> {
+    fn chronon_lines(&self, i: usize, pi: usize, pr: &mut Presenter) -> Vec<String> {
         let history = self.s.history();
         let Some(rec) = history.get(i) else {
             return Vec::new();
@@ -524,7 +553,7 @@ impl Play<'_> {
             Some(prev) => show::accounts_after(prev),
             None => self.initial_accounts.clone(),
         };
-        show::chronon_lines(rec, pi, &self.players[pi], &before)
+        show::chronon_lines(rec, pi, &self.players[pi], &before, pr)
     }
 
     fn show_history(&mut self, pi: usize) {
@@ -535,16 +564,18 @@ impl Play<'_> {
             return;
         }
         self.say(&format!("history of {p} ({len} chronons):"));
+        let mut pr = self.pr(Some(pi));
         for i in 0..len {
             self.say(&format!("  chronon {}:", i + 1));
-            for l in self.chronon_lines(i, pi) {
+            for l in self.chronon_lines(i, pi, &mut pr) {
                 self.say(&format!("    {l}"));
             }
         }
     }
 
-    fn show_switch(&mut self, sw: &SwitchInfo, k: usize, n: usize) {
-        let id = show::term(&sw.id);
+    fn show_switch(&mut self, pi: usize, sw: &SwitchInfo, k: usize, n: usize) {
+        let mut pr = self.pr(Some(pi));
+        let id = pr.switch(&sw.id);
         let head = if n > 1 {
             format!("switch {id} ({} of {n})", k + 1)
         } else {
@@ -554,7 +585,8 @@ impl Play<'_> {
             Actions::Finite(acts) => {
                 self.say(&format!("{head}: choose an action"));
                 for (i, a) in acts.iter().enumerate() {
-                    self.say(&format!("  {}) {}", i + 1, show::term(a)));
+                    let text = pr.action(&sw.id, a);
+                    self.say(&format!("  {}) {text}", i + 1));
                 }
             }
             Actions::Unlimited(tpls) => {
@@ -602,7 +634,7 @@ impl Play<'_> {
                     if let Some(f) = self.common(cmd, pi)? {
                         return Ok(Pick::Flow(f));
                     }
-                    self.show_switch(sw, k, n);
+                    self.show_switch(pi, sw, k, n);
                     continue;
                 }
                 None => {}
@@ -625,7 +657,7 @@ impl Play<'_> {
                         match self.fill(pi, &tpl)? {
                             Fill::Action(a) => a,
                             Fill::Back => {
-                                self.show_switch(sw, k, n);
+                                self.show_switch(pi, sw, k, n);
                                 continue;
                             }
                             Fill::Wait => {
@@ -659,7 +691,13 @@ impl Play<'_> {
                     );
                     let mut held = held.filter(|s| s.switch == sw.id).map(|s| &s.action);
                     let action = held.next().unwrap_or(&action);
-                    let mut msg = format!("ok: {} for {}", show::term(action), show::term(&sw.id));
+                    let action = action.clone();
+                    let mut pr = self.pr(Some(pi));
+                    let mut msg = format!(
+                        "ok: {} for {}",
+                        pr.action(&sw.id, &action),
+                        pr.switch(&sw.id)
+                    );
                     if self.interrupt {
                         msg.push_str("; it ran at once (interrupt mode)");
                     }
@@ -858,14 +896,29 @@ impl Play<'_> {
                 self.print_error(&e);
             }
         }
+        // the labels of the end screen: the single human's view; the designer's without humans or
+        // when nothing can be hidden; else raw (several humans share the terminal: none of their
+        // private views)
+        let hides = sidl_engine::ai::determinize::has_hidden(self.s.game());
+        let mut pr = match humans.as_slice() {
+            [pi] => self.pr(Some(*pi)),
+            [] => self.pr(None),
+            _ if !hides => self.pr(None),
+            _ => Presenter::raw(),
+        };
+        if over {
+            for l in pr.result() {
+                self.say(&l);
+            }
+        }
         let accounts = self.s.accounts();
         let header = self.bold(if over { "final accounts:" } else { "accounts:" });
         self.say(&header);
         for (p, a) in &accounts {
-            self.say(&format!("  {} {}", show::term(p), show::term(a)));
+            self.say(&format!("  {}", pr.account(p, a)));
         }
         if over {
-            for l in show::ranking(&accounts) {
+            for l in show::ranking(&accounts, &mut pr) {
                 self.say(&l);
             }
         }

@@ -1,7 +1,7 @@
 //! Text of terms, templates, events, accounts and rankings for `sidl play` (pure: no I/O); an
 //! event's line is the engine's ([`Event::text`]).
 
-use sidl_engine::game::events::Notation;
+use sidl_engine::game::present::Presenter;
 use sidl_engine::game::session::{slot, ActionSource};
 use sidl_engine::game::{account_value, ChrononRecord, Event, Submission};
 use sidl_engine::term::Term;
@@ -43,18 +43,15 @@ pub fn number(t: &Term) -> f64 {
     account_value(t)
 }
 
-/// `[alice] 0.0, [bob] 1.0`.
-pub fn accounts(accounts: &[(Term, Term)]) -> String {
-    let parts: Vec<String> = accounts
-        .iter()
-        .map(|(p, a)| format!("{} {}", term(p), term(a)))
-        .collect();
+/// `[alice] 0.0, [bob] 1.0` (or the game's account labels).
+pub fn accounts(accounts: &[(Term, Term)], pr: &mut Presenter) -> String {
+    let parts: Vec<String> = accounts.iter().map(|(p, a)| pr.account(p, a)).collect();
     parts.join(", ")
 }
 
 /// `accounts: [a] 1, [b] 2` on one line when it fits in 72 columns, else one account per line.
-pub fn accounts_block(accounts_: &[(Term, Term)]) -> Vec<String> {
-    let one = format!("accounts: {}", accounts(accounts_));
+pub fn accounts_block(accounts_: &[(Term, Term)], pr: &mut Presenter) -> Vec<String> {
+    let one = format!("accounts: {}", accounts(accounts_, pr));
     if one.chars().count() <= 72 {
         return vec![one];
     }
@@ -62,18 +59,20 @@ pub fn accounts_block(accounts_: &[(Term, Term)]) -> Vec<String> {
     lines.extend(
         accounts_
             .iter()
-            .map(|(p, a)| format!("  {} {}", term(p), term(a))),
+            .map(|(p, a)| format!("  {}", pr.account(p, a))),
     );
     lines
 }
 
 /// The lines a player sees about one chronon of the history: its own submissions, the events it may
-/// see (`player_events`), and the accounts when they changed (`before`: the accounts before it).
+/// see (`player_events`), and the accounts when they changed (`before`: the accounts before it);
+/// terms through the game's labels for this player (`pr`, raw without them).
 pub fn chronon_lines(
     rec: &ChrononRecord,
     pi: usize,
     player: &Term,
     before: &[(Term, Term)],
+    pr: &mut Presenter,
 ) -> Vec<String> {
     let mut lines = Vec::new();
     let own: Vec<&Submission> = rec
@@ -84,15 +83,15 @@ pub fn chronon_lines(
     for s in &own {
         lines.push(format!(
             "you chose {} for {}",
-            term(&s.action),
-            term(&s.switch)
+            pr.action(&s.switch, &s.action),
+            pr.switch(&s.switch)
         ));
     }
     let mut after: Vec<(Term, Term)> = Vec::new();
     let events = rec.player_events.get(pi).map(Vec::as_slice).unwrap_or(&[]);
     for e in events {
         match e {
-            Event::Created(_) | Event::Deleted(_) => lines.push(e.text(Notation::Writeq)),
+            Event::Created(_) | Event::Deleted(_) => lines.push(e.text(&mut *pr)),
             Event::Account { player, amount } => after.push((player.clone(), amount.clone())),
             // a submitted action that worked is left out: the player's own are the "you chose"
             // lines above, the others' show by their effects
@@ -101,11 +100,11 @@ pub fn chronon_lines(
                 ok: true,
                 ..
             } => {}
-            Event::Switch { .. } => lines.push(e.text(Notation::Writeq)),
+            Event::Switch { .. } => lines.push(e.text(&mut *pr)),
         }
     }
     if !after.is_empty() && after.as_slice() != before {
-        lines.extend(accounts_block(&after));
+        lines.extend(accounts_block(&after, pr));
     }
     if lines.is_empty() {
         lines.push("(nothing you can see changed)".to_string());
@@ -125,7 +124,7 @@ pub fn accounts_after(rec: &ChrononRecord) -> Vec<(Term, Term)> {
 }
 
 /// The winner line and the ranking line (best account first; equal accounts share a rank).
-pub fn ranking(accounts: &[(Term, Term)]) -> Vec<String> {
+pub fn ranking(accounts: &[(Term, Term)], pr: &mut Presenter) -> Vec<String> {
     if accounts.is_empty() {
         return vec!["no players".to_string()];
     }
@@ -135,7 +134,7 @@ pub fn ranking(accounts: &[(Term, Term)]) -> Vec<String> {
     let top: Vec<String> = order
         .iter()
         .filter(|(_, a)| number(a) == best)
-        .map(|(p, _)| term(p))
+        .map(|(p, _)| pr.player(p))
         .collect();
     let first = if top.len() == accounts.len() && accounts.len() > 1 {
         format!("draw: every player has {}", term(&order[0].1))
@@ -153,7 +152,7 @@ pub fn ranking(accounts: &[(Term, Term)]) -> Vec<String> {
             rank = i + 1;
             prev = Some(v);
         }
-        parts.push(format!("{rank}. {} {}", term(p), term(a)));
+        parts.push(format!("{rank}. {} {}", pr.player(p), term(a)));
     }
     vec![first, format!("ranking: {}", parts.join(", "))]
 }
@@ -201,8 +200,12 @@ mod tests {
             events: events.clone(),
             player_events: vec![events],
         };
-        let want: Vec<String> = shown.iter().map(|e| e.text(Notation::Writeq)).collect();
-        assert_eq!(chronon_lines(&rec, 0, &p("a"), &[]), want);
+        let want: Vec<String> = shown
+            .iter()
+            .map(|e| e.text(sidl_engine::game::events::Notation::Writeq))
+            .collect();
+        // without labels, the labelled text is the raw one
+        assert_eq!(chronon_lines(&rec, 0, &p("a"), &[], &mut Presenter::raw()), want);
         assert_eq!(want[2], "[deal] ← [deal,3] (drawn)");
     }
 
@@ -214,19 +217,25 @@ mod tests {
             (p("c"), Term::Float(-1.0)),
         ];
         assert_eq!(
-            ranking(&acc),
+            ranking(&acc, &mut Presenter::raw()),
             [
                 "winner: [b] (1.0)",
                 "ranking: 1. [b] 1.0, 2. [a] -1.0, 2. [c] -1.0"
             ]
         );
         let tie = vec![(p("a"), Term::Int(0)), (p("b"), Term::Int(0))];
-        assert_eq!(ranking(&tie)[0], "draw: every player has 0");
+        assert_eq!(
+            ranking(&tie, &mut Presenter::raw())[0],
+            "draw: every player has 0"
+        );
         let shared = vec![
             (p("a"), Term::Int(2)),
             (p("b"), Term::Int(2)),
             (p("c"), Term::Int(0)),
         ];
-        assert_eq!(ranking(&shared)[0], "shared win: [a], [b] (2)");
+        assert_eq!(
+            ranking(&shared, &mut Presenter::raw())[0],
+            "shared win: [a], [b] (2)"
+        );
     }
 }

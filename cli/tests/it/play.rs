@@ -519,3 +519,65 @@ fn seats_that_cannot_act_stop_the_game_and_say_why() {
     assert!(r.out.contains("ok: [add,30] for [main]"), "{}", r.out);
     assert!(!r.out.contains("no seat can act"), "{}", r.out);
 }
+
+#[test]
+fn a_labelled_game_reads_in_its_labels_and_never_shows_a_hidden_value() {
+    // games/tutorial.sidl declares labels (docs/reference.md, Labels); bob's values are hidden
+    // from ann (docs/semantics.md §6.1), so no label of them reaches her terminal
+    let args = [
+        game("tutorial.sidl"),
+        "--seat".into(),
+        "[bob]=random".into(),
+        "--seed".into(),
+        "3".into(),
+    ];
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = play(&args, "1\n2\n1\n");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    for line in [
+        "A sealed-bid auction of three items: learn your value, then bid.\n",
+        "players: Ann human, Bob random\n",
+        "── chronon 2 · Ann ──\n",
+        "    + Ann values this item at 20 EUR\n",
+        "your role: You bid for each item; the higher bid wins it and earns value minus bid.\n",
+        "  item 1 of 3 is on sale\n",
+        "accounts: Ann: 0 EUR, Bob: 0 EUR\n",
+        "switch Ann's bid: choose an action\n  1) Ann bids 0.00 EUR\n  2) Ann bids 5.00 EUR\n",
+        "ok: Ann bids 0.00 EUR for Ann's bid\n",
+        "    + Bob bid 20.00 EUR for item 1\n",
+        "item 1 went to Bob for 20.00 EUR\n",
+        "final accounts:\n  Ann: 0 EUR\n  Bob: 15 EUR\nwinner: Bob (15)\n",
+    ] {
+        assert!(r.out.contains(line), "missing {line:?} in\n{}", r.out);
+    }
+    assert!(!r.out.contains("Bob values"), "{}", r.out);
+    assert!(!r.out.contains("[ann,bid"), "{}", r.out);
+    // another language: label/3 where the game has it, label/2 elsewhere
+    args.extend(["--lang", "de"]);
+    let de = play(&args, "1\n2\n1\n");
+    assert!(
+        de.out.contains("Eine verdeckte Auktion von drei Dingen"),
+        "{}",
+        de.out
+    );
+    assert!(de.out.contains("  1) Ann bietet 0.00 EUR\n"), "{}", de.out);
+    assert!(de.out.contains("  item 1 of 3 is on sale\n"), "{}", de.out);
+}
+
+#[test]
+fn two_humans_read_the_ultimatum_game_in_german() {
+    let r = play(&[&game("ultimatum.sidl"), "--lang", "de"], "3\n1\n");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    for line in [
+        "players: Anbieter human, Empfänger human\n",
+        "════ hand the terminal to Empfänger ════\n",
+        "  3) 2 von 5 anbieten\n",
+        "ok: 2 von 5 anbieten for das Angebot\n",
+        "    + das Angebot ist 2 von 5\n",
+        "  1) annehmen\n  2) ablehnen\n",
+        // nothing is hidden in this game: the shared end screen reads the game's result
+        "Einigung: der Empfänger bekommt 2, der Anbieter 3\nfinal accounts:\n  Anbieter: 3\n  Empfänger: 2\n",
+    ] {
+        assert!(r.out.contains(line), "missing {line:?} in\n{}", r.out);
+    }
+}

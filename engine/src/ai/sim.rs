@@ -15,10 +15,18 @@ pub const HEURISTIC: (&str, u32) = ("heuristic", 2);
 /// `objective(O)`: what the game's AI seats maximise when their spec names no objective (`own`,
 /// `relative` or `paranoid`; docs/ai.md "Objectives").
 pub const OBJECTIVE: (&str, u32) = ("objective", 1);
-/// Every hook a game may define for the tools (AI players, statistics). The game manager never calls them, the tools
-/// do: the analyses count them as entry points (W0406 does not call them unused). A new hook is
-/// added here once.
-pub const HOOKS: &[(&str, u32)] = &[CANDIDATE, HEURISTIC, OBJECTIVE, METRIC];
+/// Every hook a game may define for the tools (AI players, statistics, labels: `label/2` and
+/// `label/3`, [`crate::game::present`]). The game manager never calls them, the tools do: the
+/// analyses count them as entry points (W0406 does not call them unused). A new hook is added here
+/// once.
+pub const HOOKS: &[(&str, u32)] = &[
+    CANDIDATE,
+    HEURISTIC,
+    OBJECTIVE,
+    METRIC,
+    crate::game::present::LABEL,
+    crate::game::present::LABEL_LANG,
+];
 /// `metric(Name, Value)`: a game's own measures, read at the end of each game by `sidl stats`
 /// ([`crate::stats`], docs/stats.md).
 pub const METRIC: (&str, u32) = ("metric", 2);

@@ -81,16 +81,118 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
         g.defaults_and_do(&mut out);
         g.legal_switches(&mut out);
         never_created(clauses, graph, &mut out);
+        for c in clauses {
+            if !c.is_directive() && !c.has_errors {
+                labels(c, &mut out);
+            }
+        }
     }
     duplicates(clauses, &mut out);
     // a variable that makes a keyword's answer non-ground is reported as that, not as a singleton
     let unsafe_spans: HashSet<Span> = out
         .iter()
-        .filter(|d| d.code == codes::UNSAFE_HEAD)
+        .filter(|d| d.code == codes::UNSAFE_HEAD || d.code == codes::BAD_LABEL)
         .map(|d| d.span)
         .collect();
     out.retain(|d| d.code != codes::SINGLETON || !unsafe_spans.contains(&d.span));
     out
+}
+
+// ---------------------------------------------------------------------------------------------
+// labels
+
+/// The things a label is asked for (`crate::game::present::Thing`): name and arity.
+const LABEL_THINGS: &[(&str, usize)] = &[
+    ("player", 1),
+    ("switch", 1),
+    ("action", 2),
+    ("fact", 1),
+    ("account", 2),
+    ("game", 0),
+    ("role", 1),
+    ("result", 0),
+];
+
+/// `W0420`: a `label` clause that cannot give text (docs/reference.md "Labels"): `label/1` or
+/// `label/4` and more (the hooks are `label/2` and `label/3`), a `Thing` that no tool asks for, or a
+/// `Text` that is a variable the clause never mentions elsewhere (it stays unbound: the raw term is
+/// shown instead).
+fn labels(c: &Clause, out: &mut Vec<Diagnostic>) {
+    let head = c.head();
+    let Some((name, arity)) = head.functor() else {
+        return;
+    };
+    if name.name() != "label" {
+        return;
+    }
+    if !(arity == 2 || arity == 3) {
+        if arity > 0 {
+            out.push(
+                Diagnostic::warning(
+                    codes::BAD_LABEL,
+                    format!("`label/{arity}` is not a label hook: the tools ask `label(Thing, Text)` and `label(Thing, Lang, Text)`"),
+                    head.span,
+                )
+                .with_help("write label(Thing, Text) or label(Thing, Lang, Text) (docs/reference.md, Labels)"),
+            );
+        }
+        return;
+    }
+    let args = head.args();
+    let thing = &args[0];
+    if let (Some((n, a)), false) = (thing.functor(), matches!(thing.kind, NodeKind::List { .. })) {
+        if !LABEL_THINGS
+            .iter()
+            .any(|&(tn, ta)| tn == n.name() && ta == a)
+        {
+            let known: Vec<String> = LABEL_THINGS
+                .iter()
+                .map(|&(tn, ta)| {
+                    if ta == 0 {
+                        tn.to_string()
+                    } else {
+                        format!("{tn}/{ta}")
+                    }
+                })
+                .collect();
+            out.push(
+                Diagnostic::warning(
+                    codes::BAD_LABEL,
+                    format!(
+                        "`{}/{a}` is not a thing the tools label: this label is never shown",
+                        n.name()
+                    ),
+                    thing.span,
+                )
+                .with_help(format!("the things are {}", known.join(", "))),
+            );
+        }
+    } else if !matches!(thing.kind, NodeKind::Var { .. }) {
+        out.push(
+            Diagnostic::warning(
+                codes::BAD_LABEL,
+                "a label's thing is `player(P)`, `switch(S)`, `action(S, A)`, `fact(F)`, `account(P, X)`, `game`, `role(P)` or `result`: this label is never shown",
+                thing.span,
+            ),
+        );
+    }
+    let text = &args[arity - 1];
+    if let NodeKind::Var { number, .. } = &text.kind {
+        let n = var_occurrences(&c.node)
+            .iter()
+            .filter(|(v, _, _)| v == number)
+            .count();
+        if n == 1 {
+            out.push(
+                Diagnostic::warning(
+                    codes::BAD_LABEL,
+                    "the label's text is a variable that nothing binds: the raw term is shown instead",
+                    text.span,
+                )
+                .with_help("give the text: an atom, a string, a number or a list of parts such as [P, ' bids ', fixed(X, 2)]"),
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ pub mod placement;
 use crate::diag::Diagnostic;
 use crate::solve::{ProgramBuilder, SourceClause};
 use crate::syntax::{parse_file, ParsedFile};
+use crate::term::Term;
 use callgraph::CallGraph;
 
 /// The stable codes of the analyses (see `docs/diagnostics.md`).
@@ -72,6 +73,9 @@ pub mod codes {
     pub const NO_ACTIONS: &str = "W0417";
     /// A variable of a keyword's answer argument that the body never binds.
     pub const UNSAFE_HEAD: &str = "W0418";
+    /// A `label` clause that cannot give text: a wrong arity, a thing that is no label's thing, a
+    /// text that is an unbound variable (docs/reference.md "Labels").
+    pub const BAD_LABEL: &str = "W0420";
     /// A `(Name, Type)` in an `unlimited/2` template whose `Type` is not a slot type (a load error).
     pub const UNKNOWN_SLOT_TYPE: &str = "E0419";
 
@@ -99,6 +103,7 @@ pub mod codes {
         NO_ACTIONS,
         UNSAFE_HEAD,
         UNKNOWN_SLOT_TYPE,
+        BAD_LABEL,
     ];
 }
 
@@ -141,6 +146,118 @@ pub fn analyze(parsed: &ParsedFile) -> Vec<Diagnostic> {
     let mut out = placement::check_placement(&parsed.clauses, &graph);
     out.extend(lints::lint(&parsed.clauses, &graph));
     out.extend(hidden_information(parsed, &graph));
+    out.extend(label_samples(parsed));
+    out
+}
+
+/// Does `t` fit the pattern `p` (its variables match anything; a quick filter, not unification)?
+fn fits(p: &Term, t: &Term) -> bool {
+    let mut stack = vec![(p, t)];
+    while let Some((p, t)) = stack.pop() {
+        match (p, t) {
+            (Term::Var(_), _) => {}
+            (Term::Compound(f, a), Term::Compound(g, b)) if f == g && a.len() == b.len() => {
+                stack.extend(a.iter().zip(b.iter()));
+            }
+            _ if p == t => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The most label queries [`label_samples`] asks.
+const MAX_LABEL_SAMPLES: usize = 64;
+
+/// `W0420` on a sample state: the game's labels of the initial state (its players and roles, its
+/// facts, its legal switches and their finite actions, the description) asked as the designer
+/// sees them; a label rule that throws or runs out of its budget there is reported at the first
+/// `label` clause for that kind of thing (at run time it shows the raw term). Cheap: nothing when
+/// the game has no labels; the initial state under a small budget, at most
+/// [`MAX_LABEL_SAMPLES`] queries.
+fn label_samples(parsed: &ParsedFile) -> Vec<Diagnostic> {
+    use crate::game::present::{has_labels, Presenter, Thing};
+    use crate::game::{Actions, Session, Settings};
+    if parsed.has_errors() {
+        return Vec::new();
+    }
+    let Ok((game, _)) = crate::game::Game::from_parsed(parsed, "") else {
+        return Vec::new();
+    };
+    if !has_labels(&game) {
+        return Vec::new();
+    }
+    let settings = Settings {
+        limits: crate::solve::Limits {
+            max_inferences: 200_000,
+            ..crate::game::present::LABEL_LIMITS
+        },
+        interrupt: false,
+    };
+    let Ok(mut s) = Session::new(std::sync::Arc::new(game), 0, settings) else {
+        return Vec::new();
+    };
+    let Ok(mut pr) = Presenter::new(&mut s, None, None) else {
+        return Vec::new();
+    };
+    let mut things = vec![Thing::Game];
+    for p in s.players() {
+        things.push(Thing::Player(p.clone()));
+        things.push(Thing::Role(p));
+    }
+    things.extend(s.state().facts.terms().map(|f| Thing::Fact(f.clone())));
+    if let Ok(sws) = s.switches() {
+        for sw in sws.iter() {
+            things.push(Thing::Switch(sw.id.clone()));
+            if let Actions::Finite(acts) = &sw.actions {
+                things.extend(acts.iter().map(|a| Thing::Action {
+                    switch: sw.id.clone(),
+                    action: a.clone(),
+                }));
+            }
+        }
+    }
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut reported: Vec<String> = Vec::new();
+    for thing in things.into_iter().take(MAX_LABEL_SAMPLES) {
+        let kind = match thing.term().functor() {
+            Some((n, _)) => n.name().to_string(),
+            None => continue,
+        };
+        if reported.contains(&kind) {
+            continue;
+        }
+        pr.label(&thing);
+        let Some(e) = pr.take_error() else { continue };
+        // the first label clause the query tries whose thing fits (label/2 before label/3)
+        let th = thing.term();
+        let span = [2usize, 3].iter().find_map(|&arity| {
+            parsed.clauses.iter().find_map(|c| {
+                let head = c.head();
+                match head.functor() {
+                    Some((n, a)) if n.name() == "label" && a == arity => {
+                        let pattern = head.args()[0].to_term();
+                        fits(&pattern, &th).then_some(head.args()[0].span)
+                    }
+                    _ => None,
+                }
+            })
+        });
+        let Some(span) = span else { continue };
+        reported.push(kind);
+        out.push(
+            Diagnostic::warning(
+                codes::BAD_LABEL,
+                format!(
+                    "the label of {} fails with an error in the initial state ({}): the raw term is shown instead",
+                    crate::write::writeq(&thing.term(), None),
+                    e.message
+                ),
+                span,
+            )
+            .with_help("a label rule should only look facts up: no throw, no unbounded search"),
+        );
+    }
     out
 }
 

@@ -26,6 +26,36 @@ impl Notation {
     }
 }
 
+/// How the parts of an event are written: raw terms ([`Notation`]) or a game's labels for one viewer
+/// ([`super::present::Presenter`], which falls back to the raw term). The event texts below are the
+/// same whichever writes the parts.
+pub trait Words {
+    fn player(&mut self, p: &Term) -> String;
+    fn switch(&mut self, s: &Term) -> String;
+    fn action(&mut self, switch: &Term, action: &Term) -> String;
+    /// A fact of an event (it may be gone from the state, or not there yet).
+    fn fact(&mut self, f: &Term) -> String;
+    fn amount(&mut self, a: &Term) -> String;
+}
+
+impl Words for Notation {
+    fn player(&mut self, p: &Term) -> String {
+        self.write(p)
+    }
+    fn switch(&mut self, s: &Term) -> String {
+        self.write(s)
+    }
+    fn action(&mut self, _switch: &Term, action: &Term) -> String {
+        self.write(action)
+    }
+    fn fact(&mut self, f: &Term) -> String {
+        self.write(f)
+    }
+    fn amount(&mut self, a: &Term) -> String {
+        self.write(a)
+    }
+}
+
 /// What an event is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventKind {
@@ -83,12 +113,12 @@ impl Event {
 
     /// The event in one line: `+ FACT`, `- FACT`, `PLAYER gets AMOUNT`, `SWITCH ← ACTION (HOW)` with
     /// `, do/1 failed` after HOW when the action's `do/1` failed (it had no effect).
-    pub fn text(&self, n: Notation) -> String {
+    pub fn text(&self, mut w: impl Words) -> String {
         match self {
-            Event::Created(f) => format!("+ {}", n.write(f)),
-            Event::Deleted(f) => format!("- {}", n.write(f)),
+            Event::Created(f) => format!("+ {}", w.fact(f)),
+            Event::Deleted(f) => format!("- {}", w.fact(f)),
             Event::Account { player, amount } => {
-                format!("{} gets {}", n.write(player), n.write(amount))
+                format!("{} gets {}", w.player(player), w.amount(amount))
             }
             Event::Switch {
                 switch,
@@ -97,8 +127,8 @@ impl Event {
                 ok,
             } => format!(
                 "{} ← {} ({}{})",
-                n.write(switch),
-                n.write(action),
+                w.switch(switch),
+                w.action(switch, action),
                 how.as_str(),
                 if *ok { "" } else { ", do/1 failed" }
             ),
@@ -109,7 +139,7 @@ impl Event {
 /// The designer's events of a chronon in one line, as `sidl run` prints them after `chronon N: `:
 /// `SWITCH: ACTION` per switch (` (failed)` when its `do/1` failed), `+FACT`, `-FACT`, separated by
 /// two spaces; account events are left out (`sidl run` prints the final accounts).
-pub fn chronon_line(rec: &ChrononRecord, n: Notation) -> String {
+pub fn chronon_line(rec: &ChrononRecord, mut w: impl Words) -> String {
     let parts: Vec<String> = rec
         .events
         .iter()
@@ -118,12 +148,12 @@ pub fn chronon_line(rec: &ChrononRecord, n: Notation) -> String {
                 switch, action, ok, ..
             } => Some(format!(
                 "{}: {}{}",
-                n.write(switch),
-                n.write(action),
+                w.switch(switch),
+                w.action(switch, action),
                 if *ok { "" } else { " (failed)" }
             )),
-            Event::Created(w) => Some(format!("+{}", n.write(w))),
-            Event::Deleted(w) => Some(format!("-{}", n.write(w))),
+            Event::Created(f) => Some(format!("+{}", w.fact(f))),
+            Event::Deleted(f) => Some(format!("-{}", w.fact(f))),
             Event::Account { .. } => None,
         })
         .collect();

@@ -19,6 +19,7 @@ mod ide;
 mod keyword_docs;
 mod memo;
 mod placement_runtime;
+mod present;
 mod runtime_errors;
 mod semantics_sections;
 mod session_scripts;

@@ -1,0 +1,451 @@
+//! Presentation: the text a game declares for what a person reads (docs/reference.md "Labels").
+//!
+//! A game may define the hooks `label(Thing, Text)` and `label(Thing, Lang, Text)`: ordinary
+//! predicates that the tools (`sidl play`, `sidl run`, the WASM API) ask, never the game manager.
+//! `Thing` is one of `player(P)`, `switch(S)`, `action(S, A)`, `fact(F)`, `account(P, Amount)`,
+//! `game` (what the game is about), `role(P)` (what player `P` does) and `result` (how the end reads:
+//! every solution is one line). `Text` is an atom, a string, a number or a list of parts joined
+//! here, in one place ([`text_of`]): atoms, strings and numbers stand for their text, `fixed(X, N)`
+//! for the number `X` with `N` decimals, `label(Thing)` for the label of another thing, a list for
+//! its parts, any other term for its `writeq` text.
+//!
+//! A [`Presenter`] evaluates labels for one viewer (a player, or `None` for the designer) in that
+//! viewer's view of the state: a session assembled from the facts the viewer may see
+//! ([`Session::view`]), the players and the accounts. A label rule so never reads a fact hidden from
+//! the viewer, and [`Presenter::fact`] never runs the rule of a fact the viewer may not see. Each
+//! query runs under small budgets ([`LABEL_LIMITS`]); a rule that fails, throws, runs out of budget
+//! or gives no text leaves the raw term (`writeq`) in its place: labels never break a game. The text
+//! is plain (control characters become spaces, at most [`MAX_TEXT`] characters): adapters that put
+//! it into a page insert it as text, never as markup.
+
+use super::session::{Settings, State};
+use super::{Event, Game, RuntimeError, Session};
+use crate::atom::Atom;
+use crate::game::facts::{FactSet, Ground};
+use crate::solve::Limits;
+use crate::term::Term;
+use crate::write::{float_text, writeq};
+use std::sync::Arc;
+
+/// `label(Thing, Text)`: the text of a thing in the game's only (or default) language.
+pub const LABEL: (&str, u32) = ("label", 2);
+/// `label(Thing, Lang, Text)`: the text of a thing in language `Lang` (an atom such as `en`).
+pub const LABEL_LANG: (&str, u32) = ("label", 3);
+
+/// The budgets of one label query: a label is a few lookups, not a search.
+pub const LABEL_LIMITS: Limits = Limits {
+    max_inferences: 20_000,
+    max_heap_cells: 1 << 16,
+    max_choicepoints: 4096,
+    max_frames: 4096,
+};
+/// The most characters of one label (longer text is cut, with `…`).
+pub const MAX_TEXT: usize = 400;
+/// The most lines of the result (`label(result, Text)` solutions).
+pub const MAX_RESULT_LINES: usize = 16;
+/// How deep `label(Thing)` parts may nest.
+const MAX_DEPTH: usize = 4;
+
+/// What a label is asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Thing {
+    Player(Term),
+    Switch(Term),
+    Action {
+        switch: Term,
+        action: Term,
+    },
+    Fact(Term),
+    Account {
+        player: Term,
+        amount: Term,
+    },
+    /// The description of the game.
+    Game,
+    /// A player's role.
+    Role(Term),
+    /// How the end reads.
+    Result,
+}
+
+impl Thing {
+    /// The `Thing` argument of the hook: `player(P)`, `action(S, A)`, `game`, ...
+    pub fn term(&self) -> Term {
+        match self {
+            Thing::Player(p) => Term::compound("player", vec![p.clone()]),
+            Thing::Switch(s) => Term::compound("switch", vec![s.clone()]),
+            Thing::Action { switch, action } => {
+                Term::compound("action", vec![switch.clone(), action.clone()])
+            }
+            Thing::Fact(f) => Term::compound("fact", vec![f.clone()]),
+            Thing::Account { player, amount } => {
+                Term::compound("account", vec![player.clone(), amount.clone()])
+            }
+            Thing::Game => Term::atom("game"),
+            Thing::Role(p) => Term::compound("role", vec![p.clone()]),
+            Thing::Result => Term::atom("result"),
+        }
+    }
+
+    /// The raw text of the thing (what a tool shows without a label): `writeq` of its term.
+    pub fn raw(&self) -> String {
+        match self {
+            Thing::Player(t) | Thing::Switch(t) | Thing::Fact(t) | Thing::Role(t) => {
+                writeq(t, None)
+            }
+            Thing::Action { action, .. } => writeq(action, None),
+            Thing::Account { player, amount } => {
+                format!("{} {}", writeq(player, None), writeq(amount, None))
+            }
+            Thing::Game | Thing::Result => String::new(),
+        }
+    }
+
+    /// The thing a `Thing` term names (the `label(Thing)` part), if any.
+    pub fn from_term(t: &Term) -> Option<Thing> {
+        Some(match t {
+            Term::Atom(a) if a.name() == "game" => Thing::Game,
+            Term::Atom(a) if a.name() == "result" => Thing::Result,
+            Term::Compound(f, args) => match (f.name(), &args[..]) {
+                ("player", [p]) => Thing::Player(p.clone()),
+                ("switch", [s]) => Thing::Switch(s.clone()),
+                ("fact", [w]) => Thing::Fact(w.clone()),
+                ("role", [p]) => Thing::Role(p.clone()),
+                ("action", [s, a]) => Thing::Action {
+                    switch: s.clone(),
+                    action: a.clone(),
+                },
+                ("account", [p, x]) => Thing::Account {
+                    player: p.clone(),
+                    amount: x.clone(),
+                },
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// Does the game define `label/2` or `label/3`?
+pub fn has_labels(game: &Game) -> bool {
+    [LABEL, LABEL_LANG]
+        .iter()
+        .any(|&(n, a)| game.program.pred(Atom::new(n), a).is_some())
+}
+
+/// Labels for one viewer in one state (see the module documentation).
+pub struct Presenter {
+    /// `None` when the game has no labels (every text is raw, nothing is evaluated).
+    view: Option<Session>,
+    /// The viewer's visible facts (`None`: the designer, who sees every fact).
+    visible: Option<rustc_hash::FxHashSet<Term>>,
+    lang: Option<Term>,
+    has2: bool,
+    has3: bool,
+    /// The first error of a label query since [`Presenter::take_error`] (for the lint).
+    error: Option<RuntimeError>,
+}
+
+impl Presenter {
+    /// Labels for `viewer` (`None`: the designer) in `s`'s current state, in language `lang` (an atom
+    /// name such as `en`; `None`: the game's default). A hidden/2 error is returned as it is (the
+    /// view itself cannot be shown then).
+    pub fn new(
+        s: &mut Session,
+        viewer: Option<&Term>,
+        lang: Option<&str>,
+    ) -> Result<Presenter, RuntimeError> {
+        let game = s.game().clone();
+        let has2 = game.program.pred(Atom::new(LABEL.0), LABEL.1).is_some();
+        let has3 = game
+            .program
+            .pred(Atom::new(LABEL_LANG.0), LABEL_LANG.1)
+            .is_some();
+        if !has2 && !has3 {
+            return Ok(Presenter::raw());
+        }
+        let facts = s.view(viewer)?;
+        let visible = viewer.map(|_| facts.iter().cloned().collect());
+        let st = s.state().clone();
+        let state = State {
+            chronon: st.chronon,
+            facts: Arc::new(FactSet::from_grounds(
+                facts
+                    .into_iter()
+                    .map(|f| Arc::new(Ground::new(f)))
+                    .collect(),
+            )),
+            players: st.players.clone(),
+            accounts: st.accounts.clone(),
+        };
+        let settings = Settings {
+            limits: LABEL_LIMITS,
+            interrupt: false,
+        };
+        Ok(Presenter {
+            view: Some(Session::from_state(game, state, s.seed(), settings)),
+            visible,
+            lang: lang.map(Term::atom),
+            has2,
+            has3,
+            error: None,
+        })
+    }
+
+    /// A presenter that gives every thing its raw text.
+    pub fn raw() -> Presenter {
+        Presenter {
+            view: None,
+            visible: None,
+            lang: None,
+            has2: false,
+            has3: false,
+            error: None,
+        }
+    }
+
+    /// The first error (a throw, an exhausted budget) of a label rule since the last call: the
+    /// label fell back to the raw term; `sidl check` reports it (W0420).
+    pub fn take_error(&mut self) -> Option<RuntimeError> {
+        self.error.take()
+    }
+
+    /// Does this presenter have label rules to ask?
+    pub fn active(&self) -> bool {
+        self.view.is_some()
+    }
+
+    /// The label of `thing`, `None` when the game gives none (no rule, a rule that fails, throws,
+    /// runs out of budget or gives no text) or when `thing` is a fact the viewer may not see.
+    pub fn label(&mut self, thing: &Thing) -> Option<String> {
+        self.label_at(thing, 0)
+    }
+
+    /// The label of `thing`, or its raw text.
+    pub fn text(&mut self, thing: &Thing) -> String {
+        self.label(thing).unwrap_or_else(|| thing.raw())
+    }
+
+    pub fn player(&mut self, p: &Term) -> String {
+        self.text(&Thing::Player(p.clone()))
+    }
+    pub fn switch(&mut self, s: &Term) -> String {
+        self.text(&Thing::Switch(s.clone()))
+    }
+    pub fn action(&mut self, switch: &Term, action: &Term) -> String {
+        self.text(&Thing::Action {
+            switch: switch.clone(),
+            action: action.clone(),
+        })
+    }
+    pub fn fact(&mut self, f: &Term) -> String {
+        self.text(&Thing::Fact(f.clone()))
+    }
+    pub fn account(&mut self, player: &Term, amount: &Term) -> String {
+        self.text(&Thing::Account {
+            player: player.clone(),
+            amount: amount.clone(),
+        })
+    }
+
+    /// The game's description, if it declares one.
+    pub fn description(&mut self) -> Option<String> {
+        self.label(&Thing::Game)
+    }
+
+    /// A player's role, if the game declares one.
+    pub fn role(&mut self, p: &Term) -> Option<String> {
+        self.label(&Thing::Role(p.clone()))
+    }
+
+    /// The lines of `label(result, Text)` in this state (for the end screen), empty without them.
+    pub fn result(&mut self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for t in self.texts(&Thing::Result, MAX_RESULT_LINES) {
+            if let Some(line) = self.join(&t, 0) {
+                if !out.contains(&line) {
+                    out.push(line);
+                }
+            }
+        }
+        out
+    }
+
+    /// One line of an event that this viewer may see (from its `player_events`), in the engine's
+    /// one event text ([`Event::text`]) with this viewer's labels.
+    pub fn event(&mut self, e: &Event) -> String {
+        e.text(self)
+    }
+
+    /// The label of a fact of an event the viewer saw: it may be gone from the current state (or
+    /// not there yet), so it is labelled without the view check; the rule still reads only the
+    /// viewer's view.
+    pub fn event_fact(&mut self, w: &Term) -> String {
+        let thing = Thing::Fact(w.clone());
+        self.first_text(&thing, 0).unwrap_or_else(|| thing.raw())
+    }
+
+    fn label_at(&mut self, thing: &Thing, depth: usize) -> Option<String> {
+        if let (Thing::Fact(f), Some(vis)) = (thing, &self.visible) {
+            if !vis.contains(f) {
+                return None;
+            }
+        }
+        self.first_text(thing, depth)
+    }
+
+    fn first_text(&mut self, thing: &Thing, depth: usize) -> Option<String> {
+        self.view.as_ref()?;
+        for t in self.texts(thing, 4) {
+            if let Some(s) = self.join(&t, depth) {
+                return Some(s);
+            }
+        }
+        None
+    }
+
+    /// The `Text` answers for `thing`: in the requested language, then `label/2`, then (with no
+    /// language requested) `label/3` in any language. Errors give no answers.
+    fn texts(&mut self, thing: &Thing, max: usize) -> Vec<Term> {
+        let Some(s) = self.view.as_mut() else {
+            return Vec::new();
+        };
+        let th = thing.term();
+        let text = Term::Var(0);
+        let mut out = Vec::new();
+        let error = &mut self.error;
+        let mut ask = |goal: Term, out: &mut Vec<Term>| {
+            if out.len() < max {
+                match s.query_state(&goal, &text, max - out.len(), "label") {
+                    Ok(ts) => out.extend(ts),
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+        };
+        if self.has3 {
+            if let Some(l) = &self.lang {
+                ask(
+                    Term::compound("label", vec![th.clone(), l.clone(), text.clone()]),
+                    &mut out,
+                );
+            }
+        }
+        if self.has2 && out.is_empty() {
+            ask(
+                Term::compound("label", vec![th.clone(), text.clone()]),
+                &mut out,
+            );
+        }
+        if self.has3 && self.lang.is_none() && out.is_empty() {
+            ask(
+                Term::compound("label", vec![th, Term::Var(1), text.clone()]),
+                &mut out,
+            );
+        }
+        out
+    }
+
+    /// The text of an answer, with `label(Thing)` parts looked up.
+    fn join(&mut self, t: &Term, depth: usize) -> Option<String> {
+        let mut out = String::new();
+        let mut sub = |th: &Term, out: &mut String| -> bool {
+            if depth + 1 >= MAX_DEPTH {
+                return false;
+            }
+            let Some(thing) = Thing::from_term(th) else {
+                return false;
+            };
+            match self.label_at(&thing, depth + 1) {
+                Some(s) => out.push_str(&s),
+                None => out.push_str(&thing.raw()),
+            }
+            true
+        };
+        if !text_of(t, &mut out, &mut sub) {
+            return None;
+        }
+        let clean = plain(&out);
+        (!clean.trim().is_empty()).then_some(clean)
+    }
+}
+
+/// Appends the text of a label's `Text` to `out` (see the module documentation); `false` when it is
+/// not text (an unbound variable, a bad `fixed/2`, a `label/1` part `sub` refuses). `sub` appends
+/// the text of a `label(Thing)` part.
+pub fn text_of(
+    t: &Term,
+    out: &mut String,
+    sub: &mut dyn FnMut(&Term, &mut String) -> bool,
+) -> bool {
+    // iterative over the list spine and nested lists
+    let mut stack: Vec<&Term> = vec![t];
+    while let Some(t) = stack.pop() {
+        if out.len() > MAX_TEXT * 4 {
+            return true;
+        }
+        match t {
+            Term::Var(_) => return false,
+            Term::Atom(a) if a.name() == "[]" => {}
+            Term::Atom(a) | Term::Str(a) => out.push_str(a.name()),
+            Term::Int(i) => out.push_str(&i.to_string()),
+            Term::Float(f) => out.push_str(&float_text(*f)),
+            Term::Compound(f, args) if f.name() == "." && args.len() == 2 => {
+                stack.push(&args[1]);
+                stack.push(&args[0]);
+            }
+            Term::Compound(f, args) if f.name() == "fixed" && args.len() == 2 => {
+                let x = match &args[0] {
+                    Term::Int(i) => *i as f64,
+                    Term::Float(x) => *x,
+                    _ => return false,
+                };
+                let Term::Int(n) = args[1] else { return false };
+                if !(0..=12).contains(&n) {
+                    return false;
+                }
+                out.push_str(&format!("{x:.*}", n as usize));
+            }
+            Term::Compound(f, args) if f.name() == "label" && args.len() == 1 => {
+                if !sub(&args[0], out) {
+                    return false;
+                }
+            }
+            other => out.push_str(&writeq(other, None)),
+        }
+    }
+    true
+}
+
+/// Plain text: control characters (a line break too) become spaces; at most [`MAX_TEXT`]
+/// characters (then `…`).
+fn plain(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(MAX_TEXT)
+        .collect();
+    if s.chars().count() > MAX_TEXT {
+        out.push('…');
+    }
+    out
+}
+
+impl super::events::Words for &mut Presenter {
+    fn player(&mut self, p: &Term) -> String {
+        Presenter::player(self, p)
+    }
+    fn switch(&mut self, s: &Term) -> String {
+        Presenter::switch(self, s)
+    }
+    fn action(&mut self, switch: &Term, action: &Term) -> String {
+        Presenter::action(self, switch, action)
+    }
+    fn fact(&mut self, f: &Term) -> String {
+        self.event_fact(f)
+    }
+    fn amount(&mut self, a: &Term) -> String {
+        crate::write::writeq(a, None)
+    }
+}

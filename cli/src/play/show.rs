@@ -205,7 +205,10 @@ mod tests {
             .map(|e| e.text(sidl_engine::game::events::Notation::Writeq))
             .collect();
         // without labels, the labelled text is the raw one
-        assert_eq!(chronon_lines(&rec, 0, &p("a"), &[], &mut Presenter::raw()), want);
+        assert_eq!(
+            chronon_lines(&rec, 0, &p("a"), &[], &mut Presenter::raw()),
+            want
+        );
         assert_eq!(want[2], "[deal] ← [deal,3] (drawn)");
     }
 

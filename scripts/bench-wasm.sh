@@ -10,14 +10,14 @@
 #     game written into its virtual file system);
 # and prints two Markdown tables: the rates and their ratios. Wall-clock time (performance.now(),
 # `sidl bench`'s own timer); the settings of a game are interleaved run by run and the median kept.
-# Not part of scripts/test.sh. Usage: bash scripts/bench-wasm.sh [CHRONONS] [RUNS]   (2000, 3)
+# Not part of scripts/test.sh. Usage: bash scripts/bench-wasm.sh [CHRONONS] [RUNS]   (10000, 3)
 # Installs what is missing: Debian chromium, the wasm toolchain (scripts/wasm-build.sh), and the npm
 # packages into scripts/bench-wasm/node_modules (gitignored; `npm ci` only when the lockfile changed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 target_dir=${CARGO_TARGET_DIR:-$root/target}
-n=${1:-2000}
+n=${1:-10000}
 runs=${2:-3}
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -10,7 +10,7 @@ use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
 use sidl_engine::diag::ColumnUnit;
 use sidl_engine::game::host::{KeywordHost, Placement};
 use sidl_engine::game::session::{slot_type_description, slot_value};
-use sidl_engine::game::trace::{parse_script, run_trace};
+use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
 use sidl_engine::game::why::{self, Question, WhyLimits};
 use sidl_engine::game::{
     account_value, fill_template, template_slots, Actions, Game, Owner, RuntimeError, Session,
@@ -153,6 +153,20 @@ impl Core {
     /// A runtime error of the engine, with its diagnostic.
     fn rt(&self, e: RuntimeError) -> CoreError {
         runtime(&self.source, &e)
+    }
+
+    /// `sidl bench`'s loop on this game: random games back to back (seeds `seed`, `seed + 1`, ...)
+    /// with default settings until `chronons` chronons have run. The caller times it (the engine has
+    /// no clock). Leaves this session as it was.
+    pub fn bench(&self, chronons: u64, seed: u64) -> Result<PlayStats, CoreError> {
+        random_play(
+            self.game.clone(),
+            seed,
+            chronons,
+            Settings::default(),
+            false,
+        )
+        .map_err(|e| self.rt(e))
     }
 
     /// The load's non-blocking diagnostics.

@@ -632,3 +632,11 @@ pub fn keywords() -> Vec<KeywordDto> {
         })
         .collect()
 }
+
+/// `bench()`: chronons run, games started and wall-clock seconds (`performance.now()`).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct BenchResult {
+    pub chronons: u64,
+    pub games: u64,
+    pub seconds: f64,
+}

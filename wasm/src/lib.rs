@@ -313,6 +313,27 @@ impl SidlGame {
         to_js(&self.core.check_hidden(max, &mut report).map_err(err)?)
     }
 
+    /// Times `sidl bench`'s loop in this engine: random games back to back (seeds `seed`, `seed +
+    /// 1`, ...) until `chronons` chronons have run, measured with `performance.now()`. Leaves the
+    /// session as it was (scripts/bench-wasm.sh; docs/performance.md).
+    #[wasm_bindgen(unchecked_return_type = "BenchResult")]
+    pub fn bench(&self, chronons: f64, seed: f64) -> Result<JsValue, js_sys::Error> {
+        #[wasm_bindgen]
+        extern "C" {
+            #[wasm_bindgen(js_namespace = performance, js_name = now)]
+            fn performance_now() -> f64;
+        }
+        let (chronons, seed) = (count_of(chronons, "chronons")?, seed_of(seed)?);
+        let start = performance_now();
+        let stats = self.core.bench(chronons, seed).map_err(err)?;
+        let seconds = (performance_now() - start) / 1000.0;
+        to_js(&dto::BenchResult {
+            chronons: stats.chronons,
+            games: stats.games,
+            seconds,
+        })
+    }
+
     /// Exactly what `sidl trace GAME --seed SEED [--script FILE] --max-chronons MAX` prints for this
     /// game (`script`: the script's text; `null` plays randomly).
     pub fn trace(

@@ -149,6 +149,8 @@ export interface HiddenReport {
   counterexample: null | Counterexample;
 }
 /** A keyword, where it is written, and the engine's documentation of it (signature: summary). */
+/** `bench()`: chronons run, games started and wall-clock seconds (`performance.now()`). */
+export interface BenchResult { chronons: number; games: number; seconds: number; }
 export interface Keyword { name: string; arity: number; position: KeywordPosition; doc: string; }
 /** Per-query budgets; omitted fields keep their value. */
 export interface Limits { inferences?: number; heapCells?: number; choicepoints?: number; frames?: number; }

@@ -1226,3 +1226,19 @@ fn hidden_report_is_the_engines() {
         );
     }
 }
+
+/// `bench` is `sidl bench`'s loop: random games back to back with seeds `seed`, `seed + 1`, ...,
+/// each the game `sidl trace --seed` plays, until the chronons asked for have run.
+#[test]
+fn bench_plays_the_random_games_of_trace_back_to_back() {
+    let g = Core::new(&nim()).expect("loads");
+    // the length in chronons of the random game with this seed, from its trace (one line per state)
+    let length = |seed: u64| g.trace(None, seed, 1000).expect("trace").lines().count() as u64 - 1;
+    let (l3, l4) = (length(3), length(4));
+    assert!(l3 > 0 && l4 > 0);
+    let two = g.bench(l3 + l4, 3).expect("bench");
+    assert_eq!((two.chronons, two.games), (l3 + l4, 2));
+    let three = g.bench(l3 + l4 + 1, 3).expect("bench");
+    assert_eq!((three.chronons, three.games), (l3 + l4 + 1, 3));
+    assert_eq!(g.chronon(), 0, "the session is left as it was");
+}

@@ -359,3 +359,24 @@ fn ai_moves_submit_for_a_player() {
     let (msg, _) = thrown(g.ai_moves("[bob]", "minimax:0", 1.0));
     assert!(msg.contains("positive"), "{msg}");
 }
+
+#[wasm_bindgen_test]
+fn bench_runs_sidl_bench_loop_and_leaves_the_session() {
+    let mut g = ok(SidlGame::new(NIM));
+    ok(g.start(1.0, None));
+    let before = g.snapshot();
+    let r = j(&ok(g.bench(200.0, 1.0)));
+    assert_eq!(r["chronons"], 200);
+    // a nim game lasts at most 10 chronons
+    assert!(r["games"].as_u64().expect("games") >= 20, "{r}");
+    assert!(r["seconds"].as_f64().expect("seconds") >= 0.0, "{r}");
+    // same seed, same games
+    assert_eq!(j(&ok(g.bench(200.0, 1.0)))["games"], r["games"]);
+    assert_eq!(g.snapshot(), before);
+    assert_eq!(g.chronon_number(), 0.0);
+    let (msg, _) = thrown(g.bench(1.5, 1.0));
+    assert!(
+        msg.contains("chronons must be a non-negative integer"),
+        "{msg}"
+    );
+}

@@ -1,0 +1,74 @@
+// The measured loops of scripts/bench-wasm.sh, shared by Node (run.mjs) and the Chromium page
+// (page.html): the same code times the same work in both. Wall-clock seconds (performance.now()).
+
+/**
+ * The playground's API loop with every seat random: per chronon `randomMoves` for every player,
+ * `chronon()`, then every player's legal switches and view (what a page redraws), and `isTerminal()`
+ * before each step; a new game (`start(seed + k)`) at each terminal state, as `sidl bench` does.
+ * @param {any} SidlGame the wasm-bindgen class
+ * @param {string} source the game's text
+ */
+export function apiLoop(SidlGame, source, chronons, seed) {
+  const game = new SidlGame(source);
+  const players = game.players();
+  let s = seed;
+  let games = 1;
+  let n = 0;
+  const t0 = performance.now();
+  game.start(s);
+  while (n < chronons) {
+    if (game.isTerminal()) {
+      if (game.chrononNumber() === 0) throw new Error('the game is terminal in its initial state');
+      game.start(++s);
+      games++;
+      continue;
+    }
+    game.randomMoves(players);
+    game.chronon();
+    for (const p of players) {
+      game.switches(p);
+      game.view(p);
+    }
+    n++;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  game.free();
+  return { chronons: n, games, seconds };
+}
+
+/** `SidlGame.bench`: `sidl bench`'s loop inside the wasm. */
+export function benchCall(SidlGame, source, chronons, seed) {
+  const game = new SidlGame(source);
+  const r = game.bench(chronons, seed);
+  game.free();
+  return r;
+}
+
+/**
+ * The reference manager tests/reference/gm.pl in SWI-Prolog's WebAssembly build: its `--bench`
+ * (random games back to back, `run_bench/1`) on the game written into the virtual file system. A
+ * fresh Prolog per call; loading is not timed.
+ * @param {(opts: object) => Promise<any>} SWIPL the swipl-wasm factory
+ * @param {object} opts options for it (in a page: locateFile)
+ */
+export async function swiplBench(SWIPL, opts, gmText, source, chronons, seed) {
+  const swipl = await SWIPL({ arguments: ['-q'], ...opts });
+  // consulted, not run as a script: main/0 (argv, halt) is replaced by the calls below
+  swipl.FS.writeFile('/gm.pl', gmText.replace(':- initialization(main, main).', ''));
+  swipl.FS.writeFile('/game.sidl', source);
+  const q = (goal) => {
+    const r = swipl.prolog.query(goal).once();
+    if (!r || r.error || r.success === false) {
+      throw new Error(`swipl-wasm: ${goal}: ${JSON.stringify(r && (r.error ? String(r.message || r.error) : r))}`);
+    }
+    return r;
+  };
+  q("consult('/gm.pl')");
+  q(`nb_setval(gm_verbose, false), nb_setval(gm_inference_limit, none), set_random(seed(${seed})), load_game('/game.sidl')`);
+  const t0 = performance.now();
+  const r = q(`catch(with_output_to(string(Out), run_bench(${chronons})), E, (print_message(error, E), fail))`);
+  const seconds = (performance.now() - t0) / 1000;
+  const out = String(r.Out && (r.Out.v ?? r.Out));
+  if (!/chronons=/.test(out)) throw new Error(`swipl-wasm: no bench line: ${out}`);
+  return { chronons, seconds, version: q('current_prolog_flag(version, V)').V };
+}

@@ -41,10 +41,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/sidl-vscode-e2e.XXXXXX")
 server=""
 cleanup() {
   if [ -n "$server" ]; then
+    # code-server's extension host and watcher are its children: stop them first, or they may
+    # still write logs under $tmp while it is removed
+    pkill -TERM -P "$server" 2>/dev/null || true
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
   fi
-  rm -rf "$tmp"
+  rm -rf "$tmp" 2>/dev/null || { sleep 2; rm -rf "$tmp" 2>/dev/null || true; }
 }
 trap cleanup EXIT
 

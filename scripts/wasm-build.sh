@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the sidl-wasm crate for the browser: `bash scripts/wasm-build.sh OUT_DIR [--target web|nodejs]`
 # writes the wasm-bindgen output (sidl_wasm.js, sidl_wasm_bg.wasm, sidl_wasm.d.ts) into OUT_DIR and
-# prints the .wasm size, raw and gzipped; fails if the gzipped size is over 490 KB.
+# prints the .wasm size, raw and gzipped; fails if the gzipped size is over 500 KB.
 # Installs what is missing (idempotent): the wasm32-unknown-unknown target, and wasm-bindgen-cli at
 # exactly the version wasm/Cargo.toml pins (`wasm-bindgen = "=X.Y.Z"`; CLI and crate must match).
 # Honours CARGO_TARGET_DIR.
@@ -18,7 +18,11 @@ if [ "${2:-}" = "--target" ]; then bindgen_target=${3:?--target needs web or nod
 # 394,396 but play 1.4-2.4x slower (random traces, mcts in Node), so the budget grew instead
 # 490 KB: `sidl why` in the browser (game/why.rs), run-time placement and the AI objectives made
 # 477,471 bytes (measured 2026-11-25 evening); opt-level z 429,160, at the same speed cost (docs/wasm.md)
-max_gzip=$((490 * 1000))
+# 500 KB: the merges of 2026-11-26 (the label lint W0420 that `SidlGame.check` runs, with its
+# presenter; the engine's one event text, keyword table and answer text; console_error_panic_hook;
+# `bench()`) made 494,560 bytes, not measured one by one; the size-or-speed question stays open
+# in the issue "speed where users feel it"
+max_gzip=$((500 * 1000))
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -53,8 +57,8 @@ wasm-bindgen --target "$bindgen_target" --remove-name-section --out-dir "$out" \
 wasm="$out/sidl_wasm_bg.wasm"
 size=$(stat -c %s "$wasm")
 gz=$(gzip -9 -c "$wasm" | wc -c)
-log "$wasm: $size bytes ($((size / 1024)) KiB), gzipped $gz bytes ($((gz / 1024)) KiB; target < 490 KB)"
+log "$wasm: $size bytes ($((size / 1024)) KiB), gzipped $gz bytes ($((gz / 1024)) KiB; target < 500 KB)"
 if [ "$gz" -gt "$max_gzip" ]; then
-  echo "error: $wasm is $gz bytes gzipped, over the 490 KB target" >&2
+  echo "error: $wasm is $gz bytes gzipped, over the 500 KB target" >&2
   exit 1
 fi

@@ -77,17 +77,12 @@ pub fn run(a: &StatsArgs) -> u8 {
     let player_names: Vec<String> = players.iter().map(canonical).collect();
     let mut problems = 0usize;
     let games: Vec<GameStats> = if a.records.is_empty() {
-        if a.seats.iter().any(|s| s.trim_end().ends_with("=human")) {
-            eprintln!(
-                "error: simulated games have no human seats (read human games with --records)"
-            );
-            return 1;
-        }
-        let kinds: Vec<SeatKind> = match seat::assign(&players, &a.seats) {
-            Ok(k) => k
-                .into_iter()
-                .map(|k| if k.is_human() { SeatKind::Random } else { k })
-                .collect(),
+        let kinds: Vec<SeatKind> = match seat::automatic(
+            &players,
+            &a.seats,
+            "simulated games have no human seats (read human games with --records)",
+        ) {
+            Ok(k) => k,
             Err(m) => {
                 eprintln!("error: {m}");
                 return 1;

@@ -71,21 +71,15 @@ pub fn tournament(
             return 2;
         }
     };
-    if seats.iter().any(|s| s.trim_end().ends_with("=human")) {
-        eprintln!("error: a tournament has no human seats");
-        return 1;
-    }
     // unnamed seats play at random
-    let kinds: Vec<SeatKind> = match seat::assign(&players, seats) {
-        Ok(k) => k
-            .into_iter()
-            .map(|k| if k.is_human() { SeatKind::Random } else { k })
-            .collect(),
-        Err(m) => {
-            eprintln!("error: {m}");
-            return 1;
-        }
-    };
+    let kinds: Vec<SeatKind> =
+        match seat::automatic(&players, seats, "a tournament has no human seats") {
+            Ok(k) => k,
+            Err(m) => {
+                eprintln!("error: {m}");
+                return 1;
+            }
+        };
     let kind_names: Vec<String> = kinds.iter().map(SeatKind::name).collect();
     let mut records = match record.map(crate::commands::RecordWriter::open).transpose() {
         Ok(w) => w,

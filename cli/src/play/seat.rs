@@ -7,6 +7,18 @@ use sidl_engine::syntax::parse_term;
 use sidl_engine::term::Term;
 use sidl_engine::write::writeq;
 
+/// The seats of games played without people (`sidl tournament`, `sidl stats`): [`assign`], with
+/// the unnamed players at random; a `human` seat is an error whose text ends with `why`.
+pub fn automatic(players: &[Term], specs: &[String], why: &str) -> Result<Vec<SeatKind>, String> {
+    if specs.iter().any(|s| s.trim_end().ends_with("=human")) {
+        return Err(why.to_string());
+    }
+    Ok(assign(players, specs)?
+        .into_iter()
+        .map(|k| if k.is_human() { SeatKind::Random } else { k })
+        .collect())
+}
+
 /// Reads the `--seat PLAYER=KIND` options against the game's players: one kind per player, in player
 /// order, `human` unless a seat says otherwise. `PLAYER` is the player term as text (`[bob]`); a bare
 /// atom `bob` also names the player `[bob]`.

@@ -267,7 +267,7 @@ async function checkHiddenInformation(): Promise<void> {
   }
   const s = summary(result);
   output.appendLine(s.text);
-  output.appendLine(`  ${name}: ${result.message} (${result.states} states)`);
+  output.appendLine(`  ${name}: ${result.message}`);
   for (const e of result.errors ?? []) {
     output.appendLine(`  runtime error: ${e}`);
   }

@@ -303,13 +303,24 @@ await check('the hidden-information check of a leaky game: a read-only report be
   await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor({ timeout: LONG });
   assert.equal((await lines())[0], 'Hidden-information check (Def.1 §11) of kuhn_leaky.sidl');
 
-  // the location is a link: Ctrl+click opens the game at the clause
+  // the location is a link: Ctrl+click opens the game at the clause. Dismiss the read-only message
+  // first, then hover with Ctrl held: the editor marks the link under the pointer as active
+  await page.keyboard.press('Escape');
   const r = await textRect(location, location);
-  await page.keyboard.down('Control');
-  await page.mouse.move(r.left + 10, (r.top + r.bottom) / 2);
-  await page.locator(`${activeEditor} .detected-link-active`).waitFor({ timeout: LONG });
+  const at = { x: r.left + 10, y: (r.top + r.bottom) / 2 };
+  const active = page.locator(`${activeEditor} .detected-link-active`);
+  for (let attempt = 0; ; attempt += 1) {
+    await page.mouse.move(at.x, at.y);
+    await page.keyboard.down('Control');
+    await page.mouse.move(at.x + 2, at.y);
+    if (await active.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
+    await page.keyboard.up('Control');
+    console.error(`# the link is not active under Ctrl+hover yet (attempt ${attempt + 1}); the element there: ${await page.evaluate(({ x, y }) => { const e = document.elementFromPoint(x, y); return e ? `${e.className}: ${e.textContent.slice(0, 40)}` : 'none'; }, at)}`);
+    if (attempt === 10) throw new Error('the report location never became an active link under Ctrl+hover');
+    await page.mouse.move(5, 5);
+  }
   await shot('report-link-hovered');
-  await page.mouse.click(r.left + 10, (r.top + r.bottom) / 2);
+  await page.mouse.click(at.x + 2, at.y);
   await page.keyboard.up('Control');
   // the game, in the editor group where it was (the report stays beside it), at the clause
   await waitForActiveTab(/^kuhn_leaky\.sidl\b(?!.*hidden information)/);

@@ -7,6 +7,8 @@
 //! | `GET /admin` | anyone (the page asks for the token) | the admin page |
 //! | `GET/POST /api/sessions`, `GET /api/sessions/{id}` | admin token | list, create, one session |
 //! | `GET /api/sessions/{id}/export/{format}` | admin token | a data export (`export.rs`) |
+//! | `GET /room/{name}` | anyone with the room link | the room's welcome page (`room.rs`) |
+//! | `POST /room/{name}/join` | anyone with the room link | a seat by label or cookie, then its play page |
 //! | `GET /p/{token}` | the link's holder | welcome page with a "join" button |
 //! | `POST /p/{token}/join` | the link's holder | joins the seat, then the play page |
 //! | `GET /p/{token}/play` | a joined seat | the participant page |
@@ -88,6 +90,8 @@ impl App {
     }
 
     /// Creates a session (checks, stores, starts it) and returns its description with the links.
+    /// A session of several groups is one row per group (`groups` fixed: all of them now; as many
+    /// as arrive: the first now, the others when participants arrive).
     pub fn create(&self, req: &CreateRequest) -> Result<Value, ApiError> {
         let seed = req.config.seed.unwrap_or_else(random_u64);
         let plan = plan(&req.game, &req.config, seed)?;
@@ -96,60 +100,182 @@ impl App {
             seed: Some(seed),
             ..req.config.clone()
         };
+        let mut made = Vec::new();
+        for k in 1..=plan.groups.unwrap_or(1) {
+            let (row, seats) = self.group_rows(&id, &req.game, &config, &plan, k)?;
+            self.store
+                .create_session(&row, &seats)
+                .map_err(ApiError::storage)?;
+            // the process that creates a session drives it (its store row names this process)
+            if row.state.status == "running" {
+                self.start_session(&row.id, true)
+                    .map_err(|e| ApiError::new(500, "start", e))?;
+            }
+            made.push((row, seats));
+        }
+        let (row, seats) = made[0].clone();
+        self.describe(&row, &seats, None, &made)
+    }
+
+    /// The rows of group `k` of session `id` (not stored yet): its own id (`id` for group 1,
+    /// `id-k` for the others), seed ([`crate::config::group_seed`]) and seat links. A group of a
+    /// session with a room waits (`waiting`) until its human seats are all joined.
+    fn group_rows(
+        &self,
+        id: &str,
+        game: &str,
+        config: &SessionConfig,
+        plan: &crate::config::Plan,
+        k: u32,
+    ) -> Result<(SessionRow, Vec<SeatRow>), ApiError> {
+        let seed = crate::config::group_seed(config.seed.unwrap_or(plan.seed), k);
+        let gid = if k == 1 {
+            id.to_string()
+        } else {
+            format!("{id}-{k}")
+        };
+        let group_config = SessionConfig {
+            seed: Some(seed),
+            ..config.clone()
+        };
         let now = now_ms();
+        let waits = plan.room.is_some() && plan.seats.iter().any(|s| s.is_human());
         let row = SessionRow {
-            id: id.clone(),
+            id: gid.clone(),
             name: plan.name.clone(),
-            game: req.game.clone(),
-            config: serde_json::to_string(&config).map_err(ApiError::storage)?,
+            game: game.to_string(),
+            config: serde_json::to_string(&group_config).map_err(ApiError::storage)?,
             seed,
             created_ms: now,
             state: SessionState {
-                status: "running".into(),
+                status: if waits { "waiting" } else { "running" }.into(),
                 message: None,
                 chronons: 0,
                 chronon_started_ms: now,
                 // the first chronon's deadline is set with the session (the following ones with
-                // the chronon before them), so it is stored before anyone can act
-                deadline_ms: plan.deadline_seconds.map(|s| now + (s * 1000.0) as i64),
+                // the chronon before them), so it is stored before anyone can act; a waiting
+                // group's when it starts
+                deadline_ms: if waits {
+                    None
+                } else {
+                    plan.deadline_seconds.map(|s| now + (s * 1000.0) as i64)
+                },
                 auto_done: None,
                 driver_rng: Rng::new(seed ^ DRIVER_SEED_MIX).state,
             },
+            group: k,
+            parent: (k > 1).then(|| id.to_string()),
+            room: if k == 1 { plan.room.clone() } else { None },
+            started_ms: (!waits).then_some(now),
         };
         let seats: Vec<SeatRow> = plan
             .players
             .iter()
             .zip(&plan.seats)
             .enumerate()
-            .map(|(i, (p, k))| SeatRow {
-                session: id.clone(),
+            .map(|(i, (p, kind))| SeatRow {
+                session: gid.clone(),
                 index: i,
                 player: crate::config::show(p),
-                kind: k.name(),
-                token: if k.is_human() {
+                kind: kind.name(),
+                token: if kind.is_human() {
                     random_hex(32)
                 } else {
                     String::new()
                 },
                 joined_ms: None,
+                label: None,
             })
             .collect();
-        self.store
-            .create_session(&row, &seats)
-            .map_err(ApiError::storage)?;
-        // the process that creates a session drives it (its store row names this process)
-        self.start_session(&id, true)
-            .map_err(|e| ApiError::new(500, "start", e))?;
-        self.describe(&row, &seats, None)
+        Ok((row, seats))
     }
 
-    fn describe(
-        &self,
-        row: &SessionRow,
-        seats: &[SeatRow],
-        live: Option<Value>,
-    ) -> Result<Value, ApiError> {
-        let seats: Vec<Value> = seats
+    /// A participant arrives through the room of session `top` (group 1's row), with a label or
+    /// not: the seat the label already holds, else the next free seat (a new group when every
+    /// seat is taken and the session takes as many groups as arrive). Blocking.
+    pub fn arrive(&self, top: &SessionRow, label: Option<&str>) -> Result<SeatRow, ApiError> {
+        let config: SessionConfig = serde_json::from_str(&top.config)
+            .map_err(|e| ApiError::new(500, "storage", format!("stored configuration: {e}")))?;
+        let plan = plan(&top.game, &config, top.seed)?;
+        // a few rounds: another process may create the same new group meanwhile
+        for _ in 0..5 {
+            let claimed = self
+                .store
+                .claim_seat(&top.id, label, now_ms())
+                .map_err(ApiError::storage)?;
+            if let Some(seat) = claimed {
+                self.maybe_start(&seat.session)?;
+                return Ok(seat);
+            }
+            if plan.groups.is_some() {
+                return Err(ApiError::new(
+                    409,
+                    "session_full",
+                    "every seat of this session is taken",
+                ));
+            }
+            let groups = self.store.groups(&top.id).map_err(ApiError::storage)?;
+            let k = groups.iter().map(|g| g.group).max().unwrap_or(1) + 1;
+            if k > crate::config::MAX_GROUPS {
+                return Err(ApiError::new(409, "session_full", "too many groups"));
+            }
+            let (row, seats) = self.group_rows(&top.id, &top.game, &config, &plan, k)?;
+            if let Err(e) = self.store.create_session(&row, &seats) {
+                eprintln!("sidl serve: session {}: group {k}: {e}", top.id);
+            }
+        }
+        Err(ApiError::new(
+            503,
+            "storage",
+            "no seat could be claimed; try again",
+        ))
+    }
+
+    /// Starts a `waiting` group whose human seats have all joined (its first chronon starts now).
+    pub fn maybe_start(&self, group: &str) -> Result<(), ApiError> {
+        let row = self
+            .store
+            .session(group)
+            .map_err(ApiError::storage)?
+            .ok_or_else(|| unknown_session(group))?;
+        if row.state.status != "waiting" {
+            return Ok(());
+        }
+        let seats = self.store.seats(group).map_err(ApiError::storage)?;
+        if seats
+            .iter()
+            .any(|s| !s.token.is_empty() && s.joined_ms.is_none())
+        {
+            return Ok(());
+        }
+        let config: SessionConfig = serde_json::from_str(&row.config)
+            .map_err(|e| ApiError::new(500, "storage", format!("stored configuration: {e}")))?;
+        let plan = plan(&row.game, &config, row.seed)?;
+        let now = now_ms();
+        let deadline = plan.deadline_seconds.map(|s| now + (s * 1000.0) as i64);
+        if !self
+            .store
+            .start_group(group, now, deadline)
+            .map_err(ApiError::storage)?
+        {
+            return Ok(());
+        }
+        match self.live(group) {
+            Some(l) => {
+                let _ = l.tx.send(Cmd::Reload);
+            }
+            // with several processes the group gets its driver at the next lease round
+            None if self.store.cluster().is_none() => {
+                self.start_session(group, true)
+                    .map_err(|e| ApiError::new(500, "start", e))?;
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
+    fn seats_json(&self, seats: &[SeatRow]) -> Vec<Value> {
+        seats
             .iter()
             .map(|s| {
                 json!({
@@ -157,11 +283,23 @@ impl App {
                     "kind": s.kind,
                     "link": (!s.token.is_empty()).then(|| format!("{}/p/{}", self.base_url, s.token)),
                     "joined_ms": s.joined_ms,
+                    "label": s.label,
                 })
             })
-            .collect();
+            .collect()
+    }
+
+    /// A session (one group's row and seats) for the admin API; `groups`: every group of the
+    /// session, when `row` is group 1 of a session with several or with a room.
+    fn describe(
+        &self,
+        row: &SessionRow,
+        seats: &[SeatRow],
+        live: Option<Value>,
+        groups: &[(SessionRow, Vec<SeatRow>)],
+    ) -> Result<Value, ApiError> {
         let config: Value = serde_json::from_str(&row.config).unwrap_or(Value::Null);
-        Ok(json!({
+        let mut out = json!({
             "id": row.id,
             "name": row.name,
             "seed": row.seed,
@@ -171,9 +309,34 @@ impl App {
             "message": row.state.message,
             "chronon": row.state.chronons,
             "deadline_ms": row.state.deadline_ms,
-            "seats": seats,
+            "seats": self.seats_json(seats),
             "live": live,
-        }))
+        });
+        if row.group > 1 || row.parent.is_some() {
+            out["group"] = json!(row.group);
+            out["parent"] = json!(row.parent);
+        }
+        if let Some(r) = &row.room {
+            out["room"] = json!(format!("{}/room/{r}", self.base_url));
+        }
+        if row.room.is_some() || groups.len() > 1 {
+            out["groups"] = Value::Array(
+                groups
+                    .iter()
+                    .map(|(g, s)| {
+                        json!({
+                            "group": g.group,
+                            "id": g.id,
+                            "seed": g.seed,
+                            "status": g.state.status,
+                            "chronon": g.state.chronons,
+                            "seats": self.seats_json(s),
+                        })
+                    })
+                    .collect(),
+            );
+        }
+        Ok(out)
     }
 }
 
@@ -213,7 +376,7 @@ fn check_admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
 }
 
 /// Runs a store call off the async threads.
-async fn db<T: Send + 'static>(
+pub(crate) async fn db<T: Send + 'static>(
     app: &Arc<App>,
     f: impl FnOnce(&dyn Store) -> Result<T, crate::store::StoreError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -233,6 +396,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/sessions", get(list_sessions).post(create_session))
         .route("/api/sessions/{id}", get(get_session))
         .route("/api/sessions/{id}/export/{format}", get(export_session))
+        .route("/room/{room}", get(crate::room::welcome))
+        .route("/room/{room}/join", post(crate::room::join))
         .route("/p/{token}", get(welcome))
         .route("/p/{token}/join", post(join))
         .route("/p/{token}/play", get(play_page))
@@ -242,7 +407,7 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-fn page(html: String) -> Response {
+pub(crate) fn page(html: String) -> Response {
     (
         [
             (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
@@ -288,8 +453,10 @@ async fn list_sessions(
 ) -> Result<Json<Value>, ApiError> {
     check_admin(&app, &headers)?;
     let rows = db(&app, |s| s.sessions()).await?;
+    // a session's groups 2, 3, … are listed with it (`GET /api/sessions/{id}`), not here
     let list: Vec<Value> = rows
         .iter()
+        .filter(|r| r.parent.is_none())
         .map(|r| {
             json!({
                 "id": r.id, "name": r.name, "status": r.state.status,
@@ -315,7 +482,7 @@ async fn create_session(
     Ok((StatusCode::CREATED, Json(out)))
 }
 
-fn unknown_session(id: &str) -> ApiError {
+pub(crate) fn unknown_session(id: &str) -> ApiError {
     ApiError::not_found("unknown_session", format!("no session {id:?}"))
 }
 
@@ -342,7 +509,21 @@ async fn get_session(
         }
         None => None,
     };
-    Ok(Json(app.describe(&row, &seats, live)?))
+    let groups = if row.parent.is_none() {
+        let id2 = id.clone();
+        db(&app, move |s| {
+            let mut out = Vec::new();
+            for g in s.groups(&id2)? {
+                let seats = s.seats(&g.id)?;
+                out.push((g, seats));
+            }
+            Ok(out)
+        })
+        .await?
+    } else {
+        Vec::new()
+    };
+    Ok(Json(app.describe(&row, &seats, live, &groups)?))
 }
 
 /// A data export (`crate::export`): the file's text, with a name to save it under.
@@ -387,7 +568,7 @@ async fn seat_of(app: &Arc<App>, token: &str) -> Result<SeatRow, ApiError> {
         .ok_or_else(|| ApiError::not_found("unknown_link", "this link opens no seat"))
 }
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -429,6 +610,11 @@ async fn join(
     if seat.joined_ms.is_none() {
         let (sid, i) = (seat.session.clone(), seat.index);
         db(&app, move |s| s.join_seat(&sid, i, now_ms())).await?;
+        // the last seat of a waiting group to join starts it
+        let app2 = app.clone();
+        tokio::task::spawn_blocking(move || app2.maybe_start(&seat.session))
+            .await
+            .map_err(|e| ApiError::new(500, "internal", e.to_string()))??;
     }
     Ok(Redirect::to(&format!("/p/{token}/play")))
 }

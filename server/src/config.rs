@@ -34,6 +34,53 @@ impl Default for TimeoutSpec {
     }
 }
 
+/// How many groups a session has (docs/serve.md, "Groups").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum GroupsSpec {
+    /// A fixed number of groups, all created with the session.
+    Count(u32),
+    /// `"arrival"`: as many as arrive: a new group whenever a participant arrives through the
+    /// room and every seat is taken.
+    Named(String),
+}
+
+/// What happens to a human seat whose participant is disconnected (no open WebSocket).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum DisconnectSpec {
+    /// `"wait"`: nothing: the seat is waited for as if it were connected (the deadline policy
+    /// still applies).
+    Named(String),
+    /// `{"ai": SPEC, "after": SECONDS}`: after `after` seconds of disconnection an AI acts for
+    /// the seat, every chronon, until the participant is back.
+    Ai { ai: String, after: f64 },
+    /// `{"after": SECONDS}`: after `after` seconds of disconnection the seat is not waited for:
+    /// the chronon closes without it and the game's default applies to its switches.
+    Default { after: f64 },
+}
+
+impl Default for DisconnectSpec {
+    fn default() -> DisconnectSpec {
+        DisconnectSpec::Named("wait".into())
+    }
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
+}
+
+/// The most groups a session may have (a bound on what one request creates).
+pub const MAX_GROUPS: u32 = 1000;
+
+/// The seed of group `group` (1 for the first) of a session with seed `seed`: group 1 plays with
+/// the session's seed itself, group k with `seed + (k-1) * 0x9E3779B97F4A7C15` (wrapping; the
+/// golden-ratio increment of SplitMix64), so that every group is reproducible from the session's
+/// seed and its number alone.
+pub fn group_seed(seed: u64, group: u32) -> u64 {
+    seed.wrapping_add(u64::from(group.saturating_sub(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
 /// A session's configuration as given (and stored).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,6 +102,19 @@ pub struct SessionConfig {
     pub chronon_seconds: Option<f64>,
     #[serde(default)]
     pub timeout: TimeoutSpec,
+    /// How many groups: a number, or `"arrival"` (as many as arrive through the room). Default 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<GroupsSpec>,
+    /// The room's name: participants join through `/room/NAME` (letters, digits, `-`, `_`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<String>,
+    /// The participant labels expected in the room (`?participant_label=`); when given, only
+    /// these are admitted. Empty: any label, or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+    /// What happens to a disconnected human seat.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub disconnect: DisconnectSpec,
 }
 
 /// A request to create a session: the game's text and the configuration.
@@ -75,6 +135,17 @@ pub enum OnDeadline {
     Ai(AiSpec),
 }
 
+/// What to do with a human seat whose participant is disconnected.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OnDisconnect {
+    /// Wait for it as for a connected one.
+    Wait,
+    /// After `after_ms` of disconnection: the chronon does not wait for it (the game's default).
+    Default { after_ms: i64 },
+    /// After `after_ms` of disconnection an AI acts for it.
+    Ai { spec: AiSpec, after_ms: i64 },
+}
+
 /// A checked configuration.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -88,6 +159,25 @@ pub struct Plan {
     /// Seconds from the start of a chronon to its deadline (`None`: wait).
     pub deadline_seconds: Option<f64>,
     pub on_deadline: OnDeadline,
+    pub on_disconnect: OnDisconnect,
+    /// A fixed number of groups (`None`: as many as arrive).
+    pub groups: Option<u32>,
+    pub room: Option<String>,
+    pub labels: Vec<String>,
+}
+
+/// The longest participant label accepted, in bytes.
+pub const MAX_LABEL: usize = 100;
+
+/// Checks a participant label: 1 to [`MAX_LABEL`] bytes, no control characters.
+pub fn check_label(label: &str) -> Result<(), ApiError> {
+    if label.is_empty() || label.len() > MAX_LABEL || label.chars().any(char::is_control) {
+        return Err(bad(
+            "bad_label",
+            format!("a participant label is 1 to {MAX_LABEL} bytes without control characters"),
+        ));
+    }
+    Ok(())
 }
 
 impl Plan {
@@ -195,6 +285,63 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
             (Some(seconds("timeout.after", *after)?), OnDeadline::Ai(spec))
         }
     };
+    let on_disconnect = match &config.disconnect {
+        DisconnectSpec::Named(n) if n == "wait" => OnDisconnect::Wait,
+        DisconnectSpec::Named(n) => {
+            return Err(bad(
+                "bad_config",
+                format!(
+                    "unknown disconnection policy {n:?}: \"wait\", {{\"after\": SECONDS}} or {{\"ai\": SPEC, \"after\": SECONDS}}"
+                ),
+            ))
+        }
+        DisconnectSpec::Default { after } => OnDisconnect::Default {
+            after_ms: (seconds("disconnect.after", *after)? * 1000.0) as i64,
+        },
+        DisconnectSpec::Ai { ai, after } => OnDisconnect::Ai {
+            spec: AiSpec::parse(ai).map_err(|e| bad("bad_config", e))?,
+            after_ms: (seconds("disconnect.after", *after)? * 1000.0) as i64,
+        },
+    };
+    let groups = match &config.groups {
+        None => Some(1),
+        Some(GroupsSpec::Count(n)) if (1..=MAX_GROUPS).contains(n) => Some(*n),
+        Some(GroupsSpec::Count(n)) => {
+            return Err(bad(
+                "bad_config",
+                format!("groups must be 1 to {MAX_GROUPS}, not {n}"),
+            ))
+        }
+        Some(GroupsSpec::Named(n)) if n == "arrival" => None,
+        Some(GroupsSpec::Named(n)) => {
+            return Err(bad(
+                "bad_config",
+                format!("groups is a number or \"arrival\", not {n:?}"),
+            ))
+        }
+    };
+    if let Some(r) = &config.room {
+        let ok = !r.is_empty()
+            && r.len() <= 64
+            && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            return Err(bad(
+                "bad_config",
+                format!("room {r:?}: 1 to 64 letters, digits, '-' or '_'"),
+            ));
+        }
+    } else if groups.is_none() {
+        return Err(bad(
+            "bad_config",
+            "groups \"arrival\" needs a room (participants arrive through it)",
+        ));
+    }
+    for l in &config.labels {
+        check_label(l)?;
+    }
+    if !config.labels.is_empty() && config.room.is_none() {
+        return Err(bad("bad_config", "labels need a room"));
+    }
     let name = config
         .name
         .clone()
@@ -208,6 +355,10 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
         seats,
         deadline_seconds,
         on_deadline,
+        on_disconnect,
+        groups,
+        room: config.room.clone(),
+        labels: config.labels.clone(),
     })
 }
 

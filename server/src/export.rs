@@ -1,6 +1,7 @@
 //! The data exports of a session (docs/serve.md, "Data export"): the long event log (CSV and JSON
-//! lines), the wide CSV (one row per participant), the payments CSV and the group's replay record
-//! (`sidl_engine::game::record`, the one record format). Built from the store alone (the session
+//! lines), the wide CSV (one row per participant), the payments CSV and the groups' replay records
+//! (`sidl_engine::game::record`, the one record format: one line per group). A session of several
+//! groups is exported group after group (each group is a stored session row of its own). Built from the store alone (the session
 //! is replayed from its stored submissions, as at recovery), so the same code serves the admin
 //! API and `sidl serve export`, for a running session or a finished one.
 
@@ -43,9 +44,11 @@ pub const EVENT_COLUMNS: &[&str] = &[
     "accounts",
 ];
 
-/// Everything stored about a session, and the session replayed from it.
+/// Everything stored about one group of a session, and the group's game replayed from it.
 struct Loaded {
     row: SessionRow,
+    /// The session's id (group 1's row id).
+    top: String,
     /// The game's `game/1` name (the record's `game`), else the session's name.
     game: String,
     seats: Vec<SeatRow>,
@@ -106,6 +109,7 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
     .map_err(|e| ApiError::new(500, "replay", e.to_string()))?;
     accounts.remove(0);
     Ok(Loaded {
+        top: row.parent.clone().unwrap_or_else(|| row.id.clone()),
         row,
         game,
         seats,
@@ -117,8 +121,9 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
     })
 }
 
-/// A participant's code in the exports: the session's id and the seat's number (not its link's
-/// secret, which only the payments file carries).
+/// A participant's code in the exports: its group's id (the session's for group 1, `SESSION-K`
+/// for group K) and the seat's number (not its link's secret, which only the payments file
+/// carries).
 fn code(session: &str, seat: usize) -> String {
     format!("{session}-{}", seat + 1)
 }
@@ -126,12 +131,17 @@ fn code(session: &str, seat: usize) -> String {
 /// When chronon `c` (1 = the first) started: the end of the one before, or the session's creation.
 fn started(l: &Loaded, c: u64) -> i64 {
     if c <= 1 {
-        return l.row.created_ms;
+        // a group that waited for its participants started then
+        return l.row.started_ms.unwrap_or(l.row.created_ms);
     }
     l.chronons
         .iter()
         .find(|r| r.chronon == c - 1)
         .map_or(l.row.created_ms, |r| r.at_ms)
+}
+
+fn label(s: &SeatRow) -> Value {
+    json!(s.label.clone().unwrap_or_default())
 }
 
 /// An action's elements after its first (the player or switch) as typed JSON values: integers and doubles as
@@ -181,21 +191,22 @@ fn amount(text: &str) -> Value {
 /// The event log, one JSON object per row with the keys [`EVENT_COLUMNS`], in time order.
 fn event_rows(l: &Loaded) -> Vec<Value> {
     let id = &l.row.id;
+    let top = &l.top;
     let seat_of = |player: &str| l.seats.iter().position(|s| s.player == player);
     let base = |chronon: u64, event: &str, seat: Option<usize>| {
         let mut m = Map::new();
         for c in EVENT_COLUMNS {
             m.insert(c.to_string(), Value::Null);
         }
-        m.insert("session".into(), json!(id));
-        m.insert("group".into(), json!(1));
+        m.insert("session".into(), json!(top));
+        m.insert("group".into(), json!(l.row.group));
         m.insert("chronon".into(), json!(chronon));
         m.insert("event".into(), json!(event));
         if let Some(i) = seat {
             m.insert("seat".into(), json!(i + 1));
             m.insert("player".into(), json!(l.seats[i].player));
             m.insert("participant_code".into(), json!(code(id, i)));
-            m.insert("participant_label".into(), json!(""));
+            m.insert("participant_label".into(), label(&l.seats[i]));
         }
         m
     };
@@ -305,18 +316,20 @@ fn csv(header: &[String], rows: &[Vec<Value>]) -> String {
     out
 }
 
-fn events_csv(l: &Loaded) -> String {
+fn events_csv(groups: &[Loaded]) -> String {
     let header: Vec<String> = EVENT_COLUMNS.iter().map(|c| c.to_string()).collect();
-    let rows: Vec<Vec<Value>> = event_rows(l)
+    let rows: Vec<Vec<Value>> = groups
         .iter()
+        .flat_map(event_rows)
         .map(|r| EVENT_COLUMNS.iter().map(|c| r[*c].clone()).collect())
         .collect();
     csv(&header, &rows)
 }
 
-fn events_jsonl(l: &Loaded) -> String {
-    event_rows(l)
+fn events_jsonl(groups: &[Loaded]) -> String {
+    groups
         .iter()
+        .flat_map(event_rows)
         .map(|r| format!("{r}\n"))
         .collect::<String>()
 }
@@ -342,8 +355,9 @@ fn payoff(l: &Loaded, i: usize) -> Value {
     amount(&show(&l.session.state().accounts[i]))
 }
 
-fn wide_csv(l: &Loaded) -> String {
-    let n = l.row.state.chronons;
+/// `session_seed`: the session's seed (group 1's).
+fn wide_csv(groups: &[Loaded], session_seed: u64) -> String {
+    let n = groups.iter().map(|l| l.row.state.chronons).max().unwrap_or(0);
     let mut header: Vec<String> = [
         "participant.id_in_session",
         "participant.code",
@@ -354,9 +368,11 @@ fn wide_csv(l: &Loaded) -> String {
         "session.code",
         "session.name",
         "session.seed",
-        "session.status",
-        "session.chronons",
-        "group.id_in_session",
+        "group.id_in_subsession",
+        "group.code",
+        "group.seed",
+        "group.status",
+        "group.chronons",
         "player.id_in_group",
         "player.role",
         "player.payoff",
@@ -365,39 +381,47 @@ fn wide_csv(l: &Loaded) -> String {
     .map(|s| s.to_string())
     .collect();
     header.extend((1..=n).map(|c| format!("chronon.{c}.action")));
-    let rows: Vec<Vec<Value>> = l
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    for l in groups {
+        let chronons = l.row.state.chronons;
+        for (i, s) in l.seats.iter().enumerate() {
             let mut r = vec![
-                json!(i + 1),
+                json!(rows.len() + 1),
                 json!(code(&l.row.id, i)),
-                json!(""),
+                label(s),
                 json!(s.kind),
                 json!(s.joined_ms),
                 payoff(l, i),
-                json!(l.row.id),
+                json!(l.top),
                 json!(l.row.name),
+                json!(session_seed),
+                json!(l.row.group),
+                json!(l.row.id),
                 json!(l.row.seed),
                 json!(l.row.state.status),
-                json!(n),
-                json!(1),
+                json!(chronons),
                 json!(i + 1),
                 json!(s.player),
                 payoff(l, i),
             ];
-            r.extend((1..=n).map(|c| json!(actions_of(l, i, c))));
-            r
-        })
-        .collect();
+            r.extend((1..=n).map(|c| {
+                if c <= chronons {
+                    json!(actions_of(l, i, c))
+                } else {
+                    Value::Null
+                }
+            }));
+            rows.push(r);
+        }
+    }
     csv(&header, &rows)
 }
 
-fn payments_csv(l: &Loaded) -> String {
+fn payments_csv(groups: &[Loaded]) -> String {
     let header: Vec<String> = [
         "participant.code",
         "participant.label",
+        "group",
         "player",
         "link",
         "payoff",
@@ -405,19 +429,23 @@ fn payments_csv(l: &Loaded) -> String {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let rows: Vec<Vec<Value>> = l
-        .seats
+    let rows: Vec<Vec<Value>> = groups
         .iter()
-        .enumerate()
-        .filter(|(_, s)| !s.token.is_empty())
-        .map(|(i, s)| {
-            vec![
-                json!(code(&l.row.id, i)),
-                json!(""),
-                json!(s.player),
-                json!(format!("/p/{}", s.token)),
-                payoff(l, i),
-            ]
+        .flat_map(|l| {
+            l.seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !s.token.is_empty())
+                .map(move |(i, s)| {
+                    vec![
+                        json!(code(&l.row.id, i)),
+                        label(s),
+                        json!(l.row.group),
+                        json!(s.player),
+                        json!(format!("/p/{}", s.token)),
+                        payoff(l, i),
+                    ]
+                })
         })
         .collect();
     csv(&header, &rows)
@@ -455,7 +483,7 @@ fn record(l: &mut Loaded) -> String {
     if l.row.state.status == "error" {
         r.end.error = l.row.state.message.clone();
     }
-    r.group = Some(format!("{}/1", l.row.id));
+    r.group = Some(format!("{}/{}", l.top, l.row.group));
     for (i, s) in r.seats.iter_mut().enumerate() {
         if l.seats.get(i).is_some_and(|s| !s.token.is_empty()) {
             s.label = Some(code(&l.row.id, i));
@@ -464,7 +492,9 @@ fn record(l: &mut Loaded) -> String {
     format!("{}\n", r.to_line())
 }
 
-/// The export `format` (one of [`FORMATS`]) of session `id`: the file's text.
+/// The export `format` (one of [`FORMATS`]) of session `id`: the file's text. Every group of the
+/// session, in order (for `record.jsonl` one record per line, line K group K); `id` a group's own
+/// id (`SESSION-K`): that group only.
 pub fn export(store: &dyn Store, id: &str, format: &str) -> Result<String, ApiError> {
     if !FORMATS.contains(&format) {
         return Err(ApiError::not_found(
@@ -472,13 +502,33 @@ pub fn export(store: &dyn Store, id: &str, format: &str) -> Result<String, ApiEr
             format!("no export {format:?}; one of {}", FORMATS.join(", ")),
         ));
     }
-    let mut l = load(store, id)?;
+    let rows = store.groups(id).map_err(ApiError::storage)?;
+    if rows.is_empty() {
+        return Err(ApiError::not_found(
+            "unknown_session",
+            format!("no session {id:?}"),
+        ));
+    }
+    let mut groups = rows
+        .iter()
+        .map(|r| load(store, &r.id))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(match format {
-        "events.csv" => events_csv(&l),
-        "events.jsonl" => events_jsonl(&l),
-        "wide.csv" => wide_csv(&l),
-        "payments.csv" => payments_csv(&l),
-        _ => record(&mut l),
+        "events.csv" => events_csv(&groups),
+        "events.jsonl" => events_jsonl(&groups),
+        "wide.csv" => {
+            // the session's seed is group 1's (a group exported alone: look it up)
+            let seed = match &rows[0].parent {
+                None => rows[0].seed,
+                Some(p) => store
+                    .session(p)
+                    .map_err(ApiError::storage)?
+                    .map_or(rows[0].seed, |r| r.seed),
+            };
+            wide_csv(&groups, seed)
+        }
+        "payments.csv" => payments_csv(&groups),
+        _ => groups.iter_mut().map(record).collect(),
     })
 }
 

@@ -16,11 +16,12 @@ pub mod config;
 pub mod dto;
 pub mod error;
 pub mod export;
+pub mod room;
 pub mod session;
 pub mod store;
 
 use api::App;
-use config::{CreateRequest, SessionConfig, TimeoutSpec};
+use config::{CreateRequest, DisconnectSpec, GroupsSpec, SessionConfig, TimeoutSpec};
 use std::collections::{BTreeMap, HashMap};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -76,6 +77,24 @@ pub struct ServeArgs {
     /// With --create: the session's name
     #[arg(long, requires = "create")]
     pub name: Option<String>,
+    /// With --create: how many groups (a number), or `arrival` (as many as arrive; needs --room)
+    #[arg(long, value_name = "N|arrival", requires = "create")]
+    pub groups: Option<String>,
+    /// With --create: the room's name: participants join through `/room/NAME`
+    #[arg(long, value_name = "NAME", requires = "create")]
+    pub room: Option<String>,
+    /// With --create: an expected participant label (repeatable; then only these are admitted)
+    #[arg(long = "label", value_name = "LABEL", requires = "room")]
+    pub labels: Vec<String>,
+    /// With --create: what happens to a disconnected human seat: `wait`, `default:SECONDS` (the
+    /// game's default after SECONDS) or `ai:SECONDS:SPEC` (an AI plays it after SECONDS)
+    #[arg(
+        long,
+        value_name = "POLICY",
+        default_value = "wait",
+        requires = "create"
+    )]
+    pub disconnect: String,
     #[command(subcommand)]
     pub command: Option<ServeCommand>,
 }
@@ -194,6 +213,37 @@ fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
             }
         }
     };
+    let seconds = |what: &str, secs: &str| -> Result<f64, String> {
+        secs.parse()
+            .map_err(|_| format!("{what}: {secs} is not a number of seconds"))
+    };
+    let d = args.disconnect.as_str();
+    let disconnect = if d == "wait" {
+        DisconnectSpec::Named(d.into())
+    } else if let Some(secs) = d.strip_prefix("default:") {
+        DisconnectSpec::Default {
+            after: seconds("--disconnect", secs)?,
+        }
+    } else if let Some(rest) = d.strip_prefix("ai:") {
+        let (secs, spec) = rest
+            .split_once(':')
+            .ok_or_else(|| format!("--disconnect {d}: ai:SECONDS:SPEC, e.g. ai:30:mcts:200"))?;
+        DisconnectSpec::Ai {
+            ai: spec.to_string(),
+            after: seconds("--disconnect", secs)?,
+        }
+    } else {
+        return Err(format!(
+            "--disconnect {d}: wait, default:SECONDS or ai:SECONDS:SPEC"
+        ));
+    };
+    let groups = match args.groups.as_deref() {
+        None => None,
+        Some("arrival") => Some(GroupsSpec::Named("arrival".into())),
+        Some(n) => Some(GroupsSpec::Count(n.parse().map_err(|_| {
+            format!("--groups {n}: a number of groups or `arrival`")
+        })?)),
+    };
     Ok(Some(CreateRequest {
         game,
         config: SessionConfig {
@@ -203,6 +253,10 @@ fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
             interrupt: args.interrupt,
             chronon_seconds: args.chronon_seconds,
             timeout,
+            groups,
+            room: args.room.clone(),
+            labels: args.labels.clone(),
+            disconnect,
         },
     }))
 }
@@ -305,7 +359,19 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
                 made["id"].as_str().unwrap_or(""),
                 made["name"].as_str().unwrap_or("")
             );
-            for s in made["seats"].as_array().into_iter().flatten() {
+            if let Some(room) = made["room"].as_str() {
+                println!("  room: {room}?participant_label=LABEL");
+            }
+            let groups = made["groups"].as_array().cloned().unwrap_or_default();
+            let seats: Vec<serde_json::Value> = if groups.is_empty() {
+                made["seats"].as_array().cloned().unwrap_or_default()
+            } else {
+                groups
+                    .iter()
+                    .flat_map(|g| g["seats"].as_array().cloned().unwrap_or_default())
+                    .collect()
+            };
+            for s in &seats {
                 let who = format!(
                     "{} ({})",
                     s["player"].as_str().unwrap_or(""),

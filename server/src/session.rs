@@ -20,7 +20,7 @@
 //! store, hand their seats the acknowledgements the driver wrote, then the new records and state.
 //! When a follower's process wins the lease ([`Cmd::Drive`]) it reloads from the store and drives.
 
-use crate::config::{plan, show, OnDeadline, Plan, SessionConfig};
+use crate::config::{plan, show, OnDeadline, OnDisconnect, Plan, SessionConfig};
 use crate::dto;
 use crate::error::ApiError;
 use crate::store::{ChrononRow, Commit, EventRow, SessionState, Store, SubmissionRow};
@@ -75,6 +75,9 @@ pub enum Cmd {
     Drive,
     /// This process no longer holds the lease: follow.
     Follow,
+    /// The session's row changed outside play (a waiting group started): reload it from the
+    /// store, play on and show it.
+    Reload,
 }
 
 /// A submitted action: its canonical text, or the values of a template's slots (in fill order) for
@@ -150,6 +153,11 @@ struct Actor {
     /// While the driver handles a forwarded submission: its inbox id (the acknowledgement is
     /// written with the submission's commit).
     reply_to: Option<i64>,
+    /// Open WebSockets per seat (this process's).
+    connections: Vec<usize>,
+    /// Per seat: since when it has had no open WebSocket (from the thread's start until its
+    /// first connection), for the disconnection policy.
+    absent_since: Vec<Option<i64>>,
 }
 
 impl Actor {
@@ -227,6 +235,8 @@ impl Actor {
             refresh_queued: Arc::new(AtomicBool::new(false)),
             waiting: Vec::new(),
             reply_to: None,
+            connections: vec![0; seats],
+            absent_since: vec![Some(now_ms()); seats],
         })
     }
 
@@ -239,10 +249,14 @@ impl Actor {
         let fresh = Actor::load(self.store.clone(), &self.id)?;
         let subs = std::mem::take(&mut self.subs);
         let waiting = std::mem::take(&mut self.waiting);
+        let connections = std::mem::take(&mut self.connections);
+        let absent_since = std::mem::take(&mut self.absent_since);
         let (driving, queued) = (self.driving.clone(), self.refresh_queued.clone());
         *self = fresh;
         self.subs = subs;
         self.waiting = waiting;
+        self.connections = connections;
+        self.absent_since = absent_since;
         self.driving = driving;
         self.refresh_queued = queued;
         Ok(())
@@ -343,7 +357,11 @@ impl Actor {
 
     fn run(&mut self, rx: mpsc::Receiver<Cmd>) {
         loop {
-            let wait = match self.state.deadline_ms {
+            let next = [self.state.deadline_ms, self.next_absence()]
+                .into_iter()
+                .flatten()
+                .min();
+            let wait = match next {
                 Some(d) if self.state.status == "running" && self.is_driving() => {
                     Duration::from_millis((d - now_ms()).max(0) as u64)
                 }
@@ -355,6 +373,55 @@ impl Actor {
                 Err(mpsc::RecvTimeoutError::Disconnected) => return,
             }
             self.check_deadline();
+            self.check_absent();
+        }
+    }
+
+    /// The disconnection policy's delay, when it applies: not `wait`, and one process (with
+    /// several, the driver does not see the connections to the others).
+    fn absence_after(&self) -> Option<i64> {
+        if self.store.cluster().is_some() {
+            return None;
+        }
+        match &self.plan.on_disconnect {
+            OnDisconnect::Wait => None,
+            OnDisconnect::Default { after_ms } | OnDisconnect::Ai { after_ms, .. } => {
+                Some(*after_ms)
+            }
+        }
+    }
+
+    /// Whether human seat `i` has been disconnected for longer than the policy's delay.
+    fn absent(&self, i: usize) -> bool {
+        let Some(after) = self.absence_after() else {
+            return false;
+        };
+        self.plan.seats[i].is_human()
+            && self.connections[i] == 0
+            && self.absent_since[i].is_some_and(|t| t + after <= now_ms())
+    }
+
+    /// When the next disconnected seat becomes absent (for the thread's timer).
+    fn next_absence(&self) -> Option<i64> {
+        let after = self.absence_after()?;
+        let now = now_ms();
+        (0..self.plan.seats.len())
+            .filter(|&i| self.plan.seats[i].is_human() && self.connections[i] == 0)
+            .filter_map(|i| self.absent_since[i].map(|t| t + after))
+            .filter(|&t| t > now)
+            .min()
+    }
+
+    /// Plays on when an absent seat holds the chronon up.
+    fn check_absent(&mut self) {
+        if self.absence_after().is_none() || !self.running() || !self.is_driving() {
+            return;
+        }
+        let Ok(to_act) = self.still_to_act() else {
+            return;
+        };
+        if to_act.iter().any(|&i| self.absent(i)) {
+            self.advance();
         }
     }
 
@@ -362,6 +429,9 @@ impl Actor {
         match cmd {
             Cmd::Subscribe { seat, out } => {
                 if seat < self.subs.len() {
+                    // counted whatever happens below: its Disconnected comes in any case
+                    self.connections[seat] += 1;
+                    self.absent_since[seat] = None;
                     let hello = self.hello(seat);
                     let state = self.seat_state(seat);
                     if out.try_send(hello).is_ok() && out.try_send(state).is_ok() {
@@ -372,6 +442,10 @@ impl Actor {
             }
             Cmd::Disconnected { seat } => {
                 if seat < self.subs.len() {
+                    self.connections[seat] = self.connections[seat].saturating_sub(1);
+                    if self.connections[seat] == 0 {
+                        self.absent_since[seat] = Some(now_ms());
+                    }
                     self.log(seat, "disconnected", json!({}));
                 }
             }
@@ -423,6 +497,18 @@ impl Actor {
                     self.advance();
                     self.broadcast(0);
                 }
+            }
+            Cmd::Reload => {
+                if let Err(e) = self.reload() {
+                    eprintln!("sidl serve: session {}: {e}", self.id);
+                    return;
+                }
+                if self.is_driving() {
+                    self.take_inbox();
+                    self.check_deadline();
+                    self.advance();
+                }
+                self.broadcast(0);
             }
             Cmd::Follow => {
                 if self.is_driving() {
@@ -797,10 +883,17 @@ impl Actor {
                 }
                 self.state.auto_done = Some(n);
             }
+            if self.absent_ai(n)? {
+                continue;
+            }
+            // an absent seat is not waited for (the game's default applies to its switches;
+            // interrupt mode has no defaults: there it is waited for)
             let humans_to_act: Vec<usize> = self
                 .still_to_act()?
                 .into_iter()
-                .filter(|&i| self.plan.seats[i].is_human())
+                .filter(|&i| {
+                    self.plan.seats[i].is_human() && (self.plan.interrupt || !self.absent(i))
+                })
                 .collect();
             if !humans_to_act.is_empty() {
                 // a human must act: wait (for the deadline, if there is one)
@@ -836,6 +929,47 @@ impl Actor {
             }
         }
         Ok(())
+    }
+
+    /// The disconnection policy `ai`: an AI acts for each absent human seat still to act (source
+    /// `disconnect-ai`). True when that ran a transition (interrupt mode: go on with the next
+    /// chronon).
+    fn absent_ai(&mut self, n: u64) -> Result<bool, RuntimeError> {
+        let OnDisconnect::Ai { spec, .. } = self.plan.on_disconnect.clone() else {
+            return Ok(false);
+        };
+        let absent: Vec<usize> = self
+            .still_to_act()?
+            .into_iter()
+            .filter(|&i| self.absent(i))
+            .collect();
+        if absent.is_empty() {
+            return Ok(false);
+        }
+        let mut commit = Commit::default();
+        for i in absent {
+            let p = self.plan.players[i].clone();
+            let seed = self.session.rng().next_u64();
+            let subs = seats::ai_moves(&mut self.session, &p, spec, seed, self.plan.interrupt)?;
+            for s in &subs {
+                let row = self.sub_row(n, &s.player, &s.switch, &s.action, "disconnect-ai");
+                commit.submissions.push(row);
+            }
+            if self.session.history().len() as u64 > n {
+                self.chronon_ran(&mut commit);
+                commit.state = Some(self.state.clone());
+                if self.persist(commit).is_ok() {
+                    self.broadcast_chronons(n);
+                }
+                return Ok(true);
+            }
+        }
+        if commit.submissions.is_empty() {
+            return Ok(false);
+        }
+        commit.state = Some(self.state.clone());
+        let _ = self.persist(commit);
+        Ok(false)
     }
 
     /// Interrupt mode: each automatic seat in player order submits at most once; the first accepted

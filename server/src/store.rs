@@ -28,8 +28,9 @@ impl std::error::Error for StoreError {}
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// A session as stored.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A session as stored: one game instance. A session of several groups is one row per group:
+/// group 1's row carries the session's id, the others name it as their `parent`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SessionRow {
     pub id: String,
     pub name: String,
@@ -40,13 +41,23 @@ pub struct SessionRow {
     pub seed: u64,
     pub created_ms: i64,
     pub state: SessionState,
+    /// The group's number in its session, 1 for the first (docs/serve.md, "Groups").
+    pub group: u32,
+    /// For groups 2, 3, …: the session (the id of group 1) they belong to; `None` for group 1.
+    pub parent: Option<String>,
+    /// The session's room (`/room/NAME`), on group 1's row; `None` without one.
+    pub room: Option<String>,
+    /// When its first chronon started: at creation, or for a group that waited for its
+    /// participants when it was full (`None`: still waiting, or stored before groups existed).
+    pub started_ms: Option<i64>,
 }
 
 /// The part of a session row that changes during play.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SessionState {
-    /// `running`, `finished` (terminal state), `stalled` (no seat can act) or `error` (a runtime
-    /// error of the game; `message` says which).
+    /// `waiting` (a group of a room not yet full: nothing runs), `running`, `finished` (terminal
+    /// state), `stalled` (no seat can act) or `error` (a runtime error of the game; `message` says
+    /// which).
     pub status: String,
     pub message: Option<String>,
     /// How many chronons have run.
@@ -63,7 +74,7 @@ pub struct SessionState {
 }
 
 /// A seat: one player of a session and who plays it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SeatRow {
     pub session: String,
     pub index: usize,
@@ -75,6 +86,9 @@ pub struct SeatRow {
     pub token: String,
     /// When the participant pressed "join" (ms), or `None`.
     pub joined_ms: Option<i64>,
+    /// The participant label it was given through the room link (`?participant_label=`), or
+    /// `None`.
+    pub label: Option<String>,
 }
 
 /// An accepted submission. Submissions are stored in order (`seq`); `chronon` is the number of
@@ -185,6 +199,25 @@ pub trait Store: Send + Sync {
     fn log_event(&self, session: &str, event: &EventRow) -> StoreResult<()>;
     /// A session's events in the order they were stored.
     fn events(&self, session: &str) -> StoreResult<Vec<EventRow>>;
+    /// A session's groups in order: the session (group 1) and the rows naming it as their parent.
+    /// For a group 2, 3, … only that group.
+    fn groups(&self, session: &str) -> StoreResult<Vec<SessionRow>>;
+    /// The newest session (group 1's row) whose room is `room`.
+    fn session_by_room(&self, room: &str) -> StoreResult<Option<SessionRow>>;
+    /// A seat for a participant arriving through the room of `session` (one transaction,
+    /// serialised with every other arrival at the session): the seat already holding `label`, if
+    /// any; else the first human seat nobody joined, in group order then seat order, which is
+    /// marked as joined at `at_ms` with `label`. `None` when every seat is taken.
+    fn claim_seat(
+        &self,
+        session: &str,
+        label: Option<&str>,
+        at_ms: i64,
+    ) -> StoreResult<Option<SeatRow>>;
+    /// A `waiting` group starts (its human seats are all joined): `running`, its first chronon
+    /// starting at `at_ms` with the deadline `deadline_ms`. False when it was not waiting.
+    fn start_group(&self, session: &str, at_ms: i64, deadline_ms: Option<i64>)
+        -> StoreResult<bool>;
     /// Writes one step of play atomically: all of it or nothing.
     fn commit(&self, session: &str, commit: &Commit) -> StoreResult<()>;
     /// The multi-process part, for a store that several processes share (`None`: this process

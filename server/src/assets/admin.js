@@ -19,14 +19,28 @@ async function show(id) {
   const h = document.createElement("h2");
   h.textContent = `${s.name} (${s.id}): ${s.status}, chronon ${s.chronon}`;
   d.append(h);
-  const ul = document.createElement("ul");
-  for (const seat of s.seats) {
-    const li = document.createElement("li");
-    li.textContent = `${seat.player} (${seat.kind})${seat.joined_ms ? ", joined" : ""} `;
-    if (seat.link) { const a = document.createElement("a"); a.href = seat.link; a.textContent = seat.link; li.append(a); }
-    ul.append(li);
+  if (s.room) {
+    const p = document.createElement("p");
+    const a = document.createElement("a"); a.href = s.room; a.textContent = s.room;
+    p.append("Room link (add ?participant_label=LABEL): ", a);
+    d.append(p);
   }
-  d.append(ul);
+  // a session of several groups (or with a room): every group's seats
+  for (const g of s.groups || [{ group: 1, status: s.status, chronon: s.chronon, seats: s.seats }]) {
+    if (s.groups) {
+      const h3 = document.createElement("h3");
+      h3.textContent = `Group ${g.group}: ${g.status}, chronon ${g.chronon}`;
+      d.append(h3);
+    }
+    const ul = document.createElement("ul");
+    for (const seat of g.seats) {
+      const li = document.createElement("li");
+      li.textContent = `${seat.player} (${seat.kind})${seat.label ? ` [${seat.label}]` : ""}${seat.joined_ms ? ", joined" : ""} `;
+      if (seat.link) { const a = document.createElement("a"); a.href = seat.link; a.textContent = seat.link; li.append(a); }
+      ul.append(li);
+    }
+    d.append(ul);
+  }
 }
 
 async function refresh() {

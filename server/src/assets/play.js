@@ -74,7 +74,9 @@ function renderSwitches() {
 
 function render() {
   if (!state) return;
-  $("chronon").textContent = state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
+  const waiting = state.status === "waiting"; // a group not yet full (room links)
+  $("chronon").textContent = waiting ? "Waiting for the other participants of your group…"
+    : state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
   view.replaceChildren(...state.view.map((f) => el("li", { class: "term" }, f)));
   $("account").textContent = state.account;
@@ -83,7 +85,7 @@ function render() {
   $("pending").textContent = state.pending.length
     ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${a} at ${s}`).join("; ")
     : "";
-  const over = state.status !== "running";
+  const over = state.status !== "running" && !waiting;
   $("end").hidden = !over;
   $("act").hidden = over;
   if (over) {

@@ -103,6 +103,14 @@ const MIGRATIONS: &[&str] = &[
         at_ms BIGINT NOT NULL
      );
      CREATE INDEX events_session ON events(session, id);",
+    // 3: groups (one row per group, groups 2, 3, … naming group 1's row), rooms, participant labels
+    "ALTER TABLE sessions ADD COLUMN grp INTEGER NOT NULL DEFAULT 1;
+     ALTER TABLE sessions ADD COLUMN parent TEXT REFERENCES sessions(id);
+     ALTER TABLE sessions ADD COLUMN room TEXT;
+     ALTER TABLE sessions ADD COLUMN started_ms BIGINT;
+     ALTER TABLE seats ADD COLUMN label TEXT;
+     CREATE INDEX sessions_parent ON sessions(parent, grp);
+     CREATE INDEX sessions_room ON sessions(room, created_ms);",
 ];
 
 /// The key of the advisory lock that serialises migrations.
@@ -232,7 +240,7 @@ fn parse_rng(text: &str) -> StoreResult<[u64; 4]> {
 
 const SESSION_COLUMNS: &str =
     "id, name, game, config, seed, created_ms, status, message, chronons, \
-     chronon_started_ms, deadline_ms, auto_done, driver_rng";
+     chronon_started_ms, deadline_ms, auto_done, driver_rng, grp, parent, room, started_ms";
 
 fn session_row(r: &Row) -> StoreResult<SessionRow> {
     Ok(SessionRow {
@@ -251,10 +259,14 @@ fn session_row(r: &Row) -> StoreResult<SessionRow> {
             auto_done: r.get::<_, Option<i64>>(11).map(|n| n as u64),
             driver_rng: parse_rng(r.get(12))?,
         },
+        group: r.get::<_, i32>(13) as u32,
+        parent: r.get(14),
+        room: r.get(15),
+        started_ms: r.get(16),
     })
 }
 
-const SEAT_COLUMNS: &str = "session, idx, player, kind, token, joined_ms";
+const SEAT_COLUMNS: &str = "session, idx, player, kind, token, joined_ms, label";
 
 fn seat_row(r: &Row) -> SeatRow {
     SeatRow {
@@ -264,6 +276,7 @@ fn seat_row(r: &Row) -> SeatRow {
         kind: r.get(3),
         token: r.get(4),
         joined_ms: r.get(5),
+        label: r.get(6),
     }
 }
 
@@ -310,8 +323,8 @@ impl Store for PgStore {
             tx.execute(
                 &format!(
                     "INSERT INTO sessions ({SESSION_COLUMNS}, driver, lease_until)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                             clock_timestamp() + {lease})"
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15,
+                             $16, $17, $18, $14, clock_timestamp() + {lease})"
                 ),
                 &[
                     &s.id,
@@ -328,11 +341,17 @@ impl Store for PgStore {
                     &s.state.auto_done.map(|n| n as i64),
                     &rng_text(&s.state.driver_rng),
                     &self.node,
+                    &(s.group as i32),
+                    &s.parent,
+                    &s.room,
+                    &s.started_ms,
                 ],
             )?;
             for seat in seats {
                 tx.execute(
-                    &format!("INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)"),
+                    &format!(
+                        "INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                    ),
                     &[
                         &seat.session,
                         &(seat.index as i64),
@@ -340,6 +359,7 @@ impl Store for PgStore {
                         &seat.kind,
                         &seat.token,
                         &seat.joined_ms,
+                        &seat.label,
                     ],
                 )?;
             }
@@ -477,6 +497,107 @@ impl Store for PgStore {
                 at_ms: r.get(5),
             })
             .collect())
+    }
+
+    fn groups(&self, session: &str) -> StoreResult<Vec<SessionRow>> {
+        let rows = self.with(|c| {
+            c.query(
+                &format!(
+                    "SELECT {SESSION_COLUMNS} FROM sessions WHERE id = $1 OR parent = $1
+                     ORDER BY grp"
+                ),
+                &[&session],
+            )
+        })?;
+        rows.iter().map(session_row).collect()
+    }
+
+    fn session_by_room(&self, room: &str) -> StoreResult<Option<SessionRow>> {
+        let row = self.with(|c| {
+            c.query_opt(
+                &format!(
+                    "SELECT {SESSION_COLUMNS} FROM sessions WHERE room = $1 AND parent IS NULL
+                     ORDER BY created_ms DESC, id DESC LIMIT 1"
+                ),
+                &[&room],
+            )
+        })?;
+        row.as_ref().map(session_row).transpose()
+    }
+
+    /// Locks group 1's row first: the arrivals at a session are serialised across processes.
+    fn claim_seat(
+        &self,
+        session: &str,
+        label: Option<&str>,
+        at_ms: i64,
+    ) -> StoreResult<Option<SeatRow>> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE",
+                &[&session],
+            )?;
+            let cols = "s.session, s.idx, s.player, s.kind, s.token, s.joined_ms, s.label";
+            let from = "FROM seats s JOIN sessions g ON s.session = g.id
+                        WHERE (g.id = $1 OR g.parent = $1)";
+            if let Some(l) = label {
+                let held = tx.query_opt(
+                    &format!("SELECT {cols} {from} AND s.label = $2"),
+                    &[&session, &l],
+                )?;
+                if let Some(r) = held {
+                    tx.commit()?;
+                    return Ok(Some(seat_row(&r)));
+                }
+            }
+            let free = tx.query_opt(
+                &format!(
+                    "SELECT {cols} {from} AND s.token <> '' AND s.joined_ms IS NULL
+                     AND s.label IS NULL ORDER BY g.grp, s.idx LIMIT 1"
+                ),
+                &[&session],
+            )?;
+            let Some(r) = free else {
+                return Ok(None);
+            };
+            let mut seat = seat_row(&r);
+            tx.execute(
+                "UPDATE seats SET joined_ms = $3, label = $4 WHERE session = $1 AND idx = $2",
+                &[&seat.session, &(seat.index as i64), &at_ms, &label],
+            )?;
+            tx.commit()?;
+            seat.joined_ms = Some(at_ms);
+            seat.label = label.map(str::to_string);
+            Ok(Some(seat))
+        })
+    }
+
+    /// Notifies like a commit, so that the processes with participants of the group reload it;
+    /// the group gets a driver at the next lease round.
+    fn start_group(
+        &self,
+        session: &str,
+        at_ms: i64,
+        deadline_ms: Option<i64>,
+    ) -> StoreResult<bool> {
+        self.with(|c| {
+            let mut tx = c.transaction()?;
+            let n = tx.execute(
+                "UPDATE sessions SET status = 'running', chronon_started_ms = $2, deadline_ms = $3,
+                    started_ms = $2
+                 WHERE id = $1 AND status = 'waiting'",
+                &[&session, &at_ms, &deadline_ms],
+            )?;
+            if n == 1 {
+                tx.execute(
+                    "SELECT pg_notify($1, $2)",
+                    &[&CHANNEL, &format!("e:{session}")],
+                )?;
+            }
+            tx.commit()?;
+            Ok(n == 1)
+        })
     }
 
     /// Locks the session's row and checks the lease first: only the process that drives the

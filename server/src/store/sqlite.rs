@@ -68,6 +68,14 @@ const MIGRATIONS: &[&str] = &[
         at_ms INTEGER NOT NULL
      );
      CREATE INDEX events_session ON events(session, id);",
+    // 3: groups (one row per group, groups 2, 3, … naming group 1's row), rooms, participant labels
+    "ALTER TABLE sessions ADD COLUMN grp INTEGER NOT NULL DEFAULT 1;
+     ALTER TABLE sessions ADD COLUMN parent TEXT REFERENCES sessions(id);
+     ALTER TABLE sessions ADD COLUMN room TEXT;
+     ALTER TABLE sessions ADD COLUMN started_ms INTEGER;
+     ALTER TABLE seats ADD COLUMN label TEXT;
+     CREATE INDEX sessions_parent ON sessions(parent, grp);
+     CREATE INDEX sessions_room ON sessions(room, created_ms);",
 ];
 
 /// The SQLite store.
@@ -159,7 +167,7 @@ fn parse_rng(text: String) -> rusqlite::Result<[u64; 4]> {
 
 const SESSION_COLUMNS: &str =
     "id, name, game, config, seed, created_ms, status, message, chronons, \
-     chronon_started_ms, deadline_ms, auto_done, driver_rng";
+     chronon_started_ms, deadline_ms, auto_done, driver_rng, grp, parent, room, started_ms";
 
 fn session_row(r: &Row) -> rusqlite::Result<SessionRow> {
     Ok(SessionRow {
@@ -178,6 +186,10 @@ fn session_row(r: &Row) -> rusqlite::Result<SessionRow> {
             auto_done: r.get::<_, Option<i64>>(11)?.map(|n| n as u64),
             driver_rng: parse_rng(r.get(12)?)?,
         },
+        group: r.get::<_, i64>(13)? as u32,
+        parent: r.get(14)?,
+        room: r.get(15)?,
+        started_ms: r.get(16)?,
     })
 }
 
@@ -189,10 +201,11 @@ fn seat_row(r: &Row) -> rusqlite::Result<SeatRow> {
         kind: r.get(3)?,
         token: r.get(4)?,
         joined_ms: r.get(5)?,
+        label: r.get(6)?,
     })
 }
 
-const SEAT_COLUMNS: &str = "session, idx, player, kind, token, joined_ms";
+const SEAT_COLUMNS: &str = "session, idx, player, kind, token, joined_ms, label";
 
 impl Store for SqliteStore {
     fn meta(&self, key: &str) -> StoreResult<Option<String>> {
@@ -230,7 +243,7 @@ impl Store for SqliteStore {
         tx.execute(
             &format!(
                 "INSERT INTO sessions ({SESSION_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
             ),
             params![
                 s.id,
@@ -246,19 +259,26 @@ impl Store for SqliteStore {
                 s.state.deadline_ms,
                 s.state.auto_done.map(|n| n as i64),
                 rng_text(&s.state.driver_rng),
+                s.group as i64,
+                s.parent,
+                s.room,
+                s.started_ms,
             ],
         )
         .map_err(err)?;
         for seat in seats {
             tx.execute(
-                &format!("INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
+                &format!(
+                    "INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                ),
                 params![
                     seat.session,
                     seat.index as i64,
                     seat.player,
                     seat.kind,
                     seat.token,
-                    seat.joined_ms
+                    seat.joined_ms,
+                    seat.label
                 ],
             )
             .map_err(err)?;
@@ -406,6 +426,101 @@ impl Store for SqliteStore {
             })
             .map_err(err)?;
         rows.collect::<rusqlite::Result<_>>().map_err(err)
+    }
+
+    fn groups(&self, session: &str) -> StoreResult<Vec<SessionRow>> {
+        let conn = self.lock();
+        let mut st = conn
+            .prepare(&format!(
+                "SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?1 OR parent = ?1 ORDER BY grp"
+            ))
+            .map_err(err)?;
+        let rows = st.query_map([session], session_row).map_err(err)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(err)
+    }
+
+    fn session_by_room(&self, room: &str) -> StoreResult<Option<SessionRow>> {
+        self.lock()
+            .query_row(
+                &format!(
+                    "SELECT {SESSION_COLUMNS} FROM sessions WHERE room = ?1 AND parent IS NULL
+                     ORDER BY created_ms DESC, rowid DESC LIMIT 1"
+                ),
+                [room],
+                session_row,
+            )
+            .optional()
+            .map_err(err)
+    }
+
+    fn claim_seat(
+        &self,
+        session: &str,
+        label: Option<&str>,
+        at_ms: i64,
+    ) -> StoreResult<Option<SeatRow>> {
+        let mut conn = self.lock();
+        // IMMEDIATE: the write lock first, so that two arrivals never take the same seat
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let cols = "s.session, s.idx, s.player, s.kind, s.token, s.joined_ms, s.label";
+        let from = "FROM seats s JOIN sessions g ON s.session = g.id
+                    WHERE (g.id = ?1 OR g.parent = ?1)";
+        if let Some(l) = label {
+            let held = tx
+                .query_row(
+                    &format!("SELECT {cols} {from} AND s.label = ?2"),
+                    params![session, l],
+                    seat_row,
+                )
+                .optional()
+                .map_err(err)?;
+            if held.is_some() {
+                tx.commit().map_err(err)?;
+                return Ok(held);
+            }
+        }
+        let free = tx
+            .query_row(
+                &format!(
+                    "SELECT {cols} {from} AND s.token <> '' AND s.joined_ms IS NULL
+                     AND s.label IS NULL ORDER BY g.grp, s.idx LIMIT 1"
+                ),
+                [session],
+                seat_row,
+            )
+            .optional()
+            .map_err(err)?;
+        let Some(mut seat) = free else {
+            return Ok(None);
+        };
+        tx.execute(
+            "UPDATE seats SET joined_ms = ?3, label = ?4 WHERE session = ?1 AND idx = ?2",
+            params![seat.session, seat.index as i64, at_ms, label],
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)?;
+        seat.joined_ms = Some(at_ms);
+        seat.label = label.map(str::to_string);
+        Ok(Some(seat))
+    }
+
+    fn start_group(
+        &self,
+        session: &str,
+        at_ms: i64,
+        deadline_ms: Option<i64>,
+    ) -> StoreResult<bool> {
+        self.lock()
+            .execute(
+                "UPDATE sessions SET status = 'running', chronon_started_ms = ?2, deadline_ms = ?3,
+                    started_ms = ?2
+                 WHERE id = ?1 AND status = 'waiting'",
+                params![session, at_ms, deadline_ms],
+            )
+            .map(|n| n == 1)
+            .map_err(err)
     }
 
     fn commit(&self, session: &str, c: &Commit) -> StoreResult<()> {

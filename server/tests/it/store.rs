@@ -23,6 +23,8 @@ fn session(id: &str) -> SessionRow {
             auto_done: None,
             driver_rng: [u64::MAX, 0, 1, 1 << 63],
         },
+        group: 1,
+        ..SessionRow::default()
     }
 }
 
@@ -60,6 +62,7 @@ fn commits_are_atomic_and_rows_round_trip(db: Db) {
         kind: "human".into(),
         token: "t".into(),
         joined_ms: None,
+        label: None,
     };
     store
         .create_session(&session("s1"), std::slice::from_ref(&seat))

@@ -6,6 +6,7 @@ mod support;
 
 mod cluster;
 mod export;
+mod groups;
 mod play;
 mod recovery;
 mod seats;

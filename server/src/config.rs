@@ -323,7 +323,8 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
     if let Some(r) = &config.room {
         let ok = !r.is_empty()
             && r.len() <= 64
-            && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            && r.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
         if !ok {
             return Err(bad(
                 "bad_config",

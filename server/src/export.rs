@@ -357,7 +357,11 @@ fn payoff(l: &Loaded, i: usize) -> Value {
 
 /// `session_seed`: the session's seed (group 1's).
 fn wide_csv(groups: &[Loaded], session_seed: u64) -> String {
-    let n = groups.iter().map(|l| l.row.state.chronons).max().unwrap_or(0);
+    let n = groups
+        .iter()
+        .map(|l| l.row.state.chronons)
+        .max()
+        .unwrap_or(0);
     let mut header: Vec<String> = [
         "participant.id_in_session",
         "participant.code",

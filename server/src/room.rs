@@ -43,11 +43,7 @@ fn error_page(e: &ApiError) -> Response {
         _ => "Cannot join",
     };
     let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::BAD_REQUEST);
-    (
-        status,
-        page(crate::assets::message_page(title, &e.message)),
-    )
-        .into_response()
+    (status, page(crate::assets::message_page(title, &e.message))).into_response()
 }
 
 /// Percent-encodes a query value (RFC 3986 unreserved characters stay).

@@ -377,17 +377,35 @@ impl Actor {
         }
     }
 
-    /// The disconnection policy's delay, when it applies: not `wait`, and one process (with
-    /// several, the driver does not see the connections to the others).
+    /// The disconnection policy's delay (`None`: `wait`).
     fn absence_after(&self) -> Option<i64> {
-        if self.store.cluster().is_some() {
-            return None;
-        }
         match &self.plan.on_disconnect {
             OnDisconnect::Wait => None,
             OnDisconnect::Default { after_ms } | OnDisconnect::Ai { after_ms, .. } => {
                 Some(*after_ms)
             }
+        }
+    }
+
+    /// Since when human seat `i` has had no open WebSocket (`None`: it has one). With several
+    /// processes a seat without a connection here may have one to another process: the last
+    /// connection event stored for it decides (`connected`: it has; `disconnected`: since then).
+    fn disconnected_since(&self, i: usize) -> Option<i64> {
+        if self.connections[i] > 0 {
+            return None;
+        }
+        let local = self.absent_since[i]?;
+        if self.store.cluster().is_none() {
+            return Some(local);
+        }
+        let events = self.store.events(&self.id).ok()?;
+        match events
+            .iter()
+            .rfind(|e| e.seat == i && (e.kind == "connected" || e.kind == "disconnected"))
+        {
+            Some(e) if e.kind == "connected" => None,
+            Some(e) => Some(e.at_ms.max(local)),
+            None => Some(local),
         }
     }
 
@@ -397,17 +415,21 @@ impl Actor {
             return false;
         };
         self.plan.seats[i].is_human()
-            && self.connections[i] == 0
-            && self.absent_since[i].is_some_and(|t| t + after <= now_ms())
+            && self
+                .disconnected_since(i)
+                .is_some_and(|t| t + after <= now_ms())
     }
 
     /// When the next disconnected seat becomes absent (for the thread's timer).
     fn next_absence(&self) -> Option<i64> {
         let after = self.absence_after()?;
+        if !self.running() || !self.is_driving() {
+            return None;
+        }
         let now = now_ms();
         (0..self.plan.seats.len())
-            .filter(|&i| self.plan.seats[i].is_human() && self.connections[i] == 0)
-            .filter_map(|i| self.absent_since[i].map(|t| t + after))
+            .filter(|&i| self.plan.seats[i].is_human())
+            .filter_map(|i| self.disconnected_since(i).map(|t| t + after))
             .filter(|&t| t > now)
             .min()
     }

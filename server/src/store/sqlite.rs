@@ -268,9 +268,7 @@ impl Store for SqliteStore {
         .map_err(err)?;
         for seat in seats {
             tx.execute(
-                &format!(
-                    "INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-                ),
+                &format!("INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
                 params![
                     seat.session,
                     seat.index as i64,

@@ -19,7 +19,12 @@ const LABELS: [&str; 6] = ["PC01", "PC02", "PC03", "PC04", "PC05", "PC06"];
 
 /// POST `/room/ROOM/join[?participant_label=L]` with the cookies given: the status, the seat token
 /// it leads to and the cookie it sets.
-fn room_join(server: &Server, room: &str, label: Option<&str>, cookie: Option<&str>) -> (u16, String, String) {
+fn room_join(
+    server: &Server,
+    room: &str,
+    label: Option<&str>,
+    cookie: Option<&str>,
+) -> (u16, String, String) {
     let path = match label {
         Some(l) => format!("/room/{room}/join?participant_label={l}"),
         None => format!("/room/{room}/join"),
@@ -202,7 +207,10 @@ async fn six_labels_form_three_groups_that_play_to_the_end(db: Db) {
     }
     let gs = groups(&server, &id);
     assert_eq!(gs.len(), 3);
-    let ids: Vec<String> = gs.iter().map(|g| g["id"].as_str().unwrap().into()).collect();
+    let ids: Vec<String> = gs
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().into())
+        .collect();
     assert_eq!(ids, [id.clone(), format!("{id}-2"), format!("{id}-3")]);
     // each group's own seed, from the session's seed and its number
     for (k, g) in gs.iter().enumerate() {
@@ -226,6 +234,11 @@ async fn six_labels_form_three_groups_that_play_to_the_end(db: Db) {
     for (g, action) in ["[p1,bet]", "[p1,bet]", "[p1,check]"].iter().enumerate() {
         act(&mut seats[2 * g], action).await;
     }
+    // (the acknowledgement comes before the chronon closes: wait for that too, so that the kill
+    // below is after it)
+    for g in 0..3 {
+        seats[2 * g].until("state", |s| s["chronon"] == 2).await;
+    }
     // kill -9 in the middle; after the restart every group goes on where it was
     drop(seats);
     server.kill();
@@ -237,7 +250,11 @@ async fn six_labels_form_three_groups_that_play_to_the_end(db: Db) {
     // PC03 (group 2's p1) is back in its seat with its own history
     let hello = seats[2].until("hello", |_| true).await;
     assert_eq!(hello["player"], "[p1]");
-    assert_eq!(hello["history"][1]["submissions"], json!([["[p1]", "[p1,bet]"]]));
+    assert_eq!(
+        hello["history"][1]["submissions"],
+        json!([["[p1]", "[p1,bet]"]]),
+        "{hello}"
+    );
     for (g, action) in ["[p2,call]", "[p2,fold]", "[p2,check]"].iter().enumerate() {
         act(&mut seats[2 * g + 1], action).await;
     }
@@ -397,5 +414,8 @@ async fn a_disconnected_seat_gets_the_configured_policy(db: Db) {
     let text = std::fs::read_to_string(repo().join("games/kuhn.sidl")).unwrap();
     let body = json!({"game": text, "config": {"disconnect": "later"}}).to_string();
     let (status, v) = server.http("POST", "/api/sessions", Some(TOKEN), Some(&body));
-    assert_eq!((status, v["error"]["code"].as_str()), (400, Some("bad_config")));
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("bad_config"))
+    );
 }

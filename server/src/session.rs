@@ -439,6 +439,10 @@ impl Actor {
         if self.absence_after().is_none() || !self.running() || !self.is_driving() {
             return;
         }
+        // interrupt mode has no defaults: an absent seat is waited for (only an AI acts for it)
+        if self.plan.interrupt && matches!(self.plan.on_disconnect, OnDisconnect::Default { .. }) {
+            return;
+        }
         let Ok(to_act) = self.still_to_act() else {
             return;
         };

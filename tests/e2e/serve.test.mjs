@@ -139,6 +139,38 @@ await check("a typed template through the playground's form: the server fills an
   assert.deepEqual(alice.errors, []);
 });
 
+await check('a room link with participant labels: a group waits until full; the label returns its seat', async () => {
+  const made = await api('/api/sessions', { game, config: { seed: 4, timeout: 'wait', room: 'e2e-room', groups: 'arrival', labels: ['A1', 'A2', 'A3'] } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const a1 = await participant(`${base}/room/e2e-room?participant_label=A1`);
+  assert.match(await a1.page.textContent('main'), /Participant A1/);
+  const before = await api(`/api/sessions/${made.body.id}`);
+  assert.deepEqual(before.body.groups[0].seats.map((x) => x.label), [null, null], 'the GET took no seat');
+  await a1.page.click('#join');
+  await a1.page.waitForSelector('#chronon:text("Waiting for the other participants")');
+  await shot(a1, 'room-waiting');
+  const a2 = await participant(`${base}/room/e2e-room?participant_label=A2`);
+  await a2.page.click('#join');
+  for (const seat of [a1, a2]) await seat.page.waitForSelector('#chronon:text("Chronon 2")');
+  assert.match(await a1.page.textContent('#who'), /You play \[p1\]/);
+  assert.match(await a2.page.textContent('#who'), /You play \[p2\]/);
+  await action(a1, '[p1,check]').click();
+  // A1 again, from another browser: the same seat and its history
+  const again = await participant(`${base}/room/e2e-room?participant_label=A1`);
+  await again.page.click('#join');
+  await again.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: [p1,check]'));
+  assert.match(await again.page.textContent('#who'), /You play \[p1\]/);
+  // the third label opens group 2, which waits
+  const a3 = await participant(`${base}/room/e2e-room?participant_label=A3`);
+  await a3.page.click('#join');
+  await a3.page.waitForSelector('#chronon:text("Waiting for the other participants")');
+  const after = await api(`/api/sessions/${made.body.id}`);
+  assert.deepEqual(after.body.groups.map((g) => [g.status, g.seats.map((x) => x.label)]),
+    [['running', ['A1', 'A2']], ['waiting', ['A3', null]]]);
+  await shot(again, 'room-again');
+  for (const seat of [a1, a2, again, a3]) assert.deepEqual(seat.errors, []);
+});
+
 await check('a forged link opens nothing', async () => {
   const r = await fetch(`${base}/p/${'0'.repeat(64)}`);
   assert.equal(r.status, 404);

@@ -157,7 +157,7 @@ enum Command {
     Why(why::WhyArgs),
     /// Serve sessions to participants on other machines: HTTP, WebSockets and a SQLite database
     /// (docs/serve.md). Prints the admin URL with its token (or set it with SIDL_ADMIN_TOKEN).
-    Serve(sidl_server::ServeArgs),
+    Serve(Box<sidl_server::ServeArgs>),
     /// Write the game's extensive form as a Gambit .efg file (--efg), or the strategic form of a
     /// one-shot game as a .nfg file (--nfg); docs/analysis.md.
     Export {
@@ -281,7 +281,7 @@ fn main() -> ExitCode {
         } => explore::run(&game, max_states, seed, format),
         Command::Stats(args) => stats::run(&args),
         Command::Why(args) => why::run(&args),
-        Command::Serve(args) => match sidl_server::run(args) {
+        Command::Serve(args) => match sidl_server::run(*args) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("error: {e}");

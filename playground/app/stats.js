@@ -245,6 +245,7 @@ function reportTables(r) {
       const a = summaryCells(p.account);
       return [p.player, p.player, p.wins.count, pct(p.wins), a[0], a[1], a[2], a[3], a[4], a[5], p.branching === null ? '–' : fmt(p.branching)];
     }));
+  /** @type {HTMLElement[]} */
   const parts = [extra, play, numbers, players];
   if (r.metrics.length) {
     parts.push(table('metrics', ['metric', 'mean', 'sd', '95 % CI', 'min', 'median', 'max', 'without it', 'not used'],
@@ -304,7 +305,7 @@ function renderResult(r, what) {
     el('details', {}, el('summary', {}, 'as sidl stats prints it'), el('pre', { class: 'stats-text' }, r.text)));
   histogram(plots, 'length', 'chronons per game', r.games.map((g) => g.chronons), palette[7]);
   r.players.forEach((p, i) => histogram(plots, `account ${p}`, `final account of ${p}`, r.games.map((g) => g.accounts[i]), palette[i % palette.length]));
-  for (const m of r.report.metrics) {
+  for (const m of r.report.metrics.filter((x) => x.summary)) {
     histogram(plots, `metric ${m.name}`, `metric ${m.name}`, r.games.flatMap((g) => g.metrics.filter(([n]) => n === m.name).map(([, v]) => v)), palette[4]);
   }
 }

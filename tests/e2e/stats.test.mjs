@@ -113,7 +113,7 @@ await check('200 games in the panel: the numbers of sidl stats on the same seeds
   const cells = await row('metrics', 'revenue');
   assert.deepEqual(cells.slice(0, 7), ['revenue', fmt(revenue.mean), fmt(revenue.sd), `${fmt(revenue.ci95[0])} to ${fmt(revenue.ci95[1])}`,
     fmt(revenue.min), fmt(revenue.median), fmt(revenue.max)]);
-  assert.match((await row('metrics', 'broken'))[8], /not used|threw|raised/);
+  assert.match((await row('metrics', 'metric/2'))[8], /metric\/2 threw/);
   const c = await row('play', 'completion');
   assert.deepEqual(c.slice(0, 2), ['completion (a winner)', `${cli.completion.count} of 200`]);
   // the table sidl stats prints (after its first line, which names the file)
@@ -186,10 +186,19 @@ await check('a record downloaded from the playground replays with sidl trace --r
   assert.equal(lines.length, history.length + 1);
   // the last state is the one the page shows
   assert.deepEqual(lines[lines.length - 1].facts.slice().sort(), (await page.locator('#facts li').allTextContents()).sort());
-  // and the panel reads it back: one game, its accounts
-  await page.setInputFiles('#stats-file', file);
+  // the panel reads it back with simulated games: the people's game and the random ones side by side
+  const mixed = join(tmp, 'kuhn-mixed.jsonl');
+  writeFileSync(mixed, rec.text);
+  sidl('stats', game, '--games', '20', '--record', mixed);
+  await page.setInputFiles('#stats-file', mixed);
   await statsState('done');
-  assert.equal(await page.textContent('#stats-result [data-stat="games"]'), 'games 1');
+  assert.equal(await page.textContent('#stats-result [data-stat="games"]'), 'games 21');
+  const cli = JSON.parse(sidl('stats', game, '--records', mixed, '--format', 'json'));
+  assert.deepEqual(cli.groups.map(([g, r]) => [g, r.games]), [['[p1]=human [p2]=human', 1], ['[p1]=random [p2]=random', 20]]);
+  assert.deepEqual(await page.locator('#stats-result table.groups th').allTextContents(), ['by group', '[p1]=human [p2]=human', '[p1]=random [p2]=random']);
+  assert.deepEqual(await row('groups', 'games'), ['games', '1', '20']);
+  assert.deepEqual(JSON.parse((await download('#stats-json')).text), cli);
+  await page.locator('#stats-pane').scrollIntoViewIfNeeded();
   await shot('stats-03-record');
 });
 

@@ -101,7 +101,11 @@ fn player_index(players: &[String], text: &str) -> Result<(usize, String), CoreE
     });
     match found {
         Some(i) => Ok((i, players[i].clone())),
-        None => Err(format!("{name} is not a player; the players are {}", players.join(", ")).into()),
+        None => Err(format!(
+            "{name} is not a player; the players are {}",
+            players.join(", ")
+        )
+        .into()),
     }
 }
 
@@ -346,14 +350,20 @@ impl SidlGame {
     #[wasm_bindgen(js_name = statsStep, unchecked_return_type = "StatsProgress")]
     pub fn stats_step(&mut self, max_games: f64) -> Result<JsValue, js_sys::Error> {
         let n = count_of(max_games, "maxGames")?;
-        let run = self.stats.as_mut().ok_or_else(|| err("no statistics run was started"))?;
+        let run = self
+            .stats
+            .as_mut()
+            .ok_or_else(|| err("no statistics run was started"))?;
         to_js(&run.step(n).map_err(err)?)
     }
 
     /// The report of the run's games done so far (the engine's, as `sidl stats` makes it).
     #[wasm_bindgen(js_name = statsResult, unchecked_return_type = "StatsResult")]
     pub fn stats_result(&self) -> Result<JsValue, js_sys::Error> {
-        let run = self.stats.as_ref().ok_or_else(|| err("no statistics run was started"))?;
+        let run = self
+            .stats
+            .as_ref()
+            .ok_or_else(|| err("no statistics run was started"))?;
         to_js(&run.result())
     }
 
@@ -361,7 +371,10 @@ impl SidlGame {
     /// for a run over a records file).
     #[wasm_bindgen(js_name = statsRecords)]
     pub fn stats_records(&self) -> Result<String, js_sys::Error> {
-        let run = self.stats.as_ref().ok_or_else(|| err("no statistics run was started"))?;
+        let run = self
+            .stats
+            .as_ref()
+            .ok_or_else(|| err("no statistics run was started"))?;
         Ok(run.records())
     }
 

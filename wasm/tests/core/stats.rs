@@ -62,7 +62,10 @@ fn a_run_in_steps_is_the_report_of_sidl_stats_for_the_same_seeds() {
             direct.iter().map(|g| g.chronons).collect::<Vec<_>>()
         );
         // the metric that is a word and the one that throws are left out of the plot data
-        assert!(r.games.iter().all(|g| g.metrics.len() == 1 && g.metrics[0].0 == "revenue"));
+        assert!(r
+            .games
+            .iter()
+            .all(|g| g.metrics.len() == 1 && g.metrics[0].0 == "revenue"));
     }
 }
 
@@ -71,7 +74,10 @@ fn a_stopped_run_reports_the_games_done() {
     let core = Core::new(&file("games/nim.sidl")).expect("loads");
     let mut run = StatsRun::simulate(&core, "nim", &[], 1000, 0, 1000).expect("run");
     let p = run.step(5).expect("step");
-    assert_eq!((p.done, p.total, p.counted, p.finished), (5, 1000, 5, false));
+    assert_eq!(
+        (p.done, p.total, p.counted, p.finished),
+        (5, 1000, 5, false)
+    );
     let r = run.result();
     assert_eq!(r.report.games, 5);
     assert_eq!(r.progress.done, 5);
@@ -119,13 +125,25 @@ fn a_bad_records_file_names_its_lines_and_the_rest_is_counted() {
     ]
     .join("\n");
     let mut back = StatsRun::read(&core, &text).expect("read");
-    assert_eq!(back.progress().total, 3, "the truncated line is not a record");
+    assert_eq!(
+        back.progress().total,
+        3,
+        "the truncated line is not a record"
+    );
     finish(&mut back, 2);
     let p = back.progress();
     assert_eq!(p.counted, 2);
     assert_eq!(p.problems.len(), 2, "{:?}", p.problems);
-    assert!(p.problems[0].starts_with("record on line 2: not a record"), "{}", p.problems[0]);
-    assert!(p.problems[1].starts_with("record on line 3: the record was made with another version"), "{}", p.problems[1]);
+    assert!(
+        p.problems[0].starts_with("record on line 2: not a record"),
+        "{}",
+        p.problems[0]
+    );
+    assert!(
+        p.problems[1].starts_with("record on line 3: the record was made with another version"),
+        "{}",
+        p.problems[1]
+    );
     assert_eq!(back.result().report.games, 2);
 }
 
@@ -135,11 +153,20 @@ fn simulated_seats_are_checked() {
     let e = StatsRun::simulate(&core, "nim", &[pair("[alice]", "human")], 5, 0, 100)
         .err()
         .expect("refused");
-    assert!(e.message.contains("simulated games have no human seats"), "{}", e.message);
+    assert!(
+        e.message.contains("simulated games have no human seats"),
+        "{}",
+        e.message
+    );
     let e = StatsRun::simulate(&core, "nim", &[pair("carol", "random")], 5, 0, 100)
         .err()
         .expect("refused");
-    assert!(e.message.contains("carol is not a player; the players are [alice], [bob]"), "{}", e.message);
+    assert!(
+        e.message
+            .contains("carol is not a player; the players are [alice], [bob]"),
+        "{}",
+        e.message
+    );
     let e = StatsRun::simulate(&core, "nim", &[pair("bob", "alphabeta")], 5, 0, 100)
         .err()
         .expect("refused");
@@ -165,7 +192,11 @@ fn script_of(core: &mut Core) -> Vec<ScriptItem> {
 
 #[test]
 fn the_record_of_a_played_session_replays_to_its_trace() {
-    for (game, seed) in [("games/kuhn.sidl", 5), ("games/nim.sidl", 2), ("games/mcp.sidl", 9)] {
+    for (game, seed) in [
+        ("games/kuhn.sidl", 5),
+        ("games/nim.sidl", 2),
+        ("games/mcp.sidl", 9),
+    ] {
         let src = file(game);
         let mut core = Core::new(&src).expect("loads");
         core.start(seed, false).expect("start");
@@ -196,10 +227,72 @@ fn the_record_of_a_played_session_replays_to_its_trace() {
         let (g, _) = Game::load(&src).expect("loads");
         let g = Arc::new(g);
         // the replay's trace is the trace of the same submissions run as a script
-        let replayed = replay_trace(g.clone(), &src, &record, &Settings::default()).expect("replays");
+        let replayed =
+            replay_trace(g.clone(), &src, &record, &Settings::default()).expect("replays");
         let script = script_of(&mut core);
         let want = run_trace(g, seed, Some(&script), 1000, Settings::default());
         assert_eq!(replayed.lines, want.lines, "{game}");
         assert_eq!(replayed.lines.len(), turns + 1);
     }
+}
+
+/// The fields of `export interface NAME { ... }` in types.d.ts.
+fn ts_fields(name: &str) -> Vec<String> {
+    let ts = file("wasm/src/types.d.ts");
+    let start = ts
+        .find(&format!("export interface {name} {{"))
+        .unwrap_or_else(|| panic!("interface {name}"));
+    let body = &ts[start + name.len() + 19..];
+    let mut depth = 1;
+    let end = body
+        .char_indices()
+        .find(|(_, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })
+        .map(|(i, _)| i)
+        .expect("closed");
+    body[..end]
+        .split([';', '\n'])
+        .filter_map(|f| f.trim().split_once(':').map(|(k, _)| k.trim().to_string()))
+        .filter(|k| !k.is_empty() && !k.starts_with('*') && !k.starts_with("/*"))
+        .collect()
+}
+
+fn keys(v: &serde_json::Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().expect("object").keys().cloned().collect();
+    k.sort();
+    k
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v
+}
+
+#[test]
+fn the_typescript_types_name_every_field_of_the_json() {
+    let core = Core::new(&file("cli/tests/stats/firstprice.sidl")).expect("loads");
+    let mut run = StatsRun::simulate(&core, "firstprice", &[], 5, 0, 1000).expect("run");
+    finish(&mut run, 5);
+    let r = serde_json::to_value(run.result()).expect("json");
+    assert_eq!(keys(&r), sorted(ts_fields("StatsResult")));
+    assert_eq!(keys(&r["progress"]), sorted(ts_fields("StatsProgress")));
+    assert_eq!(keys(&r["games"][0]), sorted(ts_fields("StatsGame")));
+    let report = &r["report"];
+    assert_eq!(keys(report), sorted(ts_fields("StatsReport")));
+    assert_eq!(keys(&report["length"]), sorted(ts_fields("StatsSummary")));
+    assert_eq!(keys(&report["terminal"]), sorted(ts_fields("StatsShare")));
+    assert_eq!(
+        keys(&report["players"][0]),
+        sorted(ts_fields("StatsPlayer"))
+    );
+    assert_eq!(
+        keys(&report["metrics"][0]),
+        sorted(ts_fields("StatsMetric"))
+    );
 }

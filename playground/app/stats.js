@@ -86,10 +86,21 @@ export function setupStats() {
   if (dl) dl.addEventListener('click', () => { downloadSessionRecord().catch(showError); });
 }
 
-/** The panel's seat menus for the loaded game: random or an AI, starting from the game pane's seats. */
+/**
+ * A game was loaded: the panel's seat menus for it (random or an AI, starting from the game pane's
+ * seats), and the previous game's report goes (its run went with the engine's previous game).
+ */
 export function renderStatsSeats() {
   const div = $('stats-seats');
   if (!div) return;
+  if (!P.running) {
+    for (const c of P.charts) c.destroy();
+    P.charts = [];
+    $('stats-result').replaceChildren();
+    $('stats-problems').replaceChildren();
+    $('stats-status').textContent = '';
+    $('stats-pane').dataset.state = 'idle';
+  }
   const kinds = ['random', ...S.aiKinds];
   for (const k of S.seats.values()) if (k !== 'human' && !kinds.includes(k)) kinds.push(k);
   div.replaceChildren(el('span', { class: 'who' }, 'seats:'), ...S.players.map((p) => {

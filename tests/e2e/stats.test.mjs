@@ -158,6 +158,8 @@ await check('Stop ends a run between steps; the report counts the games done', a
 
 await check('a record downloaded from the playground replays with sidl trace --replay to the trace of its moves', async () => {
   await pickGame('kuhn.sidl');
+  assert.equal(await page.locator('#stats-result table').count(), 0, 'the report of the previous game is gone');
+  assert.equal(await page.getAttribute('#stats-pane', 'data-state'), 'idle');
   await page.fill('#seed', '5');
   await page.click('#restart'); await idle();
   // both seats are human: click a move of each player shown, then Step (nature deals in chronon 1)

@@ -296,3 +296,43 @@ fn the_typescript_types_name_every_field_of_the_json() {
         sorted(ts_fields("StatsMetric"))
     );
 }
+
+#[test]
+fn the_record_of_an_interrupt_mode_session_replays() {
+    let src = file("games/nim.sidl");
+    let mut core = Core::new(&src).expect("loads");
+    core.start(4, true).expect("start");
+    let players = core.players();
+    // a person's submission runs its own chronon; then a random one
+    let mut turns = 0;
+    while !core.is_terminal().expect("terminal") && turns < 30 {
+        let sws = core.switches(Some(&players[0])).expect("switches");
+        if let Some(sw) = sws.first() {
+            let r = core
+                .submit(&players[0], &sw.switch, &sw.actions[0])
+                .expect("submit");
+            assert!(
+                r.ok && r.chronon.is_some(),
+                "interrupt mode runs the chronon"
+            );
+        } else {
+            core.random_moves(None).expect("random");
+        }
+        turns += 1;
+    }
+    assert!(core.is_terminal().expect("terminal"));
+    let line = session_record(&mut core, "nim", &[pair("[bob]", "random")]).expect("record");
+    let record = Record::from_line(&line, 1).expect("a record");
+    assert_eq!(record.mode, "interrupt");
+    assert_eq!(record.seats[1].kind, "random");
+    let (g, _) = Game::load(&src).expect("loads");
+    let mut s = record
+        .replay(Arc::new(g), &src, &Settings::default())
+        .expect("replays");
+    assert!(s.is_terminal().expect("terminal"));
+    assert_eq!(s.chronon(), core.chronon());
+    assert_eq!(
+        s.view(None).expect("view"),
+        core.session_mut().view(None).expect("view")
+    );
+}

@@ -7,7 +7,7 @@
 // This module starts the page and wires its controls; the page's parts are the modules of app/:
 // state.js (the session's state, the engine, the action queue, errors), editor.js, diagnostics.js,
 // session.js (loading and starting), game.js (moves, time travel, the game pane), chart.js, why.js,
-// query.js, hidden.js (the §11 check), share.js (the URL), dom.js.
+// query.js, hidden.js (the §11 check), share.js (the URL), stats.js (the Statistics panel), dom.js.
 import { make as el } from './play.js';
 import { readHash } from './url.js';
 import { setDiagnosticList } from './app/diagnostics.js';
@@ -18,6 +18,7 @@ import { checkHidden } from './app/hidden.js';
 import { runQuery } from './app/query.js';
 import { loadFromEditor, loadGallery, loadSource, startSession } from './app/session.js';
 import { share } from './app/share.js';
+import { setupStats } from './app/stats.js';
 import { S, engine, act, clearError } from './app/state.js';
 import { askWhy, formQuestion, showWhyFields } from './app/why.js';
 
@@ -71,6 +72,7 @@ async function main() {
   $('why-kind').addEventListener('change', showWhyFields);
   $('why-form').addEventListener('submit', (e) => { e.preventDefault(); act(() => askWhy(formQuestion())); });
   showWhyFields();
+  setupStats();
   $('stop-check').addEventListener('click', () => engine.stop('the §11 check was stopped'));
   $('share').addEventListener('click', () => act(share));
   editor.dom.addEventListener('input', () => {

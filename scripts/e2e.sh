@@ -2,7 +2,8 @@
 # The playground's browser test: builds the wasm, type-checks the page's modules (tsc over
 # playground/tsconfig.json, against the sidl_wasm.d.ts of the build), serves playground/ on a free
 # local port, runs the Playwright (playwright-core) test in Debian's headless Chromium, stops the server.
-# The test prints `ok - …` per check and closes with `N passed, N failed`.
+# The test prints `ok - …` per check and closes with `N passed, N failed`. Then tests/e2e/stats.test.mjs
+# (the Statistics panel against the `sidl` it builds).
 # Screenshots: target/e2e-artifacts/. Called by scripts/test.sh (scripts/setup.sh installs chromium first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,3 +28,7 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/playground.test.mjs
+# the Statistics panel and the playground's records, checked against `sidl stats` and `sidl trace --replay`
+cargo build --locked -p sidl-cli --bin sidl
+SIDL="${CARGO_TARGET_DIR:-$root/target}/debug/sidl" BASE_URL="http://127.0.0.1:$port/" \
+  ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/stats.test.mjs

@@ -8,6 +8,7 @@ import { $, $input, $select, status } from './dom.js';
 import { editorText, setSource } from './editor.js';
 import { accountsNow, render, renderSeats, stopRunning } from './game.js';
 import { S, engine, clearError, showError } from './state.js';
+import { renderStatsSeats } from './stats.js';
 
 /**
  * What a shared link gives besides the source.
@@ -52,6 +53,7 @@ export async function loadSource(source, gameName, opts = {}) {
   if (!S.aiKinds.length && await engine.has('aiMoves')) S.aiKinds = [...AI_KINDS];
   await startSession(opts.session);
   renderSeats();
+  renderStatsSeats();
   await render();
   status(opts.session ? `loaded ${gameName || 'the linked game'} and replayed its session` : `loaded ${gameName || 'the edited game'}`);
   if (badSeats.length) showError({ message: `the link's seats: ${badSeats.join('; ')}` });

@@ -169,6 +169,26 @@ impl Core {
         .map_err(|e| self.rt(e))
     }
 
+    /// The loaded game (shared with [`crate::stats`]).
+    pub fn game(&self) -> &Arc<Game> {
+        &self.game
+    }
+
+    /// The loaded source text.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The session's settings (mode and budgets).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The session itself, for [`crate::stats`] (the record of the session).
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
     /// The load's non-blocking diagnostics.
     pub fn warnings(&self) -> &[DiagnosticDto] {
         &self.warnings
@@ -609,7 +629,7 @@ impl Core {
 }
 
 /// A runtime error: its message, and its diagnostic placed in `source`.
-fn runtime(source: &str, e: &RuntimeError) -> CoreError {
+pub(crate) fn runtime(source: &str, e: &RuntimeError) -> CoreError {
     let path = e.solve.as_ref().map_or(&[][..], |s| &s.path[..]);
     CoreError {
         message: e.message.clone(),

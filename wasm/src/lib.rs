@@ -5,6 +5,7 @@
 
 pub mod core;
 pub mod dto;
+pub mod stats;
 
 use crate::core::{Core, CoreError};
 use serde::Serialize;
@@ -75,6 +76,8 @@ pub fn keywords() -> Result<JsValue, js_sys::Error> {
 #[wasm_bindgen]
 pub struct SidlGame {
     core: Core,
+    /// The statistics run of the Statistics panel (`stats.rs`), if one was started.
+    stats: Option<stats::StatsRun>,
 }
 
 #[wasm_bindgen]
@@ -83,7 +86,9 @@ impl SidlGame {
     /// diagnostics (`line:column: error[code]: message`) when the source does not load.
     #[wasm_bindgen(constructor)]
     pub fn new(source: &str) -> Result<SidlGame, js_sys::Error> {
-        Core::new(source).map(|core| SidlGame { core }).map_err(err)
+        Core::new(source)
+            .map(|core| SidlGame { core, stats: None })
+            .map_err(err)
     }
 
     /// Every diagnostic of a source, without loading it: exactly those of `sidl check` (syntax,

@@ -186,3 +186,43 @@ export interface WhyNode {
 }
 /** The answer: whether it holds, a one-line summary, the text `sidl why` prints, the tree. */
 export interface WhyAnswer { question: string; holds: boolean; summary: string; text: string; nodes: WhyNode[]; }
+/**
+ * How far a statistics run is (`statsSimulate`, `statsRead`, `statsStep`): `done` of `total` games
+ * (or records) played or replayed, `counted` of them in the report; `problems`: lines that are not
+ * records and records that do not replay, each naming its line (`record on line 3: ...`).
+ */
+export interface StatsProgress { done: number; total: number; counted: number; finished: boolean; problems: string[]; }
+/** Mean, sample sd, extremes, median and the 95 % interval of the mean (docs/stats.md). */
+export interface StatsSummary { n: number; mean: number; sd: number; min: number; median: number; max: number; ci95: [number, number]; }
+/** A share of games with its 95 % Wilson interval. */
+export interface StatsShare { count: number; of: number; share: number; ci95: [number, number]; }
+/** One `metric/2` name over the games; `errors`: the first reasons an answer was not used. */
+export interface StatsMetric { name: string; summary: StatsSummary | null; missing: number; errors: string[]; }
+/** A player's row: wins, final account, branching factor (legal actions per decision). */
+export interface StatsPlayer { player: string; wins: StatsShare; account: StatsSummary | null; branching: number | null; decisions: number; }
+/**
+ * The engine's report (`engine/src/stats.rs`), exactly the JSON `sidl stats --format json` prints
+ * (its field names as they are there); `groups`: the same report per group when there are several.
+ */
+export interface StatsReport {
+  games: number;
+  length: StatsSummary | null;
+  terminal: StatsShare;
+  timeouts: StatsShare;
+  errors: StatsShare;
+  completion: StatsShare;
+  drawishness: StatsShare;
+  advantage_first: StatsShare;
+  balance: number;
+  players: StatsPlayer[];
+  total: StatsSummary | null;
+  constant_sum: number | null;
+  gini: StatsSummary | null;
+  metrics: StatsMetric[];
+  groups: [string, StatsReport][];
+  error_messages: string[];
+}
+/** One game's numbers, for plots: accounts in player order, the numeric `metric/2` answers. */
+export interface StatsGame { group: string; chronons: number; terminal: boolean; error: string | null; accounts: number[]; metrics: [string, number][]; }
+/** `statsResult()`: the report of the games so far, its table (`text`) and CSV forms, each game's numbers. */
+export interface StatsResult { players: string[]; report: StatsReport; text: string; csv: string; games: StatsGame[]; progress: StatsProgress; }

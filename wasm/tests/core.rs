@@ -1242,3 +1242,7 @@ fn bench_plays_the_random_games_of_trace_back_to_back() {
     assert_eq!((three.chronons, three.games), (l3 + l4 + 1, 3));
     assert_eq!(g.chronon(), 0, "the session is left as it was");
 }
+
+/// The Statistics panel's API (`wasm/src/stats.rs`).
+#[path = "core/stats.rs"]
+mod stats;

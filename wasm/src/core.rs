@@ -150,6 +150,16 @@ impl Core {
         })
     }
 
+    /// The loaded game (the Analyse panel's tree is built from it: `crate::analyse`).
+    pub fn game(&self) -> &Arc<Game> {
+        &self.game
+    }
+
+    /// The loaded game's source text.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     /// A runtime error of the engine, with its diagnostic.
     fn rt(&self, e: RuntimeError) -> CoreError {
         runtime(&self.source, &e)
@@ -609,7 +619,7 @@ impl Core {
 }
 
 /// A runtime error: its message, and its diagnostic placed in `source`.
-fn runtime(source: &str, e: &RuntimeError) -> CoreError {
+pub(crate) fn runtime(source: &str, e: &RuntimeError) -> CoreError {
     let path = e.solve.as_ref().map_or(&[][..], |s| &s.path[..]);
     CoreError {
         message: e.message.clone(),

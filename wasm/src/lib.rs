@@ -3,6 +3,7 @@
 //! [`core`] (plain Rust over the engine, tested natively), the data that crosses in [`dto`] (with its
 //! TypeScript types, `src/types.d.ts`); this file converts to and from JavaScript.
 
+pub mod analyse;
 pub mod core;
 pub mod dto;
 
@@ -75,6 +76,13 @@ pub fn keywords() -> Result<JsValue, js_sys::Error> {
 #[wasm_bindgen]
 pub struct SidlGame {
     core: Core,
+}
+
+impl SidlGame {
+    /// The plain-Rust core (for the other files' `#[wasm_bindgen] impl SidlGame`: `analyse.rs`).
+    pub(crate) fn core(&self) -> &Core {
+        &self.core
+    }
 }
 
 #[wasm_bindgen]

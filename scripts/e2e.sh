@@ -27,3 +27,5 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/playground.test.mjs
+# the Analyse panel (its own file: it builds and solves game trees, so it runs on its own)
+BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/analyse.test.mjs

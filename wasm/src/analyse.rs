@@ -11,11 +11,10 @@ use crate::core::{runtime, Core, CoreError};
 use crate::SidlGame;
 use serde::{Deserialize, Serialize};
 use sidl_engine::ai::AiSpec;
-use sidl_engine::analysis::extensive::readable::{readable, ReadableInfoset};
+use sidl_engine::analysis::extensive::readable::{player_names, readable, ReadableInfoset};
 use sidl_engine::analysis::extensive::solve::{Method, SolveOptions, Solver, StepProgress};
 use sidl_engine::analysis::extensive::{self, efg, exploit, BuildLimits};
-use sidl_engine::game::present::Presenter;
-use sidl_engine::game::{Game, Session, Settings};
+use sidl_engine::game::Game;
 use sidl_engine::seats::Seat;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -187,9 +186,7 @@ impl AnalysisCore {
         })
         .map_err(rt)?;
         let readable = readable(&game, &tree).map_err(rt)?;
-        let mut s = Session::new(game.clone(), 0, Settings::default()).map_err(rt)?;
-        let mut pr = Presenter::new(&mut s, None, None).map_err(rt)?;
-        let names = s.players().iter().map(|p| pr.player(p)).collect();
+        let names = player_names(&game).map_err(rt)?;
         let solver = Solver::new(tree, SolveOptions { method, iterations });
         Ok(AnalysisCore {
             game,

@@ -3,6 +3,7 @@
 //! [`core`] (plain Rust over the engine, tested natively), the data that crosses in [`dto`] (with its
 //! TypeScript types, `src/types.d.ts`); this file converts to and from JavaScript.
 
+#[cfg(feature = "analyse")]
 pub mod analyse;
 pub mod core;
 pub mod dto;
@@ -80,6 +81,7 @@ pub struct SidlGame {
 
 impl SidlGame {
     /// The plain-Rust core (for the other files' `#[wasm_bindgen] impl SidlGame`: `analyse.rs`).
+    #[cfg(feature = "analyse")]
     pub(crate) fn core(&self) -> &Core {
         &self.core
     }

@@ -94,3 +94,11 @@ pub fn readable(game: &Arc<Game>, tree: &Tree) -> Result<Vec<ReadableInfoset>, A
     }
     Ok(out)
 }
+
+/// Each player's name as the game labels it (`label(player(P), Text)`), else its canonical text,
+/// in player order.
+pub fn player_names(game: &Arc<Game>) -> Result<Vec<String>, AnalysisError> {
+    let mut s = Session::new(game.clone(), 0, Settings::default())?;
+    let mut pr = Presenter::new(&mut s, None, None)?;
+    Ok(s.players().iter().map(|p| pr.player(p)).collect())
+}

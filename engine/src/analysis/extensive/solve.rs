@@ -267,9 +267,10 @@ pub fn solve(
     }
 }
 
-/// The iterations between two progress reports of a run of `total` (a hundredth).
+/// The iterations between two calls of [`solve`]'s progress callback: a hundredth of `total`, at
+/// most 10 (a caller that stops, a cancelled request, must not wait for a million iterations).
 pub fn chunk_of(total: u64) -> u64 {
-    (total / 100).max(1)
+    (total / 100).clamp(1, 10)
 }
 
 /// How far a [`Solver`] is.

@@ -7,7 +7,8 @@
 // This module starts the page and wires its controls; the page's parts are the modules of app/:
 // state.js (the session's state, the engine, the action queue, errors), editor.js, diagnostics.js,
 // session.js (loading and starting), game.js (moves, time travel, the game pane), chart.js, why.js,
-// query.js, hidden.js (the §11 check), share.js (the URL), stats.js (the Statistics panel), dom.js.
+// query.js, hidden.js (the §11 check), analyse.js (the Analyse panel), stats.js (the Statistics
+// panel), share.js (the URL), dom.js.
 import { make as el } from './play.js';
 import { readHash } from './url.js';
 import { setDiagnosticList } from './app/diagnostics.js';
@@ -15,6 +16,7 @@ import { $, $input, $select, status } from './app/dom.js';
 import { createEditor, editorText, setSource, useKeywords } from './app/editor.js';
 import { run, step, travel, undo, render, stopRunning } from './app/game.js';
 import { checkHidden } from './app/hidden.js';
+import { analyse, downloadEfg, stopAnalyse } from './app/analyse.js';
 import { runQuery } from './app/query.js';
 import { loadFromEditor, loadGallery, loadSource, startSession } from './app/session.js';
 import { share } from './app/share.js';
@@ -74,6 +76,9 @@ async function main() {
   showWhyFields();
   setupStats();
   $('stop-check').addEventListener('click', () => engine.stop('the §11 check was stopped'));
+  $('analyse').addEventListener('click', () => act(analyse));
+  $('stop-analyse').addEventListener('click', stopAnalyse);
+  $('download-efg').addEventListener('click', () => act(downloadEfg));
   $('share').addEventListener('click', () => act(share));
   editor.dom.addEventListener('input', () => {
     if (S.game && S.gallery.get(S.game) !== editorText()) ex.value = '';

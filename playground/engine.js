@@ -12,6 +12,7 @@
 /** @typedef {import('./pkg/sidl_wasm.js').Keyword} Keyword */
 /** @typedef {import('./pkg/sidl_wasm.js').HiddenProgress} HiddenProgress */
 /** @typedef {import('./pkg/sidl_wasm.js').HiddenReport} HiddenReport */
+/** @typedef {import('./pkg-analyse/sidl_wasm.js').Analysis} Analysis */
 /**
  * An error of a call: `sidl` for a runtime error of the engine, `restarted` when the worker was
  * replaced.
@@ -160,6 +161,24 @@ export class Engine {
   checkHidden(maxStates, onProgress, timeoutMs = 60000) {
     return this.send('checkHidden', [maxStates], { timeoutMs, onProgress });
   }
+  /**
+   * Builds the loaded game's extensive form in the worker (SidlGame.analyse), with progress; the
+   * worker keeps it for `analysis`. Its first SolveStep.
+   * @param {import('./pkg/sidl_wasm.js').AnalyseOptions} options
+   * @param {(progress: import('./pkg/sidl_wasm.js').BuildProgress) => void} onProgress
+   * @returns {Promise<import('./pkg/sidl_wasm.js').SolveStep>}
+   */
+  analyse(options, onProgress, timeoutMs = 120000) {
+    return this.send('analyse', [options], { timeoutMs, onProgress });
+  }
+  /**
+   * A method of the worker's Analysis (`step`, `result`, `exploit`, `efg`) and its result.
+   * @template {'step' | 'result' | 'exploit' | 'efg'} M
+   * @param {M} method
+   * @param {Parameters<Analysis[M]>} args
+   * @returns {Promise<ReturnType<Analysis[M]>>}
+   */
+  analysis(method, ...args) { return this.send('analysis', [method, ...args], { timeoutMs: 60000 }); }
   // Stops whatever runs now (the worker is replaced, the game reloaded).
   stop(reason = 'stopped') { return this.fail(reason); }
 }

@@ -2,7 +2,11 @@
 // The engine's thread: holds the SidlGame and answers {id, op, args} messages with {id, ok, value}
 // or {id, ok: false, error: {message, sidl}}; long operations also post {id, progress}.
 // Ops: `check(source)`, `load(source)` (the new game's players), `keywords()`, `has(method)`,
-// `checkHidden(maxStates)` (with progress) and `call(method, ...args)` (a SidlGame method).
+// `checkHidden(maxStates)` (with progress), `call(method, ...args)` (a SidlGame method),
+// `analyse(options)` (builds the game's extensive form, with progress; app/analyse.js) and
+// `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`). The analysis
+// runs in a second build of the engine, pkg-analyse/ (with the extensive form and its solvers),
+// imported the first time Analyse is pressed: the page's own engine stays small (docs/wasm.md).
 // engine.js drives it; a call that does not answer in time gets this worker terminated.
 import init, * as wasm from './pkg/sidl_wasm.js';
 
@@ -11,14 +15,22 @@ const { SidlGame } = wasm;
 const ready = init();
 /** @type {InstanceType<typeof SidlGame> | null} */
 let game = null;
+/** @type {string | null} the loaded game's source (the analysis build loads it again) */
+let source = null;
+/** @type {Promise<typeof import('./pkg-analyse/sidl_wasm.js')> | null} the analysis build, once imported */
+let analyseBuild = null;
+/** @type {import('./pkg-analyse/sidl_wasm.js').Analysis | null} the Analyse panel's tree and solver */
+let analysis = null;
 
 /** @type {Record<string, (...args: any[]) => unknown>} */
 const ops = {
   check: (source) => SidlGame.check(source),
-  load: (source) => {
-    const g = new SidlGame(source);
+  load: (/** @type {string} */ src) => {
+    const g = new SidlGame(src);
     if (game) game.free();
+    if (analysis) { analysis.free(); analysis = null; }
     game = g;
+    source = src;
     return game.players();
   },
   keywords: () => {
@@ -36,6 +48,32 @@ const ops = {
       if (now - last > 100) { last = now; postMessage({ id, progress: p }); }
     });
   },
+  analyse: async (options, id) => {
+    if (!game || source === null) throw new Error('no game is loaded');
+    if (analysis) { analysis.free(); analysis = null; }
+    if (!analyseBuild) {
+      analyseBuild = import('./pkg-analyse/sidl_wasm.js').then(async (m) => { await m.default(); return m; });
+      analyseBuild.catch(() => { analyseBuild = null; });
+    }
+    const m = await analyseBuild;
+    const g = new m.SidlGame(source);
+    try {
+      let last = 0;
+      analysis = g.analyse(options, (p) => {
+        const now = Date.now();
+        if (now - last > 100) { last = now; postMessage({ id, progress: p }); }
+      });
+    } finally {
+      g.free(); // the Analysis keeps its own copy of the game
+    }
+    return analysis.progress();
+  },
+  analysis: (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {
+    if (!analysis) throw new Error('no analysis: run analyse first');
+    const methods = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (analysis));
+    if (typeof methods[method] !== 'function') throw new Error(`no Analysis method ${method}`);
+    return methods[method](...args);
+  },
   call: (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {
     if (!game) throw new Error('no game is loaded');
     // a method by its name (engine.js types the names and their arguments: its `Call`)
@@ -49,7 +87,8 @@ self.onmessage = async (e) => {
   const { id, op, args } = e.data;
   try {
     await ready;
-    const value = op === 'checkHidden' ? ops.checkHidden(args[0], id) : ops[op](...args);
+    const value = op === 'checkHidden' ? ops.checkHidden(args[0], id)
+      : op === 'analyse' ? await ops.analyse(args[0], id) : ops[op](...args);
     postMessage({ id, ok: true, value });
   } catch (err) {
     // an Error of the engine (with `sidl` for a runtime error), or anything else thrown

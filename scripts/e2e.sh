@@ -32,3 +32,5 @@ BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node t
 cargo build --locked -p sidl-cli --bin sidl
 SIDL="${CARGO_TARGET_DIR:-$root/target}/debug/sidl" BASE_URL="http://127.0.0.1:$port/" \
   ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/stats.test.mjs
+# the Analyse panel (its own file: it builds and solves game trees, so it runs on its own)
+BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/analyse.test.mjs

@@ -12,8 +12,11 @@ target_dir=${CARGO_TARGET_DIR:-$root/target}
 log() { printf '==> %s\n' "$*" >&2; }
 
 # the engine: sidl-wasm through wasm-bindgen into playground/pkg/ (installs the wasm32 target and the
-# pinned wasm-bindgen-cli if missing; prints the size)
-bash scripts/wasm-build.sh playground/pkg
+# pinned wasm-bindgen-cli if missing; prints the size), without the Analyse panel's API
+bash scripts/wasm-build.sh playground/pkg --no-analyse
+# the same engine with the Analyse panel's API (the extensive form and its solvers), which the
+# worker loads only when Analyse is pressed (docs/wasm.md "Two builds")
+bash scripts/wasm-build.sh playground/pkg-analyse
 
 # the example games, and their list
 rm -rf playground/games

@@ -48,6 +48,7 @@ fn main() -> std::process::ExitCode {
                 sidl_lsp::server::hidden::METHOD,
                 Backend::check_hidden_information,
             )
+            .custom_method(sidl_lsp::server::solve::METHOD, Backend::solve)
             .finish();
         Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
             .serve(service)

@@ -11,6 +11,7 @@ pub mod hidden;
 pub mod hover;
 pub mod rename;
 pub mod semantic_tokens;
+pub mod solve;
 pub mod symbols;
 pub mod why;
 
@@ -101,6 +102,10 @@ impl Backend {
     ) -> Result<hidden::CheckResult> {
         hidden::check(self, params).await
     }
+
+    pub async fn solve(&self, params: solve::SolveParams) -> Result<solve::SolveResult> {
+        solve::solve_request(self, params).await
+    }
 }
 
 impl LanguageServer for Backend {
@@ -165,7 +170,11 @@ impl LanguageServer for Backend {
                     },
                 )),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![hidden::COMMAND.to_string(), why::COMMAND.to_string()],
+                    commands: vec![
+                        hidden::COMMAND.to_string(),
+                        why::COMMAND.to_string(),
+                        solve::COMMAND.to_string(),
+                    ],
                     ..Default::default()
                 }),
                 ..Default::default()
@@ -316,6 +325,9 @@ impl LanguageServer for Backend {
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         if params.command == why::COMMAND {
             return why::execute_command(self, params).await;
+        }
+        if params.command == solve::COMMAND {
+            return solve::execute_command(self, params).await;
         }
         hidden::execute_command(self, params).await
     }

@@ -691,3 +691,119 @@ fn why_command() {
     }
     c.shutdown();
 }
+
+#[test]
+fn solve_request() {
+    let mut c = Client::start();
+    c.initialize(None);
+    // Kuhn poker (not open: read from disk): the exact LP, -1/18 for p1, with progress
+    let kuhn = file_uri("games/kuhn.sidl");
+    let r = c.request("sidl/solve", json!({"textDocument": {"uri": kuhn}}));
+    assert_eq!(r["method"], "lp", "{r}");
+    assert_eq!(
+        (r["nodes"].as_u64(), r["infosets"].as_u64()),
+        (Some(55), Some(12))
+    );
+    assert_eq!(r["values"][0]["player"], "[p1]");
+    assert_eq!(r["values"][0]["exact"], "-1/18");
+    assert!(r["nashConv"].as_f64().unwrap().abs() < 1e-9);
+    assert_eq!(r["strategies"].as_array().unwrap().len(), 12);
+    assert_eq!(r["strategies"][0]["actions"][0]["action"], "[p1,check]");
+    assert_eq!(r["exploit"], Value::Null);
+    assert!(c
+        .seen
+        .iter()
+        .any(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin"));
+
+    // CFR+ and an AI seat's exploitability; the game's labels in the strategy table
+    let ult = file_uri("games/ultimatum.sidl");
+    let r = c.request(
+        "sidl/solve",
+        json!({"textDocument": {"uri": ult}, "method": "cfr", "iterations": 500,
+               "exploit": "[responder]=minimax:2"}),
+    );
+    assert_eq!(
+        (r["method"].as_str(), r["iterations"].as_u64()),
+        (Some("cfr+"), Some(500)),
+        "{r}"
+    );
+    assert_eq!(r["values"][0]["name"], "Proposer");
+    let resp = r["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["player"] == "[responder]")
+        .unwrap();
+    assert!(
+        resp["label"].as_str().unwrap().contains("the offer is"),
+        "{resp}"
+    );
+    assert_eq!(resp["actions"][0]["label"], "accept");
+    assert_eq!(r["exploit"]["player"], "[responder]", "{r}");
+    assert_eq!(r["exploit"]["spec"], "minimax:2");
+    assert_eq!(r["exploit"]["responses"][0][0], "[proposer]");
+
+    // the command, as the VS Code extension sends it
+    let r = c.request(
+        "workspace/executeCommand",
+        json!({"command": "sidl.solve", "arguments": [kuhn]}),
+    );
+    assert_eq!(r["values"][1]["exact"], "1/18", "{r}");
+
+    // a tree too large: the engine's diagnostic as the error's data
+    let id = c.request_async(
+        "sidl/solve",
+        json!({"textDocument": {"uri": kuhn}, "maxNodes": 20}),
+    );
+    let r = c.response(id);
+    assert_eq!(r["error"]["code"], -32803, "{r}");
+    assert!(r["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("error[E0960]: the extensive form has more than 20 nodes"));
+    assert_eq!(r["error"]["data"]["code"], "E0960", "{r}");
+    // no payoffs
+    let none = file_uri("engine/tests/extensive/no_payoff.sidl");
+    let id = c.request_async("sidl/solve", json!({"textDocument": {"uri": none}}));
+    let r = c.response(id);
+    assert_eq!(r["error"]["data"]["code"], "E0962", "{r}");
+    // a bad method
+    let id = c.request_async(
+        "sidl/solve",
+        json!({"textDocument": {"uri": kuhn}, "method": "simplex"}),
+    );
+    let r = c.response(id);
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+
+    // cancellation of a long CFR+ run on Leduc poker (client token)
+    let leduc = file_uri("games/leduc.sidl");
+    let id = c.request_async(
+        "sidl/solve",
+        json!({"textDocument": {"uri": leduc}, "method": "cfr", "iterations": 100000000u64,
+               "workDoneToken": "leduc"}),
+    );
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        let v = c.recv(deadline);
+        if v["method"] == "$/progress"
+            && v["params"]["token"] == "leduc"
+            && v["params"]["value"]["kind"] == "report"
+            && v["params"]["value"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("CFR+: "))
+        {
+            break;
+        }
+        assert!(
+            v["id"] != json!(id),
+            "finished before it could be cancelled: {v}"
+        );
+    }
+    c.notify("$/cancelRequest", json!({"id": id}));
+    let r = c.response(id);
+    assert_eq!(r["error"]["code"], -32800, "{r}");
+    // the server still answers
+    let r = c.request("sidl/solve", json!({"textDocument": {"uri": kuhn}}));
+    assert_eq!(r["values"][0]["exact"], "-1/18");
+    c.shutdown();
+}

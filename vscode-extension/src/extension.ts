@@ -1,5 +1,6 @@
 // The VS Code side of SIDL: starts the sidl-lsp language server (found by resolve.ts) with
-// vscode-languageclient and adds the command "SIDL: Check hidden-information consistency".
+// vscode-languageclient and adds the commands "SIDL: Check hidden-information consistency" and
+// "SIDL: Solve the game (equilibrium)".
 // Everything that can be tested without VS Code lives in resolve.ts and report.ts.
 
 import { promises as fs } from 'node:fs';
@@ -35,6 +36,7 @@ import {
   summary,
 } from './report';
 import { OPEN_LOCATION, openLocation, ReportView } from './reportView';
+import { parseSolveResult, SOLVE_METHOD, SOLVE_REPORT_KIND, solveParams, solveReport, solveSummary } from './solveReport';
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
@@ -46,7 +48,7 @@ let progressCounter = 0;
 let reports: ReportView;
 
 /** The commands this extension contributes (package.json `contributes.commands`). */
-const OWN_COMMANDS = new Set(['sidl.checkHiddenInformation', 'sidl.restartServer', 'sidl.openReportLocation']);
+const OWN_COMMANDS = new Set(['sidl.checkHiddenInformation', 'sidl.solve', 'sidl.restartServer', 'sidl.openReportLocation']);
 
 /**
  * The server may offer `workspace/executeCommand` commands under ids this extension contributes
@@ -77,6 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     traceOutput,
     reports.register(),
     vscode.commands.registerCommand('sidl.checkHiddenInformation', checkHiddenInformation),
+    vscode.commands.registerCommand('sidl.solve', solveGame),
     vscode.commands.registerCommand('sidl.restartServer', restart),
     vscode.commands.registerCommand(OPEN_LOCATION, openLocation),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -290,6 +293,68 @@ async function checkHiddenInformation(): Promise<void> {
   if (choice === show) {
     output.show(true);
   }
+}
+
+/** "SIDL: Solve the game (equilibrium)": `sidl/solve` on the active game, the report beside it. */
+async function solveGame(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== 'sidl') {
+    void vscode.window.showWarningMessage('SIDL: open a .sidl game in the editor to solve it.');
+    return;
+  }
+  const c = client;
+  if (c === undefined || c.state !== State.Running) {
+    void showStartError(startError ?? 'SIDL: the language server is not running.');
+    return;
+  }
+  const document = editor.document;
+  const token = `sidl-solve-${process.pid}-${++progressCounter}`;
+  const name = path.basename(document.uri.fsPath || document.uri.path);
+  const raw = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `SIDL: solving ${name}`, cancellable: true },
+    async (progress, cancel) => {
+      const forward = c.onProgress(WorkDoneProgress.type, token, (value) => {
+        if (value.kind !== 'end' && value.message !== undefined) {
+          progress.report({ message: value.message });
+        }
+      });
+      try {
+        const value: unknown = await c.sendRequest(SOLVE_METHOD, solveParams(document.uri.toString(), token), cancel);
+        return cancel.isCancellationRequested ? { cancelled: true as const } : { value };
+      } catch (e) {
+        if (cancel.isCancellationRequested || e instanceof vscode.CancellationError) {
+          return { cancelled: true as const };
+        }
+        return { error: e };
+      } finally {
+        forward.dispose();
+      }
+    },
+  );
+  if ('cancelled' in raw) {
+    void vscode.window.showInformationMessage('SIDL: solve cancelled.');
+    return;
+  }
+  if ('error' in raw) {
+    const e = raw.error as { message?: string } | undefined;
+    const message = `SIDL: the game cannot be solved: ${e?.message ?? String(raw.error)}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message);
+    return;
+  }
+  const result = parseSolveResult(raw.value);
+  if ('error' in result) {
+    const message = `SIDL: unexpected answer to ${SOLVE_METHOD}: ${result.error}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message);
+    return;
+  }
+  const file = vscode.workspace.asRelativePath(document.uri);
+  await reports.update(document.uri, solveReport(file, result), SOLVE_REPORT_KIND);
+  await reports.show(document.uri, SOLVE_REPORT_KIND);
+  const summaryText = solveSummary(name, result);
+  output.appendLine(summaryText);
+  void vscode.window.showInformationMessage(summaryText);
 }
 
 /** The game's predicates and their clauses, from the server's document symbols (none if it fails). */

@@ -163,12 +163,12 @@ export interface Report {
 export const REPORT_SCHEME = 'sidl-report';
 
 /**
- * The path of the report of the game at `gamePath` (a URI path): one report per game, named after
- * it. The suffix keeps VS Code from taking the report for a `.sidl` file (plain text).
+ * The path of the report of the game at `gamePath` (a URI path): one report per game and kind
+ * (`hidden information`, `equilibrium`), named after it. The suffix keeps VS Code from taking the report for a `.sidl` file (plain text).
  */
-export function reportPath(gamePath: string): string {
+export function reportPath(gamePath: string, kind = 'hidden information'): string {
   const p = gamePath.startsWith('/') ? gamePath : `/${gamePath}`;
-  return `${p} (hidden information)`;
+  return `${p} (${kind})`;
 }
 
 /** Which difference the counterexample describes, hence which rules decide it. */

@@ -1,4 +1,5 @@
-// The reports of "SIDL: Check hidden-information consistency": one read-only document per game,
+// The reports of "SIDL: Check hidden-information consistency" and "SIDL: Solve the game
+// (equilibrium)": one read-only document per game and kind,
 // under the scheme `sidl-report` (a read-only FileSystemProvider, so that VS Code restores a report
 // tab after a reload: it starts the extension for the scheme, `onFileSystem:sidl-report`, which a
 // TextDocumentContentProvider would not get), replaced on the next run of the check on that game
@@ -45,14 +46,14 @@ export class ReportView implements vscode.FileSystemProvider, vscode.DocumentLin
     );
   }
 
-  /** The URI of the report of `game`. */
-  static uriFor(game: vscode.Uri): vscode.Uri {
-    return vscode.Uri.from({ scheme: REPORT_SCHEME, path: reportPath(game.path) });
+  /** The URI of the report of `game` of kind `kind` (reportPath). */
+  static uriFor(game: vscode.Uri, kind?: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: REPORT_SCHEME, path: reportPath(game.path, kind) });
   }
 
   /** Stores `report` as the report of `game` (an open view shows it at once). */
-  async update(game: vscode.Uri, report: Report): Promise<vscode.Uri> {
-    const uri = ReportView.uriFor(game);
+  async update(game: vscode.Uri, report: Report, kind?: string): Promise<vscode.Uri> {
+    const uri = ReportView.uriFor(game, kind);
     this.reports.delete(uri.toString());
     this.reports.set(uri.toString(), { game: game.toString(), report, time: Date.now() });
     for (const old of [...this.reports.keys()].slice(0, Math.max(0, this.reports.size - KEEP))) {
@@ -66,8 +67,8 @@ export class ReportView implements vscode.FileSystemProvider, vscode.DocumentLin
   }
 
   /** Shows the report of `game`: its open tab if there is one, else a new tab beside the game. */
-  async show(game: vscode.Uri): Promise<vscode.TextEditor> {
-    const uri = ReportView.uriFor(game);
+  async show(game: vscode.Uri, kind?: string): Promise<vscode.TextEditor> {
+    const uri = ReportView.uriFor(game, kind);
     let column: vscode.ViewColumn = vscode.ViewColumn.Beside;
     for (const g of vscode.window.tabGroups.all) {
       if (g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString())) {

@@ -150,6 +150,16 @@ impl Core {
         })
     }
 
+    /// The loaded game (the Analyse panel's tree is built from it: `crate::analyse`).
+    pub fn game(&self) -> &Arc<Game> {
+        &self.game
+    }
+
+    /// The loaded game's source text.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
     /// A runtime error of the engine, with its diagnostic.
     fn rt(&self, e: RuntimeError) -> CoreError {
         runtime(&self.source, &e)

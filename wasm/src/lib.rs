@@ -3,6 +3,8 @@
 //! [`core`] (plain Rust over the engine, tested natively), the data that crosses in [`dto`] (with its
 //! TypeScript types, `src/types.d.ts`); this file converts to and from JavaScript.
 
+#[cfg(feature = "analyse")]
+pub mod analyse;
 pub mod core;
 pub mod dto;
 pub mod stats;
@@ -78,6 +80,14 @@ pub struct SidlGame {
     core: Core,
     /// The statistics run of the Statistics panel (`stats.rs`), if one was started.
     stats: Option<stats::StatsRun>,
+}
+
+impl SidlGame {
+    /// The plain-Rust core (for the other files' `#[wasm_bindgen] impl SidlGame`: `analyse.rs`).
+    #[cfg(feature = "analyse")]
+    pub(crate) fn core(&self) -> &Core {
+        &self.core
+    }
 }
 
 #[wasm_bindgen]

@@ -226,3 +226,44 @@ export interface StatsReport {
 export interface StatsGame { group: string; chronons: number; terminal: boolean; error: string | null; accounts: number[]; metrics: [string, number][]; }
 /** `statsResult()`: the report of the games so far, its table (`text`) and CSV forms, each game's numbers. */
 export interface StatsResult { players: string[]; report: StatsReport; text: string; csv: string; games: StatsGame[]; progress: StatsProgress; }
+/** The options of `SidlGame.analyse` (the Analyse panel); each is optional. */
+export interface AnalyseOptions {
+  /** `auto` (default), `cfr`, `lp` or `support`: `sidl solve --method`. */
+  method?: string;
+  /** CFR+ iterations (default 10000). */
+  iterations?: number;
+  /** The node budget (default 1000000): a larger tree is the error E0960. */
+  maxNodes?: number;
+}
+/** Progress of the tree's build: the nodes so far. */
+export interface BuildProgress { nodes: number; }
+/** How far a solve is: `done` of `total` CFR+ iterations (an exact method: 0/1, then 1/1). */
+export interface SolveStep { done: number; total: number; finished: boolean; }
+/** A player's expected account change under the computed profile; `name` its label. */
+export interface PlayerValue { player: string; name: string; value: number; exact: string | null; }
+/** An action at an information set: its canonical text, as the player reads it, its probability. */
+export interface ActionProbability { action: string; label: string; probability: number; exact: string | null; }
+/** The strategy at one information set: `label` what the player has seen (the game's labels), `raw` the same as terms (the .efg's). */
+export interface InfosetStrategy { infoset: number; player: string; label: string; raw: string; actions: ActionProbability[]; }
+/** `Analysis.result()`: the tree's size, the method, each player's value, NashConv, the strategy table. */
+export interface AnalysisResult {
+  title: string;
+  nodes: number;
+  decisionNodes: number;
+  chanceNodes: number;
+  terminalNodes: number;
+  infosets: number;
+  /** `cfr+`, `lp` or `support`. */
+  method: string;
+  /** CFR+ iterations run (null: an exact method). */
+  iterations: number | null;
+  exact: boolean;
+  zeroSum: boolean;
+  values: PlayerValue[];
+  nashConv: number;
+  strategies: InfosetStrategy[];
+}
+/** What one other player gains by best-responding to an AI seat. */
+export interface ExploitResponse { player: string; reference: number; bestResponse: number; gain: number; }
+/** `Analysis.exploit`: an AI seat's policy against the computed profile (`sidl solve --exploit`). */
+export interface ExploitResult { player: string; spec: string; aiValue: number; responses: ExploitResponse[]; gain: number; }

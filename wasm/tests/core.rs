@@ -1246,3 +1246,119 @@ fn bench_plays_the_random_games_of_trace_back_to_back() {
 /// The Statistics panel's API (`wasm/src/stats.rs`).
 #[path = "core/stats.rs"]
 mod stats;
+// ---- the Analyse panel (wasm/src/analyse.rs) ----
+// (the feature `analyse`, on by default; the playground's page build leaves it out)
+#[cfg(feature = "analyse")]
+mod analyse_panel {
+    use super::*;
+
+    fn analysis(
+        path: &str,
+        opts: sidl_wasm::analyse::AnalyseOptionsDto,
+    ) -> Result<sidl_wasm::analyse::AnalysisCore, sidl_wasm::core::CoreError> {
+        let core = Core::new(&game(path)).unwrap();
+        sidl_wasm::analyse::AnalysisCore::new(&core, &opts, &mut |_| {})
+    }
+
+    #[test]
+    fn analyse_kuhn_exactly_with_the_lp() {
+        let mut a = analysis("games/kuhn.sidl", Default::default()).unwrap();
+        let r = a.result().unwrap();
+        assert_eq!((r.nodes, r.infosets, r.method.as_str()), (55, 12, "lp"));
+        assert!(r.exact && r.zero_sum && r.iterations.is_none());
+        assert_eq!(r.values[0].player, "[p1]");
+        assert_eq!(r.values[0].exact.as_deref(), Some("-1/18"));
+        assert!(r.nash_conv.abs() < 1e-9);
+        assert_eq!(r.strategies.len(), 12);
+        let s = &r.strategies[0];
+        assert_eq!(s.label, s.raw);
+        assert_eq!(s.actions[0].label, s.actions[0].action);
+        // the .efg is sidl export --efg's
+        let core = Core::new(&game("games/kuhn.sidl")).unwrap();
+        let tree = sidl_engine::analysis::extensive::build(
+            core.game().clone(),
+            sidl_engine::analysis::extensive::BuildLimits::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            a.efg(),
+            sidl_engine::analysis::extensive::efg::to_efg(&tree)
+        );
+    }
+
+    #[test]
+    fn analyse_in_steps_with_cfr_and_exploit_a_seat() {
+        let opts = sidl_wasm::analyse::AnalyseOptionsDto {
+            method: Some("cfr".into()),
+            iterations: Some(2000.0),
+            max_nodes: None,
+        };
+        let mut a = analysis("games/kuhn.sidl", opts).unwrap();
+        let mut p = a.progress();
+        assert_eq!((p.done, p.total, p.finished), (0, 2000, false));
+        while !p.finished {
+            p = a.step(300).unwrap();
+        }
+        let r = a.result().unwrap();
+        assert_eq!((r.method.as_str(), r.iterations), ("cfr+", Some(2000)));
+        assert!(
+            (r.values[0].value + 1.0 / 18.0).abs() < 1e-3,
+            "{}",
+            r.values[0].value
+        );
+        assert!(r.nash_conv < 1e-2);
+        let seats = [
+            ["[p1]".to_string(), "minimax:2".to_string()],
+            ["[p2]".to_string(), "human".to_string()],
+        ];
+        let x = a.exploit(&seats).unwrap();
+        assert_eq!(x.len(), 1);
+        assert_eq!(
+            (x[0].player.as_str(), x[0].spec.as_str()),
+            ("[p1]", "minimax:2")
+        );
+        assert_eq!(x[0].responses[0].player, "[p2]");
+        assert!(x[0].gain >= -1e-9 && x[0].gain == x[0].responses[0].gain);
+    }
+
+    #[test]
+    fn analyse_errors_are_the_engines_diagnostics() {
+        let small = sidl_wasm::analyse::AnalyseOptionsDto {
+            max_nodes: Some(100.0),
+            ..Default::default()
+        };
+        let e = analysis("games/leduc.sidl", small).err().unwrap();
+        let loc = e.location.expect("a diagnostic");
+        assert_eq!(loc.code, "E0960");
+        assert!(e.message.contains("more than 100 nodes"), "{}", e.message);
+        let e = analysis("engine/tests/extensive/unlimited.sidl", Default::default())
+            .err()
+            .unwrap();
+        assert_eq!(e.location.unwrap().code, "E0961");
+        let e = analysis("engine/tests/extensive/no_payoff.sidl", Default::default())
+            .err()
+            .unwrap();
+        assert_eq!(e.location.unwrap().code, "E0962");
+        let bad = sidl_wasm::analyse::AnalyseOptionsDto {
+            method: Some("simplex".into()),
+            ..Default::default()
+        };
+        let e = analysis("games/kuhn.sidl", bad).err().unwrap();
+        assert!(e.message.contains("unknown method"));
+    }
+
+    #[test]
+    fn analyse_shows_the_games_labels() {
+        let mut a = analysis("games/ultimatum.sidl", Default::default()).unwrap();
+        let r = a.result().unwrap();
+        assert_eq!(r.values[0].name, "Proposer");
+        let resp = r
+            .strategies
+            .iter()
+            .find(|s| s.player == "[responder]")
+            .unwrap();
+        assert!(resp.label.contains("the offer is"), "{}", resp.label);
+        assert_eq!(resp.actions[0].label, "accept");
+        assert_eq!(resp.actions[0].action, "[accept]");
+    }
+}

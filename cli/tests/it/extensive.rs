@@ -158,3 +158,16 @@ fn exploit_an_ai_seat() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(err.contains("the players are [p1], [p2]"), "{err}");
 }
+
+/// The playground's "Download .efg" is compared with this file in the browser test
+/// (tests/e2e/analyse.test.mjs): here, the file is what `sidl export --efg` writes.
+#[test]
+fn export_efg_is_the_playgrounds_fixture() {
+    let (out, err, code) = sidl(&["export", "games/kuhn.sidl", "--efg"]);
+    assert_eq!(code, 0, "{err}");
+    let fixture = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/e2e/fixtures/kuhn.efg"),
+    )
+    .unwrap();
+    assert_eq!(out, fixture);
+}

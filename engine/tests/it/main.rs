@@ -13,6 +13,7 @@ mod context_tables;
 mod control;
 mod diagnostic_codes;
 mod extensive;
+mod extensive_steps;
 mod game_properties;
 mod hidden;
 mod ide;

@@ -4,7 +4,7 @@
 // with work-done progress on the client's token: a counterexample for a URI containing "leaky" (its
 // description counts the runs on that URI; "leaky_then_fixed" leaks on the first run only), a
 // request that waits for $/cancelRequest for "slow", else consistent. The result's message echoes
-// the parameters the client sent. Every document has the same outline (documentSymbol).
+// the parameters the client sent. sidl/solve answers a fixed result (an error for "huge"). Every document has the same outline (documentSymbol).
 'use strict';
 if (process.argv.includes('--version')) {
   process.stdout.write('sidl-lsp 0.0.0-fake\n');
@@ -65,6 +65,25 @@ conn.onRequest('sidl/checkHiddenInformation', async (params, token) => {
     };
   }
   return { consistent: true, complete: true, states: 25, message, counterexample: null };
+});
+// sidl/solve: a fixed result whose title echoes the parameters, with progress; an error for a URI
+// containing "huge" (as sidl-lsp answers a tree over the node budget).
+conn.onRequest('sidl/solve', (params) => {
+  const progress = (value) => params.workDoneToken !== undefined && conn.sendProgress(new rpc.ProgressType(), params.workDoneToken, value);
+  progress({ kind: 'begin', title: 'Solving' });
+  progress({ kind: 'report', message: 'CFR+: 5 of 10 iterations' });
+  progress({ kind: 'end' });
+  if (params.textDocument.uri.includes('huge')) {
+    return new rpc.ResponseError(-32803, 'error[E0960]: the extensive form has more than 200000 nodes');
+  }
+  return {
+    title: `params ${JSON.stringify(params)}`, nodes: 7, decisionNodes: 3, chanceNodes: 0, terminalNodes: 4, infosets: 2,
+    method: 'cfr+', iterations: 10, zeroSum: true, nashConv: 0,
+    values: [{ player: '[matcher]', name: 'Matcher', value: 0, exact: null }, { player: '[mismatcher]', name: '[mismatcher]', value: 0, exact: null }],
+    strategies: [{ player: '[matcher]', label: 'the coin is in my hand', raw: '[x]', actions: [
+      { action: '[matcher,heads]', label: 'heads', probability: 0.5, exact: null },
+      { action: '[matcher,tails]', label: 'tails', probability: 0.5, exact: null }] }],
+  };
 });
 conn.onRequest('shutdown', () => null);
 conn.onNotification('exit', () => process.exit(0));

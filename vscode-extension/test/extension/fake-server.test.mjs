@@ -170,9 +170,42 @@ test('Cancel sends $/cancelRequest: the check ends as cancelled', async () => {
   assert.match(trace, /Sending notification '\$\/cancelRequest'/);
 });
 
+test('"SIDL: Solve the game (equilibrium)" sends sidl/solve with a progress token and shows the report beside the game', async () => {
+  const doc = stub.open('/games/pennies.sidl', 'sidl', 'game(pennies).\n');
+  stub.setActive(doc);
+  state.messages.length = 0;
+  state.progress.length = 0;
+  state.opened.length = 0;
+  await state.commands.get('sidl.solve')();
+  assert.deepEqual(state.messages.map((m) => m.level), ['info'], JSON.stringify(state.messages));
+  assert.match(state.messages[0].text, /^SIDL: pennies\.sidl: values Matcher 0, \[mismatcher\] 0; NashConv 0 \(cfr\+\)\.$/);
+  assert.ok(state.progress.some((p) => p.message === 'CFR+: 5 of 10 iterations'), JSON.stringify(state.progress));
+  assert.equal(state.opened.length, 1);
+  const report = state.opened[0];
+  assert.equal(report.uri.scheme, 'sidl-report');
+  assert.equal(report.uri.path, '/games/pennies.sidl (equilibrium)');
+  assert.equal(report.isReadonly, true);
+  const text = report.getText();
+  assert.match(text, /^Equilibrium analysis of .*pennies\.sidl \(sidl solve\)\n/);
+  assert.match(text, /\n {2}Matcher \[matcher\] {2} +0\n/);
+  assert.match(text, /\n {2}Matcher at: the coin is in my hand\n +50\.0% {2}heads\n +50\.0% {2}tails\n/);
+  assert.equal(state.shown.at(-1).options.viewColumn, -2, 'beside the game');
+  // the request went to the server (its progress came on the extension's token, above)
+  const trace = state.outputs.get('SIDL Language Server Trace').lines.join('\n');
+  assert.match(trace, /Sending request 'sidl\/solve/);
+  // a server error is shown, no report
+  stub.setActive(stub.open('/games/huge.sidl', 'sidl', 'game(huge).\n'));
+  state.messages.length = 0;
+  state.opened.length = 0;
+  await state.commands.get('sidl.solve')();
+  assert.deepEqual(state.messages.map((m) => [m.level, m.text]), [['error', 'SIDL: the game cannot be solved: error[E0960]: the extensive form has more than 200000 nodes']]);
+  assert.equal(state.opened.length, 0);
+});
+
 test("the server's commands are registered, except those the extension contributes itself", async () => {
   assert.equal(await state.commands.get('sidl.fake.other')(), 'executed sidl.fake.other');
   assert.ok(state.commands.has('sidl.checkHiddenInformation'));
+  assert.ok(state.commands.has('sidl.solve'));
   assert.ok(state.commands.has('sidl.restartServer'));
 });
 

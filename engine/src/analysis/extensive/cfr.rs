@@ -178,6 +178,16 @@ impl Flat {
     }
 }
 
+/// The numbers of a [`Cfr`] between steps (regrets, strategy sums, the iteration count).
+#[derive(Clone, Debug)]
+pub struct CfrState {
+    regret: Vec<f64>,
+    delta: Vec<f64>,
+    strategy_sum: Vec<f64>,
+    current: Vec<f64>,
+    iterations: u64,
+}
+
 /// A CFR+ solver over a flattened tree.
 pub struct Cfr<'a> {
     flat: &'a Flat,
@@ -208,6 +218,37 @@ impl<'a> Cfr<'a> {
 
     pub fn iterations(&self) -> u64 {
         self.iterations
+    }
+
+    /// A solver that goes on from `state` (from [`Cfr::into_state`] over the same `flat`): a caller
+    /// that owns the tree keeps the state between steps (the playground's Analyse panel).
+    pub fn resume(flat: &'a Flat, state: CfrState) -> Cfr<'a> {
+        let CfrState {
+            regret,
+            delta,
+            strategy_sum,
+            current,
+            iterations,
+        } = state;
+        Cfr {
+            flat,
+            regret,
+            delta,
+            strategy_sum,
+            current,
+            iterations,
+        }
+    }
+
+    /// The solver's state without the tree it borrows.
+    pub fn into_state(self) -> CfrState {
+        CfrState {
+            regret: self.regret,
+            delta: self.delta,
+            strategy_sum: self.strategy_sum,
+            current: self.current,
+            iterations: self.iterations,
+        }
     }
 
     fn match_regrets(&mut self, infoset: usize) {
@@ -303,21 +344,35 @@ impl<'a> Cfr<'a> {
 
     /// The average strategy (uniform at an information set never reached).
     pub fn average(&self) -> Profile {
-        let f = self.flat;
-        (0..f.infosets())
-            .map(|is| {
-                let (o, k) = (f.offset[is], f.actions[is]);
-                let sum: f64 = self.strategy_sum[o..o + k].iter().sum();
-                (0..k)
-                    .map(|a| {
-                        if sum > 0.0 {
-                            self.strategy_sum[o + a] / sum
-                        } else {
-                            1.0 / k as f64
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        average_of(self.flat, &self.strategy_sum)
     }
+}
+
+impl CfrState {
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// [`Cfr::average`] of the solver this state came from (over the same `flat`).
+    pub fn average(&self, flat: &Flat) -> Profile {
+        average_of(flat, &self.strategy_sum)
+    }
+}
+
+fn average_of(f: &Flat, strategy_sum: &[f64]) -> Profile {
+    (0..f.infosets())
+        .map(|is| {
+            let (o, k) = (f.offset[is], f.actions[is]);
+            let sum: f64 = strategy_sum[o..o + k].iter().sum();
+            (0..k)
+                .map(|a| {
+                    if sum > 0.0 {
+                        strategy_sum[o + a] / sum
+                    } else {
+                        1.0 / k as f64
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }

@@ -27,6 +27,7 @@ pub mod efg;
 pub mod exploit;
 pub mod lp;
 pub mod nfg;
+pub mod readable;
 pub mod solve;
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,8 @@
-//! One entry point for the adapters (`sidl solve`, later the playground's Analyse panel and the
-//! language server): choose a method, solve, and report values, NashConv and the strategies as plain
-//! serialisable data.
+//! One entry point for the adapters (`sidl solve`, the playground's Analyse panel, the language
+//! server's `sidl/solve`): choose a method, solve (at once with [`solve`], or in steps with a
+//! [`Solver`]), and report values, NashConv and the strategies as plain serialisable data.
 
-use super::cfr::{Cfr, Flat, Profile};
+use super::cfr::{Cfr, CfrState, Flat, Profile};
 use super::efg::rational;
 use super::{br, lp, nfg, q_to_f64, AnalysisError, Tree, Q};
 use crate::solve::errors::codes;
@@ -111,15 +111,10 @@ impl Default for SolveOptions {
     }
 }
 
-/// Solves `t`. `progress(done, total)` is called between chunks of CFR+ iterations; returning
-/// `false` stops early (the average so far is reported).
-pub fn solve(
-    t: &Tree,
-    opts: SolveOptions,
-    progress: &mut dyn FnMut(u64, u64) -> bool,
-) -> Result<Solution, AnalysisError> {
-    let flat = Flat::new(t);
-    let method = match opts.method {
+/// The method [`Method::Auto`] stands for in `t`: the LP for two-player zero-sum games, support
+/// enumeration for small two-player one-shot games, else CFR+.
+pub fn resolve(t: &Tree, method: Method) -> Method {
+    match method {
         Method::Auto => {
             if lp::solve_applies(t) {
                 Method::Lp
@@ -134,70 +129,69 @@ pub fn solve(
             }
         }
         m => m,
-    };
-    let (name, profile, exact, iterations): (&'static str, Vec<Vec<Q>>, bool, Option<u64>) =
-        match method {
-            Method::Lp => {
-                let s = lp::solve(t)?;
-                ("lp", s.profile, true, None)
-            }
-            Method::Support => {
-                let g = nfg::strategic(t)?;
-                let eqs = nfg::support_enumeration(&g)?;
-                let Some(e) = eqs.into_iter().next() else {
-                    return Err(AnalysisError::new(
+    }
+}
+
+/// The exact profile of an exact method (`lp`, `support`), with the method's name.
+fn exact_profile(t: &Tree, method: Method) -> Result<(&'static str, Vec<Vec<Q>>), AnalysisError> {
+    match method {
+        Method::Lp => Ok(("lp", lp::solve(t)?.profile)),
+        _ => {
+            let g = nfg::strategic(t)?;
+            let eqs = nfg::support_enumeration(&g)?;
+            let Some(e) = eqs.into_iter().next() else {
+                return Err(AnalysisError::new(
                     codes::SOLVER_NOT_APPLICABLE,
                     "support enumeration",
                     "support enumeration found no equilibrium (a degenerate game): use --method cfr",
                 ));
-                };
-                let mut profile: Vec<Vec<Q>> = t
-                    .infosets
-                    .iter()
-                    .map(|is| vec![Q::from_integer(0.into()); is.actions.len()])
-                    .collect();
-                for (p, is) in g.infosets.iter().enumerate() {
-                    if let Some(i) = is {
-                        profile[*i] = e.strategies[p].clone();
-                    }
+            };
+            let mut profile: Vec<Vec<Q>> = t
+                .infosets
+                .iter()
+                .map(|is| vec![Q::from_integer(0.into()); is.actions.len()])
+                .collect();
+            for (p, is) in g.infosets.iter().enumerate() {
+                if let Some(i) = is {
+                    profile[*i] = e.strategies[p].clone();
                 }
-                ("support", profile, true, None)
             }
-            _ => {
-                let mut c = Cfr::new(&flat);
-                let total = opts.iterations.max(1);
-                let chunk = (total / 100).max(1);
-                while c.iterations() < total {
-                    c.run(chunk.min(total - c.iterations()));
-                    if !progress(c.iterations(), total) {
-                        break;
-                    }
-                }
-                let avg = c.average();
-                let iters = c.iterations();
-                // as exact numbers only for the common code below
-                let q: Vec<Vec<Q>> = avg
-                    .iter()
-                    .map(|p| {
-                        p.iter()
-                            .map(|&x| super::decimal_to_q(x).unwrap_or_default())
-                            .collect()
-                    })
-                    .collect();
-                ("cfr+", q, false, Some(iters))
-            }
-        };
+            Ok(("support", profile))
+        }
+    }
+}
+
+/// CFR+'s average profile, as exact numbers only for [`solution_of`].
+fn cfr_profile(avg: &Profile) -> Vec<Vec<Q>> {
+    avg.iter()
+        .map(|p| {
+            p.iter()
+                .map(|&x| super::decimal_to_q(x).unwrap_or_default())
+                .collect()
+        })
+        .collect()
+}
+
+/// The [`Solution`] of `profile` in `t`: values, NashConv and the strategy table.
+fn solution_of(
+    t: &Tree,
+    flat: &Flat,
+    name: &'static str,
+    profile: &[Vec<Q>],
+    exact: bool,
+    iterations: Option<u64>,
+) -> Solution {
     let fprofile: Profile = profile
         .iter()
         .map(|p| p.iter().map(q_to_f64).collect())
         .collect();
-    let (nash_conv, _) = br::nash_conv(&flat, &fprofile);
+    let (nash_conv, _) = br::nash_conv(flat, &fprofile);
     let values_f = flat.expected(&fprofile);
     let exact_values = if exact {
         Some(
             t.players
                 .iter()
-                .zip(super::exact_values(t, &profile))
+                .zip(super::exact_values(t, profile))
                 .map(|(p, v)| (p.clone(), rational(&v)))
                 .collect(),
         )
@@ -224,7 +218,7 @@ pub fn solve(
                 .collect(),
         })
         .collect();
-    Ok(Solution {
+    Solution {
         method: name,
         values: t.players.iter().cloned().zip(values_f).collect(),
         exact_values,
@@ -234,7 +228,173 @@ pub fn solve(
         infosets: t.infosets.len(),
         zero_sum: t.is_zero_sum(),
         strategies,
-    })
+    }
+}
+
+/// Solves `t`. `progress(done, total)` is called between chunks of CFR+ iterations; returning
+/// `false` stops early (the average so far is reported).
+pub fn solve(
+    t: &Tree,
+    opts: SolveOptions,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<Solution, AnalysisError> {
+    let flat = Flat::new(t);
+    match resolve(t, opts.method) {
+        Method::Cfr | Method::Auto => {
+            let mut c = Cfr::new(&flat);
+            let total = opts.iterations.max(1);
+            let chunk = chunk_of(total);
+            while c.iterations() < total {
+                c.run(chunk.min(total - c.iterations()));
+                if !progress(c.iterations(), total) {
+                    break;
+                }
+            }
+            let profile = cfr_profile(&c.average());
+            Ok(solution_of(
+                t,
+                &flat,
+                "cfr+",
+                &profile,
+                false,
+                Some(c.iterations()),
+            ))
+        }
+        m => {
+            let (name, profile) = exact_profile(t, m)?;
+            Ok(solution_of(t, &flat, name, &profile, true, None))
+        }
+    }
+}
+
+/// The iterations between two calls of [`solve`]'s progress callback: a hundredth of `total`, at
+/// most 10 (a caller that stops, a cancelled request, must not wait for a million iterations).
+pub fn chunk_of(total: u64) -> u64 {
+    (total / 100).clamp(1, 10)
+}
+
+/// How far a [`Solver`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StepProgress {
+    /// CFR+ iterations run (for an exact method: 0, then 1 when solved).
+    pub done: u64,
+    /// CFR+ iterations asked for (1 for an exact method).
+    pub total: u64,
+    /// Whether [`Solver::solution`] is the final one.
+    pub finished: bool,
+}
+
+enum SolverState {
+    Cfr(CfrState),
+    Exact(&'static str, Vec<Vec<Q>>),
+    Waiting,
+}
+
+/// [`solve`] in steps, over a tree it owns: a caller that cannot be interrupted inside a call (the
+/// playground's worker) runs [`Solver::step`] until [`StepProgress::finished`], reports progress
+/// between steps and may stop at any step; [`Solver::solution`] is the profile so far (CFR+'s
+/// average after the iterations run).
+pub struct Solver {
+    tree: Tree,
+    flat: Flat,
+    method: Method,
+    total: u64,
+    state: SolverState,
+}
+
+impl Solver {
+    /// A solver of `tree` by `opts.method` (resolved as [`resolve`] does).
+    pub fn new(tree: Tree, opts: SolveOptions) -> Solver {
+        let flat = Flat::new(&tree);
+        let method = resolve(&tree, opts.method);
+        let state = match method {
+            Method::Cfr | Method::Auto => SolverState::Cfr(Cfr::new(&flat).into_state()),
+            _ => SolverState::Waiting,
+        };
+        Solver {
+            tree,
+            flat,
+            method,
+            total: opts.iterations.max(1),
+            state,
+        }
+    }
+
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    pub fn flat(&self) -> &Flat {
+        &self.flat
+    }
+
+    /// The method in use (never [`Method::Auto`]).
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    pub fn progress(&self) -> StepProgress {
+        match &self.state {
+            SolverState::Cfr(c) => {
+                let done = c.iterations();
+                StepProgress {
+                    done,
+                    total: self.total,
+                    finished: done >= self.total,
+                }
+            }
+            SolverState::Exact(..) => StepProgress {
+                done: 1,
+                total: 1,
+                finished: true,
+            },
+            SolverState::Waiting => StepProgress {
+                done: 0,
+                total: 1,
+                finished: false,
+            },
+        }
+    }
+
+    /// Runs at most `iterations` more CFR+ iterations (an exact method solves the whole game in
+    /// its first step).
+    pub fn step(&mut self, iterations: u64) -> Result<StepProgress, AnalysisError> {
+        match std::mem::replace(&mut self.state, SolverState::Waiting) {
+            SolverState::Cfr(st) => {
+                let mut c = Cfr::resume(&self.flat, st);
+                let left = self.total.saturating_sub(c.iterations());
+                c.run(iterations.max(1).min(left));
+                self.state = SolverState::Cfr(c.into_state());
+            }
+            SolverState::Waiting => {
+                let (name, profile) = exact_profile(&self.tree, self.method)?;
+                self.state = SolverState::Exact(name, profile);
+            }
+            done => self.state = done,
+        }
+        Ok(self.progress())
+    }
+
+    /// The solution so far (`None` before an exact method's first step).
+    pub fn solution(&self) -> Option<Solution> {
+        match &self.state {
+            SolverState::Cfr(st) => {
+                let profile = cfr_profile(&st.average(&self.flat));
+                Some(solution_of(
+                    &self.tree,
+                    &self.flat,
+                    "cfr+",
+                    &profile,
+                    false,
+                    Some(st.iterations()),
+                ))
+            }
+            SolverState::Exact(name, profile) => Some(solution_of(
+                &self.tree, &self.flat, name, profile, true, None,
+            )),
+            SolverState::Waiting => None,
+        }
+    }
 }
 
 /// Everything an Analyse panel shows, from the game's source text: the tree's counts, the

@@ -1,0 +1,411 @@
+//! The custom request `sidl/solve` (and the command `sidl.solve` taking `[uri]`): the game's
+//! extensive form and its equilibrium (`sidl solve`, docs/analysis.md) on a blocking thread, with
+//! `$/progress` reports (nodes built, then CFR+ iterations) and cancellation (`$/cancelRequest`
+//! drops the request's future, whose guard raises the flag the build's and the solver's progress
+//! callbacks read). The result carries the numbers and the strategy table in the game's own words
+//! (`extensive::readable`); the VS Code command shows it as a read-only report.
+
+use super::diagnostics::to_lsp;
+use super::documents::Snapshot;
+use super::{guard, Backend};
+use serde::{Deserialize, Serialize};
+use sidl_engine::analysis::extensive::readable::{player_names, readable};
+use sidl_engine::analysis::extensive::solve::{self, Method, SolveOptions};
+use sidl_engine::analysis::extensive::{self, BuildLimits};
+use sidl_engine::game::{Game, RuntimeError};
+use sidl_engine::seats::Seat;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::ls_types::{
+    ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
+    TextDocumentIdentifier, Uri,
+};
+
+pub const METHOD: &str = "sidl/solve";
+pub const COMMAND: &str = "sidl.solve";
+/// The default node budget of the editor's solve (smaller than the CLI's: an editor waits).
+pub const DEFAULT_MAX_NODES: usize = 200_000;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SolveParams {
+    pub text_document: TextDocumentIdentifier,
+    /// `auto` (default), `cfr`, `lp`, `support`.
+    pub method: Option<String>,
+    /// CFR+ iterations (default 10,000).
+    pub iterations: Option<u64>,
+    pub max_nodes: Option<usize>,
+    /// `PLAYER=KIND` (`[p1]=minimax:3`): how much a best response gains against that AI seat.
+    pub exploit: Option<String>,
+    pub work_done_token: Option<ProgressToken>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerValue {
+    pub player: String,
+    pub name: String,
+    pub value: f64,
+    pub exact: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Action {
+    pub action: String,
+    pub label: String,
+    pub probability: f64,
+    pub exact: Option<String>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Strategy {
+    pub player: String,
+    /// What the player has seen, in the game's labels when it has them.
+    pub label: String,
+    /// The same as canonical terms (the `.efg`'s label).
+    pub raw: String,
+    pub actions: Vec<Action>,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Exploit {
+    pub player: String,
+    pub spec: String,
+    pub ai_value: f64,
+    /// `[player, value in the profile, best-response value]`.
+    pub responses: Vec<(String, f64, f64)>,
+    pub gain: f64,
+}
+
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SolveResult {
+    pub title: String,
+    pub nodes: usize,
+    pub decision_nodes: usize,
+    pub chance_nodes: usize,
+    pub terminal_nodes: usize,
+    pub infosets: usize,
+    pub method: String,
+    pub iterations: Option<u64>,
+    pub zero_sum: bool,
+    pub values: Vec<PlayerValue>,
+    pub nash_conv: f64,
+    pub strategies: Vec<Strategy>,
+    pub exploit: Option<Exploit>,
+}
+
+/// Raises the cancel flag when dropped (the request's future is dropped on `$/cancelRequest`).
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+pub async fn execute_command(
+    backend: &Backend,
+    params: ExecuteCommandParams,
+) -> Result<Option<LSPAny>> {
+    let uri: Uri = params
+        .arguments
+        .first()
+        .and_then(|a| a.as_str())
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| Error::invalid_params(format!("{COMMAND} takes [uri]")))?;
+    let r = solve_request(
+        backend,
+        SolveParams {
+            text_document: TextDocumentIdentifier { uri },
+            method: None,
+            iterations: None,
+            max_nodes: None,
+            exploit: None,
+            work_done_token: params.work_done_progress_params.work_done_token,
+        },
+    )
+    .await?;
+    serde_json::to_value(r)
+        .map(Some)
+        .map_err(|e| Error::invalid_params(e.to_string()))
+}
+
+fn failed(message: String) -> Error {
+    Error {
+        code: ErrorCode::ServerError(-32803),
+        message: message.into(),
+        data: None,
+    }
+}
+
+/// What the blocking part ends with.
+enum Outcome {
+    Solved(Box<SolveResult>),
+    /// A runtime error of the game or the analysis (with its code), a usage error, or Stop.
+    Failed(RuntimeError),
+    Usage(String),
+    Cancelled,
+}
+
+pub async fn solve_request(backend: &Backend, params: SolveParams) -> Result<SolveResult> {
+    let uri = params.text_document.uri.clone();
+    let text: String = match backend.state.docs.snapshot(&uri, backend.unit()) {
+        Some(s) => s.text.to_string(),
+        None => {
+            let path = uri
+                .to_file_path()
+                .ok_or_else(|| Error::invalid_params("not open and not a file URI"))?;
+            std::fs::read_to_string(&path)
+                .map_err(|e| failed(format!("cannot read {}: {e}", path.display())))?
+        }
+    };
+    let game = match guard::catch(|| Game::load(&text)) {
+        Ok(Ok((g, _))) => Arc::new(g),
+        Ok(Err(diags)) => {
+            let first = diags
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| d.to_string())
+                .unwrap_or_default();
+            return Err(failed(format!(
+                "the game does not load ({first}); fix its errors first"
+            )));
+        }
+        Err(p) => return Err(failed(format!("internal error while loading: {p}"))),
+    };
+    let method_text = params.method.clone().unwrap_or_else(|| "auto".into());
+    let Some(method) = Method::parse(&method_text) else {
+        return Err(Error::invalid_params(format!(
+            "unknown method '{method_text}': the methods are auto, cfr, lp and support"
+        )));
+    };
+    let opts = SolveOptions {
+        method,
+        iterations: params.iterations.unwrap_or(10_000).max(1),
+    };
+    let limits = BuildLimits {
+        max_nodes: params.max_nodes.unwrap_or(DEFAULT_MAX_NODES),
+        ..BuildLimits::default()
+    };
+
+    let token = match params.work_done_token {
+        Some(t) => Some(t),
+        None if backend.state.work_done_progress.load(Ordering::SeqCst) => {
+            let n = backend.state.next_token.fetch_add(1, Ordering::SeqCst);
+            let t = NumberOrString::String(format!("sidl-solve-{n}"));
+            backend
+                .client
+                .create_work_done_progress(t.clone())
+                .await
+                .ok()
+                .map(|_| t)
+        }
+        None => None,
+    };
+    let progress = match token {
+        Some(t) => Some(
+            backend
+                .client
+                .progress(t, "SIDL: solving the game")
+                .with_message("building the extensive form")
+                .begin()
+                .await,
+        ),
+        None => None,
+    };
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _on_drop = CancelOnDrop(cancel.clone());
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let flag = cancel.clone();
+    let exploit = params.exploit.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        guard::catch(move || run(game, limits, opts, exploit.as_deref(), &flag, &tx))
+    });
+    while let Some(msg) = rx.recv().await {
+        if let Some(p) = &progress {
+            p.report(msg).await;
+        }
+    }
+    let outcome = match task.await {
+        Ok(Ok(o)) => o,
+        Ok(Err(panic)) => {
+            let m = format!("sidl-lsp: internal error in the solve: {panic}");
+            eprintln!("{m}");
+            backend.client.log_message(MessageType::ERROR, &m).await;
+            if let Some(p) = progress {
+                p.finish_with_message("internal error").await;
+            }
+            return Err(failed(m));
+        }
+        Err(e) => return Err(failed(format!("the solve task failed: {e}"))),
+    };
+    match outcome {
+        Outcome::Solved(r) => {
+            if let Some(p) = progress {
+                p.finish_with_message(format!(
+                    "{}: {} nodes, {} information sets, NashConv {:.6}",
+                    r.title, r.nodes, r.infosets, r.nash_conv
+                ))
+                .await;
+            }
+            Ok(*r)
+        }
+        Outcome::Cancelled => {
+            if let Some(p) = progress {
+                p.finish_with_message("cancelled").await;
+            }
+            Err(Error::request_cancelled())
+        }
+        Outcome::Usage(m) => {
+            if let Some(p) = progress {
+                p.finish_with_message(m.clone()).await;
+            }
+            Err(Error::invalid_params(m))
+        }
+        Outcome::Failed(e) => {
+            if let Some(p) = progress {
+                p.finish_with_message(e.message.clone()).await;
+            }
+            // the engine's diagnostic (code, range, help) as the error's data
+            let snap = Snapshot::of_text(&text, backend.unit());
+            let d = e.to_diagnostic();
+            let mut err = failed(format!("error[{}]: {}", d.code, e.message));
+            err.data = serde_json::to_value(to_lsp(&snap, &uri, &d)).ok();
+            Err(err)
+        }
+    }
+}
+
+/// The blocking part: build, solve, label, exploit.
+fn run(
+    game: Arc<Game>,
+    limits: BuildLimits,
+    opts: SolveOptions,
+    exploit: Option<&str>,
+    cancel: &AtomicBool,
+    tx: &tokio::sync::mpsc::UnboundedSender<String>,
+) -> Outcome {
+    let mut last = Instant::now();
+    let mut every = |msg: &dyn Fn() -> String| {
+        if last.elapsed() >= Duration::from_millis(100) {
+            last = Instant::now();
+            let _ = tx.send(msg());
+        }
+    };
+    let built = extensive::build_with_progress(game.clone(), limits, &mut |nodes| {
+        every(&|| format!("building the extensive form: {nodes} nodes"));
+        !cancel.load(Ordering::SeqCst)
+    });
+    if cancel.load(Ordering::SeqCst) {
+        return Outcome::Cancelled;
+    }
+    let tree = match built {
+        Ok(t) => t,
+        Err(e) => return Outcome::Failed(e),
+    };
+    let sol = match solve::solve(&tree, opts, &mut |done, total| {
+        every(&|| format!("CFR+: {done} of {total} iterations"));
+        !cancel.load(Ordering::SeqCst)
+    }) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Failed(e),
+    };
+    if cancel.load(Ordering::SeqCst) {
+        return Outcome::Cancelled;
+    }
+    let (labels, names) = match (readable(&game, &tree), player_names(&game)) {
+        (Ok(l), Ok(n)) => (l, n),
+        (Err(e), _) | (_, Err(e)) => return Outcome::Failed(e),
+    };
+    let exploit = match exploit {
+        None => None,
+        Some(text) => {
+            let Some((player, kind)) = text.split_once('=') else {
+                return Outcome::Usage(format!("exploit: '{text}' is not PLAYER=KIND"));
+            };
+            let spec = match Seat::parse(kind) {
+                Ok(Seat::Ai(s)) => s,
+                Ok(Seat::Random) => sidl_engine::ai::AiSpec::Random,
+                Ok(Seat::Human) => {
+                    return Outcome::Usage(format!("exploit: '{text}' names no AI seat"))
+                }
+                Err(m) => return Outcome::Usage(format!("exploit: {m}")),
+            };
+            let Some(index) = tree.players.iter().position(|p| p == player.trim()) else {
+                return Outcome::Usage(format!(
+                    "exploit: {player} is not a player (the players are {})",
+                    tree.players.join(", ")
+                ));
+            };
+            let reference: extensive::cfr::Profile = sol
+                .strategies
+                .iter()
+                .map(|s| s.actions.iter().map(|a| a.probability).collect())
+                .collect();
+            let flat = extensive::cfr::Flat::new(&tree);
+            match extensive::exploit::exploit(&game, &tree, &flat, &reference, index, spec, 0) {
+                Ok(x) => Some(Exploit {
+                    player: x.player,
+                    spec: x.spec,
+                    ai_value: x.ai_value,
+                    responses: x.responses,
+                    gain: x.gain,
+                }),
+                Err(e) => return Outcome::Failed(e),
+            }
+        }
+    };
+    let stats = tree.stats();
+    Outcome::Solved(Box::new(SolveResult {
+        title: tree.title.clone(),
+        nodes: stats.nodes,
+        decision_nodes: stats.decision_nodes,
+        chance_nodes: stats.chance_nodes,
+        terminal_nodes: stats.terminal_nodes,
+        infosets: stats.infosets,
+        method: sol.method.to_string(),
+        iterations: sol.iterations,
+        zero_sum: sol.zero_sum,
+        values: sol
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, (p, v))| PlayerValue {
+                player: p.clone(),
+                name: names.get(i).cloned().unwrap_or_else(|| p.clone()),
+                value: *v,
+                exact: sol.exact_values.as_ref().map(|e| e[i].1.clone()),
+            })
+            .collect(),
+        nash_conv: sol.nash_conv,
+        strategies: sol
+            .strategies
+            .iter()
+            .zip(labels)
+            .map(|(s, r)| Strategy {
+                player: s.player.clone(),
+                label: r.label,
+                raw: s.label.clone(),
+                actions: s
+                    .actions
+                    .iter()
+                    .zip(r.actions)
+                    .map(|(a, l)| Action {
+                        action: a.action.clone(),
+                        label: l,
+                        probability: a.probability,
+                        exact: a.exact.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        exploit,
+    }))
+}

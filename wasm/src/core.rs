@@ -150,7 +150,7 @@ impl Core {
         })
     }
 
-    /// The loaded game (the Analyse panel's tree is built from it: `crate::analyse`).
+    /// The loaded game (the Analyse panel's tree is built from it, `crate::analyse`; `crate::stats`).
     pub fn game(&self) -> &Arc<Game> {
         &self.game
     }
@@ -177,16 +177,6 @@ impl Core {
             false,
         )
         .map_err(|e| self.rt(e))
-    }
-
-    /// The loaded game (shared with [`crate::stats`]).
-    pub fn game(&self) -> &Arc<Game> {
-        &self.game
-    }
-
-    /// The loaded source text.
-    pub fn source(&self) -> &str {
-        &self.source
     }
 
     /// The session's settings (mode and budgets).

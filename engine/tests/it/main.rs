@@ -17,6 +17,7 @@ mod game_properties;
 mod hidden;
 mod ide;
 mod keyword_docs;
+mod layout;
 mod memo;
 mod placement_runtime;
 mod present;

@@ -708,7 +708,8 @@ fn single(s: &str) -> Option<char> {
 
 impl Layout {
     /// The layout as text (`sidl play`): a board as a grid with its coordinates (an empty square
-    /// `·`, an image as its text), a table as aligned columns under its title, a hand as one line.
+    /// `·`, an image as its text), a table as aligned columns under its title (`Title: none`
+    /// without rows), a hand as one line.
     pub fn text(&self) -> String {
         let mut out = String::new();
         for part in &self.parts {
@@ -745,6 +746,9 @@ impl Layout {
                         out.push_str(line.trim_end());
                         out.push('\n');
                     }
+                }
+                Part::Table { title, rows } if rows.is_empty() => {
+                    out.push_str(&format!("{title}: none\n"));
                 }
                 Part::Table { title, rows } => {
                     out.push_str(title);

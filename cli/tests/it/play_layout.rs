@@ -19,7 +19,12 @@ fn play(game: &str, args: &[&str], input: &str) -> String {
         let _ = stdin.write_all(input.as_bytes());
     }
     let out = child.wait_with_output().expect("sidl runs");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -38,7 +43,11 @@ fn tictactoe_is_drawn_as_a_grid_after_each_move() {
 #[test]
 fn a_seat_sees_its_own_hidden_piece_and_hand_never_the_others() {
     // engine/tests/layout/fog.sidl: each scout and card is hidden from the other player
-    let out = play("engine/tests/layout/fog.sidl", &["--seat", "[bob]=random"], "1\n");
+    let out = play(
+        "engine/tests/layout/fog.sidl",
+        &["--seat", "[bob]=random"],
+        "1\n",
+    );
     assert!(out.contains("    1 2 3\n  2 · · ·\n  1 A · ·\n"), "{out}");
     assert!(out.contains("  hand of Ann: ace of ann\n"), "{out}");
     assert!(!out.contains('B') && !out.contains("two"), "{out}");

@@ -79,7 +79,10 @@ pub enum Part {
         squares: Vec<Vec<Option<Piece>>>,
     },
     /// A table with a title; every row has its cells.
-    Table { title: String, rows: Vec<Vec<String>> },
+    Table {
+        title: String,
+        rows: Vec<Vec<String>>,
+    },
     /// A player's hand.
     Hand { player: String, items: Vec<Piece> },
 }
@@ -96,10 +99,7 @@ pub struct Piece {
 
 /// Does the game define `layout/1` (or the deprecated `% board:` hint)?
 pub fn has_layout(game: &super::Game) -> bool {
-    game.program
-        .pred(Atom::new(LAYOUT.0), LAYOUT.1)
-        .is_some()
-        || board_hint(&game.source).is_some()
+    game.program.pred(Atom::new(LAYOUT.0), LAYOUT.1).is_some() || board_hint(&game.source).is_some()
 }
 
 /// The layout of `s`'s current state for `viewer` (`None`: the designer), with labels in `lang`.
@@ -110,10 +110,7 @@ pub fn layout(
     lang: Option<&str>,
 ) -> Result<Layout, RuntimeError> {
     let game = s.game().clone();
-    let has_layout = game
-        .program
-        .pred(Atom::new(LAYOUT.0), LAYOUT.1)
-        .is_some();
+    let has_layout = game.program.pred(Atom::new(LAYOUT.0), LAYOUT.1).is_some();
     let hint = if has_layout {
         None
     } else {
@@ -122,10 +119,7 @@ pub fn layout(
             Some(Err(_)) | None => return Ok(Layout::default()),
         }
     };
-    let has_piece = game
-        .program
-        .pred(Atom::new(PIECE.0), PIECE.1)
-        .is_some();
+    let has_piece = game.program.pred(Atom::new(PIECE.0), PIECE.1).is_some();
     let players = s.players();
     let pr = Presenter::viewing(s, viewer, lang)?;
     let mut ev = Eval {
@@ -323,8 +317,7 @@ pub fn safe_path(p: &str) -> bool {
         && p.len() <= MAX_PATH
         && !p.starts_with('/')
         && p.split('/').all(|seg| !seg.is_empty() && seg != "..")
-        && p
-            .chars()
+        && p.chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
 }
 
@@ -357,11 +350,7 @@ impl Eval {
             Ok(ts) => ts,
             Err(e) => {
                 let what = goal.functor().map(|(n, a)| format!("{}/{a}", n.name()));
-                self.error(format!(
-                    "{}: {}",
-                    what.unwrap_or_default(),
-                    e.message
-                ));
+                self.error(format!("{}: {}", what.unwrap_or_default(), e.message));
                 Vec::new()
             }
         }
@@ -440,7 +429,8 @@ impl Eval {
                 blank,
                 quiet,
             } => {
-                let mut squares: Vec<Vec<Option<Piece>>> = vec![vec![None; columns.len()]; rows.len()];
+                let mut squares: Vec<Vec<Option<Piece>>> =
+                    vec![vec![None; columns.len()]; rows.len()];
                 let mut others = Vec::new();
                 pattern.walk(|t| {
                     if let Term::Var(v) = t {
@@ -638,7 +628,12 @@ fn read_hint(body: &str) -> Option<Spec> {
         ["x", xs, "y", ys, "blank", b] => (xs, ys, Some(b.to_string())),
         _ => return None,
     };
-    let var = |name: &str| read.var_names.iter().position(|n| n == name).map(|i| i as u32);
+    let var = |name: &str| {
+        read.var_names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| i as u32)
+    };
     let (x, y) = (var("X")?, var("Y")?);
     let (columns, rows) = (range(xs)?, range(ys)?);
     if columns.len() * rows.len() > MAX_SQUARES {
@@ -764,11 +759,8 @@ impl Layout {
                         })
                         .collect();
                     for row in rows {
-                        let cells: Vec<String> = row
-                            .iter()
-                            .zip(&widths)
-                            .map(|(c, w)| pad(c, *w))
-                            .collect();
+                        let cells: Vec<String> =
+                            row.iter().zip(&widths).map(|(c, w)| pad(c, *w)).collect();
                         out.push_str(format!("  {}", cells.join("  ")).trim_end());
                         out.push('\n');
                     }
@@ -801,26 +793,53 @@ mod tests {
 
     #[test]
     fn ranges_and_paths() {
-        assert_eq!(range("3..1").unwrap(), vec![Term::Int(3), Term::Int(2), Term::Int(1)]);
+        assert_eq!(
+            range("3..1").unwrap(),
+            vec![Term::Int(3), Term::Int(2), Term::Int(1)]
+        );
         assert_eq!(range("a..c").unwrap().len(), 3);
-        assert_eq!(range("a,b").unwrap(), vec![Term::atom("a"), Term::atom("b")]);
+        assert_eq!(
+            range("a,b").unwrap(),
+            vec![Term::atom("a"), Term::atom("b")]
+        );
         assert!(range("1..100").is_none());
         assert!(safe_path("img/queen.svg"));
-        for bad in ["", "/etc/passwd", "../x.png", "https://x.org/a.png", "a\\b", "a//b", "x\"onerror"] {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x.png",
+            "https://x.org/a.png",
+            "a\\b",
+            "a//b",
+            "x\"onerror",
+        ] {
             assert!(!safe_path(bad), "{bad}");
         }
     }
 
     #[test]
     fn hint_reads_as_a_board() {
-        let Some(Ok(Spec::Board { x, y, columns, rows, blank, quiet, .. })) =
-            board_hint("/* t\n   board: [cell, Y, X, M] x 1..3 y 1..3 blank blank */\n")
+        let Some(Ok(Spec::Board {
+            x,
+            y,
+            columns,
+            rows,
+            blank,
+            quiet,
+            ..
+        })) = board_hint("/* t\n   board: [cell, Y, X, M] x 1..3 y 1..3 blank blank */\n")
         else {
             panic!("no board")
         };
-        assert_eq!((x, y, columns.len(), rows.len(), blank.as_deref()), (2, 1, 3, 3, Some("blank")));
+        assert_eq!(
+            (x, y, columns.len(), rows.len(), blank.as_deref()),
+            (1, 0, 3, 3, Some("blank"))
+        );
         assert!(quiet.is_empty());
-        assert!(matches!(board_hint("% board: [a, X] x 1..3 y 1..3\n"), Some(Err(_))));
+        assert!(matches!(
+            board_hint("% board: [a, X] x 1..3 y 1..3\n"),
+            Some(Err(_))
+        ));
         assert!(board_hint("% no hint\n").is_none());
     }
 }

@@ -30,7 +30,11 @@ fn a_hidden_piece_is_never_placed_for_a_player_who_may_not_see_it() {
     let ann = of(&mut s, Some("ann"));
     let bob = of(&mut s, Some("bob"));
     let designer = of(&mut s, None);
-    assert!(ann.errors.is_empty() && bob.errors.is_empty(), "{:?}", ann.errors);
+    assert!(
+        ann.errors.is_empty() && bob.errors.is_empty(),
+        "{:?}",
+        ann.errors
+    );
     assert_eq!(
         ann.text(),
         "  1 2 3\n2 · · ·\n1 A · ·\n  1 2 3\n2 · · ·\n1 · ● ·\nhand of Ann: ace of ann\nScores\n  Ann  3\n",
@@ -49,7 +53,10 @@ fn a_hidden_piece_is_never_placed_for_a_player_who_may_not_see_it() {
     assert!(!json(&bob).contains("ace") && !json(&bob).contains("\"A\""));
     assert!(json(&designer).contains("\"image\":\"img/bob.svg\""));
     // `facts` shows what no other part shows: here nothing is left
-    assert!(!designer.parts.iter().any(|p| matches!(p, Part::Table { title, .. } if title == "flag")));
+    assert!(!designer
+        .parts
+        .iter()
+        .any(|p| matches!(p, Part::Table { title, .. } if title == "flag")));
 }
 
 #[test]
@@ -61,8 +68,13 @@ fn the_layout_follows_the_state() {
         .expect("accepted");
     s.run_chronon().expect("chronon");
     let ann = of(&mut s, Some("ann"));
-    let Part::Board { squares, .. } = &ann.parts[1] else { panic!("a board") };
-    assert!(squares.iter().flatten().all(Option::is_none), "the flag is gone");
+    let Part::Board { squares, .. } = &ann.parts[1] else {
+        panic!("a board")
+    };
+    assert!(
+        squares.iter().flatten().all(Option::is_none),
+        "the flag is gone"
+    );
 }
 
 #[test]
@@ -73,7 +85,10 @@ fn the_board_hint_is_a_board_part() {
     assert_eq!(of(&mut s, None).text(), "  1 2\n2 · o\n1 x ·\n");
     // a layout/1 rule replaces the hint
     let mut s = session(&format!("{src}layout(facts).\n"));
-    assert_eq!(of(&mut s, None).text(), "cell\n  1  1  x\n  1  2  blank\n  2  2  o\n");
+    assert_eq!(
+        of(&mut s, None).text(),
+        "cell\n  1  1  x\n  1  2  blank\n  2  2  o\n"
+    );
 }
 
 #[test]
@@ -87,5 +102,9 @@ fn bad_parts_and_throwing_rules_leave_parts_out_never_an_error() {
     assert_eq!(l.errors.len(), 2, "{:?}", l.errors);
     let mut s = session("game(t).\ninit([p], 0).\nlayout(facts) :- throw(x).\n");
     let l = of(&mut s, None);
-    assert!(l.parts.is_empty() && l.errors[0].contains("layout/1"), "{:?}", l.errors);
+    assert!(
+        l.parts.is_empty() && l.errors[0].contains("layout/1"),
+        "{:?}",
+        l.errors
+    );
 }

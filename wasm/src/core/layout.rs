@@ -23,13 +23,19 @@ mod tests {
 
     #[test]
     fn a_board_crosses_as_plain_data() {
-        let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games/tictactoe.sidl"))
-            .expect("game");
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../games/tictactoe.sidl"
+        ))
+        .expect("game");
         let mut core = Core::new(&src).expect("loads");
         let json = serde_json::to_value(core.layout(Some("[xplayer]"), None).expect("layout"))
             .expect("json");
         assert_eq!(json["parts"][0]["kind"], "board");
-        assert_eq!(json["parts"][0]["columns"], serde_json::json!(["1", "2", "3"]));
+        assert_eq!(
+            json["parts"][0]["columns"],
+            serde_json::json!(["1", "2", "3"])
+        );
         assert_eq!(json["parts"][0]["squares"][0][0], serde_json::Value::Null);
         assert!(core.layout(Some("nobody("), None).is_err());
     }

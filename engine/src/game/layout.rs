@@ -49,6 +49,8 @@ pub const MAX_PARTS: usize = 16;
 pub const MAX_SQUARES: usize = 1024;
 /// The most rows of one table (and items of one hand; groups of `facts`).
 pub const MAX_ROWS: usize = 256;
+/// The most cells of one table row.
+pub const MAX_CELLS: usize = 64;
 /// The most hook queries of one layout (`layout/1` once, `piece/2` per piece).
 pub const MAX_QUERIES: usize = 2048;
 /// The most errors kept.
@@ -494,7 +496,8 @@ impl Eval {
                     let row = subst(cells, &b);
                     match row.as_list() {
                         Some(items) => {
-                            let items: Vec<Term> = items.into_iter().cloned().collect();
+                            let items: Vec<Term> =
+                                items.into_iter().take(MAX_CELLS).cloned().collect();
                             out.push(items.iter().map(|c| self.text(c)).collect());
                         }
                         None => out.push(vec![self.text(&row)]),

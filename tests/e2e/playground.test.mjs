@@ -905,7 +905,7 @@ await check('<sidl-game>: the layout of the viewed player only: its hidden scout
   await shot('24-embed-layout-bob', p);
   await game.locator('select').selectOption('[ann]'); await embedIdle(p);
   assert.equal(await game.locator('table.board img').count(), 0, 'ann does not see bob\'s scout');
-  assert.equal(await game.locator('table.board td[data-x="1"][data-y="1"]').textContent(), 'A');
+  assert.equal(await game.locator('table.board').first().locator('td[data-x="1"][data-y="1"]').textContent(), 'A');
   assert.deepEqual(await game.locator('.hand').allTextContents(), ['hand of Ann:ace of ann']);
   await p.close();
 });

@@ -6,6 +6,7 @@ mod show;
 
 use crate::render;
 use seat::SeatKind;
+use sidl_engine::game::layout;
 use sidl_engine::game::present::Presenter;
 use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::{
@@ -529,6 +530,12 @@ impl Play<'_> {
         let mut pr = self.pr(Some(pi));
         if let Some(role) = pr.role(&p) {
             self.say(&format!("your role: {role}"));
+        }
+        // the game's layout (docs/reference.md "Layouts"), built from this seat's view only
+        if let Ok(l) = layout::layout(&mut self.s, Some(&p), self.lang.as_deref()) {
+            for line in l.text().lines() {
+                self.say(&format!("  {line}"));
+            }
         }
         match facts.len() {
             0 => self.say("you see no facts"),

@@ -1,7 +1,7 @@
 // @ts-check
 // The game pane: moves and chronons, time travel over the timeline, and drawing the pane from the
 // engine (seats, moves, facts, board, accounts, events).
-import { detectBoard, renderBoard } from '../board.js';
+import { renderLayout } from '../board.js';
 import { make as el, seatMoves, templateForm } from '../play.js';
 import { renderChart } from './chart.js';
 import { $, $button, $input, $select, status } from './dom.js';
@@ -219,8 +219,9 @@ async function renderGame() {
   const ul = $('facts');
   ul.replaceChildren(...facts.map((f) => el('li', {}, f)));
   if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
-  const board = S.board || detectBoard(facts);
-  $('board').replaceChildren(...(board ? [renderBoard(facts, board)] : []));
+  // the game's layout, evaluated by the engine from the same view (gallery images: games/)
+  const layout = await engine.call('layout', S.viewAs === '' ? null : S.viewAs, null);
+  $('board').replaceChildren(...renderLayout(layout, new URL('games/', location.href)));
 
   const acc = await accountsNow();
   $('accounts').replaceChildren(...acc.map((a) => el('tr', { 'data-player': a.player }, el('td', {}, a.player), el('td', {}, a.amount),

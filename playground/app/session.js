@@ -1,7 +1,6 @@
 // @ts-check
 // Loading a game (from the gallery, the editor or a shared link) and starting its session: check
 // (errors stop it), load, start with the seed, replay a shared session into the timeline.
-import { parseBoardHint } from '../board.js';
 import { AI_KINDS, parseSeat } from '../play.js';
 import { setDiagnosticList } from './diagnostics.js';
 import { $, $input, $select, status } from './dom.js';
@@ -45,7 +44,6 @@ export async function loadSource(source, gameName, opts = {}) {
   // the menu names the loaded game: a gallery game, or the user's own source
   $select('example').value = gameName || '';
   S.players = players;
-  S.board = parseBoardHint(source);
   /** @type {string[]} */
   const badSeats = [];
   S.seats = new Map(players.map((p, i) => [p, seatOf(opts.seats && opts.seats[i], p, badSeats)]));

@@ -31,8 +31,6 @@ export const S = {
   viewAs: '',           // '' = the designer
   seed: 1,
   interrupt: false,
-  /** @type {import('../board.js').Board | null} the board hint of the loaded source (or null) */
-  board: null,
   // One entry per chronon reached. `cursor` is the entry shown; entries after it are the "future"
   // that Forward replays until a new move is made.
   /** @type {TimelineEntry[]} */

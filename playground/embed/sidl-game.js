@@ -15,6 +15,7 @@
 // See docs/playground.md.
 import { Engine } from '../engine.js';
 import { actionQueue, make as h, parseSeat, seatMoves, templateForm } from '../play.js';
+import { renderLayout } from '../board.js';
 
 /** @typedef {import('../pkg/sidl_wasm.js').Diagnostic} Diagnostic */
 /** @typedef {import('../pkg/sidl_wasm.js').Chronon} Chronon */
@@ -24,7 +25,7 @@ import { actionQueue, make as h, parseSeat, seatMoves, templateForm } from '../p
  *   title: HTMLSpanElement, chronon: HTMLSpanElement, status: HTMLSpanElement, error: HTMLDivElement,
  *   diagnostics: HTMLDetailsElement, view: HTMLSelectElement, moves: HTMLDivElement,
  *   step: HTMLButtonElement, restart: HTMLButtonElement, facts: HTMLUListElement,
- *   accounts: HTMLTableElement, events: HTMLUListElement, play: HTMLDivElement,
+ *   accounts: HTMLTableElement, events: HTMLUListElement, play: HTMLDivElement, layout: HTMLDivElement,
  * }} Parts
  */
 
@@ -54,6 +55,17 @@ td { padding: 0 .8em 0 0; }
 .over { color: #0b6b2e; font-weight: 600; }
 li.at { list-style: none; margin-left: -1.2em; font-family: inherit; font-weight: 600; }
 details.diagnostics[hidden], .play[hidden] { display: none; }
+table.board td { width: 2.1em; height: 2.1em; text-align: center; vertical-align: middle; padding: 0; font: 1.3em system-ui, sans-serif; }
+table.board td.light { background: #f0d9b5; }
+table.board td.dark { background: #b58863; }
+table.board td.coord { background: none; font-size: .8em; color: #6b7280; width: 1.4em; }
+table.board td.piece:not(.symbol) { font-size: .7em; }
+table.board td img, .hand img { width: 1.8em; height: 1.8em; object-fit: contain; display: block; margin: auto; }
+table.layout-table { margin: .4em 0; }
+table.layout-table caption { text-align: left; font: 600 .9em system-ui, sans-serif; }
+table.layout-table td { border: 1px solid #d8dbe3; padding: 0 .5em; }
+.hand { margin: .4em 0; display: flex; flex-wrap: wrap; gap: .4em; align-items: center; }
+.hand .hand-item { border: 1px solid #8a93ab; border-radius: 4px; padding: .1em .5em; }
 details.diagnostics summary { cursor: pointer; color: #4a5268; font-size: .9em; }
 .diagnostics li.error { color: #b3261e; }
 .diagnostics li.warning { color: #8a5a00; }
@@ -70,6 +82,7 @@ class SidlGameElement extends HTMLElement {
   /** @type {Engine} */ engine;
   /** @type {import('../engine.js').Call} */ call;
   loaded = false;
+  /** @type {URL | string} the game file's URL: images of its layout are relative to it */ gameUrl = document.baseURI;
   /** @type {string[]} */ players;
   /** @type {Map<string, string>} player -> seat */ seats;
   /** @type {number} */ seed;
@@ -92,12 +105,13 @@ class SidlGameElement extends HTMLElement {
       facts: h('ul', { class: 'facts' }),
       accounts: h('table', { class: 'accounts' }),
       events: h('ul', { class: 'events' }),
+      layout: h('div', { class: 'layout' }),
     });
     const u = this.ui;
     // the game itself, shown once a game is loaded and its seats are known
     u.play = h('div', { class: 'play', hidden: '' },
       h('div', { class: 'top' }, h('label', {}, 'view as ', u.view), u.step, u.restart),
-      h('h3', {}, 'Moves'), u.moves,
+      h('h3', {}, 'Moves'), u.moves, u.layout,
       h('h3', {}, 'Facts'), u.facts,
       h('h3', {}, 'Accounts'), u.accounts,
       h('h3', {}, 'Last chronons'), u.events);
@@ -156,7 +170,8 @@ class SidlGameElement extends HTMLElement {
   async load() {
     const src = this.getAttribute('src');
     if (!src) throw new Error('<sidl-game> needs a src attribute');
-    const r = await fetch(new URL(src, document.baseURI));
+    this.gameUrl = new URL(src, document.baseURI);
+    const r = await fetch(this.gameUrl);
     if (!r.ok) throw new Error(`${src}: ${r.status}`);
     const text = await r.text();
     const m = /game\((\w+)\)/.exec(text);
@@ -280,6 +295,8 @@ class SidlGameElement extends HTMLElement {
     u.step.disabled = terminal;
     const facts = await this.call('view', v === '' ? null : v);
     u.facts.replaceChildren(...facts.map((f) => h('li', {}, f)));
+    // the game's layout (docs/reference.md "Layouts"), from the same view; images next to src
+    u.layout.replaceChildren(...renderLayout(await this.call('layout', v === '' ? null : v, null), this.gameUrl));
     const acc = await this.call('accounts');
     u.accounts.replaceChildren(...acc.map((a) => h('tr', {}, h('td', {}, a.player), h('td', {}, a.amount))));
     const who = v === '' ? -1 : this.players.indexOf(v);

@@ -442,6 +442,10 @@ async fn static_file(Path(file): Path<String>) -> Response {
             crate::assets::PLAYGROUND_PLAY_JS,
             "text/javascript; charset=utf-8",
         ),
+        "playground-board.js" => (
+            crate::assets::PLAYGROUND_BOARD_JS,
+            "text/javascript; charset=utf-8",
+        ),
         _ => return ApiError::not_found("not_found", "no such file").into_response(),
     };
     ([(header::CONTENT_TYPE, ty)], body).into_response()

@@ -12,6 +12,8 @@ pub const PLAY_JS: &str = include_str!("assets/play.js");
 pub const SERVE_CSS: &str = include_str!("assets/serve.css");
 /// The playground's shared play module (DOM builder, typed template forms), served as it is.
 pub const PLAYGROUND_PLAY_JS: &str = include_str!("../../playground/play.js");
+/// The playground's layout renderer (docs/reference.md "Layouts"), served as it is.
+pub const PLAYGROUND_BOARD_JS: &str = include_str!("../../playground/board.js");
 
 /// A page with a title and one paragraph (HTML-escaped).
 pub fn message_page(title: &str, text: &str) -> String {

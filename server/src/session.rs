@@ -1156,6 +1156,8 @@ impl Actor {
         let built = (|| -> Result<Value, RuntimeError> {
             let finished = self.state.status != "running";
             let view: Vec<String> = self.session.view(Some(&player))?.iter().map(show).collect();
+            // the game's layout (docs/reference.md "Layouts"), from this seat's view only
+            let layout = sidl_engine::game::layout::layout(&mut self.session, Some(&player), None)?;
             let switches: Vec<Value> = if finished {
                 Vec::new()
             } else {
@@ -1189,6 +1191,7 @@ impl Actor {
                 "deadline_ms": self.state.deadline_ms,
                 "now_ms": now_ms(),
                 "view": view,
+                "layout": layout,
                 "switches": switches,
                 "pending": pending,
                 "waiting": waiting,

@@ -286,6 +286,10 @@ await check('"view as" a player hides the opponent\'s card from its facts, event
     const other = players.find((q) => q !== p);
     assert.equal(await page.locator(`#moves .switch[data-player="${other}"]`).count(), 0, `${p} does not see ${other}'s moves`);
     assert.ok(!(await page.textContent('#pending')).includes(other));
+    // the layout's hand (docs/reference.md "Layouts"): its own card only, from its own view
+    const hands = await page.locator('#board .hand').allTextContents();
+    const card = mine[0].slice(-2, -1).toUpperCase();
+    assert.deepEqual(hands, [`hand of ${p}:${card}`], `${p}'s hand`);
   }
   await select('#viewas', '[p1]');
   assert.ok(await page.locator('#moves button[data-action="[p1,bet]"]').count() === 1, 'p1 moves in its own view');
@@ -293,6 +297,7 @@ await check('"view as" a player hides the opponent\'s card from its facts, event
   await select('#viewas', '[p2]');
   assert.equal(await page.locator('#moves button.action').count(), 0, 'p2 has no move and sees none of p1\'s');
   await select('#viewas', '');
+  assert.equal(await page.locator('#board .hand').count(), 2, 'the designer sees both hands');
 });
 
 await check('the §11 check runs with progress and reports kuhn consistent', async () => {
@@ -334,14 +339,14 @@ await check('an unlimited action by its typed form (priceNegotiation)', async ()
   assert.ok((await facts()).some((f) => f.includes('12.5')), (await facts()).join(' '));
 });
 
-await check('the board view draws tic-tac-toe from its header hint', async () => {
+await check('the board view draws tic-tac-toe from its layout (layout/1, piece/2)', async () => {
   await pickGame('tictactoe.sidl');
   assert.equal(await page.locator('table.board td[data-x]').count(), 9);
   assert.equal(await page.locator('table.board td.piece').count(), 0);
   await click('#moves button[data-action="[mark,2,3]"]');
   await click('#chronon');
   const cell = page.locator('table.board td[data-x="3"][data-y="2"]');
-  assert.equal(await cell.textContent(), 'x');
+  assert.equal(await cell.textContent(), 'X');
   await shot('08-board-tictactoe');
 });
 
@@ -772,7 +777,8 @@ async function embedPage(attrs, viewport) {
         body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><script type="module" src="../embed/sidl-game.js"></script></head><body><sidl-game ${attrs}></sidl-game></body></html>`,
       });
     }
-    return route.fulfill({ contentType: 'text/plain', body: fixture(path.split('/').pop()) });
+    const svg = path.endsWith('.svg');
+    return route.fulfill({ contentType: svg ? 'image/svg+xml' : 'text/plain', body: fixture(path.split('/').pop()) });
   });
   await p.goto(new URL('e2e/page.html', base).href);
   await embedIdle(p);
@@ -882,6 +888,25 @@ await check('<sidl-game>: a double-click on Step runs two steps, in order; fits 
   assert.match(await game.locator('.chronon').textContent(), /chronon 2/);
   await assertFits(p, 'the embed after two steps');
   await shot('23-embed-phone', p);
+  await p.close();
+});
+
+await check('<sidl-game>: the layout of the viewed player only: its hidden scout (an image next to the game) and its hand', async () => {
+  const p = await embedPage('src="layout.sidl" seats="human,human" view="[bob]"');
+  const game = p.locator('sidl-game');
+  const squares = game.locator('table.board td.piece');
+  // bob's own scout is an image next to the game file; ann's scout is not on bob's board
+  const img = game.locator('table.board td[data-x="3"][data-y="2"] img');
+  assert.equal(await img.getAttribute('alt'), 'B');
+  assert.match(await img.getAttribute('src'), /\/e2e\/img\/bob\.svg$/);
+  assert.ok(!(await game.locator('table.board').first().textContent()).includes('A'));
+  assert.deepEqual(await game.locator('.hand').allTextContents(), ['hand of [bob]:two']);
+  assert.deepEqual(await game.locator('table.layout-table td').allTextContents(), ['Ann', '3']);
+  await shot('24-embed-layout-bob', p);
+  await game.locator('select').selectOption('[ann]'); await embedIdle(p);
+  assert.equal(await game.locator('table.board img').count(), 0, 'ann does not see bob\'s scout');
+  assert.equal(await game.locator('table.board').first().locator('td[data-x="1"][data-y="1"]').textContent(), 'A');
+  assert.deepEqual(await game.locator('.hand').allTextContents(), ['hand of Ann:ace of ann']);
   await p.close();
 });
 

@@ -87,6 +87,11 @@ await check('each page shows its own card and not the other', async () => {
   assert.ok(v1.some((f) => f.startsWith('[card,p1,')) && !v1.some((f) => f.startsWith('[card,p2,')), v1.join(' '));
   assert.ok(v2.some((f) => f.startsWith('[card,p2,')) && !v2.some((f) => f.startsWith('[card,p1,')), v2.join(' '));
   assert.match(await p2.page.textContent('#waiting'), /Still to act: \[p1\]/);
+  // the game's layout (docs/reference.md "Layouts"), computed by the server for the seat: its hand
+  for (const [seat, v, p] of [[p1, v1, 'p1'], [p2, v2, 'p2']]) {
+    const card = v.find((f) => f.startsWith(`[card,${p},`)).slice(-2, -1).toUpperCase();
+    assert.deepEqual(await seat.page.locator('#layout .hand').allTextContents(), [`hand of [${p}]:${card}`]);
+  }
   await shot(p1, 'p1-start');
 });
 

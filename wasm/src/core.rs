@@ -23,6 +23,8 @@ use sidl_engine::solve::Query;
 use sidl_engine::term::Term;
 use std::sync::Arc;
 
+mod layout;
+
 /// Every failure of [`Core`]: a message, and where in the game source it happened when known.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CoreError {

@@ -178,6 +178,22 @@ impl SidlGame {
         self.core.view(player.as_deref()).map_err(err)
     }
 
+    /// The game's layout of the current state for a player (`null`: the designer), its texts in
+    /// language `lang` (`null`: the game's default): docs/reference.md "Layouts".
+    #[wasm_bindgen(unchecked_return_type = "Layout")]
+    pub fn layout(
+        &mut self,
+        player: Option<String>,
+        lang: Option<String>,
+    ) -> Result<JsValue, js_sys::Error> {
+        to_js(
+            &self
+                .core
+                .layout(player.as_deref(), lang.as_deref())
+                .map_err(err)?,
+        )
+    }
+
     /// Legal switches (of one player, or all for `null`).
     #[wasm_bindgen(unchecked_return_type = "Switch[]")]
     pub fn switches(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {

@@ -267,3 +267,13 @@ export interface AnalysisResult {
 export interface ExploitResponse { player: string; reference: number; bestResponse: number; gain: number; }
 /** `Analysis.exploit`: an AI seat's policy against the computed profile (`sidl solve --exploit`). */
 export interface ExploitResult { player: string; spec: string; aiValue: number; responses: ExploitResponse[]; gain: number; }
+/** A piece of a layout: its text (a symbol, a word; an image's alternative text), the path of its image relative to the game file, its title (the fact's label or raw text). */
+export interface LayoutPiece { text: string; image?: string; title: string; }
+/** A board of a layout: `squares[row][column]`, rows top to bottom, `null` an empty square. */
+export interface LayoutBoard { kind: "board"; columns: string[]; rows: string[]; squares: (LayoutPiece | null)[][]; }
+/** A table of a layout: its title and rows of cells. */
+export interface LayoutTable { kind: "table"; title: string; rows: string[][]; }
+/** A player's hand. */
+export interface LayoutHand { kind: "hand"; player: string; items: LayoutPiece[]; }
+/** A game's layout for one viewer (docs/reference.md "Layouts"), from that viewer's view only. */
+export interface Layout { parts: (LayoutBoard | LayoutTable | LayoutHand)[]; }

@@ -11,6 +11,7 @@ mod explore;
 mod extensive;
 mod pipe;
 mod play;
+mod play_layout;
 mod play_pty;
 mod query;
 mod records;

@@ -16,7 +16,7 @@ pub const HEURISTIC: (&str, u32) = ("heuristic", 2);
 /// `relative` or `paranoid`; docs/ai.md "Objectives").
 pub const OBJECTIVE: (&str, u32) = ("objective", 1);
 /// Every hook a game may define for the tools (AI players, statistics, labels: `label/2` and
-/// `label/3`, [`crate::game::present`]). The game manager never calls them, the tools do: the
+/// `label/3`, [`crate::game::present`]; layouts: `layout/1`, `piece/2`, [`crate::game::layout`]). The game manager never calls them, the tools do: the
 /// analyses count them as entry points (W0406 does not call them unused). A new hook is added here
 /// once.
 pub const HOOKS: &[(&str, u32)] = &[
@@ -26,6 +26,8 @@ pub const HOOKS: &[(&str, u32)] = &[
     METRIC,
     crate::game::present::LABEL,
     crate::game::present::LABEL_LANG,
+    crate::game::layout::LAYOUT,
+    crate::game::layout::PIECE,
 ];
 /// `metric(Name, Value)`: a game's own measures, read at the end of each game by `sidl stats`
 /// ([`crate::stats`], docs/stats.md).

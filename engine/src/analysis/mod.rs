@@ -17,6 +17,7 @@ pub mod callgraph;
 pub mod extensive;
 pub mod hidden_dynamic;
 pub mod hidden_static;
+pub mod layouts;
 pub mod lints;
 pub mod placement;
 
@@ -76,6 +77,9 @@ pub mod codes {
     /// A `label` clause that cannot give text: a wrong arity, a thing that is no label's thing, a
     /// text that is an unbound variable (docs/reference.md "Labels").
     pub const BAD_LABEL: &str = "W0420";
+    /// A `layout/1` part the tools cannot draw, or a layout rule that fails with an error in the
+    /// initial state (docs/reference.md "Layouts").
+    pub const BAD_LAYOUT: &str = "W0421";
     /// A `(Name, Type)` in an `unlimited/2` template whose `Type` is not a slot type (a load error).
     pub const UNKNOWN_SLOT_TYPE: &str = "E0419";
 
@@ -104,6 +108,7 @@ pub mod codes {
         UNSAFE_HEAD,
         UNKNOWN_SLOT_TYPE,
         BAD_LABEL,
+        BAD_LAYOUT,
     ];
 }
 
@@ -147,6 +152,7 @@ pub fn analyze(parsed: &ParsedFile) -> Vec<Diagnostic> {
     out.extend(lints::lint(&parsed.clauses, &graph));
     out.extend(hidden_information(parsed, &graph));
     out.extend(label_samples(parsed));
+    out.extend(layouts::check(parsed));
     out
 }
 

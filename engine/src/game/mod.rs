@@ -9,6 +9,7 @@ pub mod events;
 pub mod facts;
 pub mod host;
 mod intern;
+pub mod layout;
 pub mod present;
 pub mod record;
 pub mod session;

@@ -167,6 +167,22 @@ impl Presenter {
         if !has2 && !has3 {
             return Ok(Presenter::raw());
         }
+        Presenter::viewing(s, viewer, lang)
+    }
+
+    /// A presenter that always holds the viewer's view (even without label rules): the layout
+    /// ([`super::layout`]) asks its own hooks in it.
+    pub(crate) fn viewing(
+        s: &mut Session,
+        viewer: Option<&Term>,
+        lang: Option<&str>,
+    ) -> Result<Presenter, RuntimeError> {
+        let game = s.game().clone();
+        let has2 = game.program.pred(Atom::new(LABEL.0), LABEL.1).is_some();
+        let has3 = game
+            .program
+            .pred(Atom::new(LABEL_LANG.0), LABEL_LANG.1)
+            .is_some();
         let facts = s.view(viewer)?;
         let visible = viewer.map(|_| facts.iter().cloned().collect());
         let st = s.state().clone();
@@ -222,6 +238,16 @@ impl Presenter {
     /// runs out of budget or gives no text) or when `thing` is a fact the viewer may not see.
     pub fn label(&mut self, thing: &Thing) -> Option<String> {
         self.label_at(thing, 0)
+    }
+
+    /// The viewer's view (a session of the facts the viewer may see), if this presenter has one.
+    pub(crate) fn view_session(&mut self) -> Option<&mut Session> {
+        self.view.as_mut()
+    }
+
+    /// The text of a `Text` term (as a label's text: parts joined, `label(Thing)` looked up).
+    pub(crate) fn text_term(&mut self, t: &Term) -> Option<String> {
+        self.join(t, 0)
     }
 
     /// The label of `thing`, or its raw text.

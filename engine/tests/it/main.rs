@@ -18,6 +18,7 @@ mod game_properties;
 mod hidden;
 mod ide;
 mod keyword_docs;
+mod layout;
 mod memo;
 mod placement_runtime;
 mod present;

@@ -5,6 +5,7 @@
 // server fills: the engine's rule). The DOM builder and the typed template forms are the
 // playground's (playground/play.js, served as /static/playground-play.js).
 import { make, templateForm } from "/static/playground-play.js";
+import { renderLayout } from "/static/playground-board.js";
 
 const $ = (id) => document.getElementById(id);
 const wsUrl = location.href.replace(/^http/, "ws").replace(/\/play(\?.*)?(#.*)?$/, "/ws");
@@ -79,6 +80,8 @@ function render() {
     : state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
   view.replaceChildren(...state.view.map((f) => el("li", { class: "term" }, f)));
+  // the game's layout, computed by the server for this seat only (images as their text)
+  $("layout").replaceChildren(...(state.layout ? renderLayout(state.layout, null) : []));
   $("account").textContent = state.account;
   $("waiting").textContent = state.status === "running" && state.waiting.length
     ? `Still to act: ${state.waiting.join(", ")}` : "";

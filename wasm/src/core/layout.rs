@@ -1,0 +1,42 @@
+//! The layout of the current state for one viewer (docs/reference.md "Layouts"): the engine's
+//! [`sidl_engine::game::layout::Layout`] crosses as it is (plain serde data; `types.d.ts`
+//! declares it as `Layout`). Evaluated by the engine from the viewer's view only.
+
+use super::{parse, Core, CoreError};
+use sidl_engine::game::layout::{self, Layout};
+
+impl Core {
+    /// The layout for `player` (`None`: the designer), labels in `lang` (`None`: the default).
+    pub fn layout(
+        &mut self,
+        player: Option<&str>,
+        lang: Option<&str>,
+    ) -> Result<Layout, CoreError> {
+        let p = player.map(|p| parse(p, "player")).transpose()?;
+        layout::layout(&mut self.session, p.as_ref(), lang).map_err(|e| self.rt(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_crosses_as_plain_data() {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../games/tictactoe.sidl"
+        ))
+        .expect("game");
+        let mut core = Core::new(&src).expect("loads");
+        let json = serde_json::to_value(core.layout(Some("[xplayer]"), None).expect("layout"))
+            .expect("json");
+        assert_eq!(json["parts"][0]["kind"], "board");
+        assert_eq!(
+            json["parts"][0]["columns"],
+            serde_json::json!(["1", "2", "3"])
+        );
+        assert_eq!(json["parts"][0]["squares"][0][0], serde_json::Value::Null);
+        assert!(core.layout(Some("nobody("), None).is_err());
+    }
+}

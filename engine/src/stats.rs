@@ -8,6 +8,9 @@
 //! AdvantageP1, Balance), with "the winner" being the player with the strictly highest final
 //! account, as `sidl tournament` counts wins.
 
+pub mod plot;
+pub mod sweep;
+
 use crate::ai::sim::METRIC;
 use crate::atom::Atom;
 use crate::game::record::Record;

@@ -234,23 +234,16 @@ fn simulate(
 ) -> Result<Vec<GameStats>, u8> {
     let kind_names: Vec<String> = kinds.iter().map(SeatKind::name).collect();
     let mut out = Vec::with_capacity(a.games as usize);
+    let mut sim = stats::Simulator::new(game.clone(), settings);
     for g in 0..a.games {
-        let r = stats::simulate_with(
-            game.clone(),
-            kinds,
-            a.seed.wrapping_add(g),
-            a.max_chronons,
-            settings,
-            |s, error| {
-                if let Some(w) = writer.as_mut() {
-                    let rec =
-                        Record::of_session(s, &game_name(&a.game), src, &kind_names, &[], error);
-                    if w.write(&rec).is_err() {
-                        *problems += 1;
-                    }
+        let r = sim.play(kinds, a.seed.wrapping_add(g), a.max_chronons, |s, error| {
+            if let Some(w) = writer.as_mut() {
+                let rec = Record::of_session(s, &game_name(&a.game), src, &kind_names, &[], error);
+                if w.write(&rec).is_err() {
+                    *problems += 1;
                 }
-            },
-        );
+            }
+        });
         match r {
             Ok(gs) => out.push(gs),
             Err(e) => {

@@ -5,6 +5,7 @@ mod color;
 mod commands;
 mod explore;
 mod play;
+mod plot;
 mod render;
 mod stats;
 mod tournament;

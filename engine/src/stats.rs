@@ -8,6 +8,9 @@
 //! AdvantageP1, Balance), with "the winner" being the player with the strictly highest final
 //! account, as `sidl tournament` counts wins.
 
+pub mod plot;
+pub mod sweep;
+
 use crate::ai::sim::METRIC;
 use crate::atom::Atom;
 use crate::game::record::Record;
@@ -146,16 +149,10 @@ pub fn simulate(
     settings: &Settings,
     mut progress: impl FnMut(u64),
 ) -> Result<Vec<GameStats>, RuntimeError> {
+    let mut sim = Simulator::new(game, settings);
     let mut out = Vec::with_capacity(games as usize);
     for g in 0..games {
-        out.push(simulate_with(
-            game.clone(),
-            seats,
-            seed.wrapping_add(g),
-            max_chronons,
-            settings,
-            |_, _| {},
-        )?);
+        out.push(sim.play(seats, seed.wrapping_add(g), max_chronons, |_, _| {})?);
         progress(g + 1);
     }
     Ok(out)
@@ -163,52 +160,89 @@ pub fn simulate(
 
 /// Plays one game with the seats and gathers its numbers; `at_end` sees the session at the end
 /// with the runtime error that stopped it, if one did (to write its record). Only an error of
-/// the initial state is returned as an error.
+/// the initial state is returned as an error. [`Simulator::play`] does the same for many games,
+/// faster.
 pub fn simulate_with(
     game: Arc<crate::game::Game>,
     seats: &[Seat],
     seed: u64,
     max_chronons: u64,
     settings: &Settings,
-    mut at_end: impl FnMut(&mut Session, Option<&RuntimeError>),
+    at_end: impl FnMut(&mut Session, Option<&RuntimeError>),
 ) -> Result<GameStats, RuntimeError> {
-    let mut s = Session::new(game, seed, settings.clone())?;
-    let group = s
-        .players()
-        .iter()
-        .zip(seats)
-        .map(|(p, k)| format!("{}={}", canonical(p), k.name()))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut t = Tracker::default();
-    let mut error = None;
-    loop {
-        match s.is_terminal() {
-            Ok(true) => break,
-            Ok(false) => {}
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
-        }
-        if s.chronon() >= max_chronons {
-            break;
-        }
-        if let Err(e) = t.before_chronon(&mut s) {
-            error = Some(e);
-            break;
-        }
-        match seats::round(&mut s, seats, max_chronons) {
-            Ok(Round::Ran { .. }) => {}
-            Ok(Round::Idle(_)) => break,
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
+    Simulator::new(game, settings).play(seats, seed, max_chronons, at_end)
+}
+
+/// Plays games of one game one after the other, each on the logic machine of the one before
+/// ([`Session::recycle`]: its memo table and allocations; the same games as with a new
+/// [`Session`] each, docs/performance.md "Statistics").
+pub struct Simulator {
+    game: Arc<crate::game::Game>,
+    settings: Settings,
+    last: Option<Session>,
+}
+
+impl Simulator {
+    pub fn new(game: Arc<crate::game::Game>, settings: &Settings) -> Simulator {
+        Simulator {
+            game,
+            settings: settings.clone(),
+            last: None,
         }
     }
-    at_end(&mut s, error.as_ref());
-    Ok(t.finish(&mut s, &group, error.as_ref()))
+
+    /// Plays one game with the seats (seed `seed`, at most `max_chronons`) and gathers its
+    /// numbers, as [`simulate_with`].
+    pub fn play(
+        &mut self,
+        seats: &[Seat],
+        seed: u64,
+        max_chronons: u64,
+        mut at_end: impl FnMut(&mut Session, Option<&RuntimeError>),
+    ) -> Result<GameStats, RuntimeError> {
+        let mut s = match self.last.take() {
+            Some(prev) => prev.recycle(seed)?,
+            None => Session::new(self.game.clone(), seed, self.settings.clone())?,
+        };
+        let group = s
+            .players()
+            .iter()
+            .zip(seats)
+            .map(|(p, k)| format!("{}={}", canonical(p), k.name()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut t = Tracker::default();
+        let mut error = None;
+        loop {
+            match s.is_terminal() {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+            if s.chronon() >= max_chronons {
+                break;
+            }
+            if let Err(e) = t.before_chronon(&mut s) {
+                error = Some(e);
+                break;
+            }
+            match seats::round(&mut s, seats, max_chronons) {
+                Ok(Round::Ran { .. }) => {}
+                Ok(Round::Idle(_)) => break,
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        at_end(&mut s, error.as_ref());
+        let stats = t.finish(&mut s, &group, error.as_ref());
+        self.last = Some(s);
+        Ok(stats)
+    }
 }
 
 /// Replays a record (on `game`, whose source is `src`) and gathers its numbers; its group is the

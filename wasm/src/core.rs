@@ -150,6 +150,11 @@ impl Core {
         })
     }
 
+    /// The session and the game's source (for `labels.rs`).
+    pub(crate) fn session_and_source(&mut self) -> (&mut Session, &str) {
+        (&mut self.session, &self.source)
+    }
+
     /// A runtime error of the engine, with its diagnostic.
     fn rt(&self, e: RuntimeError) -> CoreError {
         runtime(&self.source, &e)
@@ -609,7 +614,7 @@ impl Core {
 }
 
 /// A runtime error: its message, and its diagnostic placed in `source`.
-fn runtime(source: &str, e: &RuntimeError) -> CoreError {
+pub(crate) fn runtime(source: &str, e: &RuntimeError) -> CoreError {
     let path = e.solve.as_ref().map_or(&[][..], |s| &s.path[..]);
     CoreError {
         message: e.message.clone(),

@@ -55,6 +55,10 @@ pub struct SessionConfig {
     pub chronon_seconds: Option<f64>,
     #[serde(default)]
     pub timeout: TimeoutSpec,
+    /// The language of the game's labels (`label/3`) on the participants' pages (default: the
+    /// game's default language).
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 /// A request to create a session: the game's text and the configuration.
@@ -82,6 +86,8 @@ pub struct Plan {
     pub name: String,
     pub seed: u64,
     pub interrupt: bool,
+    /// The language of the labels (`None`: the game's default).
+    pub lang: Option<String>,
     /// Player terms in player order, and their seats.
     pub players: Vec<Term>,
     pub seats: Vec<Seat>,
@@ -204,6 +210,7 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
         name,
         seed,
         interrupt: config.interrupt,
+        lang: config.lang.clone().filter(|l| !l.is_empty()),
         players,
         seats,
         deadline_seconds,

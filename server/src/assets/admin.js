@@ -19,10 +19,20 @@ async function show(id) {
   const h = document.createElement("h2");
   h.textContent = `${s.name} (${s.id}): ${s.status}, chronon ${s.chronon}`;
   d.append(h);
+  // the game's labels (session.rs monitor_labels), inserted as text
+  const labels = s.live && s.live.labels;
+  if (labels && labels.description) {
+    const p = document.createElement("p");
+    p.className = "description";
+    p.textContent = labels.description;
+    d.append(p);
+  }
   const ul = document.createElement("ul");
-  for (const seat of s.seats) {
+  for (const [i, seat] of s.seats.entries()) {
     const li = document.createElement("li");
-    li.textContent = `${seat.player} (${seat.kind})${seat.joined_ms ? ", joined" : ""} `;
+    const name = labels && labels.players[i] ? `${labels.players[i]} = ${seat.player}` : seat.player;
+    const account = labels && labels.accounts[i] ? `, ${labels.accounts[i]}` : "";
+    li.textContent = `${name} (${seat.kind})${seat.joined_ms ? ", joined" : ""}${account} `;
     if (seat.link) { const a = document.createElement("a"); a.href = seat.link; a.textContent = seat.link; li.append(a); }
     ul.append(li);
   }

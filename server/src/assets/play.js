@@ -15,6 +15,12 @@ let retry = 500;
 
 const el = make;
 
+// The game's labels for this seat, computed by the server from this seat's view only
+// (state.labels; null for a game without labels): a raw term's text, or the term itself. Every
+// text is inserted as text (textContent), never as markup.
+const L = () => (state && state.labels) || null;
+const lab = (kind, key) => { const l = L(); return (l && l[kind] && l[kind][key]) || key; };
+
 function describeEvent(ev) {
   switch (ev.kind) {
     case "created": return `+ ${ev.fact}`;
@@ -30,10 +36,10 @@ function addHistory(rec) {
   li.dataset.chronon = rec.chronon;
   li.append(el("strong", {}, `Chronon ${rec.chronon}`));
   if (rec.submissions.length) {
-    li.append(el("div", {}, "you chose: " + rec.submissions.map(([s, a]) => `${a} at ${s}`).join("; ")));
+    li.append(el("div", {}, "you chose: " + rec.submissions.map(([s, a]) => `${lab("actions", `${s} ${a}`)} at ${lab("switches", s)}`).join("; ")));
   }
   const ul = el("ul");
-  for (const ev of rec.events) ul.append(el("li", { class: "term" }, describeEvent(ev)));
+  rec.events.forEach((ev, i) => ul.append(el("li", { class: rec.texts ? "event" : "term" }, rec.texts ? rec.texts[i] : describeEvent(ev))));
   li.append(ul);
   $("history").append(li);
 }
@@ -52,13 +58,13 @@ function renderSwitches() {
     return;
   }
   for (const sw of state.switches) {
-    const div = el("div", { class: "switch" }, el("div", { class: "term" }, `switch ${sw.switch}`));
+    const div = el("div", { class: "switch" }, el("div", { class: "term", title: sw.switch }, L() ? lab("switches", sw.switch) : `switch ${sw.switch}`));
     sw.actions.forEach((action, i) => {
       if (!sw.unlimited) {
         div.append(el("button", {
-          type: "button", class: "action term", "data-action": action,
+          type: "button", class: "action term", "data-action": action, title: action,
           onclick: () => send({ type: "submit", chronon: state.chronon, switch: sw.switch, action }),
-        }, action));
+        }, lab("actions", `${sw.switch} ${action}`)));
         return;
       }
       // the playground's form; the server fills the template (the engine's fill_template) and
@@ -76,13 +82,18 @@ function render() {
   if (!state) return;
   $("chronon").textContent = state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
-  view.replaceChildren(...state.view.map((f) => el("li", { class: "term" }, f)));
-  $("account").textContent = state.account;
+  view.replaceChildren(...state.view.map((f) => el("li", { class: "term", title: f }, lab("facts", f))));
+  const me = $("who").dataset.player;
+  $("account").textContent = me && L() && L().accounts[me] ? L().accounts[me] : state.account;
   $("waiting").textContent = state.status === "running" && state.waiting.length
-    ? `Still to act: ${state.waiting.join(", ")}` : "";
+    ? `Still to act: ${state.waiting.map((p) => lab("players", p)).join(", ")}` : "";
   $("pending").textContent = state.pending.length
-    ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${a} at ${s}`).join("; ")
+    ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${lab("actions", `${s} ${a}`)} at ${lab("switches", s)}`).join("; ")
     : "";
+  const l = L();
+  $("about").replaceChildren(...(l && l.description ? [el("p", { class: "description" }, l.description)] : []),
+    ...(l && l.role ? [el("p", { class: "role" }, l.role)] : []));
+  $("result").replaceChildren(...(l ? l.result : []).map((r) => el("li", {}, r)));
   const over = state.status !== "running";
   $("end").hidden = !over;
   $("act").hidden = over;
@@ -116,7 +127,8 @@ function connect() {
     switch (msg.type) {
       case "hello":
         $("title").textContent = msg.name;
-        $("who").textContent = `You play ${msg.player}.`;
+        $("who").textContent = `You play ${msg.player_label || msg.player}.`;
+        $("who").dataset.player = msg.player;
         $("history").replaceChildren();
         for (const rec of msg.history) addHistory(rec);
         break;

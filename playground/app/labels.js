@@ -72,6 +72,7 @@ function renderBar(l) {
     store?.setItem('sidl.labels', L.on ? 'labels' : 'raw');
     bar.dispatchEvent(new CustomEvent('labels-change', { bubbles: true }));
   });
+  /** @type {(Node | string)[]} */
   const parts = [el('label', { title: 'the game\'s labels, or the raw terms (for designers)' }, toggle, ' labels / raw terms')];
   if (l.languages.length) {
     const langs = ['', ...l.languages.filter((x) => x !== '')];

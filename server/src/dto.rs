@@ -4,8 +4,8 @@
 
 use crate::config::show;
 use serde_json::{json, Value};
-use sidl_engine::game::session::{slot_type_description, ActionSource};
 use sidl_engine::game::present::{Labelled, Presentation, Presenter};
+use sidl_engine::game::session::{slot_type_description, ActionSource};
 use sidl_engine::game::{template_slots, Actions, ChrononRecord, Event, SwitchInfo};
 
 /// A legal switch of the seat's player: its actions, or for an unlimited switch its templates with

@@ -173,7 +173,11 @@ pub fn run(a: &StatsArgs) -> u8 {
         eprintln!("error: no game to count");
         return 2;
     }
-    let report = Report::of(&player_names, &games);
+    let mut report = Report::of(&player_names, &games);
+    // the players' labels (docs/reference.md "Labels"), the canonical terms stay the keys
+    report.label_players(&sidl_engine::game::present::player_labels(
+        &game, a.seed, None,
+    ));
     if a.csv {
         print!("{}", report.to_csv());
     } else {

@@ -143,6 +143,13 @@ pub fn seat_record(
         .unwrap_or_default();
     let mut out = json!({"chronon": chronon, "submissions": own, "events": events});
     if pr.active() {
+        let chosen: Vec<[String; 2]> = rec
+            .submissions
+            .iter()
+            .filter(|s| show(&s.player) == player)
+            .map(|s| [pr.switch(&s.switch), pr.action(&s.switch, &s.action)])
+            .collect();
+        out["chosen"] = json!(chosen);
         let texts: Vec<String> = rec
             .player_events
             .get(seat)

@@ -53,7 +53,12 @@ fn solve_with_cfr_prints_a_table() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("pennies: 7 nodes (3 decision, 0 chance, 4 terminal), 2 information sets, 2 players, zero-sum"), "{out}");
     assert!(out.contains("method: cfr+ (2000 iterations)"), "{out}");
-    assert!(out.contains("[matcher,heads]            0.5000"), "{out}");
+    // the game's labels name the actions (docs/reference.md "Labels")
+    assert!(
+        out.contains(&format!("{:<24} {:>8.4}", "heads", 0.5)),
+        "{out}"
+    );
+    assert!(out.contains("  Matcher at show your coin\n"), "{out}");
     assert!(out.contains("NashConv: 0.0000"), "{out}");
 }
 

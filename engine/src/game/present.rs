@@ -476,6 +476,25 @@ pub fn languages(game: &Game) -> Vec<String> {
     out
 }
 
+/// The players' labels in the initial state of a session of `game` with `seed` (the designer's,
+/// in language `lang`), in player order; `None` for a player without a label. Empty when the game
+/// has no labels or does not start.
+pub fn player_labels(game: &Arc<Game>, seed: u64, lang: Option<&str>) -> Vec<Option<String>> {
+    if !has_labels(game) {
+        return Vec::new();
+    }
+    let Ok(mut s) = Session::new(game.clone(), seed, Settings::default()) else {
+        return Vec::new();
+    };
+    let Ok(mut pr) = Presenter::new(&mut s, None, lang) else {
+        return Vec::new();
+    };
+    s.players()
+        .iter()
+        .map(|p| pr.label(&Thing::Player(p.clone())))
+        .collect()
+}
+
 /// A term and its text for a person: the label, or the raw term when the game gives none.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Labelled {

@@ -19,7 +19,9 @@ const el = make;
 // (state.labels; null for a game without labels): a raw term's text, or the term itself. Every
 // text is inserted as text (textContent), never as markup.
 const L = () => (state && state.labels) || null;
-const lab = (kind, key) => { const l = L(); return (l && l[kind] && l[kind][key]) || key; };
+const lab = (kind, key, raw = key) => { const l = L(); return (l && l[kind] && l[kind][key]) || raw; };
+// an action's text: its label at its switch, else the raw action
+const act = (s, a) => lab("actions", `${s} ${a}`, a);
 
 function describeEvent(ev) {
   switch (ev.kind) {
@@ -36,7 +38,9 @@ function addHistory(rec) {
   li.dataset.chronon = rec.chronon;
   li.append(el("strong", {}, `Chronon ${rec.chronon}`));
   if (rec.submissions.length) {
-    li.append(el("div", {}, "you chose: " + rec.submissions.map(([s, a]) => `${lab("actions", `${s} ${a}`)} at ${lab("switches", s)}`).join("; ")));
+    // the server's labels of the choices (record.chosen: [switch, action] texts), else raw
+    const chosen = rec.chosen || rec.submissions;
+    li.append(el("div", {}, "you chose: " + chosen.map(([s, a]) => `${a} at ${s}`).join("; ")));
   }
   const ul = el("ul");
   rec.events.forEach((ev, i) => ul.append(el("li", { class: rec.texts ? "event" : "term" }, rec.texts ? rec.texts[i] : describeEvent(ev))));
@@ -64,7 +68,7 @@ function renderSwitches() {
         div.append(el("button", {
           type: "button", class: "action term", "data-action": action, title: action,
           onclick: () => send({ type: "submit", chronon: state.chronon, switch: sw.switch, action }),
-        }, lab("actions", `${sw.switch} ${action}`)));
+        }, act(sw.switch, action)));
         return;
       }
       // the playground's form; the server fills the template (the engine's fill_template) and
@@ -88,7 +92,7 @@ function render() {
   $("waiting").textContent = state.status === "running" && state.waiting.length
     ? `Still to act: ${state.waiting.map((p) => lab("players", p)).join(", ")}` : "";
   $("pending").textContent = state.pending.length
-    ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${lab("actions", `${s} ${a}`)} at ${lab("switches", s)}`).join("; ")
+    ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${act(s, a)} at ${lab("switches", s)}`).join("; ")
     : "";
   const l = L();
   $("about").replaceChildren(...(l && l.description ? [el("p", { class: "description" }, l.description)] : []),

@@ -29,6 +29,26 @@ fn solve_kuhn_exactly_as_json() {
     let s = &v["strategies"].as_array().unwrap()[0];
     assert_eq!(s["player"], "[p1]");
     assert_eq!(s["actions"][0]["action"], "[p1,check]");
+    // the game's labels next to the canonical keys (docs/analysis.md): the information set as
+    // p1 reads it (its own card, never p2's)
+    assert_eq!(s["player_text"], "Player 1");
+    assert_eq!(s["actions"][0]["text"], "Player 1 checks");
+    assert_eq!(
+        s["label"],
+        "[card,p1,j] [stake,p1,1] [stake,p2,1] [turn,p1,open]"
+    );
+    assert_eq!(
+        s["text"],
+        "Player 1 holds the Jack; Player 1 has 1 in the pot; Player 2 has 1 in the pot; Player 1 may check or bet"
+    );
+    for s in v["strategies"].as_array().unwrap() {
+        let other = if s["player"] == "[p1]" {
+            "Player 2 holds"
+        } else {
+            "Player 1 holds"
+        };
+        assert!(!s["text"].as_str().unwrap().contains(other), "{s}");
+    }
     for s in v["strategies"].as_array().unwrap() {
         let total: f64 = s["actions"]
             .as_array()

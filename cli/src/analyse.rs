@@ -261,12 +261,16 @@ pub fn solve(
                 }
             }
             println!("strategies (information set: what the player has seen):");
+            // with the game's labels (docs/reference.md "Labels") the sets and actions read as
+            // the player reads them; the JSON keeps the terms and adds the texts
             for s in &sol.strategies {
-                println!("  {} at {}", s.player, s.label);
+                let who = s.player_text.as_deref().unwrap_or(&s.player);
+                println!("  {} at {}", who, s.text.as_deref().unwrap_or(&s.label));
                 for a in &s.actions {
+                    let what = a.text.as_deref().unwrap_or(&a.action);
                     match &a.exact {
-                        Some(x) => println!("      {:<24} {:>8.4}  ({x})", a.action, a.probability),
-                        None => println!("      {:<24} {:>8.4}", a.action, a.probability),
+                        Some(x) => println!("      {:<24} {:>8.4}  ({x})", what, a.probability),
+                        None => println!("      {:<24} {:>8.4}", what, a.probability),
                     }
                 }
             }

@@ -252,7 +252,15 @@ pub fn trace(
 /// `sidl run`: random play with a readable line per chronon. Every player has a random seat, driven
 /// by the engine's seat driver ([`seats::round`]) as in `sidl play` and `sidl tournament`: unlimited
 /// switches draw from the game's `candidate/2`; when no seat can act, the run stops and says why.
-pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
+/// The designer's labels for `sidl run` (raw terms with `--raw` or without labels).
+fn designer(s: &mut Session, raw: bool) -> Presenter {
+    if raw {
+        return Presenter::raw();
+    }
+    Presenter::new(s, None, None).unwrap_or_else(|_| Presenter::raw())
+}
+
+pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool, raw: bool) -> u8 {
     let name = game.display().to_string();
     let (game, src) = match load_game(game) {
         Ok(g) => g,
@@ -297,12 +305,12 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool) -> u8 {
             }
         }
         // the designer's labels (docs/reference.md, Labels), raw terms without them
-        let mut pr = Presenter::new(&mut s, None, None).unwrap_or_else(|_| Presenter::raw());
+        let mut pr = designer(&mut s, raw);
         for (i, rec) in s.history().iter().enumerate().skip(before) {
             println!("chronon {}: {}", i + 1, chronon_line(rec, &mut pr));
         }
     }
-    let mut pr = Presenter::new(&mut s, None, None).unwrap_or_else(|_| Presenter::raw());
+    let mut pr = designer(&mut s, raw);
     for l in pr.result() {
         println!("{l}");
     }

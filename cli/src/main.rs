@@ -98,6 +98,9 @@ enum Command {
         /// Interrupt mode: every accepted submission runs its own transition (paper §4).
         #[arg(long)]
         interrupt: bool,
+        /// Show the raw terms, not the game's labels (docs/reference.md "Labels").
+        #[arg(long)]
+        raw: bool,
     },
     /// Random games back to back until N chronons have run (single thread): chronons per second and
     /// legal-action computations per second.
@@ -254,7 +257,8 @@ fn main() -> ExitCode {
             seed,
             max_chronons,
             interrupt,
-        } => commands::run(&game, seed, max_chronons, interrupt),
+            raw,
+        } => commands::run(&game, seed, max_chronons, interrupt, raw),
         Command::Bench {
             game,
             chronons,

@@ -51,7 +51,8 @@ input ends the game (exit status 0).
 
 Labels: a game that defines label/2 or label/3 (docs/reference.md, Labels) is shown in its own
 words (facts, switches, actions, accounts, events, its description, the player's role and the
-result lines), each seat's labels built from its own view only; --lang picks label/3's language.
+result lines), each seat's labels built from its own view only; --lang picks label/3's language,
+--raw shows the raw terms instead (for designers).
 
 --interrupt: interrupt mode (paper §4). Every accepted submission immediately runs its own
 transition, in which only that switch acts (no defaults, no chance switches). So each seat
@@ -82,8 +83,11 @@ pub struct PlayArgs {
     pub max_chronons: u64,
     /// The language of the game's labels (`label/3`, docs/reference.md "Labels"), e.g. `de`;
     /// without it the game's default labels (`label/2`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "raw")]
     pub lang: Option<String>,
+    /// Show the raw terms, not the game's labels (for designers, as the playground's toggle).
+    #[arg(long)]
+    pub raw: bool,
 }
 
 /// `sidl play`: exit 0 (game over, stopped, quit, end of input), 1 (load error, bad seat), 2 (a
@@ -134,6 +138,7 @@ pub fn run(args: &PlayArgs) -> u8 {
         pause: term_in && term_out,
         last_human: None,
         lang: args.lang.clone(),
+        raw: args.raw,
     };
     play.main()
 }
@@ -254,6 +259,8 @@ struct Play<'a> {
     last_human: Option<usize>,
     /// The language of the labels (`--lang`).
     lang: Option<String>,
+    /// `--raw`: no labels.
+    raw: bool,
 }
 
 impl Play<'_> {
@@ -294,6 +301,9 @@ impl Play<'_> {
     /// The game's labels for player `pi` (`None`: the designer) in the current state; raw terms
     /// when the game has none (or its `hidden/2` fails here: the error shows where the view does).
     fn pr(&mut self, pi: Option<usize>) -> Presenter {
+        if self.raw {
+            return Presenter::raw();
+        }
         let viewer = pi.map(|i| self.players[i].clone());
         Presenter::new(&mut self.s, viewer.as_ref(), self.lang.as_deref())
             .unwrap_or_else(|_| Presenter::raw())

@@ -161,7 +161,11 @@ pub fn run(a: &StatsArgs) -> u8 {
         eprintln!("error: no game to count");
         return 2;
     }
-    let report = Report::of(&player_names, &games);
+    let mut report = Report::of(&player_names, &games);
+    // the players' labels (docs/reference.md "Labels"), the canonical terms stay the keys
+    report.label_players(&sidl_engine::game::present::player_labels(
+        &game, a.seed, None,
+    ));
     if let Some(dir) = &a.plot {
         if let Err(e) = write_histograms(dir, &player_names, &games) {
             eprintln!("error: {e}");

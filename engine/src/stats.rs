@@ -380,6 +380,10 @@ pub struct MetricReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PlayerReport {
     pub player: String,
+    /// The player's label (`label(player(P), Text)`, docs/reference.md "Labels"), when the game
+    /// has one ([`Report::label_players`]); `player` stays the canonical key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     pub wins: Share,
     pub account: Option<Summary>,
     /// Legal actions per decision (Ludii's branching factor, per player).
@@ -450,6 +454,17 @@ fn winner(accounts: &[f64]) -> Option<usize> {
 }
 
 impl Report {
+    /// Names the players by their labels (in player order; `None`: no label), here and in every
+    /// group: the text names them so, the JSON adds a `label` field.
+    pub fn label_players(&mut self, labels: &[Option<String>]) {
+        for (p, l) in self.players.iter_mut().zip(labels) {
+            p.label = l.clone();
+        }
+        for (_, g) in &mut self.groups {
+            g.label_players(labels);
+        }
+    }
+
     /// The report of `games` (`players`: the player terms' text in player order).
     pub fn of(players: &[String], games: &[GameStats]) -> Report {
         let mut report = Report::flat(players, games);
@@ -554,6 +569,7 @@ impl Report {
                     });
                     PlayerReport {
                         player: p.clone(),
+                        label: None,
                         wins: Share::of(wins[i], n),
                         account: Summary::of(
                             &games
@@ -648,7 +664,7 @@ impl Report {
         let w = self
             .players
             .iter()
-            .map(|p| p.player.len())
+            .map(|p| p.label.as_ref().unwrap_or(&p.player).chars().count())
             .max()
             .unwrap_or(6)
             .max(6);
@@ -667,7 +683,7 @@ impl Report {
             };
             out.push_str(&format!(
                 "{ind}{:<w$}  {:>6}  {:>6.1}%  {:>12}  {:>10}  {:>22}  {:>9}\n",
-                p.player,
+                p.label.as_ref().unwrap_or(&p.player),
                 p.wins.count,
                 100.0 * p.wins.share,
                 mean,

@@ -567,6 +567,8 @@ fn burst_of_edits_ends_without_stale_diagnostics() {
     c.initialize(None);
     let uri = "file:///tmp/sidl-lsp-test/burst.sidl";
     let full = std::fs::read_to_string(repo("games/nim.sidl")).unwrap();
+    // the rules without the labels at the end of the file: the last clause is a payoff/2 rule
+    let full = full.split("\n% --- labels").next().unwrap().to_string();
     let last = full.trim_end().lines().last().unwrap().to_string();
     let start = full.trim_end().strip_suffix(&last).unwrap().to_string();
     c.open(uri, &start);

@@ -8,6 +8,9 @@ import { $, $button, $input, $select, status } from './dom.js';
 import { updateUrl } from './share.js';
 import { S, engine, act, clearError } from './state.js';
 import { eventQuestion, whyButton } from './why.js';
+import { accountText, actionText, eventTexts, factText, onLabelsChange, playerText, refreshLabels, switchText } from './labels.js';
+
+onLabelsChange(() => act(render));
 
 /** @typedef {import('../pkg/sidl_wasm.js').Chronon} Chronon */
 /** @typedef {import('../pkg/sidl_wasm.js').Switch} Switch */
@@ -144,14 +147,14 @@ export function renderSeats() {
  */
 function renderSwitch(p, sw) {
   const row = el('div', { class: 'switch', 'data-player': p, 'data-switch': sw.switch },
-    el('span', { class: 'term who' }, `${p} at ${sw.switch}:`),
+    el('span', { class: 'term who', title: `${p} at ${sw.switch}` }, `${playerText(p)} at ${switchText(sw.switch)}:`),
     whyButton({ kind: 'legal', switch: sw.switch, player: p }, `why is ${sw.switch} legal, and who owns it?`));
   if (!sw.unlimited) {
     for (const a of sw.actions) {
       row.append(el('span', { class: 'action-pair' }, el('button', {
         class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
-        onclick: () => act(() => submit(p, sw.switch, a)),
-      }, a), whyButton({ kind: 'action', switch: sw.switch, action: a, player: p }, `why is ${a} an action of ${sw.switch}?`, '?')));
+        onclick: () => act(() => submit(p, sw.switch, a)), title: a,
+      }, actionText(sw.switch, a)), whyButton({ kind: 'action', switch: sw.switch, action: a, player: p }, `why is ${a} an action of ${sw.switch}?`, '?')));
     }
     return row;
   }
@@ -183,6 +186,7 @@ export async function render() {
 
 async function renderGame() {
   const terminal = await engine.call('isTerminal');
+  await refreshLabels(S.viewAs);
   const n = S.cursor;
   const last = S.timeline.length - 1;
   $('chronon-label').replaceChildren(
@@ -211,20 +215,20 @@ async function renderGame() {
   }
   const pending = (await engine.call('pending')).filter(([p]) => S.viewAs === '' || p === S.viewAs);
   $('pending').textContent = pending.length
-    ? 'pending: ' + pending.map(([p, s, a]) => `${p} ${s} ← ${a}`).join('; ') : '';
+    ? 'pending: ' + pending.map(([p, s, a]) => `${playerText(p)} ${switchText(s)} ← ${actionText(s, a)}`).join('; ') : '';
 
   // the view: facts, board
   const facts = await engine.call('view', S.viewAs === '' ? null : S.viewAs);
   $('facts-who').textContent = S.viewAs === '' ? '(the designer sees all)' : `(as ${S.viewAs} sees them)`;
   const ul = $('facts');
-  ul.replaceChildren(...facts.map((f) => el('li', {}, f)));
+  ul.replaceChildren(...facts.map((f) => el('li', { title: factText(f) === f ? undefined : f }, factText(f))));
   if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
   // the game's layout, evaluated by the engine from the same view (gallery images: games/)
   const layout = await engine.call('layout', S.viewAs === '' ? null : S.viewAs, null);
   $('board').replaceChildren(...renderLayout(layout, new URL('games/', location.href)));
 
   const acc = await accountsNow();
-  $('accounts').replaceChildren(...acc.map((a) => el('tr', { 'data-player': a.player }, el('td', {}, a.player), el('td', {}, a.amount),
+  $('accounts').replaceChildren(...acc.map((a) => el('tr', { 'data-player': a.player }, el('td', { title: a.player }, accountText(a.player) ?? playerText(a.player)), el('td', {}, a.amount),
     el('td', {}, n > 0 ? whyButton({ kind: 'payoff', player: a.player, chronon: n }, `why was ${a.player} paid (or not) in chronon ${n}?`) : ''))));
   renderChart();
   renderLog();
@@ -250,8 +254,10 @@ function renderLog() {
       onclick: () => act(() => travel(i)), title: 'travel to this chronon',
     }, `chronon ${i}${future ? ' (undone: Forward replays it)' : ''}${S.viewAs ? ` — as ${S.viewAs}` : ''}`));
     const events = who < 0 ? c.events : (c.playerEvents[who] || []);
-    for (const e of events) {
-      const li = el('li', { class: `${e.kind}${future ? ' future' : ''}` }, e.text);
+    // the labelled lines of the chronons up to the one shown (the session's history)
+    const texts = future ? null : eventTexts(i, events.length);
+    for (const [j, e] of events.entries()) {
+      const li = el('li', { class: `${e.kind}${future ? ' future' : ''}`, title: texts ? e.text : undefined }, texts ? texts[j] : e.text);
       const q = future ? null : eventQuestion(e, i);
       if (q) li.append(' ', whyButton(q, `why: ${e.text}`));
       items.push(li);

@@ -5,7 +5,8 @@
 // Attributes: src (the game's URL, relative to the page), seats (comma list per player in player
 // order: human, random, minimax:DEPTH or mcts:ITERATIONS (optionally :relative or :paranoid); default human; anything else is an error
 // shown in the element), seed (default 1), view (a player, or "designer"; default the first human
-// seat). The engine (../engine.js, ../worker.js, ../pkg/) and the moves shared with the playground
+// seat), lang (the language of the game's labels, e.g. de; default the game's default), labels
+// ("raw": the raw terms instead of the game's labels). The engine (../engine.js, ../worker.js, ../pkg/) and the moves shared with the playground
 // (../play.js) are found relative to this module's own URL, so the playground directory can be served
 // from anywhere. The source is checked first (the diagnostics of `sidl check`, shown in the element;
 // a source with an error is not played). A human's move is submitted (a button per action, the typed
@@ -16,6 +17,7 @@
 import { Engine } from '../engine.js';
 import { actionQueue, make as h, parseSeat, seatMoves, templateForm } from '../play.js';
 import { renderLayout } from '../board.js';
+import { labelText } from '../labeltext.js';
 
 /** @typedef {import('../pkg/sidl_wasm.js').Diagnostic} Diagnostic */
 /** @typedef {import('../pkg/sidl_wasm.js').Chronon} Chronon */
@@ -26,6 +28,7 @@ import { renderLayout } from '../board.js';
  *   diagnostics: HTMLDetailsElement, view: HTMLSelectElement, moves: HTMLDivElement,
  *   step: HTMLButtonElement, restart: HTMLButtonElement, facts: HTMLUListElement,
  *   accounts: HTMLTableElement, events: HTMLUListElement, play: HTMLDivElement, layout: HTMLDivElement,
+ *   about: HTMLDivElement, result: HTMLUListElement,
  * }} Parts
  */
 
@@ -54,7 +57,7 @@ td { padding: 0 .8em 0 0; }
 .none { color: #888; font-family: inherit; }
 .over { color: #0b6b2e; font-weight: 600; }
 li.at { list-style: none; margin-left: -1.2em; font-family: inherit; font-weight: 600; }
-details.diagnostics[hidden], .play[hidden] { display: none; }
+details.diagnostics[hidden], .play[hidden], .about[hidden], .result[hidden] { display: none; }
 table.board td { width: 2.1em; height: 2.1em; text-align: center; vertical-align: middle; padding: 0; font: 1.3em system-ui, sans-serif; }
 table.board td.light { background: #f0d9b5; }
 table.board td.dark { background: #b58863; }
@@ -66,6 +69,8 @@ table.layout-table caption { text-align: left; font: 600 .9em system-ui, sans-se
 table.layout-table td { border: 1px solid #d8dbe3; padding: 0 .5em; }
 .hand { margin: .4em 0; display: flex; flex-wrap: wrap; gap: .4em; align-items: center; }
 .hand .hand-item { border: 1px solid #8a93ab; border-radius: 4px; padding: .1em .5em; }
+.about p { margin: .2em 0; }
+.result { font-family: inherit; font-weight: 600; }
 details.diagnostics summary { cursor: pointer; color: #4a5268; font-size: .9em; }
 .diagnostics li.error { color: #b3261e; }
 .diagnostics li.warning { color: #8a5a00; }
@@ -106,11 +111,15 @@ class SidlGameElement extends HTMLElement {
       accounts: h('table', { class: 'accounts' }),
       events: h('ul', { class: 'events' }),
       layout: h('div', { class: 'layout' }),
+      about: h('div', { class: 'about', hidden: '' }),
+      result: h('ul', { class: 'result', hidden: '' }),
     });
     const u = this.ui;
     // the game itself, shown once a game is loaded and its seats are known
     u.play = h('div', { class: 'play', hidden: '' },
+      u.about,
       h('div', { class: 'top' }, h('label', {}, 'view as ', u.view), u.step, u.restart),
+      u.result,
       h('h3', {}, 'Moves'), u.moves, u.layout,
       h('h3', {}, 'Facts'), u.facts,
       h('h3', {}, 'Accounts'), u.accounts,
@@ -270,17 +279,30 @@ class SidlGameElement extends HTMLElement {
     const u = this.ui;
     const v = u.view.value;
     const terminal = await this.call('isTerminal');
+    // the game's labels for this view (from what it may see only), in the element's language
+    const raw = this.getAttribute('labels') === 'raw';
+    const l = raw ? null : await this.call('labels', v === '' ? null : v, this.getAttribute('lang') || null).catch(() => null);
+    const t = labelText(l);
+    const about = l && t.on ? [
+      ...(l.description ? [h('p', { class: 'description' }, l.description)] : []),
+      ...l.roles.map((r) => h('p', { class: 'role' }, h('strong', {}, `${t.player(r.player)}: `), r.text)),
+    ] : [];
+    u.about.replaceChildren(...about);
+    u.about.hidden = about.length === 0;
+    const result = l && t.on ? l.result : [];
+    u.result.replaceChildren(...result.map((r) => h('li', {}, r)));
+    u.result.hidden = result.length === 0;
     u.chronon.replaceChildren(`chronon ${await this.call('chrononNumber')}`,
       terminal ? h('span', { class: 'over' }, ' — game over') : '');
     u.moves.replaceChildren();
     for (const p of this.actingHumans()) {
       for (const sw of await this.call('switches', p)) {
-        u.moves.append(h('span', { class: 'none' }, `${p} at ${sw.switch}:`));
+        u.moves.append(h('span', { class: 'none', title: `${p} at ${sw.switch}` }, `${t.player(p)} at ${t.switch(sw.switch)}:`));
         if (!sw.unlimited) {
           u.moves.append(...sw.actions.map((a) => h('button', {
             class: 'action', 'data-player': p, 'data-switch': sw.switch, 'data-action': a,
-            onclick: () => this.act(() => this.submit(p, sw.switch, a)),
-          }, a)));
+            onclick: () => this.act(() => this.submit(p, sw.switch, a)), title: a,
+          }, t.action(sw.switch, a))));
           continue;
         }
         // an unlimited switch: the playground's typed form, one per template (play.js)
@@ -290,20 +312,22 @@ class SidlGameElement extends HTMLElement {
         });
       }
     }
-    if (v !== '' && this.seats.get(v) !== 'human') u.moves.append(h('span', { class: 'seat-note' }, `${v} is played by: ${this.seats.get(v)}`));
+    if (v !== '' && this.seats.get(v) !== 'human') u.moves.append(h('span', { class: 'seat-note' }, `${t.player(v)} is played by: ${this.seats.get(v)}`));
     if (!u.moves.childElementCount) u.moves.append(h('span', { class: 'none' }, terminal ? 'the game is over' : 'nothing to choose: Step runs the next chronon'));
     u.step.disabled = terminal;
     const facts = await this.call('view', v === '' ? null : v);
-    u.facts.replaceChildren(...facts.map((f) => h('li', {}, f)));
+    u.facts.replaceChildren(...facts.map((f) => h('li', { title: t.fact(f) === f ? null : f }, t.fact(f))));
     // the game's layout (docs/reference.md "Layouts"), from the same view; images next to src
     u.layout.replaceChildren(...renderLayout(await this.call('layout', v === '' ? null : v, null), this.gameUrl));
     const acc = await this.call('accounts');
-    u.accounts.replaceChildren(...acc.map((a) => h('tr', {}, h('td', {}, a.player), h('td', {}, a.amount))));
+    u.accounts.replaceChildren(...acc.map((a) => h('tr', {}, h('td', { title: a.player }, t.account(a.player) ?? t.player(a.player)), h('td', {}, a.amount))));
     const who = v === '' ? -1 : this.players.indexOf(v);
     u.events.replaceChildren();
     for (const c of this.last || []) {
+      const events = who < 0 ? c.events : c.playerEvents[who] || [];
+      const texts = t.events(c.chronon, events.length);
       u.events.append(h('li', { class: 'at' }, `chronon ${c.chronon}`),
-        ...(who < 0 ? c.events : c.playerEvents[who] || []).map((e) => h('li', {}, e.text)));
+        ...events.map((e, j) => h('li', {}, texts ? texts[j] : e.text)));
     }
     if (!u.events.childElementCount) u.events.append(h('li', { class: 'none' }, 'not started'));
   }

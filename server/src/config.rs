@@ -115,6 +115,10 @@ pub struct SessionConfig {
     /// What happens to a disconnected human seat.
     #[serde(default, skip_serializing_if = "is_default")]
     pub disconnect: DisconnectSpec,
+    /// The language of the game's labels (`label/3`) on the participants' pages (default: the
+    /// game's default language).
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 /// A request to create a session: the game's text and the configuration.
@@ -153,6 +157,8 @@ pub struct Plan {
     pub name: String,
     pub seed: u64,
     pub interrupt: bool,
+    /// The language of the labels (`None`: the game's default).
+    pub lang: Option<String>,
     /// Player terms in player order, and their seats.
     pub players: Vec<Term>,
     pub seats: Vec<Seat>,
@@ -352,6 +358,7 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
         name,
         seed,
         interrupt: config.interrupt,
+        lang: config.lang.clone().filter(|l| !l.is_empty()),
         players,
         seats,
         deadline_seconds,

@@ -4,6 +4,7 @@
 
 use crate::config::show;
 use serde_json::{json, Value};
+use sidl_engine::game::present::{Labelled, Presentation, Presenter};
 use sidl_engine::game::session::{slot_type_description, ActionSource};
 use sidl_engine::game::{template_slots, Actions, ChrononRecord, Event, SwitchInfo};
 
@@ -80,8 +81,55 @@ pub fn designer_record(rec: &ChrononRecord, chronon: u64) -> Value {
     })
 }
 
-/// Seat `seat`'s record of a chronon: its own submissions and the events its player may see.
-pub fn seat_record(rec: &ChrononRecord, chronon: u64, seat: usize, player: &str) -> Value {
+/// The game's labels as seat's player reads them (the engine's `present`, from that player's view
+/// only), or `null` for a game without labels: the description, the player's role, the result
+/// lines, and raw term → text maps of the players, the visible facts, the player's switches and
+/// actions (key `SWITCH ACTION`) and the accounts (key: the player). Plain text: the page inserts
+/// it as text.
+pub fn seat_labels(p: &Presentation) -> Value {
+    if !p.active {
+        return Value::Null;
+    }
+    let map = |ls: &[Labelled]| -> serde_json::Map<String, Value> {
+        ls.iter()
+            .filter(|l| l.labelled)
+            .map(|l| (show(&l.term), json!(l.text)))
+            .collect()
+    };
+    let mut switches = serde_json::Map::new();
+    let mut actions = serde_json::Map::new();
+    for s in &p.switches {
+        let id = show(&s.switch.term);
+        if s.switch.labelled {
+            switches.insert(id.clone(), json!(s.switch.text));
+        }
+        for a in s.actions.iter().filter(|a| a.labelled) {
+            actions.insert(format!("{id} {}", show(&a.term)), json!(a.text));
+        }
+    }
+    json!({
+        "lang": p.lang,
+        "description": p.description,
+        "role": p.roles.first().map(|(_, r)| r),
+        "players": map(&p.players),
+        "facts": map(&p.facts),
+        "switches": switches,
+        "actions": actions,
+        "accounts": map(&p.accounts),
+        "result": p.result,
+    })
+}
+
+/// Seat `seat`'s record of a chronon: its own submissions and the events its player may see, with
+/// `texts` (one line per event, the game's labels by `pr`, the seat's presenter) when the game has
+/// labels.
+pub fn seat_record(
+    rec: &ChrononRecord,
+    chronon: u64,
+    seat: usize,
+    player: &str,
+    pr: &mut Presenter,
+) -> Value {
     let own: Vec<[String; 2]> = rec
         .submissions
         .iter()
@@ -93,5 +141,21 @@ pub fn seat_record(rec: &ChrononRecord, chronon: u64, seat: usize, player: &str)
         .get(seat)
         .map(|es| es.iter().map(event).collect())
         .unwrap_or_default();
-    json!({"chronon": chronon, "submissions": own, "events": events})
+    let mut out = json!({"chronon": chronon, "submissions": own, "events": events});
+    if pr.active() {
+        let chosen: Vec<[String; 2]> = rec
+            .submissions
+            .iter()
+            .filter(|s| show(&s.player) == player)
+            .map(|s| [pr.switch(&s.switch), pr.action(&s.switch, &s.action)])
+            .collect();
+        out["chosen"] = json!(chosen);
+        let texts: Vec<String> = rec
+            .player_events
+            .get(seat)
+            .map(|es| es.iter().map(|e| pr.event(e)).collect())
+            .unwrap_or_default();
+        out["texts"] = json!(texts);
+    }
+    out
 }

@@ -65,6 +65,9 @@ pub struct ServeArgs {
     /// With --create: interrupt mode (every submission runs its own transition)
     #[arg(long, requires = "create")]
     pub interrupt: bool,
+    /// With --create: the language of the game's labels on the participants' pages (e.g. `de`)
+    #[arg(long, value_name = "LANG", requires = "create")]
+    pub lang: Option<String>,
     /// With --create: when a human does not act by the deadline: `default` (the game's default),
     /// `wait`, or `ai:SECONDS:SPEC` (an AI acts for the seat after SECONDS)
     #[arg(
@@ -251,6 +254,7 @@ fn create_request(args: &ServeArgs) -> Result<Option<CreateRequest>, String> {
             seed: args.seed,
             seats,
             interrupt: args.interrupt,
+            lang: args.lang.clone(),
             chronon_seconds: args.chronon_seconds,
             timeout,
             groups,

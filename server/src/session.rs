@@ -25,6 +25,7 @@ use crate::dto;
 use crate::error::ApiError;
 use crate::store::{ChrononRow, Commit, EventRow, SessionState, Store, SubmissionRow};
 use serde_json::{json, Value};
+use sidl_engine::game::present::{present, Presenter};
 use sidl_engine::game::{
     fill_template, Actions, ChrononRecord, Owner, RuntimeError, Session, Submission,
 };
@@ -1115,10 +1116,11 @@ impl Actor {
             }
             let mut frames = Vec::new();
             if from > 0 {
+                let mut pr = self.presenter(seat);
                 for c in from..=n {
                     let rec = &self.session.history()[(c - 1) as usize];
                     frames.push(
-                        json!({"type": "chronon", "record": dto::seat_record(rec, c, seat, &self.names[seat])})
+                        json!({"type": "chronon", "record": dto::seat_record(rec, c, seat, &self.names[seat], &mut pr)})
                             .to_string(),
                     );
                 }
@@ -1128,20 +1130,31 @@ impl Actor {
         }
     }
 
+    /// The labels of seat `seat`'s player in the current state (raw text when the game has none
+    /// or its view fails).
+    fn presenter(&mut self, seat: usize) -> Presenter {
+        let player = self.plan.players[seat].clone();
+        Presenter::new(&mut self.session, Some(&player), self.plan.lang.as_deref())
+            .unwrap_or_else(|_| Presenter::raw())
+    }
+
     /// The first frame of a seat: who it is and its whole history.
-    fn hello(&self, seat: usize) -> String {
+    fn hello(&mut self, seat: usize) -> String {
+        let mut pr = self.presenter(seat);
         let history: Vec<Value> = self
             .session
             .history()
             .iter()
             .enumerate()
-            .map(|(i, r)| dto::seat_record(r, i as u64 + 1, seat, &self.names[seat]))
+            .map(|(i, r)| dto::seat_record(r, i as u64 + 1, seat, &self.names[seat], &mut pr))
             .collect();
+        let player_label = pr.active().then(|| pr.player(&self.plan.players[seat]));
         json!({
             "type": "hello",
             "session": self.id,
             "name": self.plan.name,
             "player": self.names[seat],
+            "player_label": player_label,
             "players": self.names,
             "interrupt": self.plan.interrupt,
             "history": history,
@@ -1183,6 +1196,13 @@ impl Actor {
                     .collect()
             };
             let account = &self.session.state().accounts[seat];
+            let account = account.clone();
+            let labels = dto::seat_labels(&present(
+                &mut self.session,
+                Some(&player),
+                self.plan.lang.as_deref(),
+                false,
+            )?);
             Ok(json!({
                 "type": "state",
                 "chronon": self.session.history().len(),
@@ -1195,7 +1215,8 @@ impl Actor {
                 "switches": switches,
                 "pending": pending,
                 "waiting": waiting,
-                "account": show(account),
+                "account": show(&account),
+                "labels": labels,
             }))
         })();
         match built {
@@ -1222,6 +1243,23 @@ impl Actor {
             "driving": self.is_driving(),
             "connected": self.subs.iter().map(|s| s.iter().filter(|o| !o.is_closed()).count()).collect::<Vec<_>>(),
             "accounts": self.session.state().accounts.iter().map(show).collect::<Vec<_>>(),
+            "labels": self.monitor_labels(),
+        })
+    }
+
+    /// For the monitor: the game's description and the players' and accounts' labels in the
+    /// session's language (the designer's labels: the admin sees every fact), `null` without labels.
+    fn monitor_labels(&mut self) -> Value {
+        let mut pr = Presenter::new(&mut self.session, None, self.plan.lang.as_deref())
+            .unwrap_or_else(|_| Presenter::raw());
+        if !pr.active() {
+            return Value::Null;
+        }
+        let accounts = self.session.accounts();
+        json!({
+            "description": pr.description(),
+            "players": accounts.iter().map(|(p, _)| pr.player(p)).collect::<Vec<_>>(),
+            "accounts": accounts.iter().map(|(p, x)| pr.account(p, x)).collect::<Vec<_>>(),
         })
     }
 }

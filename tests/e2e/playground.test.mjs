@@ -21,8 +21,11 @@ const browser = await chromium.launch({
     '--disable-component-update', '--no-first-run'],
 });
 const consoleErrors = [];
-async function newPage(viewport = { width: 1280, height: 900 }) {
+// Pages show the raw terms (the checks below were written for them) unless `labels` is asked for:
+// the playground keeps its labels / raw terms choice in localStorage.
+async function newPage(viewport = { width: 1280, height: 900 }, { labels = false } = {}) {
   const p = await browser.newPage({ viewport });
+  if (!labels) await p.addInitScript(() => { try { localStorage.setItem('sidl.labels', 'raw'); } catch (_) { /* none */ } });
   p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   p.on('pageerror', (e) => consoleErrors.push(String(e)));
   return p;
@@ -908,6 +911,97 @@ await check('<sidl-game>: the layout of the viewed player only: its hidden scout
   assert.equal(await game.locator('table.board').first().locator('td[data-x="1"][data-y="1"]').textContent(), 'A');
   assert.deepEqual(await game.locator('.hand').allTextContents(), ['hand of Ann:ace of ann']);
   await p.close();
+});
+
+// --- labels (docs/playground.md "Labels"): the game's texts for the viewed seat, in its language
+await check('labels: kuhn in English and German as the designer and as a player; the toggle shows raw terms', async () => {
+  await page.close();
+  page = await newPage(undefined, { labels: true });
+  await page.goto(base);
+  await ready();
+  await pickGame('kuhn.sidl');
+  assert.match(await page.textContent('#about'), /Kuhn poker: three cards/);
+  assert.deepEqual(await facts(), ['the cards are about to be dealt']);
+  assert.deepEqual(await page.locator('#labels-lang option').evaluateAll((os) => os.map((o) => o.value)), ['', 'de']);
+  await select('#labels-lang', 'de');
+  assert.deepEqual(await facts(), ['gleich werden die Karten gegeben']);
+  assert.match(await page.textContent('#about'), /Kuhn-Poker/);
+  await click('#chronon'); // the deal (a chance switch)
+  await select('#viewas', '[p1]');
+  const f1 = await facts();
+  assert.ok(f1.some((f) => f.startsWith('Spieler 1 hat: ')), f1.join(' | '));
+  assert.ok(!f1.some((f) => f.startsWith('Spieler 2 hat: ')), f1.join(' | '));
+  assert.match(await page.textContent('#moves'), /Spieler 1 setzt 1/);
+  assert.match(await page.textContent('#about'), /Du beginnst/);
+  // no text of p2's hidden card anywhere in the page as p1 sees it (labels, raw terms, titles)
+  const html = await page.evaluate(() => document.querySelector('#game-pane').innerHTML);
+  assert.ok(!html.includes('Spieler 2 hat: ') && !html.includes('[card,p2,'), 'p2\'s card in p1\'s page');
+  await shot('30-labels-kuhn-de-p1');
+  await select('#labels-lang', '');
+  const en = await facts();
+  assert.ok(en.some((f) => f.startsWith('Player 1 holds the ')), en.join(' | '));
+  await click('#labels-on'); // off: the raw terms
+  assert.ok((await facts()).some((f) => f.startsWith('[card,p1,')));
+  assert.equal(await page.locator('#about').isVisible(), false);
+  await click('#labels-on');
+  await select('#viewas', '');
+  for (let i = 0; i < 6 && !/game over/.test(await label()); i++) await click('#random-chronon');
+  assert.match(await label(), /game over/);
+  assert.match(await page.textContent('#result'), /wins the showdown|takes the pot/);
+  assert.match(await page.textContent('#log'), /Player [12] (checks|bets 1|calls|folds)/);
+  await shot('31-labels-kuhn-end');
+});
+
+await check('labels: a label rule that throws leaves the raw term and the game plays; labels are text, never markup', async () => {
+  await page.close();
+  page = await newPage(undefined, { labels: true });
+  await page.goto(base);
+  await ready();
+  await setSource(`game(bad).
+init([pile, 2]).
+init([p], 0).
+legal([main]) :- fact([pile, N]), N > 0.
+owned([main], [p]).
+switch([main], [take]).
+do([take]) :- fact([pile, N]), M is N - 1, delete([pile, N]), create([pile, M]).
+label(game, '<img src=x onerror="window.pwned = 1">').
+label(player(P), ['<script>window.pwned = 2</script>', P]).
+label(fact(F), X) :- X is 1 / 0, atom(F).
+label(action(_, [take]), '<b>take</b> one').
+label(result, '<img src=y onerror="window.pwned = 3"> done') :- fact([pile, 0]).
+`);
+  await click('#load');
+  assert.deepEqual(await facts(), ['[pile,2]'], 'the throwing fact label falls back to the raw term');
+  assert.equal(await page.textContent('#about'), '<img src=x onerror="window.pwned = 1">');
+  assert.match(await page.textContent('#moves'), /<b>take<\/b> one/);
+  assert.match(await page.textContent('#accounts'), /<script>window\.pwned = 2<\/script>p/);
+  await page.click('#moves button.action'); await idle();
+  await click('#chronon');
+  await page.click('#moves button.action'); await idle();
+  await click('#chronon');
+  assert.match(await label(), /game over/);
+  assert.equal(await page.textContent('#result'), '<img src=y onerror="window.pwned = 3"> done');
+  assert.equal(await page.locator('#game-pane img, #game-pane script, #game-pane b').count(), 0);
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).pwned), undefined);
+  await shot('32-labels-markup-as-text');
+});
+
+await check('<sidl-game>: labels in the element\'s language (lang), from the viewed seat\'s view only', async () => {
+  for (const [lang, mine, theirs, about] of [['de', 'Spieler 1 hat: ', 'Spieler 2 hat: ', /Kuhn-Poker/], ['', 'Player 1 holds the ', 'Player 2 holds', /Kuhn poker/]]) {
+    const p = await embedPage(`src="../games/kuhn.sidl" seats="human,random" seed="5" lang="${lang}"`);
+    const game = p.locator('sidl-game');
+    assert.match(await game.locator('.about').textContent(), about);
+    await game.locator('button.step').click(); await embedIdle(p);
+    const f = await embedFacts(p);
+    assert.ok(f.some((x) => x.startsWith(mine)), f.join(' | '));
+    const text = await p.evaluate(() => document.querySelector('sidl-game').shadowRoot.innerHTML);
+    assert.ok(!text.includes(theirs) && !text.includes('[card,p2,'), 'p2\'s card in p1\'s element');
+    await shot(`33-embed-labels-${lang || 'en'}`, p);
+    await p.close();
+  }
+  const raw = await embedPage('src="../games/kuhn.sidl" seats="human,random" seed="5" labels="raw"');
+  assert.deepEqual(await embedFacts(raw), ['[start]']);
+  await raw.close();
 });
 
 assert.deepEqual(consoleErrors, [], 'no console errors');

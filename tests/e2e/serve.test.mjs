@@ -1,5 +1,7 @@
 // `sidl serve` in real headless Chromium: two participants, each in a browser context of its own,
-// play games/kuhn.sidl (hidden cards) to the end through the served pages.
+// play games/kuhn.sidl (hidden cards) to the end through the served pages, which show the game's
+// labels (computed per seat on the server); then kuhn in German, and a game whose labels are
+// markup (shown as text).
 //   BASE_URL=http://127.0.0.1:PORT ADMIN_TOKEN=... node tests/e2e/serve.test.mjs
 // Run by scripts/serve-e2e.sh (which starts the server). Prints `ok - NAME` per check and a
 // closing `N passed, N failed`. Screenshots go to $ARTIFACTS (default target/e2e-artifacts/).
@@ -69,6 +71,7 @@ const action = (seat, a) => seat.page.locator(`button.action[data-action="${a}"]
 
 await check('the welcome pages join nothing until their button is pressed', async () => {
   assert.match(await p1.page.textContent('main'), /You will play as \[p1\]/);
+  // (the welcome page names the raw player; the participant page its label)
   assert.match(await p2.page.textContent('main'), /You will play as \[p2\]/);
   const s = await api(`/api/sessions/${session.id}`);
   assert.deepEqual(s.body.seats.map((x) => x.joined_ms), [null, null]);
@@ -84,9 +87,14 @@ await check('each page shows its own card and not the other', async () => {
   await p2.page.waitForSelector('#view li');
   const v1 = await p1.page.locator('#view li').allTextContents();
   const v2 = await p2.page.locator('#view li').allTextContents();
-  assert.ok(v1.some((f) => f.startsWith('[card,p1,')) && !v1.some((f) => f.startsWith('[card,p2,')), v1.join(' '));
-  assert.ok(v2.some((f) => f.startsWith('[card,p2,')) && !v2.some((f) => f.startsWith('[card,p1,')), v2.join(' '));
-  assert.match(await p2.page.textContent('#waiting'), /Still to act: \[p1\]/);
+  assert.ok(v1.some((f) => f.startsWith('Player 1 holds the ')) && !v1.some((f) => f.startsWith('Player 2 holds')), v1.join(' '));
+  assert.ok(v2.some((f) => f.startsWith('Player 2 holds the ')) && !v2.some((f) => f.startsWith('Player 1 holds')), v2.join(' '));
+  // the raw term stays in the title, for the designer
+  const t1 = await p1.page.locator('#view li').evaluateAll((ls) => ls.map((l) => l.title));
+  assert.ok(t1.some((f) => f.startsWith('[card,p1,')) && !t1.some((f) => f.startsWith('[card,p2,')), t1.join(' '));
+  assert.match(await p2.page.textContent('#waiting'), /Still to act: Player 1/);
+  assert.match(await p1.page.textContent('#about'), /Kuhn poker: three cards.*You act first/);
+  assert.match(await p1.page.textContent('#who'), /You play Player 1/);
   // the game's layout (docs/reference.md "Layouts"), computed by the server for the seat: its hand
   for (const [seat, v, p] of [[p1, v1, 'p1'], [p2, v2, 'p2']]) {
     const card = v.find((f) => f.startsWith(`[card,${p},`)).slice(-2, -1).toUpperCase();
@@ -101,8 +109,9 @@ await check('p1 bets; after a reload p1 is the same seat with its whole history'
   await p1.page.reload();
   await p1.page.waitForSelector('#conn:text("connected")');
   await p1.page.waitForFunction(() => document.querySelectorAll('#history > li').length === 2);
-  assert.match(await p1.page.textContent('#who'), /You play \[p1\]/);
-  assert.match(await p1.page.textContent('#history'), /you chose: \[p1,bet\]/);
+  assert.match(await p1.page.textContent('#who'), /You play Player 1/);
+  assert.match(await p1.page.textContent('#history'), /you chose: Player 1 bets 1 at Player 1's move/);
+  assert.match(await p1.page.textContent('#history'), /Player 1's move ← Player 1 bets 1/);
   assert.equal(await action(p1, '[p1,bet]').count(), 0, 'p1 has nothing to do while p2 decides');
 });
 
@@ -113,6 +122,7 @@ await check('p2 calls: both see the end screen with their payoffs', async () => 
   const values = pay.map(Number);
   assert.deepEqual(values.map(Math.abs), [2, 2], pay.join(' '));
   assert.equal(values[0] + values[1], 0);
+  for (const seat of [p1, p2]) assert.match(await seat.page.textContent('#result'), /wins the showdown/);
   await shot(p1, 'p1-end');
   await shot(p2, 'p2-end');
 });
@@ -120,8 +130,10 @@ await check('p2 calls: both see the end screen with their payoffs', async () => 
 await check("no frame or page of a participant holds the other's card", async () => {
   for (const [seat, other] of [[p1, 'p2'], [p2, 'p1']]) {
     assert.ok(seat.frames.length > 3);
-    for (const f of seat.frames) assert.ok(!f.includes(`[card,${other},`), f);
-    assert.ok(!(await seat.page.textContent('body')).includes(`[card,${other},`));
+    const name = other === 'p1' ? 'Player 1' : 'Player 2';
+    for (const f of seat.frames) assert.ok(!f.includes(`[card,${other},`) && !f.includes(`${name} holds`), f);
+    const html = await seat.page.evaluate(() => document.body.innerHTML);
+    assert.ok(!html.includes(`[card,${other},`) && !html.includes(`${name} holds`));
     assert.deepEqual(seat.errors, []);
   }
 });
@@ -174,6 +186,59 @@ await check('a room link with participant labels: a group waits until full; the 
     [['running', ['A1', 'A2']], ['waiting', ['A3', null]]]);
   await shot(again, 'room-again');
   for (const seat of [a1, a2, again, a3]) assert.deepEqual(seat.errors, []);
+});
+
+await check('kuhn in German (config lang: de): each page in German, the other\'s card in no frame', async () => {
+  const made = await api('/api/sessions', { game, config: { seed: 4, timeout: 'wait', lang: 'de' } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const [a, b] = await Promise.all(made.body.seats.map((x) => participant(x.link)));
+  for (const seat of [a, b]) { await seat.page.click('#join'); await seat.page.waitForSelector('#view li'); }
+  assert.match(await a.page.textContent('#who'), /You play Spieler 1/);
+  assert.match(await a.page.textContent('#about'), /Kuhn-Poker/);
+  const v = await a.page.locator('#view li').allTextContents();
+  assert.ok(v.some((f) => f.startsWith('Spieler 1 hat: ')) && !v.some((f) => f.startsWith('Spieler 2 hat: ')), v.join(' '));
+  assert.match(await a.page.textContent('#switches'), /Spieler 1 setzt 1/);
+  await shot(a, 'de-p1');
+  // the monitor (admin API): the players' labels in the session's language
+  const m = await api(`/api/sessions/${made.body.id}`);
+  assert.deepEqual(m.body.live.labels.players, ['Spieler 1', 'Spieler 2']);
+  await a.page.locator('button.action[data-action="[p1,check]"]').click();
+  await b.page.locator('button.action[data-action="[p2,check]"]').click();
+  for (const seat of [a, b]) await seat.page.waitForSelector('#end:not([hidden])');
+  assert.match(await a.page.textContent('#result'), /gewinnt beim Aufdecken/);
+  await shot(b, 'de-p2-end');
+  for (const f of a.frames) assert.ok(!f.includes('Spieler 2 hat: ') && !f.includes('[card,p2,'), f);
+  for (const seat of [a, b]) assert.deepEqual(seat.errors, []);
+});
+
+await check('labels that are markup reach the page as text', async () => {
+  const bad = `game(markup).
+init([go]).
+init([p], 0).
+legal([main]) :- fact([go]).
+owned([main], [p]).
+switch([main], [stop]).
+do([stop]) :- delete([go]), create([done]).
+label(game, '<img src=x onerror="window.pwned = 1">').
+label(fact(F), X) :- X is 1 / 0, atom(F).
+label(action(_, [stop]), '<script>window.pwned = 2</script>stop').
+label(result, '<b>over</b>') :- fact([done]).
+`;
+  const made = await api('/api/sessions', { game: bad, config: { seed: 1, timeout: 'wait' } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const s = await participant(made.body.seats[0].link);
+  await s.page.click('#join');
+  await s.page.waitForSelector('button.action');
+  assert.equal(await s.page.textContent('#about'), '<img src=x onerror="window.pwned = 1">');
+  assert.deepEqual(await s.page.locator('#view li').allTextContents(), ['[go]'], 'a throwing label: the raw term');
+  assert.equal(await s.page.textContent('button.action'), '<script>window.pwned = 2</script>stop');
+  await s.page.click('button.action');
+  await s.page.waitForSelector('#end:not([hidden])');
+  assert.equal(await s.page.textContent('#result'), '<b>over</b>');
+  assert.equal(await s.page.locator('main img, main script, main b').count(), 0);
+  assert.equal(await s.page.evaluate(() => window.pwned), undefined);
+  await shot(s, 'markup');
+  assert.deepEqual(s.errors, []);
 });
 
 await check('a forged link opens nothing', async () => {

@@ -162,6 +162,11 @@ impl Core {
         &self.source
     }
 
+    /// The session and the game's source (for `labels.rs`).
+    pub(crate) fn session_and_source(&mut self) -> (&mut Session, &str) {
+        (&mut self.session, &self.source)
+    }
+
     /// A runtime error of the engine, with its diagnostic.
     fn rt(&self, e: RuntimeError) -> CoreError {
         runtime(&self.source, &e)

@@ -8,6 +8,7 @@ pub mod analyse;
 pub mod core;
 pub mod dto;
 pub mod stats;
+pub mod labels;
 
 use crate::core::{Core, CoreError};
 use serde::Serialize;
@@ -15,6 +16,8 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &str = dto::TS_TYPES;
+#[wasm_bindgen(typescript_custom_section)]
+const TS_LABELS: &str = labels::TS_TYPES;
 
 /// Runs when the module is instantiated: a Rust panic is reported on the browser console with its
 /// message and place (`console_error_panic_hook`) instead of only "unreachable executed".
@@ -190,6 +193,22 @@ impl SidlGame {
             &self
                 .core
                 .layout(player.as_deref(), lang.as_deref())
+                .map_err(err)?,
+        )
+    }
+
+    /// What a viewer (`null`: the designer) reads of the current state in a language (`null` or
+    /// `""`: the game's default): the game's labels, from that viewer's view only (`labels.rs`).
+    #[wasm_bindgen(unchecked_return_type = "Labels")]
+    pub fn labels(
+        &mut self,
+        viewer: Option<String>,
+        lang: Option<String>,
+    ) -> Result<JsValue, js_sys::Error> {
+        to_js(
+            &self
+                .core
+                .labels(viewer.as_deref(), lang.as_deref())
                 .map_err(err)?,
         )
     }

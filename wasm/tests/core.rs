@@ -1362,3 +1362,48 @@ mod analyse_panel {
         assert_eq!(resp.actions[0].action, "[accept]");
     }
 }
+
+#[test]
+fn labels_are_one_viewers_texts_in_its_language() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../games/ultimatum.sidl"
+    ))
+    .unwrap();
+    let mut c = Core::new(&src).unwrap();
+    let l = c.labels(None, None).unwrap();
+    assert!(l.active);
+    assert_eq!(l.languages, vec!["de"]);
+    assert_eq!(l.players[0].term, "[proposer]");
+    assert_eq!(l.players[0].text, "Proposer");
+    assert_eq!(l.switches[0].switch.text, "the offer");
+    assert_eq!(l.switches[0].actions[3].term, "[offer,3]");
+    assert_eq!(l.switches[0].actions[3].text, "offer 3 of 5");
+    assert_eq!(l.accounts[1].text, "Responder: 0");
+    let de = c.labels(Some("[responder]"), Some("de")).unwrap();
+    assert_eq!(de.lang.as_deref(), Some("de"));
+    assert!(de.switches.is_empty());
+    assert_eq!(de.roles.len(), 1);
+    assert!(de.roles[0].text.starts_with("Du nimmst"));
+    c.submit("[proposer]", "[offer]", "[offer,2]").unwrap();
+    c.run_chronon().unwrap();
+    c.submit("[responder]", "[answer]", "[reject]").unwrap();
+    c.run_chronon().unwrap();
+    let end = c.labels(Some("[responder]"), Some("de")).unwrap();
+    assert_eq!(end.events.len(), 2);
+    assert!(
+        end.events[1].iter().any(|e| e.contains("ablehnen")),
+        "{:?}",
+        end.events
+    );
+    assert_eq!(
+        end.result,
+        vec!["keine Einigung: abgelehnt, niemand bekommt etwas"]
+    );
+    // a game without labels: the canonical terms, unlabelled
+    let mut n = Core::new("game(g). init([a, 1]). init([p], 0).").unwrap();
+    let raw = n.labels(None, Some("de")).unwrap();
+    assert_eq!(raw.facts[0].text, "[a,1]");
+    assert!(!raw.active);
+    assert!(raw.facts.iter().all(|f| !f.labelled && f.text == f.term));
+}

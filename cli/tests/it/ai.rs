@@ -136,6 +136,7 @@ fn ai_seats_announce_their_moves() {
         "..",
         &[
             "play",
+            "--raw",
             "games/nim.sidl",
             "--seat",
             "alice=minimax:3",

@@ -29,6 +29,26 @@ fn solve_kuhn_exactly_as_json() {
     let s = &v["strategies"].as_array().unwrap()[0];
     assert_eq!(s["player"], "[p1]");
     assert_eq!(s["actions"][0]["action"], "[p1,check]");
+    // the game's labels next to the canonical keys (docs/analysis.md): the information set as
+    // p1 reads it (its own card, never p2's)
+    assert_eq!(s["player_text"], "Player 1");
+    assert_eq!(s["actions"][0]["text"], "Player 1 checks");
+    assert_eq!(
+        s["label"],
+        "[card,p1,j] [stake,p1,1] [stake,p2,1] [turn,p1,open]"
+    );
+    assert_eq!(
+        s["text"],
+        "Player 1 holds the Jack; Player 1 has 1 in the pot; Player 2 has 1 in the pot; Player 1 may check or bet"
+    );
+    for s in v["strategies"].as_array().unwrap() {
+        let other = if s["player"] == "[p1]" {
+            "Player 2 holds"
+        } else {
+            "Player 1 holds"
+        };
+        assert!(!s["text"].as_str().unwrap().contains(other), "{s}");
+    }
     for s in v["strategies"].as_array().unwrap() {
         let total: f64 = s["actions"]
             .as_array()
@@ -53,7 +73,12 @@ fn solve_with_cfr_prints_a_table() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("pennies: 7 nodes (3 decision, 0 chance, 4 terminal), 2 information sets, 2 players, zero-sum"), "{out}");
     assert!(out.contains("method: cfr+ (2000 iterations)"), "{out}");
-    assert!(out.contains("[matcher,heads]            0.5000"), "{out}");
+    // the game's labels name the actions (docs/reference.md "Labels")
+    assert!(
+        out.contains(&format!("{:<24} {:>8.4}", "heads", 0.5)),
+        "{out}"
+    );
+    assert!(out.contains("  Matcher at show your coin\n"), "{out}");
     assert!(out.contains("NashConv: 0.0000"), "{out}");
 }
 

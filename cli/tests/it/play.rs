@@ -19,9 +19,20 @@ fn test_game(name: &str) -> String {
     format!("{}/tests/games/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `sidl play --raw ARGS` (the raw terms: the checks of the play loop are written with them).
 fn play(args: &[&str], input: &str) -> Run {
+    play_as(args, input, true)
+}
+
+/// `sidl play ARGS`: the game's labels, if it has any.
+fn play_labelled(args: &[&str], input: &str) -> Run {
+    play_as(args, input, false)
+}
+
+fn play_as(args: &[&str], input: &str, raw: bool) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sidl"))
         .arg("play")
+        .args(if raw { &["--raw"][..] } else { &[][..] })
         .args(args)
         .env("SIDL_QUIET", "1")
         .stdin(Stdio::piped())
@@ -532,7 +543,7 @@ fn a_labelled_game_reads_in_its_labels_and_never_shows_a_hidden_value() {
         "3".into(),
     ];
     let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let r = play(&args, "1\n2\n1\n");
+    let r = play_labelled(&args, "1\n2\n1\n");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     for line in [
         "A sealed-bid auction of three items: learn your value, then bid.\n",
@@ -554,7 +565,7 @@ fn a_labelled_game_reads_in_its_labels_and_never_shows_a_hidden_value() {
     assert!(!r.out.contains("[ann,bid"), "{}", r.out);
     // another language: label/3 where the game has it, label/2 elsewhere
     args.extend(["--lang", "de"]);
-    let de = play(&args, "1\n2\n1\n");
+    let de = play_labelled(&args, "1\n2\n1\n");
     assert!(
         de.out.contains("Eine verdeckte Auktion von drei Dingen"),
         "{}",
@@ -566,7 +577,7 @@ fn a_labelled_game_reads_in_its_labels_and_never_shows_a_hidden_value() {
 
 #[test]
 fn two_humans_read_the_ultimatum_game_in_german() {
-    let r = play(&[&game("ultimatum.sidl"), "--lang", "de"], "3\n1\n");
+    let r = play_labelled(&[&game("ultimatum.sidl"), "--lang", "de"], "3\n1\n");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     for line in [
         "players: Anbieter human, Empfänger human\n",

@@ -14,7 +14,7 @@ fn text(bytes: &[u8]) -> String {
 fn two_humans_share_a_terminal() {
     let nim = format!("{}/../games/nim.sidl", env!("CARGO_MANIFEST_DIR"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sidl"));
-    cmd.args(["play", &nim])
+    cmd.args(["play", "--raw", &nim])
         .env("SIDL_QUIET", "1")
         .env_remove("NO_COLOR");
     let mut p = Session::spawn(cmd).expect("sidl starts in a pseudo-terminal");

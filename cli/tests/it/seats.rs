@@ -96,8 +96,10 @@ fn run_prints_the_engines_chronon_lines() {
         ("games/kuhn.sidl", "4"),
         ("games/priceNegotiation.sidl", "1"),
     ] {
-        let (out, err, code) =
-            sidl_in("..", &["run", path, "--seed", seed, "--max-chronons", "40"]);
+        let (out, err, code) = sidl_in(
+            "..",
+            &["run", "--raw", path, "--seed", seed, "--max-chronons", "40"],
+        );
         assert_eq!(code, 0, "{err}");
         let src = std::fs::read_to_string(format!("{}/../{path}", env!("CARGO_MANIFEST_DIR")))
             .expect("the game");

@@ -536,3 +536,33 @@ fn a_sweep_of_something_that_is_no_fact_is_a_clear_error() {
         assert!(err.contains(message), "{spec}: {err}");
     }
 }
+
+#[test]
+fn players_are_named_by_their_labels_and_json_keeps_the_terms() {
+    // docs/stats.md "Labels": games/kuhn.sidl names [p1] "Player 1"
+    let v = json(&[
+        "stats",
+        "../games/kuhn.sidl",
+        "--games",
+        "20",
+        "--format",
+        "json",
+    ]);
+    let players = v["players"].as_array().expect("players");
+    assert_eq!(players[0]["player"], "[p1]");
+    assert_eq!(players[0]["label"], "Player 1");
+    assert_eq!(players[1]["label"], "Player 2");
+    let (out, err, code) = sidl_in("..", &["stats", "games/kuhn.sidl", "--games", "20"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().any(|l| l.starts_with("Player 1 ")), "{out}");
+    // a game without labels: no label field
+    let v = json(&[
+        "stats",
+        "tests/stats/coin.sidl",
+        "--games",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert!(v["players"][0].get("label").is_none(), "{v}");
+}

@@ -478,3 +478,208 @@ impl super::events::Words for &mut Presenter {
         crate::write::writeq(a, None)
     }
 }
+
+/// The languages a game declares: the atoms written as the language argument of its `label/3`
+/// clauses, in source order, without repeats (empty without `label/3`).
+pub fn languages(game: &Game) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let Some(pred) = game.program.pred(Atom::new(LABEL_LANG.0), LABEL_LANG.1) else {
+        return out;
+    };
+    for c in &pred.clauses {
+        let head = match &c.term {
+            Term::Compound(f, args) if f.name() == ":-" && args.len() == 2 => &args[0],
+            t => t,
+        };
+        if let Term::Compound(_, args) = head {
+            if let Some(Term::Atom(l)) = args.get(1) {
+                if !out.iter().any(|x| x == l.name()) {
+                    out.push(l.name().to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The players' labels in the initial state of a session of `game` with `seed` (the designer's,
+/// in language `lang`), in player order; `None` for a player without a label. Empty when the game
+/// has no labels or does not start.
+pub fn player_labels(game: &Arc<Game>, seed: u64, lang: Option<&str>) -> Vec<Option<String>> {
+    if !has_labels(game) {
+        return Vec::new();
+    }
+    let Ok(mut s) = Session::new(game.clone(), seed, Settings::default()) else {
+        return Vec::new();
+    };
+    let Ok(mut pr) = Presenter::new(&mut s, None, lang) else {
+        return Vec::new();
+    };
+    s.players()
+        .iter()
+        .map(|p| pr.label(&Thing::Player(p.clone())))
+        .collect()
+}
+
+/// A term and its text for a person: the label, or the raw term when the game gives none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelled {
+    pub term: Term,
+    pub text: String,
+    /// `true` when `text` is the game's label, `false` when it is the raw term.
+    pub labelled: bool,
+}
+
+/// A legal switch as one viewer reads it: its label and the labels of its actions (the templates
+/// of an unlimited switch keep their raw text).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchText {
+    pub switch: Labelled,
+    pub owner: Option<Term>,
+    pub actions: Vec<Labelled>,
+}
+
+/// Everything a person reads of one state, for one viewer, in one language: what the playground, the
+/// embed element and the participant page of `sidl serve` show ([`present`]).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Presentation {
+    /// Does the game define labels at all?
+    pub active: bool,
+    /// The language asked for (`None`: the game's default).
+    pub lang: Option<String>,
+    /// The languages the game declares ([`languages`]).
+    pub languages: Vec<String>,
+    /// The game's description (`label(game, _)`).
+    pub description: Option<String>,
+    /// The roles (`label(role(P), _)`): the viewer's own, or every player's for the designer.
+    pub roles: Vec<(Term, String)>,
+    pub players: Vec<Labelled>,
+    /// The facts of the viewer's view, in view order.
+    pub facts: Vec<Labelled>,
+    /// The legal switches the viewer owns (every legal switch for the designer).
+    pub switches: Vec<SwitchText>,
+    /// Every player's account, `account(P, X)`.
+    pub accounts: Vec<Labelled>,
+    /// For each chronon of the history, the events this viewer saw, as text ([`Event::text`]).
+    pub events: Vec<Vec<String>>,
+    /// The result lines (`label(result, _)`), only in a terminal state.
+    pub result: Vec<String>,
+}
+
+/// What `viewer` (`None`: the designer) reads of `s`'s current state in language `lang`, every text
+/// built by one [`Presenter`] for that viewer (so from that viewer's view only): its visible facts,
+/// its legal switches and their actions, the players, the accounts, the events of the history it
+/// saw (`events`: `false` leaves them out), the description, the roles and, at the end, the result.
+/// Errors are those of the session's own queries (`view`, `switches`, `is_terminal`); a label rule's
+/// error only leaves raw text.
+pub fn present(
+    s: &mut Session,
+    viewer: Option<&Term>,
+    lang: Option<&str>,
+    events: bool,
+) -> Result<Presentation, RuntimeError> {
+    let mut pr = Presenter::new(s, viewer, lang)?;
+    let game = s.game().clone();
+    let lab = |pr: &mut Presenter, thing: Thing, term: &Term| {
+        let l = pr.label(&thing);
+        Labelled {
+            term: term.clone(),
+            labelled: l.is_some(),
+            text: l.unwrap_or_else(|| thing.raw()),
+        }
+    };
+    let players = s.players();
+    let out_players = players
+        .iter()
+        .map(|p| lab(&mut pr, Thing::Player(p.clone()), p))
+        .collect();
+    let facts = s
+        .view(viewer)?
+        .iter()
+        .map(|f| lab(&mut pr, Thing::Fact(f.clone()), f))
+        .collect();
+    let mut switches = Vec::new();
+    for sw in s.switches()?.iter() {
+        if let Some(v) = viewer {
+            if sw.owner != super::Owner::Player(v.clone()) {
+                continue;
+            }
+        }
+        let actions = match &sw.actions {
+            super::Actions::Finite(acts) => acts
+                .iter()
+                .map(|a| {
+                    lab(
+                        &mut pr,
+                        Thing::Action {
+                            switch: sw.id.clone(),
+                            action: a.clone(),
+                        },
+                        a,
+                    )
+                })
+                .collect(),
+            super::Actions::Unlimited(ts) => ts
+                .iter()
+                .map(|t| Labelled {
+                    term: t.clone(),
+                    text: writeq(t, None),
+                    labelled: false,
+                })
+                .collect(),
+        };
+        switches.push(SwitchText {
+            switch: lab(&mut pr, Thing::Switch(sw.id.clone()), &sw.id),
+            owner: sw.owner_term.clone(),
+            actions,
+        });
+    }
+    let accounts = s
+        .accounts()
+        .into_iter()
+        .map(|(p, x)| {
+            let thing = Thing::Account {
+                player: p.clone(),
+                amount: x,
+            };
+            lab(&mut pr, thing, &p)
+        })
+        .collect();
+    let roles = match viewer {
+        Some(v) => pr.role(v).map(|r| vec![(v.clone(), r)]).unwrap_or_default(),
+        None => players
+            .iter()
+            .filter_map(|p| pr.role(p).map(|r| (p.clone(), r)))
+            .collect(),
+    };
+    let mut evs = Vec::new();
+    if events {
+        let who = viewer.and_then(|v| players.iter().position(|p| p == v));
+        for rec in s.history() {
+            let list = match (viewer, who) {
+                (None, _) => &rec.events[..],
+                (Some(_), Some(i)) => rec.player_events.get(i).map_or(&[][..], |e| &e[..]),
+                (Some(_), None) => &[][..],
+            };
+            evs.push(list.iter().map(|e| pr.event(e)).collect());
+        }
+    }
+    let result = if s.is_terminal()? {
+        pr.result()
+    } else {
+        Vec::new()
+    };
+    Ok(Presentation {
+        active: pr.active(),
+        lang: lang.map(str::to_string),
+        languages: languages(&game),
+        description: pr.description(),
+        roles,
+        players: out_players,
+        facts,
+        switches,
+        accounts,
+        events: evs,
+        result,
+    })
+}

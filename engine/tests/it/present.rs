@@ -2,7 +2,7 @@
 //! who may not see it (docs/semantics.md §6.1), and label rules that fail, throw or loop leave the
 //! raw terms.
 
-use sidl_engine::game::present::{Presenter, Thing};
+use sidl_engine::game::present::{self, Presenter, Thing};
 use sidl_engine::game::{Actions, Game, Owner, Session, Settings};
 use sidl_engine::term::Term;
 use std::sync::Arc;
@@ -17,9 +17,28 @@ fn load(name: &str) -> Arc<Game> {
     Arc::new(Game::load(&src).expect("loads").0)
 }
 
-/// Every text a viewer is shown in the current state: players, roles, visible facts, its
-/// switches and their actions, accounts, the events it saw, and the result lines.
+/// Every text a viewer is shown in the current state, as the adapters get it
+/// ([`present::present`]): players, roles, visible facts, its switches and their actions,
+/// accounts, the events it saw, and the result lines.
 fn everything(s: &mut Session, viewer: Option<&Term>) -> Vec<String> {
+    let p = present::present(s, viewer, None, true).expect("presentation");
+    let mut out: Vec<String> = Vec::new();
+    out.extend(p.description);
+    out.extend(p.roles.into_iter().map(|(_, r)| r));
+    out.extend(p.players.into_iter().map(|l| l.text));
+    out.extend(p.facts.into_iter().map(|l| l.text));
+    for sw in p.switches {
+        out.push(sw.switch.text);
+        out.extend(sw.actions.into_iter().map(|l| l.text));
+    }
+    out.extend(p.accounts.into_iter().map(|l| l.text));
+    out.extend(p.events.into_iter().flatten());
+    out.extend(p.result);
+    out
+}
+
+/// The same texts through the [`Presenter`] methods one by one (what `sidl play` calls).
+fn one_by_one(s: &mut Session, viewer: Option<&Term>) -> Vec<String> {
     let mut pr = Presenter::new(s, viewer, None).expect("presenter");
     let mut out = Vec::new();
     for p in s.players() {
@@ -53,7 +72,9 @@ fn everything(s: &mut Session, viewer: Option<&Term>) -> Vec<String> {
             out.push(pr.event(e));
         }
     }
-    out.extend(pr.result());
+    if s.is_terminal().expect("terminal") {
+        out.extend(pr.result());
+    }
     out
 }
 
@@ -87,7 +108,14 @@ fn no_label_of_a_hidden_fact_reaches_a_player_who_may_not_see_it() {
                     .filter(|(p, c)| *p != viewer && !own.contains(&c))
                     .map(|(_, c)| c)
                     .collect();
-                for t in everything(&mut s, Some(&viewer)) {
+                let texts = everything(&mut s, Some(&viewer));
+                // the presentation holds the texts the presenter gives one by one (the designer's
+                // roles of every player are not in a player's presentation)
+                for t in one_by_one(&mut s, Some(&viewer)) {
+                    let role = t.starts_with("role of ") || t.contains(" sees ");
+                    assert!(role || texts.contains(&t), "seed {seed}: {t:?} missing");
+                }
+                for t in texts.into_iter().chain(one_by_one(&mut s, Some(&viewer))) {
                     for h in &hidden {
                         assert!(
                             !t.contains(h.as_str()),
@@ -169,4 +197,38 @@ fn failing_throwing_and_looping_label_rules_leave_the_raw_terms() {
     assert!(!raw.active());
     assert_eq!(raw.fact(&Term::list(vec![Term::atom("a")])), "[a]");
     assert!(raw.result().is_empty());
+}
+
+#[test]
+fn the_languages_of_a_game_are_those_its_label_3_clauses_name() {
+    let src = "game(g). init([p], 0). label(game, en, 'G'). label(game, de, 'S').\n\
+               label(player(P), de, P) :- true. label(X, L, x) :- X = L. label(result, en, done).";
+    let game = Game::load(src).expect("loads").0;
+    assert_eq!(present::languages(&game), vec!["en", "de"]);
+    let plain = Game::load("game(g). init([p], 0).").expect("loads").0;
+    assert!(present::languages(&plain).is_empty());
+    let ult = std::fs::read_to_string(format!(
+        "{}/../games/ultimatum.sidl",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("game");
+    let game = Arc::new(Game::load(&ult).expect("loads").0);
+    assert_eq!(present::languages(&game), vec!["de"]);
+    let mut s = Session::new(game, 1, Settings::default()).expect("session");
+    let responder = Term::list(vec![Term::atom("responder")]);
+    let de = present::present(&mut s, Some(&responder), Some("de"), true).expect("de");
+    assert!(de.active);
+    assert_eq!(de.players[1].text, "Empfänger");
+    assert!(de.players[1].labelled);
+    assert_eq!(de.roles.len(), 1);
+    assert!(
+        de.switches.is_empty(),
+        "the responder has nothing to do yet"
+    );
+    assert_eq!(de.facts[0].text, "der Anbieter macht ein Angebot");
+    let en = present::present(&mut s, None, None, true).expect("en");
+    assert_eq!(en.players[0].text, "Proposer");
+    assert_eq!(en.roles.len(), 2);
+    assert_eq!(en.switches[0].actions[1].text, "offer 1 of 5");
+    assert!(en.result.is_empty());
 }

@@ -19,6 +19,14 @@ async function show(id) {
   const h = document.createElement("h2");
   h.textContent = `${s.name} (${s.id}): ${s.status}, chronon ${s.chronon}`;
   d.append(h);
+  // the game's labels (session.rs monitor_labels; group 1's live state), inserted as text
+  const labels = s.live && s.live.labels;
+  if (labels && labels.description) {
+    const p = document.createElement("p");
+    p.className = "description";
+    p.textContent = labels.description;
+    d.append(p);
+  }
   if (s.room) {
     const p = document.createElement("p");
     const a = document.createElement("a"); a.href = s.room; a.textContent = s.room;
@@ -33,9 +41,11 @@ async function show(id) {
       d.append(h3);
     }
     const ul = document.createElement("ul");
-    for (const seat of g.seats) {
+    for (const [i, seat] of g.seats.entries()) {
       const li = document.createElement("li");
-      li.textContent = `${seat.player} (${seat.kind})${seat.label ? ` [${seat.label}]` : ""}${seat.joined_ms ? ", joined" : ""} `;
+      const name = labels && labels.players[i] ? `${labels.players[i]} = ${seat.player}` : seat.player;
+      const account = g.group === 1 && labels && labels.accounts[i] ? `, ${labels.accounts[i]}` : "";
+      li.textContent = `${name} (${seat.kind})${seat.label ? ` [${seat.label}]` : ""}${seat.joined_ms ? ", joined" : ""}${account} `;
       if (seat.link) { const a = document.createElement("a"); a.href = seat.link; a.textContent = seat.link; li.append(a); }
       ul.append(li);
     }

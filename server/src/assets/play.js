@@ -16,6 +16,14 @@ let retry = 500;
 
 const el = make;
 
+// The game's labels for this seat, computed by the server from this seat's view only
+// (state.labels; null for a game without labels): a raw term's text, or the term itself. Every
+// text is inserted as text (textContent), never as markup.
+const L = () => (state && state.labels) || null;
+const lab = (kind, key, raw = key) => { const l = L(); return (l && l[kind] && l[kind][key]) || raw; };
+// an action's text: its label at its switch, else the raw action
+const act = (s, a) => lab("actions", `${s} ${a}`, a);
+
 function describeEvent(ev) {
   switch (ev.kind) {
     case "created": return `+ ${ev.fact}`;
@@ -31,10 +39,12 @@ function addHistory(rec) {
   li.dataset.chronon = rec.chronon;
   li.append(el("strong", {}, `Chronon ${rec.chronon}`));
   if (rec.submissions.length) {
-    li.append(el("div", {}, "you chose: " + rec.submissions.map(([s, a]) => `${a} at ${s}`).join("; ")));
+    // the server's labels of the choices (record.chosen: [switch, action] texts), else raw
+    const chosen = rec.chosen || rec.submissions;
+    li.append(el("div", {}, "you chose: " + chosen.map(([s, a]) => `${a} at ${s}`).join("; ")));
   }
   const ul = el("ul");
-  for (const ev of rec.events) ul.append(el("li", { class: "term" }, describeEvent(ev)));
+  rec.events.forEach((ev, i) => ul.append(el("li", { class: rec.texts ? "event" : "term" }, rec.texts ? rec.texts[i] : describeEvent(ev))));
   li.append(ul);
   $("history").append(li);
 }
@@ -53,13 +63,13 @@ function renderSwitches() {
     return;
   }
   for (const sw of state.switches) {
-    const div = el("div", { class: "switch" }, el("div", { class: "term" }, `switch ${sw.switch}`));
+    const div = el("div", { class: "switch" }, el("div", { class: "term", title: sw.switch }, L() ? lab("switches", sw.switch) : `switch ${sw.switch}`));
     sw.actions.forEach((action, i) => {
       if (!sw.unlimited) {
         div.append(el("button", {
-          type: "button", class: "action term", "data-action": action,
+          type: "button", class: "action term", "data-action": action, title: action,
           onclick: () => send({ type: "submit", chronon: state.chronon, switch: sw.switch, action }),
-        }, action));
+        }, act(sw.switch, action)));
         return;
       }
       // the playground's form; the server fills the template (the engine's fill_template) and
@@ -79,15 +89,20 @@ function render() {
   $("chronon").textContent = waiting ? "Waiting for the other participants of your group…"
     : state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
-  view.replaceChildren(...state.view.map((f) => el("li", { class: "term" }, f)));
+  view.replaceChildren(...state.view.map((f) => el("li", { class: "term", title: f }, lab("facts", f))));
   // the game's layout, computed by the server for this seat only (images as their text)
   $("layout").replaceChildren(...(state.layout ? renderLayout(state.layout, null) : []));
-  $("account").textContent = state.account;
+  const me = $("who").dataset.player;
+  $("account").textContent = me && L() && L().accounts[me] ? L().accounts[me] : state.account;
   $("waiting").textContent = state.status === "running" && state.waiting.length
-    ? `Still to act: ${state.waiting.join(", ")}` : "";
+    ? `Still to act: ${state.waiting.map((p) => lab("players", p)).join(", ")}` : "";
   $("pending").textContent = state.pending.length
-    ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${a} at ${s}`).join("; ")
+    ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${act(s, a)} at ${lab("switches", s)}`).join("; ")
     : "";
+  const l = L();
+  $("about").replaceChildren(...(l && l.description ? [el("p", { class: "description" }, l.description)] : []),
+    ...(l && l.role ? [el("p", { class: "role" }, l.role)] : []));
+  $("result").replaceChildren(...(l ? l.result : []).map((r) => el("li", {}, r)));
   const over = state.status !== "running" && !waiting;
   $("end").hidden = !over;
   $("act").hidden = over;
@@ -121,7 +136,8 @@ function connect() {
     switch (msg.type) {
       case "hello":
         $("title").textContent = msg.name;
-        $("who").textContent = `You play ${msg.player}.`;
+        $("who").textContent = `You play ${msg.player_label || msg.player}.`;
+        $("who").dataset.player = msg.player;
         $("history").replaceChildren();
         for (const rec of msg.history) addHistory(rec);
         break;

@@ -95,6 +95,11 @@ pub struct Infoset {
     pub label: String,
     /// The actions (a combination of several switches' actions is joined with `; `).
     pub actions: Vec<String>,
+    /// With the game's labels (docs/reference.md "Labels"; the player's own, from its view): the
+    /// information set as the player reads it (its own earlier choices as in `label`, then its
+    /// labelled view) and each action's text, in `actions` order. `None` without labels.
+    pub text: Option<String>,
+    pub action_texts: Option<Vec<String>>,
     /// The decision nodes, in the order they were built.
     pub nodes: Vec<usize>,
     /// The play that reaches the first node from the initial state: each chronon's accepted
@@ -116,6 +121,9 @@ pub struct Tree {
     pub title: String,
     /// Players' canonical texts, in player order.
     pub players: Vec<String>,
+    /// Players' labels (the designer's, in the initial state), in player order; empty without
+    /// labels (docs/reference.md "Labels").
+    pub player_texts: Vec<Option<String>>,
     pub nodes: Vec<Node>,
     pub root: usize,
     pub infosets: Vec<Infoset>,
@@ -304,6 +312,8 @@ struct Builder<'p> {
     infosets: Vec<Infoset>,
     infoset_ids: FxHashMap<(usize, Vec<u32>, Vec<String>), usize>,
     labels: FxHashMap<(usize, String), usize>,
+    /// Does the game define labels?
+    labelled: bool,
     chunks: FxHashMap<String, u32>,
     /// Per player, the observation so far (chunk ids: initial view, then one per chronon).
     obs: Vec<Vec<u32>>,
@@ -402,6 +412,7 @@ impl Builder<'_> {
         s: &mut Session,
         player: usize,
         actions: Vec<String>,
+        options: &[Vec<Submission>],
     ) -> Result<usize, AnalysisError> {
         let key = (player, self.obs[player].clone(), actions);
         if let Some(&i) = self.infoset_ids.get(&key) {
@@ -420,10 +431,39 @@ impl Builder<'_> {
         }
         let view: Vec<String> = s.view(Some(&p))?.iter().map(canonical).collect();
         label.push_str(&view.join(" "));
+        // the same as the player reads it, with the game's labels from its view
+        let mut text = None;
+        let mut action_texts = None;
+        if self.labelled {
+            let mut pr = crate::game::present::Presenter::new(s, Some(&p), None)?;
+            let facts = s.view(Some(&p))?;
+            let view: Vec<String> = facts.iter().map(|f| pr.fact(f)).collect();
+            let mut t = String::new();
+            if !past.is_empty() {
+                t.push_str(&past.join(", "));
+                t.push_str(" -> ");
+            }
+            t.push_str(&view.join("; "));
+            text = Some(t);
+            action_texts = Some(
+                options
+                    .iter()
+                    .map(|o| {
+                        o.iter()
+                            .map(|x| pr.action(&x.switch, &x.action))
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    })
+                    .collect(),
+            );
+        }
         let n = self.labels.entry((player, label.clone())).or_insert(0);
         *n += 1;
         if *n > 1 {
             label.push_str(&format!(" #{n}"));
+            if let Some(t) = &mut text {
+                t.push_str(&format!(" #{n}"));
+            }
         }
         let id = self.infosets.len();
         let path = s.history()[self.base..]
@@ -437,6 +477,8 @@ impl Builder<'_> {
             player,
             label,
             actions: key.2.clone(),
+            text,
+            action_texts,
             nodes: Vec::new(),
             path,
         });
@@ -522,7 +564,7 @@ impl Builder<'_> {
                 continue;
             }
             let labels: Vec<String> = options.iter().map(|o| option_label(o)).collect();
-            let infoset = self.infoset(s, d.player, labels)?;
+            let infoset = self.infoset(s, d.player, labels, &options)?;
             f.levels.push(Level::Decision {
                 player: d.player,
                 infoset,
@@ -721,6 +763,15 @@ pub fn build_from(
     }
     let title = game_name(s);
     let players: Vec<String> = s.players().iter().map(canonical).collect();
+    let player_texts = if crate::game::present::has_labels(s.game()) {
+        let mut pr = crate::game::present::Presenter::new(s, None, None)?;
+        s.players()
+            .iter()
+            .map(|p| pr.label(&crate::game::present::Thing::Player(p.clone())))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let initial: Vec<Q> = s
         .state()
         .accounts
@@ -736,6 +787,7 @@ pub fn build_from(
         infosets: Vec::new(),
         infoset_ids: FxHashMap::default(),
         labels: FxHashMap::default(),
+        labelled: crate::game::present::has_labels(s.game()),
         chunks: FxHashMap::default(),
         obs: vec![Vec::new(); n],
         own: vec![Vec::new(); n],
@@ -764,6 +816,7 @@ pub fn build_from(
     Ok(Tree {
         title,
         players,
+        player_texts,
         root: b.root.unwrap_or(0),
         nodes: b.nodes,
         infosets: b.infosets,

@@ -39,6 +39,9 @@ impl Method {
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionProbability {
     pub action: String,
+    /// The action's label, when the game has labels (docs/reference.md "Labels").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     pub probability: f64,
     /// The exact probability (`-1/3`) when the method is exact.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,7 +53,13 @@ pub struct ActionProbability {
 pub struct InfosetStrategy {
     pub infoset: usize,
     pub player: String,
+    /// The player's label, when the game has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_text: Option<String>,
     pub label: String,
+    /// The information set as the player reads it (the game's labels), when the game has labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     pub actions: Vec<ActionProbability>,
 }
 
@@ -198,6 +207,7 @@ fn solution_of(
     } else {
         None
     };
+    let player_texts = &t.player_texts;
     let strategies = t
         .infosets
         .iter()
@@ -205,13 +215,16 @@ fn solution_of(
         .map(|(i, is)| InfosetStrategy {
             infoset: i,
             player: t.players[is.player].clone(),
+            player_text: player_texts.get(is.player).cloned().flatten(),
             label: is.label.clone(),
+            text: is.text.clone(),
             actions: is
                 .actions
                 .iter()
                 .enumerate()
                 .map(|(k, a)| ActionProbability {
                     action: a.clone(),
+                    text: is.action_texts.as_ref().and_then(|t| t.get(k).cloned()),
                     probability: fprofile[i][k],
                     exact: exact.then(|| rational(&profile[i][k])),
                 })

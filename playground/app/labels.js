@@ -1,0 +1,112 @@
+// @ts-check
+// Labels (docs/playground.md "Labels"): the game pane shows what the game's `label/2`, `label/3`
+// rules say a thing reads as, for the viewed seat, in a chosen language; a "labels / raw terms"
+// toggle shows the designer the terms themselves. The texts come from the engine's `labels(viewer,
+// lang)` (built from that viewer's view only); every text is inserted as text (`textContent`,
+// the DOM builder), never as markup. The choice is kept in localStorage (`sidl.labels`: `raw` or
+// `labels`; `sidl.lang`).
+import { labelText } from '../labeltext.js';
+import { make as el } from '../play.js';
+import { $ } from './dom.js';
+import { engine } from './state.js';
+
+/** @typedef {import('../pkg/sidl_wasm.js').Labels} Labels */
+
+const store = (() => {
+  try { return window.localStorage; } catch (_) { return null; }
+})();
+
+export const L = {
+  /** show labels (true) or raw terms */
+  on: store?.getItem('sidl.labels') !== 'raw',
+  /** the language asked for ('': the game's default) */
+  lang: store?.getItem('sidl.lang') || '',
+  /** the texts of the state shown (raw with the toggle off) */
+  t: labelText(null),
+};
+
+/**
+ * Asks the engine for the labels of the current state as `viewer` ('' for the designer) sees it;
+ * with the toggle off, or for a game without labels, every text stays raw.
+ * @param {string} viewer
+ */
+export async function refreshLabels(viewer) {
+  /** @type {Labels | null} */
+  let l = null;
+  try {
+    l = await engine.call('labels', viewer === '' ? null : viewer, L.lang || null);
+  } catch (_) {
+    l = null; // the view itself failed: the panes show the engine's error
+  }
+  renderBar(l);
+  L.t = labelText(L.on ? l : null);
+  renderAbout(L.on && l && l.active ? l : null);
+}
+
+/** @param {string} f */
+export const factText = (f) => L.t.fact(f);
+/** @param {string} p */
+export const playerText = (p) => L.t.player(p);
+/** @param {string} s */
+export const switchText = (s) => L.t.switch(s);
+/** @param {string} s @param {string} a */
+export const actionText = (s, a) => L.t.action(s, a);
+/** @param {string} p the account's player */
+export const accountText = (p) => L.t.account(p);
+/**
+ * The labelled event lines of chronon `i` of the session's history, or null.
+ * @param {number} i @param {number} n
+ */
+export const eventTexts = (i, n) => L.t.events(i, n);
+
+// The toggle and the language menu (only when the game declares languages).
+/** @param {Labels | null} l */
+function renderBar(l) {
+  const bar = $('labels-bar');
+  if (!l || !l.active) { bar.replaceChildren(); bar.hidden = true; return; }
+  bar.hidden = false;
+  const toggle = el('input', { type: 'checkbox', id: 'labels-on', 'aria-label': 'show labels (off: raw terms)' });
+  toggle.checked = L.on;
+  toggle.addEventListener('change', () => {
+    L.on = toggle.checked;
+    store?.setItem('sidl.labels', L.on ? 'labels' : 'raw');
+    bar.dispatchEvent(new CustomEvent('labels-change', { bubbles: true }));
+  });
+  /** @type {(Node | string)[]} */
+  const parts = [el('label', { title: 'the game\'s labels, or the raw terms (for designers)' }, toggle, ' labels / raw terms')];
+  if (l.languages.length) {
+    const langs = ['', ...l.languages.filter((x) => x !== '')];
+    const sel = el('select', { id: 'labels-lang', 'aria-label': 'language' },
+      ...langs.map((x) => el('option', { value: x }, x === '' ? 'default language' : x)));
+    sel.value = langs.includes(L.lang) ? L.lang : '';
+    sel.disabled = !L.on;
+    sel.addEventListener('change', () => {
+      L.lang = sel.value;
+      store?.setItem('sidl.lang', L.lang);
+      bar.dispatchEvent(new CustomEvent('labels-change', { bubbles: true }));
+    });
+    parts.push(' ', sel);
+  }
+  bar.replaceChildren(...parts);
+}
+
+// The game's description, the roles and, at the end, the result lines.
+/** @param {Labels | null} l */
+function renderAbout(l) {
+  const about = $('about');
+  const result = $('result');
+  if (!l) { about.replaceChildren(); result.replaceChildren(); about.hidden = result.hidden = true; return; }
+  const items = [];
+  if (l.description) items.push(el('p', { class: 'description' }, l.description));
+  for (const r of l.roles) items.push(el('p', { class: 'role', 'data-player': r.player }, el('strong', {}, `${playerText(r.player)}: `), r.text));
+  about.replaceChildren(...items);
+  about.hidden = items.length === 0;
+  result.replaceChildren(...l.result.map((t) => el('li', {}, t)));
+  result.hidden = l.result.length === 0;
+}
+
+// A label change redraws the pane (`render` passed in: game.js imports this module).
+/** @param {() => unknown} redraw */
+export function onLabelsChange(redraw) {
+  $('labels-bar').addEventListener('labels-change', () => { redraw(); });
+}

@@ -13,6 +13,7 @@ mod assets;
 pub mod bots;
 mod cluster;
 pub mod config;
+pub mod monitor;
 pub mod dto;
 pub mod error;
 pub mod export;

@@ -19,6 +19,10 @@ async function show(id) {
   const h = document.createElement("h2");
   h.textContent = `${s.name} (${s.id}): ${s.status}, chronon ${s.chronon}`;
   d.append(h);
+  const mon = document.createElement("a");
+  mon.href = `/admin/monitor#token=${encodeURIComponent(token)}&session=${encodeURIComponent(s.id)}`;
+  mon.textContent = "Monitor";
+  d.append(mon);
   if (s.room) {
     const p = document.createElement("p");
     const a = document.createElement("a"); a.href = s.room; a.textContent = s.room;

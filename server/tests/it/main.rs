@@ -7,6 +7,7 @@ mod support;
 mod cluster;
 mod export;
 mod groups;
+mod monitor;
 mod play;
 mod recovery;
 mod seats;

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod bots;
 mod cluster;
 mod export;
 mod groups;

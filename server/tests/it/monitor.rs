@@ -53,6 +53,7 @@ fn no_designer_leak(designer: &BTreeSet<String>, seat: &Seat) {
 }
 
 async fn pause_resume_advance_and_the_designer_view(db: Db) {
+    let sqlite = matches!(db, Db::Sqlite(_));
     let server = Server::start(&db, 0);
     let created = server.create(
         "games/kuhn.sidl",
@@ -143,7 +144,11 @@ async fn pause_resume_advance_and_the_designer_view(db: Db) {
     let m = monitor(&server, &id);
     assert_eq!(m["status"], "paused");
     assert_eq!(m["seats"][0]["connections"], 0);
-    assert!(m["seats"][0]["disconnected_since"].is_i64());
+    // (on PostgreSQL a killed process's participants count as connected until they come back:
+    // docs/serve.md, "Dropouts")
+    if sqlite {
+        assert!(m["seats"][0]["disconnected_since"].is_i64());
+    }
     let (status, v) = post(&server, &format!("/api/sessions/{id}/resume"), None);
     assert_eq!(status, 200, "{v}");
     let again = v["ok"]["deadline_ms"].as_i64().unwrap();

@@ -163,7 +163,10 @@ async fn main() {
     // the server's own log
     let mut stored_subs: BTreeMap<(String, String, u64), usize> = BTreeMap::new();
     let mut chronon_at: BTreeMap<(String, u64), i64> = BTreeMap::new();
-    let ids: BTreeSet<String> = logs.iter().map(|l| l.lock().unwrap().session.clone()).collect();
+    let ids: BTreeSet<String> = logs
+        .iter()
+        .map(|l| l.lock().unwrap().session.clone())
+        .collect();
     for id in &ids {
         let (status, text) = http(
             &host,

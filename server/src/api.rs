@@ -397,7 +397,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/sessions/{id}", get(get_session))
         .route("/api/sessions/{id}/export/{format}", get(export_session))
         .route("/admin/monitor", get(crate::monitor::monitor_page))
-        .route("/api/sessions/{id}/monitor", get(crate::monitor::get_monitor))
+        .route(
+            "/api/sessions/{id}/monitor",
+            get(crate::monitor::get_monitor),
+        )
         .route("/api/sessions/{id}/events", get(crate::monitor::get_events))
         .route("/api/sessions/{id}/{op}", post(crate::monitor::post_action))
         .route(

@@ -109,14 +109,20 @@ async fn arrive(host: &str, room: &str, label: &str) -> Result<String, String> {
     head.lines()
         .find_map(|l| {
             let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("location").then(|| v.trim().to_string())
+            k.eq_ignore_ascii_case("location")
+                .then(|| v.trim().to_string())
         })
         .and_then(|loc| {
             loc.strip_prefix("/p/")
                 .and_then(|r| r.strip_suffix("/play"))
                 .map(str::to_string)
         })
-        .ok_or_else(|| format!("{label}: the room gave no seat: {}", head.lines().next().unwrap_or("")))
+        .ok_or_else(|| {
+            format!(
+                "{label}: the room gave no seat: {}",
+                head.lines().next().unwrap_or("")
+            )
+        })
 }
 
 fn chooser(spec: &str, seed: u64, players: &[String]) -> Result<Vec<Chooser>, String> {
@@ -291,7 +297,12 @@ pub fn run(args: &BotsArgs) -> Result<(), String> {
 
 /// `--count N`: N random participants arrive through the session's room one after the other
 /// (labels `bot-1`, `bot-2`, …) and play the seats the room gives them.
-async fn through_room(host: &str, session: &Value, n: usize, args: &BotsArgs) -> Result<(), String> {
+async fn through_room(
+    host: &str,
+    session: &Value,
+    n: usize,
+    args: &BotsArgs,
+) -> Result<(), String> {
     if args.participants != "random" {
         return Err("--count: only random participants arrive through a room".into());
     }

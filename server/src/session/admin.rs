@@ -89,7 +89,11 @@ impl Actor {
                 self.state.deadline_ms = Some(now + r);
             }
         }
-        self.log(self.no_seat(), "resumed", json!({ "remaining_ms": remaining }));
+        self.log(
+            self.no_seat(),
+            "resumed",
+            json!({ "remaining_ms": remaining }),
+        );
         self.state.status = "running".into();
         self.persist(Commit {
             state: Some(self.state.clone()),
@@ -133,7 +137,11 @@ impl Actor {
             return Err(ApiError::new(
                 409,
                 "not_human",
-                format!("seat {} is played by {}", seat + 1, self.plan.seats[seat].name()),
+                format!(
+                    "seat {} is played by {}",
+                    seat + 1,
+                    self.plan.seats[seat].name()
+                ),
             ));
         }
         let ai = match Seat::parse(spec) {
@@ -157,7 +165,11 @@ impl Actor {
                     Ok(subs) => {
                         let mut commit = Commit::default();
                         for s in &subs {
-                            let source = if matches!(ai, Seat::Random) { "random" } else { "ai" };
+                            let source = if matches!(ai, Seat::Random) {
+                                "random"
+                            } else {
+                                "ai"
+                            };
                             let row = self.sub_row(n, &s.player, &s.switch, &s.action, source);
                             commit.submissions.push(row);
                         }
@@ -182,7 +194,11 @@ impl Actor {
     /// A follower: sends an experimenter's action to the driver through the store (its answer
     /// comes with a later refresh, as a forwarded submission's does).
     pub(super) fn forward_admin(&mut self, msg: Value, out: Sender<String>) {
-        let Some(c) = self.store.clone().cluster().map(|c| c.forward(&self.id, 0, &msg.to_string()))
+        let Some(c) = self
+            .store
+            .clone()
+            .cluster()
+            .map(|c| c.forward(&self.id, 0, &msg.to_string()))
         else {
             return;
         };
@@ -234,7 +250,13 @@ impl Actor {
             .session
             .pending()
             .iter()
-            .map(|s| [super::show(&s.player), super::show(&s.switch), super::show(&s.action)])
+            .map(|s| {
+                [
+                    super::show(&s.player),
+                    super::show(&s.switch),
+                    super::show(&s.action),
+                ]
+            })
             .collect();
         json!({
             "id": self.id,

@@ -11,7 +11,12 @@ on_both_backends!(pause_resume_advance_and_the_designer_view);
 on_both_backends!(a_dropped_seat_is_replaced_by_an_ai);
 
 fn monitor(server: &Server, id: &str) -> Value {
-    let (status, v) = server.http("GET", &format!("/api/sessions/{id}/monitor"), Some(TOKEN), None);
+    let (status, v) = server.http(
+        "GET",
+        &format!("/api/sessions/{id}/monitor"),
+        Some(TOKEN),
+        None,
+    );
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["groups"].as_array().unwrap().len(), 1);
     v["groups"][0].clone()
@@ -22,7 +27,12 @@ fn post(server: &Server, path: &str, body: Option<&str>) -> (u16, Value) {
 }
 
 fn events(server: &Server, id: &str) -> Vec<String> {
-    let (status, v) = server.http("GET", &format!("/api/sessions/{id}/events"), Some(TOKEN), None);
+    let (status, v) = server.http(
+        "GET",
+        &format!("/api/sessions/{id}/events"),
+        Some(TOKEN),
+        None,
+    );
     assert_eq!(status, 200, "{v}");
     v["events"]
         .as_array()
@@ -113,13 +123,19 @@ async fn pause_resume_advance_and_the_designer_view(db: Db) {
         let st1 = st["switches"][0].clone();
         (
             st1["switch"].as_str().unwrap_or("[p1]").to_string(),
-            st1["actions"][0].as_str().unwrap_or("[p1,check]").to_string(),
+            st1["actions"][0]
+                .as_str()
+                .unwrap_or("[p1,check]")
+                .to_string(),
         )
     };
     let v = p1.submit(chronon, &switch, &action).await;
     assert_eq!(v["code"], "not_running", "{v}");
     let (status, v) = post(&server, &format!("/api/sessions/{id}/advance"), None);
-    assert_eq!((status, v["error"]["code"].as_str()), (409, Some("not_running")));
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not_running"))
+    );
     let (status, _) = post(&server, &format!("/api/sessions/{id}/pause"), None);
     assert_eq!(status, 409);
 
@@ -230,13 +246,23 @@ async fn a_dropped_seat_is_replaced_by_an_ai(db: Db) {
 
     let path = format!("/api/sessions/{id}/seats/1/replace");
     let (status, v) = post(&server, &path, Some(r#"{"ai": "human"}"#));
-    assert_eq!((status, v["error"]["code"].as_str()), (400, Some("bad_config")));
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("bad_config"))
+    );
     let (status, v) = post(&server, &path, Some(r#"{"ai": "mcts:50"}"#));
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["kind"], "mcts:50");
     let (status, v) = post(&server, &path, Some(r#"{"ai": "mcts:50"}"#));
-    assert_eq!((status, v["error"]["code"].as_str()), (409, Some("not_human")));
-    let (status, _) = post(&server, &format!("/api/sessions/{id}/seats/9/replace"), Some(r#"{"ai": "random"}"#));
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not_human"))
+    );
+    let (status, _) = post(
+        &server,
+        &format!("/api/sessions/{id}/seats/9/replace"),
+        Some(r#"{"ai": "random"}"#),
+    );
     assert_eq!(status, 404);
 
     // kept across a restart; the replaced participant's submissions are refused

@@ -75,7 +75,9 @@ function renderSwitches() {
 function render() {
   if (!state) return;
   const waiting = state.status === "waiting"; // a group not yet full (room links)
+  const paused = state.status === "paused"; // by the experimenter (the monitor)
   $("chronon").textContent = waiting ? "Waiting for the other participants of your group…"
+    : paused ? `Chronon ${state.chronon + 1}: paused by the experimenter, please wait…`
     : state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
   view.replaceChildren(...state.view.map((f) => el("li", { class: "term" }, f)));
@@ -85,7 +87,7 @@ function render() {
   $("pending").textContent = state.pending.length
     ? "Submitted (you may change it until the chronon ends): " + state.pending.map(([s, a]) => `${a} at ${s}`).join("; ")
     : "";
-  const over = state.status !== "running" && !waiting;
+  const over = state.status !== "running" && !waiting && !paused;
   $("end").hidden = !over;
   $("act").hidden = over;
   if (over) {

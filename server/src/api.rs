@@ -362,7 +362,7 @@ fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
-fn check_admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
+pub(crate) fn check_admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
     let given = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -396,6 +396,17 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/sessions", get(list_sessions).post(create_session))
         .route("/api/sessions/{id}", get(get_session))
         .route("/api/sessions/{id}/export/{format}", get(export_session))
+        .route("/admin/monitor", get(crate::monitor::monitor_page))
+        .route(
+            "/api/sessions/{id}/monitor",
+            get(crate::monitor::get_monitor),
+        )
+        .route("/api/sessions/{id}/events", get(crate::monitor::get_events))
+        .route("/api/sessions/{id}/{op}", post(crate::monitor::post_action))
+        .route(
+            "/api/sessions/{id}/seats/{index}/replace",
+            post(crate::monitor::post_replace),
+        )
         .route("/room/{room}", get(crate::room::welcome))
         .route("/room/{room}/join", post(crate::room::join))
         .route("/p/{token}", get(welcome))
@@ -437,6 +448,7 @@ async fn static_file(Path(file): Path<String>) -> Response {
     let (body, ty) = match file.as_str() {
         "play.js" => (crate::assets::PLAY_JS, "text/javascript; charset=utf-8"),
         "admin.js" => (crate::assets::ADMIN_JS, "text/javascript; charset=utf-8"),
+        "monitor.js" => (crate::assets::MONITOR_JS, "text/javascript; charset=utf-8"),
         "serve.css" => (crate::assets::SERVE_CSS, "text/css; charset=utf-8"),
         "playground-play.js" => (
             crate::assets::PLAYGROUND_PLAY_JS,
@@ -558,7 +570,7 @@ async fn export_session(
 }
 
 /// [`App::live_or_start`] off the async threads.
-async fn started(app: &Arc<App>, id: &str) -> Result<Live, ApiError> {
+pub(crate) async fn started(app: &Arc<App>, id: &str) -> Result<Live, ApiError> {
     let (app, id) = (app.clone(), id.to_string());
     tokio::task::spawn_blocking(move || app.live_or_start(&id))
         .await

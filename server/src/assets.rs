@@ -5,6 +5,8 @@
 pub const INDEX_HTML: &str = include_str!("assets/index.html");
 pub const ADMIN_HTML: &str = include_str!("assets/admin.html");
 pub const ADMIN_JS: &str = include_str!("assets/admin.js");
+pub const MONITOR_HTML: &str = include_str!("assets/monitor.html");
+pub const MONITOR_JS: &str = include_str!("assets/monitor.js");
 pub const WELCOME_HTML: &str = include_str!("assets/welcome.html");
 pub const ROOM_HTML: &str = include_str!("assets/room.html");
 pub const PLAY_HTML: &str = include_str!("assets/play.html");

@@ -37,6 +37,11 @@ pub struct BotsArgs {
     /// Give up after this many seconds
     #[arg(long, default_value_t = 600)]
     pub timeout_seconds: u64,
+    /// Arrive through the session's room link (`/room/NAME/join?participant_label=bot-K`) as
+    /// `--count` participants instead of taking the seats' own links: they form the session's
+    /// groups by arrival, as people do (random participants only)
+    #[arg(long, value_name = "N")]
+    pub count: Option<usize>,
 }
 
 /// How a seat's bot chooses.
@@ -82,6 +87,42 @@ async fn http(
         .ok_or_else(|| format!("{host}: not an HTTP answer"))?;
     let body = resp.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
     Ok((status, body.to_string()))
+}
+
+/// Arrives through a room (`POST /room/NAME/join?participant_label=LABEL`): the seat's token, from
+/// the redirect to its play page.
+async fn arrive(host: &str, room: &str, label: &str) -> Result<String, String> {
+    let mut s = tokio::net::TcpStream::connect(host)
+        .await
+        .map_err(|e| format!("{host}: {e}"))?;
+    let req = format!(
+        "POST /room/{room}/join?participant_label={label} HTTP/1.1\r\nHost: {host}\r\n\
+         Connection: close\r\nContent-Length: 0\r\n\r\n"
+    );
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).await.map_err(|e| e.to_string())?;
+    let resp = String::from_utf8_lossy(&resp).to_string();
+    let head = resp.split("\r\n\r\n").next().unwrap_or("");
+    head.lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("location")
+                .then(|| v.trim().to_string())
+        })
+        .and_then(|loc| {
+            loc.strip_prefix("/p/")
+                .and_then(|r| r.strip_suffix("/play"))
+                .map(str::to_string)
+        })
+        .ok_or_else(|| {
+            format!(
+                "{label}: the room gave no seat: {}",
+                head.lines().next().unwrap_or("")
+            )
+        })
 }
 
 fn chooser(spec: &str, seed: u64, players: &[String]) -> Result<Vec<Chooser>, String> {
@@ -183,7 +224,8 @@ async fn play(host: String, token: String, mut c: Chooser) -> Result<Value, Stri
             }
             Some("state") => {
                 last = v.clone();
-                if v["status"] != "running" {
+                // a group waiting for its participants, or paused by the experimenter, goes on
+                if !matches!(v["status"].as_str(), Some("running" | "waiting" | "paused")) {
                     let _ = ws.close(None).await;
                     return Ok(v);
                 }
@@ -231,6 +273,9 @@ pub fn run(args: &BotsArgs) -> Result<(), String> {
             return Err(format!("the session: HTTP {status}: {body}"));
         }
         let session: Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
+        if let Some(n) = args.count {
+            return through_room(&host, &session, n, args).await;
+        }
         let seats = session["seats"].as_array().cloned().unwrap_or_default();
         let players: Vec<String> = seats
             .iter()
@@ -246,11 +291,50 @@ pub fn run(args: &BotsArgs) -> Result<(), String> {
             let name = s["player"].as_str().unwrap_or("").to_string();
             tasks.push((name, tokio::spawn(play(host.clone(), t, c))));
         }
+        finish(tasks, args.timeout_seconds).await
+    })
+}
+
+/// `--count N`: N random participants arrive through the session's room one after the other
+/// (labels `bot-1`, `bot-2`, …) and play the seats the room gives them.
+async fn through_room(
+    host: &str,
+    session: &Value,
+    n: usize,
+    args: &BotsArgs,
+) -> Result<(), String> {
+    if args.participants != "random" {
+        return Err("--count: only random participants arrive through a room".into());
+    }
+    let room = session["room"]
+        .as_str()
+        .and_then(|r| r.rsplit('/').next())
+        .ok_or("--count: the session has no room")?
+        .to_string();
+    let mut tasks = Vec::new();
+    for k in 1..=n {
+        let label = format!("bot-{k}");
+        let token = arrive(host, &room, &label).await?;
+        let rng = Rng::new(args.seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
+        tasks.push((
+            label,
+            tokio::spawn(play(host.to_string(), token, Chooser::Random(rng))),
+        ));
+    }
+    finish(tasks, args.timeout_seconds).await
+}
+
+type Task = (String, tokio::task::JoinHandle<Result<Value, String>>);
+
+/// Waits for every bot's end; prints each; fails unless every one finished.
+async fn finish(tasks: Vec<Task>, timeout_seconds: u64) -> Result<(), String> {
+    let args_timeout = timeout_seconds;
+    {
         let mut end = Vec::new();
         for (name, task) in tasks {
-            let out = tokio::time::timeout(Duration::from_secs(args.timeout_seconds), task)
+            let out = tokio::time::timeout(Duration::from_secs(args_timeout), task)
                 .await
-                .map_err(|_| format!("{name}: no end within {} s", args.timeout_seconds))?
+                .map_err(|_| format!("{name}: no end within {args_timeout} s"))?
                 .map_err(|e| e.to_string())??;
             println!(
                 "{name}: {} after {} chronons, account {}",
@@ -268,5 +352,5 @@ pub fn run(args: &BotsArgs) -> Result<(), String> {
             )),
             None => Ok(()),
         }
-    })
+    }
 }

@@ -229,7 +229,7 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
         rows.push((s.at_ms, 1, rows.len(), m));
     }
     // after the end no chronon runs: an event then belongs to the last one
-    let ended = l.row.state.status != "running";
+    let ended = !matches!(l.row.state.status.as_str(), "running" | "paused");
     let last = l.row.state.chronons.max(1);
     for e in &l.events {
         let c = if ended {

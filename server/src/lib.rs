@@ -5,7 +5,8 @@
 //! Files: `config.rs` (a session's configuration and its check against the game), `store.rs` (the
 //! storage interface), `store/sqlite.rs` and `store/postgres.rs` (its backends), `cluster.rs`
 //! (several processes on one PostgreSQL: leases and notifications), `session.rs` (the thread that
-//! owns a live session), `export.rs` (the data exports), `api.rs` (the HTTP routes and the participants' WebSocket), `dto.rs` (what the
+//! owns a live session), `export.rs` (the data exports), `monitor.rs` (the experimenter's monitor; its actions run in
+//! `session/admin.rs`), `api.rs` (the HTTP routes and the participants' WebSocket), `dto.rs` (what the
 //! pages receive), `error.rs` (the error shape), `assets.rs` and `assets/` (the pages).
 
 pub mod api;
@@ -16,6 +17,7 @@ pub mod config;
 pub mod dto;
 pub mod error;
 pub mod export;
+pub mod monitor;
 pub mod room;
 pub mod session;
 pub mod store;

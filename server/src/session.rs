@@ -38,6 +38,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc::Sender;
 
+mod admin;
+
 /// How many frames may wait for a slow WebSocket; when its queue is full the seat's subscription
 /// is dropped, its socket closes, and the page reconnects and gets the whole state anew.
 pub const SEAT_QUEUE: usize = 1024;
@@ -79,6 +81,12 @@ pub enum Cmd {
     /// The session's row changed outside play (a waiting group started): reload it from the
     /// store, play on and show it.
     Reload,
+    /// An experimenter's action from the monitor (`crate::monitor`): `{"type": "admin", "op":
+    /// "pause" | "resume" | "advance" | "replace", "seat", "ai"}`. Its answer (a JSON object, or
+    /// an `error` frame) goes to `out`; a follower forwards it to the driver like a submission.
+    Admin { msg: Value, out: Sender<String> },
+    /// The monitor's view of the session (the designer's view included: admin only).
+    Monitor { reply: mpsc::Sender<Value> },
 }
 
 /// A submitted action: its canonical text, or the values of a template's slots (in fill order) for
@@ -159,6 +167,9 @@ struct Actor {
     /// Per seat: since when it has had no open WebSocket (from the thread's start until its
     /// first connection), for the disconnection policy.
     absent_since: Vec<Option<i64>>,
+    /// Per seat: the AI spec that replaced its participant (the monitor's "replace"; stored as a
+    /// `replaced` event and applied again on every load).
+    replaced: Vec<Option<String>>,
 }
 
 impl Actor {
@@ -223,6 +234,17 @@ impl Actor {
         };
         let names = plan.players.iter().map(show).collect::<Vec<_>>();
         let seats = names.len();
+        let mut plan = plan;
+        let mut replaced = vec![None; seats];
+        for e in store.events(id).map_err(|e| e.to_string())? {
+            if e.kind == "replaced" && e.seat < seats {
+                let d: Value = serde_json::from_str(&e.detail).unwrap_or(Value::Null);
+                let spec = d["ai"].as_str().unwrap_or_default().to_string();
+                plan.seats[e.seat] =
+                    Seat::parse(&spec).map_err(|m| format!("stored replacement: {m}"))?;
+                replaced[e.seat] = Some(spec);
+            }
+        }
         Ok(Actor {
             id: id.to_string(),
             store,
@@ -238,6 +260,7 @@ impl Actor {
             reply_to: None,
             connections: vec![0; seats],
             absent_since: vec![Some(now_ms()); seats],
+            replaced,
         })
     }
 
@@ -316,6 +339,24 @@ impl Actor {
                 return;
             }
             self.check_deadline();
+            if let Some(msg) = serde_json::from_str::<Value>(&row.message)
+                .ok()
+                .filter(|m| m["type"] == "admin")
+            {
+                let frame = match self.admin(&msg) {
+                    Ok(v) => v.to_string(),
+                    Err(e) => e.frame(),
+                };
+                match c.answer(&self.id, row.id, &frame) {
+                    Ok(true) => self.deliver(row.id, &frame),
+                    Ok(false) => return,
+                    Err(e) => {
+                        eprintln!("sidl serve: session {}: {e}", self.id);
+                        return;
+                    }
+                }
+                continue;
+            }
             let result = match crate::api::parse_message(&row.message) {
                 Ok(crate::api::Incoming::Submit {
                     chronon,
@@ -505,6 +546,18 @@ impl Actor {
             Cmd::Status { reply } => {
                 let _ = reply.send(self.status());
             }
+            Cmd::Monitor { reply } => {
+                let _ = reply.send(self.monitor());
+            }
+            Cmd::Admin { msg, out } if !self.is_driving() => self.forward_admin(msg, out),
+            Cmd::Admin { msg, out } => {
+                self.check_deadline();
+                let frame = match self.admin(&msg) {
+                    Ok(v) => v.to_string(),
+                    Err(e) => e.frame(),
+                };
+                let _ = out.try_send(frame);
+            }
             Cmd::Refresh => self.refresh(),
             Cmd::Inbox => {
                 if self.is_driving() {
@@ -643,6 +696,13 @@ impl Actor {
         switch: &str,
         action: &ActionIn,
     ) -> Result<Value, ApiError> {
+        if seat < self.replaced.len() && self.replaced[seat].is_some() {
+            return Err(ApiError::new(
+                409,
+                "seat_replaced",
+                "the experimenter gave this seat to an AI",
+            ));
+        }
         if seat >= self.names.len() || !self.plan.seats[seat].is_human() {
             return Err(ApiError::forbidden());
         }

@@ -55,7 +55,8 @@ pub struct SessionRow {
 /// The part of a session row that changes during play.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SessionState {
-    /// `waiting` (a group of a room not yet full: nothing runs), `running`, `finished` (terminal
+    /// `waiting` (a group of a room not yet full: nothing runs), `running`, `paused` (by the
+    /// experimenter: nothing runs, the deadline waits; docs/serve.md "Monitor"), `finished` (terminal
     /// state), `stalled` (no seat can act) or `error` (a runtime error of the game; `message` says
     /// which).
     pub status: String,
@@ -157,8 +158,8 @@ pub struct InboxRow {
 pub trait Cluster: Send + Sync {
     /// This process's id in the cluster (random per start).
     fn node(&self) -> &str;
-    /// Renews the leases this process holds and claims every running session whose lease expired
-    /// (or that has none). Returns the running sessions this process drives now.
+    /// Renews the leases this process holds and claims every running (or paused) session whose
+    /// lease expired (or that has none). Returns the sessions this process drives now.
     fn leases(&self) -> StoreResult<Vec<String>>;
     /// Gives up every lease (at shutdown), so that another process takes over at once.
     fn release(&self) -> StoreResult<()>;

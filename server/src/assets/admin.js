@@ -19,6 +19,10 @@ async function show(id) {
   const h = document.createElement("h2");
   h.textContent = `${s.name} (${s.id}): ${s.status}, chronon ${s.chronon}`;
   d.append(h);
+  const mon = document.createElement("a");
+  mon.href = `/admin/monitor#token=${encodeURIComponent(token)}&session=${encodeURIComponent(s.id)}`;
+  mon.textContent = "Monitor";
+  d.append(mon);
   // the game's labels (session.rs monitor_labels; group 1's live state), inserted as text
   const labels = s.live && s.live.labels;
   if (labels && labels.description) {

@@ -86,7 +86,9 @@ function renderSwitches() {
 function render() {
   if (!state) return;
   const waiting = state.status === "waiting"; // a group not yet full (room links)
+  const paused = state.status === "paused"; // by the experimenter (the monitor)
   $("chronon").textContent = waiting ? "Waiting for the other participants of your group…"
+    : paused ? `Chronon ${state.chronon + 1}: paused by the experimenter, please wait…`
     : state.status === "running" ? `Chronon ${state.chronon + 1}` : `After ${state.chronon} chronons`;
   const view = $("view");
   view.replaceChildren(...state.view.map((f) => el("li", { class: "term", title: f }, lab("facts", f))));
@@ -103,7 +105,7 @@ function render() {
   $("about").replaceChildren(...(l && l.description ? [el("p", { class: "description" }, l.description)] : []),
     ...(l && l.role ? [el("p", { class: "role" }, l.role)] : []));
   $("result").replaceChildren(...(l ? l.result : []).map((r) => el("li", {}, r)));
-  const over = state.status !== "running" && !waiting;
+  const over = state.status !== "running" && !waiting && !paused;
   $("end").hidden = !over;
   $("act").hidden = over;
   if (over) {

@@ -694,7 +694,7 @@ impl Cluster for PgStore {
             let rows = c.query(
                 &format!(
                     "UPDATE sessions SET driver = $1, lease_until = clock_timestamp() + {lease}
-                     WHERE status = 'running'
+                     WHERE status IN ('running', 'paused')
                        AND (driver = $1 OR driver IS NULL OR lease_until IS NULL
                             OR lease_until < clock_timestamp())
                      RETURNING id"

@@ -4,9 +4,11 @@
 
 mod support;
 
+mod bots;
 mod cluster;
 mod export;
 mod groups;
+mod monitor;
 mod play;
 mod recovery;
 mod seats;

@@ -1,0 +1,279 @@
+//! The experimenter's actions on a live session (the monitor, `crate::monitor`): pause and resume,
+//! "advance now", replacing a seat's participant by an AI, and the monitor's view of the session
+//! (the designer's view: admin only, never sent to a seat).
+//!
+//! Every action is stored before it is answered: `paused`/`resumed`/`advanced`/`replaced` rows in
+//! the event log (`EventRow`), and the session's state in the same order as play's commits. A
+//! pause keeps the time left to the deadline in its event (`remaining_ms`); the resume sets the
+//! deadline that far after it, so a paused session's countdown stops and continues, also across a
+//! restart (the status `paused` is in the session's row). A replacement is applied again on every
+//! load ([`super::Actor::load`] reads the `replaced` events).
+
+use super::{now_ms, Actor, Commit, Sender};
+use crate::error::ApiError;
+use serde_json::{json, Value};
+use sidl_engine::seats::{self, Seat};
+
+impl Actor {
+    /// The seat number of the event log's session-wide rows (past the last seat: no seat).
+    fn no_seat(&self) -> usize {
+        self.names.len()
+    }
+
+    fn not_state(&self, want: &str) -> ApiError {
+        ApiError::new(
+            409,
+            if want == "paused" {
+                "not_paused"
+            } else {
+                "not_running"
+            },
+            format!("the session is {}, not {want}", self.state.status),
+        )
+    }
+
+    /// One experimenter's action (a [`super::Cmd::Admin`] message), on the driving process.
+    pub(super) fn admin(&mut self, msg: &Value) -> Result<Value, ApiError> {
+        match msg["op"].as_str().unwrap_or_default() {
+            "pause" => self.pause(),
+            "resume" => self.resume(),
+            "advance" => self.advance_now(),
+            "replace" => {
+                let seat = msg["seat"]
+                    .as_u64()
+                    .ok_or_else(|| ApiError::bad_request("bad_message", "no seat number"))?;
+                let spec = msg["ai"].as_str().unwrap_or_default();
+                self.replace(seat as usize, spec)
+            }
+            op => Err(ApiError::bad_request(
+                "bad_message",
+                format!("unknown action {op:?}"),
+            )),
+        }
+    }
+
+    fn pause(&mut self) -> Result<Value, ApiError> {
+        if !self.running() {
+            return Err(self.not_state("running"));
+        }
+        let now = now_ms();
+        let remaining = self.state.deadline_ms.map(|d| (d - now).max(0));
+        self.log(
+            self.no_seat(),
+            "paused",
+            json!({ "remaining_ms": remaining }),
+        );
+        self.state.status = "paused".into();
+        self.persist(Commit {
+            state: Some(self.state.clone()),
+            ..Commit::default()
+        })?;
+        self.broadcast(0);
+        Ok(json!({ "status": "paused", "remaining_ms": remaining }))
+    }
+
+    fn resume(&mut self) -> Result<Value, ApiError> {
+        if self.state.status != "paused" {
+            return Err(self.not_state("paused"));
+        }
+        let events = self.store.events(&self.id).map_err(ApiError::storage)?;
+        let remaining = events
+            .iter()
+            .rfind(|e| e.kind == "paused")
+            .and_then(|e| serde_json::from_str::<Value>(&e.detail).ok())
+            .and_then(|d| d["remaining_ms"].as_i64());
+        let now = now_ms();
+        if self.state.deadline_ms.is_some() {
+            // no stored pause (a crash between its event and its commit): the old deadline
+            if let Some(r) = remaining {
+                self.state.deadline_ms = Some(now + r);
+            }
+        }
+        self.log(
+            self.no_seat(),
+            "resumed",
+            json!({ "remaining_ms": remaining }),
+        );
+        self.state.status = "running".into();
+        self.persist(Commit {
+            state: Some(self.state.clone()),
+            ..Commit::default()
+        })?;
+        self.check_deadline();
+        self.advance();
+        self.broadcast(0);
+        Ok(json!({ "status": self.state.status, "deadline_ms": self.state.deadline_ms }))
+    }
+
+    /// Closes the current chronon now, as its deadline would (the `timeout` policy applies).
+    fn advance_now(&mut self) -> Result<Value, ApiError> {
+        if !self.running() {
+            return Err(self.not_state("running"));
+        }
+        let before = self.session.history().len() as u64;
+        self.log(self.no_seat(), "advanced", json!({}));
+        if let Err(e) = self.deadline() {
+            self.fail(e);
+        }
+        self.advance();
+        self.broadcast(0);
+        Ok(json!({
+            "closed": before + 1,
+            "chronon": self.session.history().len(),
+            "status": self.state.status,
+        }))
+    }
+
+    /// Gives human seat `seat` to the AI (or random player) `spec` for the rest of the session;
+    /// it acts at once if the seat is still to act in the current chronon.
+    fn replace(&mut self, seat: usize, spec: &str) -> Result<Value, ApiError> {
+        if seat >= self.names.len() {
+            return Err(ApiError::not_found(
+                "unknown_seat",
+                format!("the session has {} seats", self.names.len()),
+            ));
+        }
+        if !self.plan.seats[seat].is_human() {
+            return Err(ApiError::new(
+                409,
+                "not_human",
+                format!(
+                    "seat {} is played by {}",
+                    seat + 1,
+                    self.plan.seats[seat].name()
+                ),
+            ));
+        }
+        let ai = match Seat::parse(spec) {
+            Ok(Seat::Human) | Err(_) => {
+                return Err(ApiError::bad_request(
+                    "bad_config",
+                    format!("{spec:?} is not an AI spec (random, minimax:DEPTH, mcts:ITERATIONS)"),
+                ))
+            }
+            Ok(s) => s,
+        };
+        self.log(seat, "replaced", json!({ "ai": spec }));
+        self.plan.seats[seat] = ai.clone();
+        self.replaced[seat] = Some(spec.to_string());
+        if self.running() {
+            let n = self.session.history().len() as u64;
+            let to_act = self.still_to_act().unwrap_or_default().contains(&seat);
+            if to_act {
+                let p = self.plan.players[seat].clone();
+                match seats::seat_moves(&mut self.session, &p, &ai, self.plan.interrupt) {
+                    Ok(subs) => {
+                        let mut commit = Commit::default();
+                        for s in &subs {
+                            let source = if matches!(ai, Seat::Random) {
+                                "random"
+                            } else {
+                                "ai"
+                            };
+                            let row = self.sub_row(n, &s.player, &s.switch, &s.action, source);
+                            commit.submissions.push(row);
+                        }
+                        let ran = self.session.history().len() as u64 > n;
+                        if ran {
+                            self.chronon_ran(&mut commit);
+                        }
+                        commit.state = Some(self.state.clone());
+                        if self.persist(commit).is_ok() && ran {
+                            self.broadcast_chronons(n);
+                        }
+                    }
+                    Err(e) => self.fail(e),
+                }
+            }
+            self.advance();
+        }
+        self.broadcast(0);
+        Ok(json!({ "seat": seat, "player": self.names[seat], "kind": spec }))
+    }
+
+    /// A follower: sends an experimenter's action to the driver through the store (its answer
+    /// comes with a later refresh, as a forwarded submission's does).
+    pub(super) fn forward_admin(&mut self, msg: Value, out: Sender<String>) {
+        let Some(c) = self
+            .store
+            .clone()
+            .cluster()
+            .map(|c| c.forward(&self.id, 0, &msg.to_string()))
+        else {
+            return;
+        };
+        match c {
+            Ok(id) => self.waiting.push((id, out)),
+            Err(e) => {
+                let _ = out.try_send(ApiError::storage(e).frame());
+            }
+        }
+    }
+
+    /// The monitor's view: the session's progress, every seat's connection and activity, and the
+    /// designer's view (every fact, every pending submission). Admin only.
+    pub(super) fn monitor(&mut self) -> Value {
+        let subs = self.store.submissions(&self.id).unwrap_or_default();
+        let to_act = self.still_to_act().unwrap_or_default();
+        let seats: Vec<Value> = (0..self.names.len())
+            .map(|i| {
+                let last = subs
+                    .iter()
+                    .filter(|s| s.player == self.names[i] && s.chronon == self.state.chronons)
+                    .map(|s| s.at_ms)
+                    .max();
+                json!({
+                    "index": i,
+                    "player": self.names[i],
+                    "kind": self.plan.seats[i].name(),
+                    "replaced": self.replaced[i],
+                    "connections": self.connections[i],
+                    "disconnected_since": if self.plan.seats[i].is_human() || self.replaced[i].is_some() {
+                        self.disconnected_since(i)
+                    } else {
+                        None
+                    },
+                    // idle: no submission in the current chronon; since its start
+                    "idle_since": if last.is_none() { Some(self.state.chronon_started_ms) } else { None },
+                    "last_submission_ms": last,
+                    "to_act": to_act.contains(&i),
+                    "absent": self.absent(i),
+                })
+            })
+            .collect();
+        let view: Vec<String> = self
+            .session
+            .view(None)
+            .map(|v| v.iter().map(super::show).collect())
+            .unwrap_or_default();
+        let pending: Vec<[String; 3]> = self
+            .session
+            .pending()
+            .iter()
+            .map(|s| {
+                [
+                    super::show(&s.player),
+                    super::show(&s.switch),
+                    super::show(&s.action),
+                ]
+            })
+            .collect();
+        json!({
+            "id": self.id,
+            "name": self.plan.name,
+            "status": self.state.status,
+            "message": self.state.message,
+            "chronon": self.session.history().len(),
+            "chronon_started_ms": self.state.chronon_started_ms,
+            "deadline_ms": self.state.deadline_ms,
+            "now_ms": now_ms(),
+            "driving": self.is_driving(),
+            "seats": seats,
+            "designer": {
+                "view": view,
+                "pending": pending,
+                "accounts": self.session.state().accounts.iter().map(super::show).collect::<Vec<_>>(),
+            },
+        })
+    }
+}

@@ -7,8 +7,8 @@
 pub mod analyse;
 pub mod core;
 pub mod dto;
-pub mod stats;
 pub mod labels;
+pub mod stats;
 
 use crate::core::{Core, CoreError};
 use serde::Serialize;

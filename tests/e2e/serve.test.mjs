@@ -151,7 +151,7 @@ await check("a typed template through the playground's form: the server fills an
   await alice.page.waitForSelector('#error:text("rejected")');
   await price.fill('12');
   await price.press('Enter');
-  await alice.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: [alice,12.0]'));
+  await alice.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: Alice bids 12.00'));
   await shot(alice, 'alice-bid');
   assert.deepEqual(alice.errors, []);
 });
@@ -169,14 +169,14 @@ await check('a room link with participant labels: a group waits until full; the 
   const a2 = await participant(`${base}/room/e2e-room?participant_label=A2`);
   await a2.page.click('#join');
   for (const seat of [a1, a2]) await seat.page.waitForSelector('#chronon:text("Chronon 2")');
-  assert.match(await a1.page.textContent('#who'), /You play \[p1\]/);
-  assert.match(await a2.page.textContent('#who'), /You play \[p2\]/);
+  assert.match(await a1.page.textContent('#who'), /You play Player 1/);
+  assert.match(await a2.page.textContent('#who'), /You play Player 2/);
   await action(a1, '[p1,check]').click();
   // A1 again, from another browser: the same seat and its history
   const again = await participant(`${base}/room/e2e-room?participant_label=A1`);
   await again.page.click('#join');
-  await again.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: [p1,check]'));
-  assert.match(await again.page.textContent('#who'), /You play \[p1\]/);
+  await again.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: Player 1 checks'));
+  assert.match(await again.page.textContent('#who'), /You play Player 1/);
   // the third label opens group 2, which waits
   const a3 = await participant(`${base}/room/e2e-room?participant_label=A3`);
   await a3.page.click('#join');

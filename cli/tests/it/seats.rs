@@ -7,7 +7,10 @@ use common::sidl_in;
 
 #[test]
 fn run_fills_unlimited_switches_from_candidate() {
-    let (out, err, code) = sidl_in("..", &["run", "games/priceNegotiation.sidl", "--seed", "1"]);
+    let (out, err, code) = sidl_in(
+        "..",
+        &["run", "--raw", "games/priceNegotiation.sidl", "--seed", "1"],
+    );
     assert_eq!(code, 0, "{err}");
     // a negotiation: bids in several chronons, then a sale
     let bidding = out.lines().filter(|l| l.contains("+[bid,")).count();

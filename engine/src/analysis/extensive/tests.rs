@@ -135,8 +135,8 @@ fn analyse_source_for_adapters() {
     .expect("solves");
     assert_eq!(
         a.solution.iterations,
-        Some(300),
-        "stopped after three chunks of 100"
+        Some(3 * solve::chunk_of(10_000)),
+        "stopped after three chunks"
     );
     let e = solve::analyse_source(
         "game(g).\ninit([a], 0).\n",

@@ -264,9 +264,15 @@ impl<'a> Writer<'a> {
     }
 
     fn atom_token(&mut self, a: Atom) {
-        let mut s = String::new();
-        push_atom(&mut s, a.name(), self.canonical);
-        self.token(&s);
+        // as push_atom, without a String for an atom written as it is (most of them)
+        let name = a.name();
+        if atom_needs_quotes(name, self.canonical) {
+            let mut s = String::new();
+            push_quoted(&mut s, name, '\'');
+            self.token(&s);
+        } else {
+            self.token(name);
+        }
     }
 
     fn var_name(&self, v: u32) -> String {

@@ -5,6 +5,7 @@ import { renderLayout } from '../board.js';
 import { make as el, seatMoves, templateForm } from '../play.js';
 import { renderChart } from './chart.js';
 import { $, $button, $input, $select, status } from './dom.js';
+import { rateStart, rateStep } from './rate.js';
 import { updateUrl } from './share.js';
 import { S, engine, act, clearError } from './state.js';
 import { eventQuestion, whyButton } from './why.js';
@@ -109,9 +110,11 @@ export async function run() {
   if (S.running) { stopRunning(); return; }
   S.running = true;
   $('run').textContent = 'Pause';
+  rateStart();
   while (S.running) {
     const before = S.timeline.length;
     await act(() => step(false));
+    rateStep(Math.max(0, S.timeline.length - before));
     if (!S.running || S.timeline.length === before || S.timeline[S.cursor].chronon?.terminal) break;
     const ms = Math.max(0, Number($input('run-ms').value) || 0);
     await new Promise((r) => setTimeout(r, ms));

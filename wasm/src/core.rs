@@ -8,19 +8,21 @@ pub use crate::dto::*;
 use sidl_engine::ai::AiSpec;
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
 use sidl_engine::diag::ColumnUnit;
+use sidl_engine::game::facts::Ground;
 use sidl_engine::game::host::{KeywordHost, Placement};
 use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
 use sidl_engine::game::why::{self, Question, WhyLimits};
 use sidl_engine::game::{
     account_value, fill_template, template_slots, Actions, Game, Owner, RuntimeError, Session,
-    Settings,
+    Settings, SwitchInfo,
 };
 use sidl_engine::seats::{self, Seat};
 use sidl_engine::solve::errors::codes;
 use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::Query;
 use sidl_engine::term::Term;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 mod layout;
@@ -123,6 +125,44 @@ pub struct Core {
     warnings: Vec<DiagnosticDto>,
     settings: Settings,
     session: Session,
+    shown: ShownFacts,
+    shown_switches: ShownSwitches,
+}
+
+/// The switch DTOs of the last legal switches asked for, by player (`None`: all): the engine
+/// shares one `Arc` of switches while the state's legal switches stay the same (within a state,
+/// and across states with the same legal switches when their rows are constant), so asking every
+/// player's switches again shows nothing again. The `Arc` held keeps its address from being reused.
+#[derive(Default)]
+struct ShownSwitches {
+    of: Option<Arc<Vec<SwitchInfo>>>,
+    by_player: Vec<(Option<String>, Vec<SwitchDto>)>,
+}
+
+/// The canonical text of facts, by fact: a chronon shares the facts it leaves unchanged with the
+/// next state (the same `Arc<Ground>`), so a view shows only the facts that are new since the
+/// last view instead of writing every fact again. Each entry holds its fact, so an address is
+/// never reused while it is a key; the table is emptied when it outgrows [`ShownFacts::MAX`].
+#[derive(Default)]
+struct ShownFacts {
+    by_fact: HashMap<usize, (Arc<Ground>, String)>,
+}
+
+impl ShownFacts {
+    const MAX: usize = 4096;
+
+    fn text(&mut self, f: &Arc<Ground>) -> String {
+        let key = Arc::as_ptr(f) as usize;
+        if let Some((_, t)) = self.by_fact.get(&key) {
+            return t.clone();
+        }
+        if self.by_fact.len() >= Self::MAX {
+            self.by_fact.clear();
+        }
+        let t = show(&f.term);
+        self.by_fact.insert(key, (f.clone(), t.clone()));
+        t
+    }
 }
 
 impl Core {
@@ -149,6 +189,8 @@ impl Core {
             warnings: diagnostics(source, &diags),
             settings,
             session,
+            shown: ShownFacts::default(),
+            shown_switches: ShownSwitches::default(),
         })
     }
 
@@ -247,14 +289,44 @@ impl Core {
 
     pub fn view(&mut self, player: Option<&str>) -> Result<Vec<String>, CoreError> {
         let p = player.map(|p| parse(p, "player")).transpose()?;
-        let facts = self.session.view(p.as_ref()).map_err(|e| self.rt(e))?;
-        Ok(facts.iter().map(show).collect())
+        // the engine's view (Session::view: every fact, or those hidden/2 leaves to the player),
+        // written through the table of shown facts
+        let state = self.session.state().clone();
+        let hidden = match &p {
+            None => None,
+            Some(t) => match state.player_index(t) {
+                Some(pi) => Some((pi, self.session.hidden_matrix().map_err(|e| self.rt(e))?)),
+                // not a player: the engine's error
+                None => {
+                    return match self.session.view(Some(t)) {
+                        Err(e) => Err(self.rt(e)),
+                        Ok(facts) => Ok(facts.iter().map(show).collect()),
+                    }
+                }
+            },
+        };
+        Ok(state
+            .facts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][*i]))
+            .map(|(_, f)| self.shown.text(f))
+            .collect())
     }
 
     pub fn switches(&mut self, player: Option<&str>) -> Result<Vec<SwitchDto>, CoreError> {
         let p = player.map(|p| parse(p, "player")).transpose()?;
         let all = self.session.switches().map_err(|e| self.rt(e))?;
-        Ok(all
+        let cache = &mut self.shown_switches;
+        if !cache.of.as_ref().is_some_and(|a| Arc::ptr_eq(a, &all)) {
+            cache.of = Some(all.clone());
+            cache.by_player.clear();
+        }
+        let key = player.map(str::to_string);
+        if let Some((_, dtos)) = cache.by_player.iter().find(|(k, _)| *k == key) {
+            return Ok(dtos.clone());
+        }
+        let dtos: Vec<SwitchDto> = all
             .iter()
             .filter(|s| match &p {
                 Some(p) => s.owner == Owner::Player(p.clone()),
@@ -278,7 +350,9 @@ impl Core {
                     slots,
                 }
             })
-            .collect())
+            .collect();
+        cache.by_player.push((key, dtos.clone()));
+        Ok(dtos)
     }
 
     pub fn submit(

@@ -590,6 +590,7 @@ pub fn event(e: &Event) -> EventDto {
 }
 
 pub fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> ChrononDto {
+    let events: Vec<EventDto> = rec.events.iter().map(event).collect();
     ChrononDto {
         chronon,
         submissions: rec
@@ -597,14 +598,30 @@ pub fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> Chronon
             .iter()
             .map(|s| [show(&s.player), show(&s.switch), show(&s.action)])
             .collect(),
-        events: rec.events.iter().map(event).collect(),
         player_events: rec
             .player_events
             .iter()
-            .map(|es| es.iter().map(event).collect())
+            .map(|es| player_events(&rec.events, &events, es))
             .collect(),
+        events,
         terminal,
     }
+}
+
+/// The DTOs of one player's events: a player's events are the chronon's events it may see, in
+/// order, so each is looked up after the last one found and its DTO copied instead of writing its
+/// terms again (equal events have equal DTOs); one not found is written.
+fn player_events(all: &[Event], dtos: &[EventDto], mine: &[Event]) -> Vec<EventDto> {
+    let mut from = 0;
+    mine.iter()
+        .map(|e| match all[from..].iter().position(|x| x == e) {
+            Some(k) => {
+                from += k + 1;
+                dtos[from - 1].clone()
+            }
+            None => event(e),
+        })
+        .collect()
 }
 
 /// The typed slots of an unlimited action template.

@@ -1407,3 +1407,73 @@ fn labels_are_one_viewers_texts_in_its_language() {
     assert!(!raw.active);
     assert!(raw.facts.iter().all(|f| !f.labelled && f.text == f.term));
 }
+
+/// The views and switches that `Core` keeps written between calls (facts shared by consecutive
+/// states, switches shared while the legal switches stay) are those the engine gives now: on every
+/// chronon of random games of games with hidden facts, chance, unlimited switches and restarts,
+/// each player's view and switches (asked twice) equal `Session::view` and `Session::switches`
+/// written afresh; and each chronon's events and per-player events (whose DTOs are copied from
+/// the chronon's) are the engine's events written one by one.
+#[test]
+fn kept_views_and_switches_are_the_engines_of_each_state() {
+    use sidl_engine::game::{Actions, Owner};
+    use sidl_wasm::core::show;
+    for name in ["kuhn", "connect4", "mcp", "tictactoe", "priceNegotiation"] {
+        let src = game(&format!("games/{name}.sidl"));
+        let mut g = Core::new(&src).expect("loads");
+        for seed in 1..=2 {
+            g.start(seed, false).expect("start");
+            for _ in 0..40 {
+                if g.is_terminal().expect("terminal") {
+                    break;
+                }
+                let mut who: Vec<Option<String>> = vec![None];
+                who.extend(g.players().into_iter().map(Some));
+                for p in &who {
+                    for _ in 0..2 {
+                        let term = p
+                            .as_deref()
+                            .map(|p| sidl_wasm::core::parse(p, "p").expect("p"));
+                        let s = g.session_mut();
+                        let want: Vec<String> = s
+                            .view(term.as_ref())
+                            .expect("view")
+                            .iter()
+                            .map(show)
+                            .collect();
+                        let sw: Vec<(String, Vec<String>)> = s
+                            .switches()
+                            .expect("switches")
+                            .iter()
+                            .filter(|x| {
+                                term.as_ref()
+                                    .is_none_or(|t| x.owner == Owner::Player(t.clone()))
+                            })
+                            .map(|x| {
+                                let (Actions::Finite(a) | Actions::Unlimited(a)) = &x.actions;
+                                (show(&x.id), a.iter().map(show).collect())
+                            })
+                            .collect();
+                        assert_eq!(g.view(p.as_deref()).expect("view"), want, "{name} {p:?}");
+                        let got: Vec<(String, Vec<String>)> = g
+                            .switches(p.as_deref())
+                            .expect("switches")
+                            .into_iter()
+                            .map(|d| (d.switch, d.actions))
+                            .collect();
+                        assert_eq!(got, sw, "{name} {p:?}");
+                    }
+                }
+                g.random_moves(None).expect("moves");
+                let c = g.run_chronon().expect("chronon");
+                let rec = g.session_mut().history().last().expect("record").clone();
+                let written = |es: &[sidl_engine::game::Event]| -> Vec<_> {
+                    es.iter().map(sidl_wasm::core::event).collect()
+                };
+                assert_eq!(c.events, written(&rec.events), "{name}");
+                let each: Vec<_> = rec.player_events.iter().map(|es| written(es)).collect();
+                assert_eq!(c.player_events, each, "{name}");
+            }
+        }
+    }
+}

@@ -12,6 +12,7 @@ pub mod hover;
 pub mod rename;
 pub mod semantic_tokens;
 pub mod solve;
+pub mod source;
 pub mod symbols;
 pub mod why;
 

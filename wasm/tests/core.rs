@@ -1270,9 +1270,12 @@ mod analyse_panel {
         assert_eq!(r.values[0].exact.as_deref(), Some("-1/18"));
         assert!(r.nash_conv.abs() < 1e-9);
         assert_eq!(r.strategies.len(), 12);
+        // kuhn's labels (games/kuhn.sidl) name what the player has seen; `raw` keeps the terms
         let s = &r.strategies[0];
-        assert_eq!(s.label, s.raw);
-        assert_eq!(s.actions[0].label, s.actions[0].action);
+        assert!(s.raw.starts_with("[card,p1,"), "{}", s.raw);
+        assert!(s.label.starts_with("Player 1 holds the "), "{}", s.label);
+        assert_eq!(s.actions[0].action, "[p1,check]");
+        assert_eq!(s.actions[0].label, "Player 1 checks");
         // the .efg is sidl export --efg's
         let core = Core::new(&game("games/kuhn.sidl")).unwrap();
         let tree = sidl_engine::analysis::extensive::build(

@@ -116,8 +116,8 @@ fn readable_labels_use_the_games_labels() {
         "{:?}",
         r[proposer]
     );
-    // kuhn.sidl has none: the tree's own texts
-    let g = game("kuhn.sidl");
+    // a game without labels (kuhn with a leak, tests/analysis/): the tree's own texts
+    let g = game("../tests/analysis/kuhn_leaky.sidl");
     let t = tree(&g);
     let r = readable(&g, &t).unwrap();
     for (x, is) in r.iter().zip(&t.infosets) {

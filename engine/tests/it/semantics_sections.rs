@@ -81,7 +81,8 @@ fn citations(text: &str) -> Vec<String> {
     out
 }
 
-/// Text files under `dir` (recursively), skipping build output and dependencies.
+/// Text files under `dir` (recursively), skipping build output, dependencies and the fuzzers'
+/// corpora and findings (not in the repository: cargo-fuzz writes them).
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -92,7 +93,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
         if p.is_dir() {
             if !matches!(
                 name.as_str(),
-                "target" | "node_modules" | ".git" | "pkg" | "vendor"
+                "target" | "node_modules" | ".git" | "pkg" | "vendor" | "corpus" | "artifacts"
             ) {
                 files(&p, out);
             }

@@ -5,16 +5,16 @@
 
 use super::diagnostics::to_lsp;
 use super::documents::Snapshot;
+use super::source::{self, failed};
 use super::{guard, Backend};
 use serde::{Deserialize, Serialize};
 use sidl_engine::analysis::hidden_dynamic::{explore_until, ExploreOptions, Phase};
-use sidl_engine::game::Game;
 use sidl_engine::write::canonical;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{
     self as lsp, ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
     TextDocumentIdentifier, Uri,
@@ -112,14 +112,6 @@ pub async fn execute_command(
         .map_err(|e| Error::invalid_params(e.to_string()))
 }
 
-fn failed(message: String) -> Error {
-    Error {
-        code: ErrorCode::ServerError(-32803),
-        message: message.into(),
-        data: None,
-    }
-}
-
 /// Runtime errors as diagnostics of the document at `uri` (the engine's one conversion).
 fn runtime_diagnostics(
     snap: &Snapshot,
@@ -134,30 +126,8 @@ fn runtime_diagnostics(
 
 pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult> {
     let uri = params.text_document.uri;
-    let text: String = match backend.state.docs.snapshot(&uri, backend.unit()) {
-        Some(s) => s.text.to_string(),
-        None => {
-            let path = uri
-                .to_file_path()
-                .ok_or_else(|| Error::invalid_params("not open and not a file URI"))?;
-            std::fs::read_to_string(&path)
-                .map_err(|e| failed(format!("cannot read {}: {e}", path.display())))?
-        }
-    };
-    let game = match guard::catch(|| Game::load(&text)) {
-        Ok(Ok((g, _))) => Arc::new(g),
-        Ok(Err(diags)) => {
-            let first = diags
-                .iter()
-                .find(|d| d.is_error())
-                .map(|d| d.to_string())
-                .unwrap_or_default();
-            return Err(failed(format!(
-                "the game does not load ({first}); fix its errors first"
-            )));
-        }
-        Err(p) => return Err(failed(format!("internal error while loading: {p}"))),
-    };
+    let text = source::text_of(backend, &uri)?;
+    let game = source::load(&text)?;
     let max_states = params
         .max_states
         .unwrap_or(DEFAULT_MAX_STATES)

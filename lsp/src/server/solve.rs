@@ -7,6 +7,7 @@
 
 use super::diagnostics::to_lsp;
 use super::documents::Snapshot;
+use super::source::{self, failed};
 use super::{guard, Backend};
 use serde::{Deserialize, Serialize};
 use sidl_engine::analysis::extensive::readable::{player_names, readable};
@@ -17,7 +18,7 @@ use sidl_engine::seats::Seat;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{
     ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
     TextDocumentIdentifier, Uri,
@@ -136,14 +137,6 @@ pub async fn execute_command(
         .map_err(|e| Error::invalid_params(e.to_string()))
 }
 
-fn failed(message: String) -> Error {
-    Error {
-        code: ErrorCode::ServerError(-32803),
-        message: message.into(),
-        data: None,
-    }
-}
-
 /// What the blocking part ends with.
 enum Outcome {
     Solved(Box<SolveResult>),
@@ -155,30 +148,8 @@ enum Outcome {
 
 pub async fn solve_request(backend: &Backend, params: SolveParams) -> Result<SolveResult> {
     let uri = params.text_document.uri.clone();
-    let text: String = match backend.state.docs.snapshot(&uri, backend.unit()) {
-        Some(s) => s.text.to_string(),
-        None => {
-            let path = uri
-                .to_file_path()
-                .ok_or_else(|| Error::invalid_params("not open and not a file URI"))?;
-            std::fs::read_to_string(&path)
-                .map_err(|e| failed(format!("cannot read {}: {e}", path.display())))?
-        }
-    };
-    let game = match guard::catch(|| Game::load(&text)) {
-        Ok(Ok((g, _))) => Arc::new(g),
-        Ok(Err(diags)) => {
-            let first = diags
-                .iter()
-                .find(|d| d.is_error())
-                .map(|d| d.to_string())
-                .unwrap_or_default();
-            return Err(failed(format!(
-                "the game does not load ({first}); fix its errors first"
-            )));
-        }
-        Err(p) => return Err(failed(format!("internal error while loading: {p}"))),
-    };
+    let text = source::text_of(backend, &uri)?;
+    let game = source::load(&text)?;
     let method_text = params.method.clone().unwrap_or_else(|| "auto".into());
     let Some(method) = Method::parse(&method_text) else {
         return Err(Error::invalid_params(format!(

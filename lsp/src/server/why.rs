@@ -6,13 +6,14 @@
 //! `{question, holds, summary, text, nodes}` (ranges: 1-based lines and columns, columns in the
 //! negotiated position encoding).
 
+use super::source::{self, failed};
 use super::{guard, Backend};
 use serde::Deserialize;
 use sidl_engine::game::trace::{parse_script, session_after};
 use sidl_engine::game::why::{self, Question, WhyLimits};
 use sidl_engine::game::{Game, Settings};
 use std::sync::Arc;
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{ExecuteCommandParams, LSPAny, Uri};
 
 pub const COMMAND: &str = "sidl.why";
@@ -39,14 +40,6 @@ pub struct QuestionParams {
     pub viewer: Option<String>,
 }
 
-fn failed(message: String) -> Error {
-    Error {
-        code: ErrorCode::ServerError(-32803),
-        message: message.into(),
-        data: None,
-    }
-}
-
 pub async fn execute_command(
     backend: &Backend,
     params: ExecuteCommandParams,
@@ -65,16 +58,7 @@ pub async fn execute_command(
     let dir = uri
         .to_file_path()
         .and_then(|f| f.parent().map(|d| d.to_path_buf()));
-    let text: String = match backend.state.docs.snapshot(&uri, backend.unit()) {
-        Some(s) => s.text.to_string(),
-        None => {
-            let path = uri
-                .to_file_path()
-                .ok_or_else(|| Error::invalid_params("not open and not a file URI"))?;
-            std::fs::read_to_string(&path)
-                .map_err(|e| failed(format!("cannot read {}: {e}", path.display())))?
-        }
-    };
+    let text = source::text_of(backend, &uri)?;
     // the script: a file (absolute, or relative to the game's directory) if there is one, else text
     let script = match p.script.as_deref() {
         None => String::new(),

@@ -292,7 +292,9 @@ await check('"view as" a player hides the opponent\'s card from its facts, event
     // the layout's hand (docs/reference.md "Layouts"): its own card only, from its own view
     const hands = await page.locator('#board .hand').allTextContents();
     const card = mine[0].slice(-2, -1).toUpperCase();
-    assert.deepEqual(hands, [`hand of ${p}:${card}`], `${p}'s hand`);
+    // the layout is drawn with the game's labels (kuhn names its players), whatever the toggle
+    const owner = p === '[p1]' ? 'Player 1' : 'Player 2';
+    assert.deepEqual(hands, [`hand of ${owner}:${card}`], `${p}'s hand`);
   }
   await select('#viewas', '[p1]');
   assert.ok(await page.locator('#moves button[data-action="[p1,bet]"]').count() === 1, 'p1 moves in its own view');

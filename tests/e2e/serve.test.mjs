@@ -96,9 +96,11 @@ await check('each page shows its own card and not the other', async () => {
   assert.match(await p1.page.textContent('#about'), /Kuhn poker: three cards.*You act first/);
   assert.match(await p1.page.textContent('#who'), /You play Player 1/);
   // the game's layout (docs/reference.md "Layouts"), computed by the server for the seat: its hand
-  for (const [seat, v, p] of [[p1, v1, 'p1'], [p2, v2, 'p2']]) {
-    const card = v.find((f) => f.startsWith(`[card,${p},`)).slice(-2, -1).toUpperCase();
-    assert.deepEqual(await seat.page.locator('#layout .hand').allTextContents(), [`hand of [${p}]:${card}`]);
+  // (drawn with the game's labels; the raw card term is the fact's title)
+  for (const [seat, p, owner] of [[p1, 'p1', 'Player 1'], [p2, 'p2', 'Player 2']]) {
+    const titles = await seat.page.locator('#view li').evaluateAll((ls) => ls.map((l) => l.title));
+    const card = titles.find((f) => f.startsWith(`[card,${p},`)).slice(-2, -1).toUpperCase();
+    assert.deepEqual(await seat.page.locator('#layout .hand').allTextContents(), [`hand of ${owner}:${card}`]);
   }
   await shot(p1, 'p1-start');
 });

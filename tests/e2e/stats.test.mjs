@@ -34,6 +34,9 @@ async function newPage() {
   const p = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   p.on('pageerror', (e) => consoleErrors.push(String(e)));
+  // raw terms in the game pane (the checks compare its facts with `sidl trace`); the report's
+  // labels do not depend on it
+  await p.addInitScript(() => { try { localStorage.setItem('sidl.labels', 'raw'); } catch (_) { /* none */ } });
   return p;
 }
 let page = await newPage();

@@ -238,7 +238,15 @@ impl StatsRun {
 
     /// The report of the games done so far (all of them once finished; fewer after a stop).
     pub fn result(&self) -> StatsResultDto {
-        let report = Report::of(&self.players, &self.done);
+        let mut report = Report::of(&self.players, &self.done);
+        // the players' labels, as `sidl stats` gives them (the canonical terms stay the keys)
+        let seed = match &self.games {
+            Games::Simulate { seed, .. } => *seed,
+            Games::Records(_) => 0,
+        };
+        report.label_players(&sidl_engine::game::present::player_labels(
+            &self.game, seed, None,
+        ));
         StatsResultDto {
             players: self.players.clone(),
             text: report.to_text(),

@@ -77,9 +77,10 @@ await check('Analyse Kuhn poker: the exact LP value -1/18 for p1, 12 information
   const rows = page.locator('#analyse-strategies tr[data-infoset]');
   assert.equal(await rows.count(), 12);
   // p2 holding the queen, facing a bet: calls 1/3 of the time (the game's equilibrium)
-  const row = rows.filter({ hasText: '[card,p2,q] [stake,p2,1] [stake,p1,2] [turn,p2,facing]' });
+  // (in kuhn's labels: games/kuhn.sidl names cards, stakes, turns and actions)
+  const row = rows.filter({ hasText: 'Player 2 holds the Queen; Player 2 has 1 in the pot; Player 1 has 2 in the pot; Player 2 faces a bet' });
   assert.equal(await row.count(), 1);
-  assert.deepEqual(await row.locator('.action').allTextContents(), ['33.3%[p2,call] (1/3)', '66.7%[p2,fold] (2/3)']);
+  assert.deepEqual(await row.locator('.action').allTextContents(), ['33.3%Player 2 calls (1/3)', '66.7%Player 2 folds (2/3)']);
   assert.match(await text('#analyse-exploit'), /No AI seat/);
   await shot('analyse-01-kuhn-lp');
 });
@@ -100,8 +101,8 @@ await check('Kuhn poker with CFR+: the value within 1e-3 of -1/18; an AI seat\'s
   assert.ok(Math.abs(await value('[p1]') + 1 / 18) < 1e-3, String(await value('[p1]')));
   assert.match(await text('#analyse-nashconv'), /^NashConv 0\.00\d\d/);
   const x = page.locator('#analyse-exploit .exploit[data-player="[p1]"]');
-  assert.match(await x.textContent(), /^\[p1\] played by minimax:3 gets -?\d\.\d{4} against the computed strategies; a best response gains up to \d\.\d{4}\./);
-  assert.match(await x.locator('li').textContent(), /^\[p2\]: -?\d\.\d{4} with the computed strategy, -?\d\.\d{4} best-responding \(gain \d\.\d{4}\)$/);
+  assert.match(await x.textContent(), /^Player 1 played by minimax:3 gets -?\d\.\d{4} against the computed strategies; a best response gains up to \d\.\d{4}\./);
+  assert.match(await x.locator('li').textContent(), /^Player 2: -?\d\.\d{4} with the computed strategy, -?\d\.\d{4} best-responding \(gain \d\.\d{4}\)$/);
   await shot('analyse-02-kuhn-cfr-exploit');
 });
 

@@ -81,10 +81,11 @@ test('the solve command: Kuhn poker\'s equilibrium, -1/18 for p1, in a report be
   state.opened.length = 0;
   await state.commands.get('sidl.solve')();
   assert.deepEqual(state.messages.map((m) => m.level), ['info'], JSON.stringify(state.messages));
-  assert.equal(state.messages[0].text, 'SIDL: kuhn.sidl: values [p1] -1/18, [p2] 1/18; NashConv 0 (lp).');
+  assert.equal(state.messages[0].text, 'SIDL: kuhn.sidl: values Player 1 -1/18, Player 2 1/18; NashConv 0 (lp).');
   assert.equal(state.opened.length, 1);
   const text = state.opened[0].getText();
   assert.match(text, /\nThe extensive form: 55 nodes \(24 decisions, 1 chance, 30 ends\), 12 information sets, zero-sum\.\n/, text);
-  assert.match(text, /\n {2}\[p1\] +-0\.0556 {2}\(exactly -1\/18\)\n/, text);
-  assert.match(text, /\n {2}\[p2\] at: \[card,p2,q\] \[stake,p2,1\] \[stake,p1,2\] \[turn,p2,facing\]\n +33\.3% {2}\[p2,call\] {2}\(1\/3\)\n/, text);
+  // in kuhn's labels (games/kuhn.sidl); the player's term follows its name
+  assert.match(text, /\n {2}Player 1 \[p1\] +-0\.0556 {2}\(exactly -1\/18\)\n/, text);
+  assert.match(text, /\n {2}Player 2 at: Player 2 holds the Queen; Player 2 has 1 in the pot; Player 1 has 2 in the pot; Player 2 faces a bet: call or fold\n +33\.3% {2}Player 2 calls {2}\(1\/3\)\n/, text);
 });

@@ -9,6 +9,7 @@ pub mod documents;
 pub mod guard;
 pub mod hidden;
 pub mod hover;
+pub mod longrun;
 pub mod rename;
 pub mod semantic_tokens;
 pub mod solve;

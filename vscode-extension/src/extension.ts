@@ -189,29 +189,29 @@ async function showStartError(message: string): Promise<void> {
   }
 }
 
-/** "SIDL: Check hidden-information consistency" for the active editor's game. */
-async function checkHiddenInformation(): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (editor === undefined || editor.document.languageId !== 'sidl') {
-    void vscode.window.showWarningMessage('SIDL: open a .sidl game in the editor to check it.');
-    return;
-  }
-  const c = client;
-  if (c === undefined || c.state !== State.Running) {
-    void showStartError(startError ?? 'SIDL: the language server is not running.');
-    return;
-  }
-  const document = editor.document;
-  const maxStates = vscode.workspace.getConfiguration('sidl').get<number | null>('checkHiddenInformation.maxStates');
-  const token = `sidl-check-${process.pid}-${++progressCounter}`;
-  const name = path.basename(document.uri.fsPath || document.uri.path);
+/** What `longRequest` sends and how it speaks of it. */
+interface LongRequest<T> {
+  /** Names the work-done progress token (`sidl-KIND-PID-N`). */
+  kind: string;
+  title: string;
+  method: string;
+  params: (token: string) => object;
+  parse: (value: unknown) => T | { error: string };
+  /** Shown when the user cancels. */
+  cancelled: string;
+  /** Prefixes the server's error. */
+  failed: string;
+}
 
+/**
+ * Sends a long request (`sidl/checkHiddenInformation`, `sidl/solve`) in a cancellable notification
+ * that shows the server's work-done progress, and says itself what went wrong: cancelled, the
+ * server's error, or an answer of the wrong shape (then undefined).
+ */
+async function longRequest<T extends object>(c: LanguageClient, r: LongRequest<T>): Promise<T | undefined> {
+  const token = `sidl-${r.kind}-${process.pid}-${++progressCounter}`;
   const raw = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `SIDL: checking hidden information of ${name}`,
-      cancellable: true,
-    },
+    { location: vscode.ProgressLocation.Notification, title: r.title, cancellable: true },
     async (progress, cancel) => {
       // The server reports work-done progress on our token; forward it to the notification.
       let lastPercent = 0;
@@ -231,11 +231,7 @@ async function checkHiddenInformation(): Promise<void> {
         progress.report(step);
       });
       try {
-        const value: unknown = await c.sendRequest(
-          CHECK_METHOD,
-          checkParams(document.uri.toString(), maxStates, token),
-          cancel,
-        );
+        const value: unknown = await c.sendRequest(r.method, r.params(token), cancel);
         // On Cancel the client sends $/cancelRequest and resolves with no value.
         return cancel.isCancellationRequested ? { cancelled: true as const } : { value };
       } catch (e) {
@@ -249,23 +245,52 @@ async function checkHiddenInformation(): Promise<void> {
       }
     },
   );
-
   if ('cancelled' in raw) {
-    void vscode.window.showInformationMessage('SIDL: hidden-information check cancelled.');
-    return;
+    void vscode.window.showInformationMessage(r.cancelled);
+    return undefined;
   }
   if ('error' in raw) {
     const e = raw.error as { message?: string } | undefined;
-    const message = `SIDL: the hidden-information check failed: ${e?.message ?? String(raw.error)}`;
+    const message = `${r.failed}: ${e?.message ?? String(raw.error)}`;
     output.appendLine(message);
     void vscode.window.showErrorMessage(message);
+    return undefined;
+  }
+  const result = r.parse(raw.value);
+  if ('error' in result) {
+    const message = `SIDL: unexpected answer to ${r.method}: ${result.error}`;
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(message);
+    return undefined;
+  }
+  return result;
+}
+
+/** "SIDL: Check hidden-information consistency" for the active editor's game. */
+async function checkHiddenInformation(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined || editor.document.languageId !== 'sidl') {
+    void vscode.window.showWarningMessage('SIDL: open a .sidl game in the editor to check it.');
     return;
   }
-  const result = parseCheckResult(raw.value);
-  if ('error' in result) {
-    const message = `SIDL: unexpected answer to ${CHECK_METHOD}: ${result.error}`;
-    output.appendLine(message);
-    void vscode.window.showErrorMessage(message);
+  const c = client;
+  if (c === undefined || c.state !== State.Running) {
+    void showStartError(startError ?? 'SIDL: the language server is not running.');
+    return;
+  }
+  const document = editor.document;
+  const maxStates = vscode.workspace.getConfiguration('sidl').get<number | null>('checkHiddenInformation.maxStates');
+  const name = path.basename(document.uri.fsPath || document.uri.path);
+  const result = await longRequest(c, {
+    kind: 'check',
+    title: `SIDL: checking hidden information of ${name}`,
+    method: CHECK_METHOD,
+    params: (token) => checkParams(document.uri.toString(), maxStates, token),
+    parse: parseCheckResult,
+    cancelled: 'SIDL: hidden-information check cancelled.',
+    failed: 'SIDL: the hidden-information check failed',
+  });
+  if (result === undefined) {
     return;
   }
   const s = summary(result);
@@ -308,45 +333,17 @@ async function solveGame(): Promise<void> {
     return;
   }
   const document = editor.document;
-  const token = `sidl-solve-${process.pid}-${++progressCounter}`;
   const name = path.basename(document.uri.fsPath || document.uri.path);
-  const raw = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `SIDL: solving ${name}`, cancellable: true },
-    async (progress, cancel) => {
-      const forward = c.onProgress(WorkDoneProgress.type, token, (value) => {
-        if (value.kind !== 'end' && value.message !== undefined) {
-          progress.report({ message: value.message });
-        }
-      });
-      try {
-        const value: unknown = await c.sendRequest(SOLVE_METHOD, solveParams(document.uri.toString(), token), cancel);
-        return cancel.isCancellationRequested ? { cancelled: true as const } : { value };
-      } catch (e) {
-        if (cancel.isCancellationRequested || e instanceof vscode.CancellationError) {
-          return { cancelled: true as const };
-        }
-        return { error: e };
-      } finally {
-        forward.dispose();
-      }
-    },
-  );
-  if ('cancelled' in raw) {
-    void vscode.window.showInformationMessage('SIDL: solve cancelled.');
-    return;
-  }
-  if ('error' in raw) {
-    const e = raw.error as { message?: string } | undefined;
-    const message = `SIDL: the game cannot be solved: ${e?.message ?? String(raw.error)}`;
-    output.appendLine(message);
-    void vscode.window.showErrorMessage(message);
-    return;
-  }
-  const result = parseSolveResult(raw.value);
-  if ('error' in result) {
-    const message = `SIDL: unexpected answer to ${SOLVE_METHOD}: ${result.error}`;
-    output.appendLine(message);
-    void vscode.window.showErrorMessage(message);
+  const result = await longRequest(c, {
+    kind: 'solve',
+    title: `SIDL: solving ${name}`,
+    method: SOLVE_METHOD,
+    params: (token) => solveParams(document.uri.toString(), token),
+    parse: parseSolveResult,
+    cancelled: 'SIDL: solve cancelled.',
+    failed: 'SIDL: the game cannot be solved',
+  });
+  if (result === undefined) {
     return;
   }
   const file = vscode.workspace.asRelativePath(document.uri);

@@ -1,23 +1,19 @@
 //! The custom request `sidl/checkHiddenInformation` (and the command `sidl.checkHiddenInformation`
 //! taking `[uri]`): the dynamic Def.1 §11 check (`explore_until`) on a blocking thread, with a
-//! state budget, `$/progress` reports, and cancellation (`$/cancelRequest` drops the request's
-//! future, whose guard raises the flag the exploration's progress callback reads).
+//! state budget, `$/progress` reports and cancellation (`longrun`: `$/cancelRequest` raises the
+//! flag the exploration's progress callback reads).
 
 use super::diagnostics::to_lsp;
 use super::documents::Snapshot;
 use super::source::{self, failed};
-use super::{guard, Backend};
+use super::{longrun, Backend};
 use serde::{Deserialize, Serialize};
 use sidl_engine::analysis::hidden_dynamic::{explore_until, ExploreOptions, Phase};
 use sidl_engine::write::canonical;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{
-    self as lsp, ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
-    TextDocumentIdentifier, Uri,
+    self as lsp, ExecuteCommandParams, LSPAny, ProgressToken, TextDocumentIdentifier, Uri,
 };
 
 pub const METHOD: &str = "sidl/checkHiddenInformation";
@@ -66,15 +62,6 @@ pub struct Counterexample {
     pub description: String,
     /// The two histories, one line per chronon, each prefixed with `first:` or `second:`.
     pub steps: Vec<String>,
-}
-
-/// Raises the cancel flag when dropped (the request's future is dropped on `$/cancelRequest`).
-struct CancelOnDrop(Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
 }
 
 pub async fn execute_command(
@@ -133,77 +120,44 @@ pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult
         .unwrap_or(DEFAULT_MAX_STATES)
         .min(MAX_MAX_STATES);
 
-    // progress: the client's token, or one we create if the client supports that
-    let token = match params.work_done_token {
-        Some(t) => Some(t),
-        None if backend.state.work_done_progress.load(Ordering::SeqCst) => {
-            let n = backend.state.next_token.fetch_add(1, Ordering::SeqCst);
-            let t = NumberOrString::String(format!("sidl-check-{n}"));
-            backend
-                .client
-                .create_work_done_progress(t.clone())
-                .await
-                .ok()
-                .map(|_| t)
-        }
-        None => None,
-    };
-    let progress = match token {
-        Some(t) => Some(
-            backend
-                .client
-                .progress(t, "SIDL: hidden-information check")
-                .with_message(format!("exploring up to {max_states} states"))
-                .begin()
-                .await,
-        ),
-        None => None,
-    };
-
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _on_drop = CancelOnDrop(cancel.clone());
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let flag = cancel.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        guard::catch(move || {
+    let (outcome, finish) = longrun::run(
+        backend,
+        params.work_done_token,
+        "check",
+        "SIDL: hidden-information check",
+        format!("exploring up to {max_states} states"),
+        "the hidden-information check",
+        move |ctx| {
             let opts = ExploreOptions {
                 max_states,
                 ..ExploreOptions::default()
             };
-            let mut last = Instant::now();
             explore_until(game, &opts, &mut |p| {
-                if flag.load(Ordering::SeqCst) {
+                if ctx.cancelled() {
                     return ControlFlow::Break(());
                 }
-                if p.phase != Phase::Done && last.elapsed() >= Duration::from_millis(100) {
-                    last = Instant::now();
-                    let phase = match p.phase {
-                        Phase::Breadth => "breadth-first",
-                        Phase::Playouts => "random playouts",
-                        Phase::Done => "done",
-                    };
-                    let _ = tx.send(format!(
-                        "{phase}: {} states, {} queued, {} violations",
-                        p.states, p.queue, p.violations
-                    ));
+                if p.phase != Phase::Done {
+                    ctx.report(|| {
+                        let phase = match p.phase {
+                            Phase::Breadth => "breadth-first",
+                            Phase::Playouts => "random playouts",
+                            Phase::Done => "done",
+                        };
+                        format!(
+                            "{phase}: {} states, {} queued, {} violations",
+                            p.states, p.queue, p.violations
+                        )
+                    });
                 }
                 ControlFlow::Continue(())
             })
-        })
-    });
-    while let Some(msg) = rx.recv().await {
-        if let Some(p) = &progress {
-            p.report(msg).await;
-        }
-    }
-    let outcome = task.await;
+        },
+    )
+    .await?;
     let report = match outcome {
-        Ok(Ok(Ok(r))) => r,
-        Ok(Ok(Err(e))) => {
-            if let Some(p) = progress {
-                p.finish_with_message("the initial state cannot be computed")
-                    .await;
-            }
+        Ok(r) => r,
+        Err(e) => {
+            finish.with("the initial state cannot be computed").await;
             let snap = Snapshot::of_text(&text, backend.unit());
             let mut err = failed(format!("the initial state cannot be computed: {e}"));
             err.data = serde_json::to_value(runtime_diagnostics(&snap, &uri, &[e]))
@@ -211,21 +165,9 @@ pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult
                 .and_then(|v| v.as_array().and_then(|a| a.first().cloned()));
             return Err(err);
         }
-        Ok(Err(panic)) => {
-            let m = format!("sidl-lsp: internal error in the hidden-information check: {panic}");
-            eprintln!("{m}");
-            backend.client.log_message(MessageType::ERROR, &m).await;
-            if let Some(p) = progress {
-                p.finish_with_message("internal error").await;
-            }
-            return Err(failed(m));
-        }
-        Err(e) => return Err(failed(format!("the check task failed: {e}"))),
     };
     if report.cancelled {
-        if let Some(p) = progress {
-            p.finish_with_message("cancelled").await;
-        }
+        finish.with("cancelled").await;
         return Err(Error::request_cancelled());
     }
     let mut result = to_result(&report);
@@ -234,9 +176,7 @@ pub async fn check(backend: &Backend, params: CheckParams) -> Result<CheckResult
         &uri,
         &report.errors,
     );
-    if let Some(p) = progress {
-        p.finish_with_message(result.message.clone()).await;
-    }
+    finish.with(result.message.clone()).await;
     Ok(result)
 }
 

@@ -1,27 +1,24 @@
 //! The custom request `sidl/solve` (and the command `sidl.solve` taking `[uri]`): the game's
 //! extensive form and its equilibrium (`sidl solve`, docs/analysis.md) on a blocking thread, with
-//! `$/progress` reports (nodes built, then CFR+ iterations) and cancellation (`$/cancelRequest`
-//! drops the request's future, whose guard raises the flag the build's and the solver's progress
-//! callbacks read). The result carries the numbers and the strategy table in the game's own words
+//! `$/progress` reports (nodes built, then CFR+ iterations) and cancellation (`longrun`:
+//! `$/cancelRequest` raises the flag the build's and the solver's progress callbacks read).
+//! The result carries the numbers and the strategy table in the game's own words
 //! (`extensive::readable`); the VS Code command shows it as a read-only report.
 
 use super::diagnostics::to_lsp;
 use super::documents::Snapshot;
 use super::source::{self, failed};
-use super::{guard, Backend};
+use super::{longrun, Backend};
 use serde::{Deserialize, Serialize};
 use sidl_engine::analysis::extensive::readable::{player_names, readable};
 use sidl_engine::analysis::extensive::solve::{self, Method, SolveOptions};
 use sidl_engine::analysis::extensive::{self, BuildLimits};
 use sidl_engine::game::{Game, RuntimeError};
 use sidl_engine::seats::Seat;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{
-    ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressToken,
-    TextDocumentIdentifier, Uri,
+    ExecuteCommandParams, LSPAny, ProgressToken, TextDocumentIdentifier, Uri,
 };
 
 pub const METHOD: &str = "sidl/solve";
@@ -101,15 +98,6 @@ pub struct SolveResult {
     pub exploit: Option<Exploit>,
 }
 
-/// Raises the cancel flag when dropped (the request's future is dropped on `$/cancelRequest`).
-struct CancelOnDrop(Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
-
 pub async fn execute_command(
     backend: &Backend,
     params: ExecuteCommandParams,
@@ -165,85 +153,37 @@ pub async fn solve_request(backend: &Backend, params: SolveParams) -> Result<Sol
         ..BuildLimits::default()
     };
 
-    let token = match params.work_done_token {
-        Some(t) => Some(t),
-        None if backend.state.work_done_progress.load(Ordering::SeqCst) => {
-            let n = backend.state.next_token.fetch_add(1, Ordering::SeqCst);
-            let t = NumberOrString::String(format!("sidl-solve-{n}"));
-            backend
-                .client
-                .create_work_done_progress(t.clone())
-                .await
-                .ok()
-                .map(|_| t)
-        }
-        None => None,
-    };
-    let progress = match token {
-        Some(t) => Some(
-            backend
-                .client
-                .progress(t, "SIDL: solving the game")
-                .with_message("building the extensive form")
-                .begin()
-                .await,
-        ),
-        None => None,
-    };
-
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _on_drop = CancelOnDrop(cancel.clone());
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
-    let flag = cancel.clone();
     let exploit = params.exploit.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        guard::catch(move || run(game, limits, opts, exploit.as_deref(), &flag, &tx))
-    });
-    while let Some(msg) = rx.recv().await {
-        if let Some(p) = &progress {
-            p.report(msg).await;
-        }
-    }
-    let outcome = match task.await {
-        Ok(Ok(o)) => o,
-        Ok(Err(panic)) => {
-            let m = format!("sidl-lsp: internal error in the solve: {panic}");
-            eprintln!("{m}");
-            backend.client.log_message(MessageType::ERROR, &m).await;
-            if let Some(p) = progress {
-                p.finish_with_message("internal error").await;
-            }
-            return Err(failed(m));
-        }
-        Err(e) => return Err(failed(format!("the solve task failed: {e}"))),
-    };
+    let (outcome, finish) = longrun::run(
+        backend,
+        params.work_done_token,
+        "solve",
+        "SIDL: solving the game",
+        "building the extensive form".into(),
+        "the solve",
+        move |ctx| run(game, limits, opts, exploit.as_deref(), ctx),
+    )
+    .await?;
     match outcome {
         Outcome::Solved(r) => {
-            if let Some(p) = progress {
-                p.finish_with_message(format!(
+            finish
+                .with(format!(
                     "{}: {} nodes, {} information sets, NashConv {:.6}",
                     r.title, r.nodes, r.infosets, r.nash_conv
                 ))
                 .await;
-            }
             Ok(*r)
         }
         Outcome::Cancelled => {
-            if let Some(p) = progress {
-                p.finish_with_message("cancelled").await;
-            }
+            finish.with("cancelled").await;
             Err(Error::request_cancelled())
         }
         Outcome::Usage(m) => {
-            if let Some(p) = progress {
-                p.finish_with_message(m.clone()).await;
-            }
+            finish.with(m.clone()).await;
             Err(Error::invalid_params(m))
         }
         Outcome::Failed(e) => {
-            if let Some(p) = progress {
-                p.finish_with_message(e.message.clone()).await;
-            }
+            finish.with(e.message.clone()).await;
             // the engine's diagnostic (code, range, help) as the error's data
             let snap = Snapshot::of_text(&text, backend.unit());
             let d = e.to_diagnostic();
@@ -260,21 +200,13 @@ fn run(
     limits: BuildLimits,
     opts: SolveOptions,
     exploit: Option<&str>,
-    cancel: &AtomicBool,
-    tx: &tokio::sync::mpsc::UnboundedSender<String>,
+    ctx: &mut longrun::Ctx,
 ) -> Outcome {
-    let mut last = Instant::now();
-    let mut every = |msg: &dyn Fn() -> String| {
-        if last.elapsed() >= Duration::from_millis(100) {
-            last = Instant::now();
-            let _ = tx.send(msg());
-        }
-    };
     let built = extensive::build_with_progress(game.clone(), limits, &mut |nodes| {
-        every(&|| format!("building the extensive form: {nodes} nodes"));
-        !cancel.load(Ordering::SeqCst)
+        ctx.report(|| format!("building the extensive form: {nodes} nodes"));
+        !ctx.cancelled()
     });
-    if cancel.load(Ordering::SeqCst) {
+    if ctx.cancelled() {
         return Outcome::Cancelled;
     }
     let tree = match built {
@@ -282,13 +214,13 @@ fn run(
         Err(e) => return Outcome::Failed(e),
     };
     let sol = match solve::solve(&tree, opts, &mut |done, total| {
-        every(&|| format!("CFR+: {done} of {total} iterations"));
-        !cancel.load(Ordering::SeqCst)
+        ctx.report(|| format!("CFR+: {done} of {total} iterations"));
+        !ctx.cancelled()
     }) {
         Ok(s) => s,
         Err(e) => return Outcome::Failed(e),
     };
-    if cancel.load(Ordering::SeqCst) {
+    if ctx.cancelled() {
         return Outcome::Cancelled;
     }
     let (labels, names) = match (readable(&game, &tree), player_names(&game)) {

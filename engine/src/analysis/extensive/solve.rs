@@ -409,32 +409,3 @@ impl Solver {
         }
     }
 }
-
-/// Everything an Analyse panel shows, from the game's source text: the tree's counts, the
-/// solution and the `.efg` text (what the playground's worker will call; docs/analysis.md).
-#[derive(Clone, Debug, Serialize)]
-pub struct Analysis {
-    pub stats: super::TreeStats,
-    pub solution: Solution,
-    pub efg: String,
-}
-
-/// Loads `src`, builds its extensive form under `limits` and solves it. A load error is its
-/// diagnostics; a build or solver error one diagnostic with its code (E0960–E0965 or a runtime
-/// error of the game).
-pub fn analyse_source(
-    src: &str,
-    limits: super::BuildLimits,
-    opts: SolveOptions,
-    progress: &mut dyn FnMut(u64, u64) -> bool,
-) -> Result<Analysis, Vec<crate::diag::Diagnostic>> {
-    let (game, _) = crate::game::Game::load(src)?;
-    let tree =
-        super::build(std::sync::Arc::new(game), limits).map_err(|e| vec![e.to_diagnostic()])?;
-    let solution = solve(&tree, opts, progress).map_err(|e| vec![e.to_diagnostic()])?;
-    Ok(Analysis {
-        stats: tree.stats(),
-        efg: super::efg::to_efg(&tree),
-        solution,
-    })
-}

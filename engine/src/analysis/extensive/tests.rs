@@ -103,22 +103,29 @@ fn battle_of_the_sexes_support_enumeration() {
         && e.values == [q(2, 3), q(2, 3)]));
 }
 
-/// The adapters' entry point: Kuhn from its source, solved exactly by `auto`, with its `.efg`;
-/// a game without payoffs is one diagnostic E0962; CFR+ can be stopped from the progress callback.
+/// Builds and solves `src` as the adapters do (load, build, solve).
+fn analyse(
+    src: &str,
+    opts: solve::SolveOptions,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<(Tree, solve::Solution), String> {
+    let (game, _) = Game::load(src).map_err(|d| d[0].code.to_string())?;
+    let tree = build(Arc::new(game), BuildLimits::default()).map_err(|e| e.code.to_string())?;
+    let sol = solve::solve(&tree, opts, progress).map_err(|e| e.code.to_string())?;
+    Ok((tree, sol))
+}
+
+/// Kuhn from its source, solved exactly by `auto`, with its `.efg`; a game without payoffs is
+/// E0962; CFR+ can be stopped from the progress callback.
 #[test]
-fn analyse_source_for_adapters() {
+fn kuhn_from_source_solved_and_stoppable() {
     let src = include_str!("../../../../games/kuhn.sidl");
-    let a = solve::analyse_source(
-        src,
-        BuildLimits::default(),
-        solve::SolveOptions::default(),
-        &mut |_, _| true,
-    )
-    .expect("solves");
-    assert_eq!(a.solution.method, "lp");
-    assert_eq!(a.stats.infosets, 12);
-    assert!(a.efg.starts_with("EFG 2 R \"kuhn\""));
-    let json = serde_json::to_string(&a.solution).unwrap();
+    let (tree, solution) =
+        analyse(src, solve::SolveOptions::default(), &mut |_, _| true).expect("solves");
+    assert_eq!(solution.method, "lp");
+    assert_eq!(tree.stats().infosets, 12);
+    assert!(efg::to_efg(&tree).starts_with("EFG 2 R \"kuhn\""));
+    let json = serde_json::to_string(&solution).unwrap();
     assert!(
         json.contains("\"exact_values\":{\"[p1]\":\"-1/18\",\"[p2]\":\"1/18\"}"),
         "{json}"
@@ -128,24 +135,18 @@ fn analyse_source_for_adapters() {
         iterations: 10_000,
     };
     let mut calls = 0;
-    let a = solve::analyse_source(src, BuildLimits::default(), opts, &mut |_, _| {
+    let (_, solution) = analyse(src, opts, &mut |_, _| {
         calls += 1;
         calls < 3
     })
     .expect("solves");
     assert_eq!(
-        a.solution.iterations,
+        solution.iterations,
         Some(3 * solve::chunk_of(10_000)),
         "stopped after three chunks"
     );
-    let e = solve::analyse_source(
-        "game(g).\ninit([a], 0).\n",
-        BuildLimits::default(),
-        opts,
-        &mut |_, _| true,
-    )
-    .unwrap_err();
-    assert_eq!(e[0].code, "E0962");
+    let e = analyse("game(g).\ninit([a], 0).\n", opts, &mut |_, _| true).unwrap_err();
+    assert_eq!(e, "E0962");
 }
 
 /// A build reports its progress every PROGRESS_EVERY nodes and stops (E0966) when told to;

@@ -103,6 +103,12 @@ pub enum Difference {
         first: Actions,
         second: Actions,
     },
+    /// Both states have the switch with the same templates, but `switch/2` accepts `action` in the
+    /// first state only (`true`) or the second only (`false`).
+    Accepts {
+        action: Term,
+        accepted_in_first: bool,
+    },
 }
 
 /// A definite Def.1 §11 violation.
@@ -139,6 +145,18 @@ impl Violation {
                 "switch {sw} has actions {} in the first state and {} in the second",
                 show_actions(first),
                 show_actions(second)
+            ),
+            Difference::Accepts {
+                action,
+                accepted_in_first,
+            } => format!(
+                "switch {sw} accepts {} in the {} state only (switch/2)",
+                canonical(action),
+                if *accepted_in_first {
+                    "first"
+                } else {
+                    "second"
+                }
             ),
         };
         [
@@ -192,8 +210,9 @@ pub struct ViolationData {
 }
 
 /// What differs: `what` is `legality` (`legal_in`: `first` or `second`), `owner` (`first`/`second`:
-/// the owners, `null` for nobody) or `actions` (`first`/`second`: the action lists, or templates
-/// of an unlimited switch).
+/// the owners, `null` for nobody), `actions` (`first`/`second`: the action lists, or templates
+/// of an unlimited switch) or `accepts` (`action`, accepted by `switch/2` in `accepted_in`: `first`
+/// or `second` only).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "what", rename_all = "lowercase")]
 pub enum DifferenceData {
@@ -207,6 +226,10 @@ pub enum DifferenceData {
     Actions {
         first: Vec<String>,
         second: Vec<String>,
+    },
+    Accepts {
+        action: String,
+        accepted_in: &'static str,
     },
 }
 
@@ -279,6 +302,17 @@ impl Violation {
                 Difference::Actions { first, second } => DifferenceData::Actions {
                     first: actions(first),
                     second: actions(second),
+                },
+                Difference::Accepts {
+                    action,
+                    accepted_in_first,
+                } => DifferenceData::Accepts {
+                    action: canonical(action),
+                    accepted_in: if *accepted_in_first {
+                        "first"
+                    } else {
+                        "second"
+                    },
                 },
             },
             view: self.view.iter().map(canonical).collect(),
@@ -411,7 +445,13 @@ struct Node {
     step: Option<Step>,
     switches: Arc<Vec<SwitchInfo>>,
     views: Vec<Vec<Term>>,
+    /// For each unlimited switch a player owns: the probed actions and whether `switch/2` accepts
+    /// each ([`Explorer::probe`]).
+    accepts: Vec<Probed>,
 }
+
+/// An unlimited switch, and the actions probed with `switch/2` with whether each was accepted.
+type Probed = (Term, Vec<(Term, bool)>);
 
 /// What [`Explorer::register`] did with a state.
 enum Visit {
@@ -610,6 +650,7 @@ impl Explorer {
         for p in self.players.clone() {
             views.push(s.view(Some(&p))?);
         }
+        let accepts = Self::probe(s, &switches)?;
         let id = self.nodes.len();
         self.by_facts.insert(key, id);
         self.nodes.push(Node {
@@ -617,6 +658,7 @@ impl Explorer {
             step,
             switches,
             views,
+            accepts,
         });
         for pi in 0..self.players.len() {
             let vk = sorted_key(&self.nodes[id].views[pi]);
@@ -673,7 +715,7 @@ impl Explorer {
                             second: sw.actions.clone(),
                         }
                     }),
-                    Some(_) => None,
+                    Some(_) => self.acceptance(&sw.id, x, y, x_first),
                 };
                 let Some(difference) = diff else { continue };
                 if self.done()
@@ -695,6 +737,59 @@ impl Explorer {
                 });
             }
         }
+    }
+
+    /// The most actions probed with `switch/2` per unlimited switch and state.
+    const MAX_PROBES: usize = 16;
+
+    /// Which of a few actions `switch/2` accepts, for each unlimited switch a player owns: the actions
+    /// the searches try ([`sim::candidates`]: the game's `candidate/2`, or a few values of each slot's
+    /// type) and [`Explorer::unlimited_samples`], at most [`Explorer::MAX_PROBES`]. Two states a player
+    /// cannot tell apart must accept the same of these (a typed switch's templates are the same in
+    /// both, so only `switch/2`'s answer shows a leak through its body).
+    fn probe(
+        s: &mut Session,
+        switches: &[SwitchInfo],
+    ) -> Result<Vec<Probed>, RuntimeError> {
+        let mut out = Vec::new();
+        for sw in switches {
+            let (Owner::Player(p), Actions::Unlimited(templates)) = (&sw.owner, &sw.actions) else {
+                continue;
+            };
+            let mut probes = crate::ai::sim::candidates(s, sw)?;
+            for a in Self::unlimited_samples(templates) {
+                if !probes.contains(&a) {
+                    probes.push(a);
+                }
+            }
+            probes.truncate(Self::MAX_PROBES);
+            let mut answers = Vec::with_capacity(probes.len());
+            for a in probes {
+                let ok = s.accepts(p, &sw.id, &a)?.is_ok();
+                answers.push((a, ok));
+            }
+            out.push((sw.id.clone(), answers));
+        }
+        Ok(out)
+    }
+
+    /// An action of `switch` probed in both states that `switch/2` accepts in one only.
+    fn acceptance(&self, switch: &Term, x: usize, y: usize, x_first: bool) -> Option<Difference> {
+        let of = |n: usize| {
+            self.nodes[n]
+                .accepts
+                .iter()
+                .find(|(id, _)| id == switch)
+                .map(|(_, v)| v)
+        };
+        let (in_x, in_y) = (of(x)?, of(y)?);
+        in_x.iter().find_map(|(a, ok)| {
+            let (_, other) = in_y.iter().find(|(b, _)| b == a)?;
+            (ok != other).then(|| Difference::Accepts {
+                action: a.clone(),
+                accepted_in_first: if x_first { *ok } else { *other },
+            })
+        })
     }
 
     /// A few actions of an unlimited switch: each template with every slot given one of a few values of

@@ -222,6 +222,11 @@ mod dynamic {
             ("games/paper/rps.sidl", 300),
             ("games/paper/priceNegotiation.sidl", 200),
             ("games/paper/chess.sidl", 60),
+            // typed switches: what switch/2 accepts is probed too
+            ("games/econ/dictator.sidl", 100),
+            ("games/econ/trust.sidl", 100),
+            ("games/econ/common_value.sidl", 100),
+            ("games/econ/double_auction.sidl", 60),
         ] {
             let mut calls = 0;
             let r = explore(load(g), &opts(n), &mut |_| calls += 1).expect(g);
@@ -431,5 +436,43 @@ mod fixtures {
         assert_eq!(owner(&mut s1).as_ref(), Some(first));
         assert_eq!(owner(&mut s2).as_ref(), Some(second));
         assert!([first, second].contains(&&Owner::Player(b())));
+    }
+
+    /// A typed switch with the same template in both states leaks through `switch/2`'s body: the
+    /// exploration probes which offers it accepts, and the counterexample's two states answer
+    /// differently for the action it names.
+    #[test]
+    fn acceptance_leak() {
+        let rel = "engine/tests/hidden/acceptance_leak.sidl";
+        let d = check_static(&read(rel));
+        assert!(
+            d.iter()
+                .any(|d| d.code == super::HIDDEN_READ && d.message.contains("switch [b]")),
+            "{d:#?}"
+        );
+        let (game, o, v) = dynamic(rel);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert_eq!((&v[0].player, &v[0].switch), (&b(), &b()));
+        let Difference::Accepts {
+            action,
+            accepted_in_first,
+        } = &v[0].difference
+        else {
+            panic!("{:?}", v[0].difference)
+        };
+        let mut s1 = replay(game.clone(), &o, &v[0].first).unwrap();
+        let mut s2 = replay(game, &o, &v[0].second).unwrap();
+        assert_eq!(s1.view(Some(&b())).unwrap(), s2.view(Some(&b())).unwrap());
+        let ok =
+            |s: &mut sidl_engine::game::Session| s.accepts(&b(), &b(), action).unwrap().is_ok();
+        assert_eq!(ok(&mut s1), *accepted_in_first);
+        assert_eq!(ok(&mut s2), !*accepted_in_first);
+        assert!(
+            v[0].reason()[0].contains("accepts [offer,"),
+            "{:?}",
+            v[0].reason()
+        );
+        let json = serde_json::to_value(v[0].data()).unwrap();
+        assert_eq!(json["difference"]["what"], "accepts", "{json}");
     }
 }

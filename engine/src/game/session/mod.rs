@@ -1020,14 +1020,15 @@ impl Session {
             .collect())
     }
 
-    /// Submits `action` for `player` at `switch` (docs/semantics.md §4.5). A later submission to the same
-    /// switch replaces the earlier one. In interrupt mode an accepted submission runs a transition.
-    pub fn submit(
+    /// Would `submit(player, switch, action)` be accepted now? The action as the session would keep it
+    /// (an integer in a `double` slot is a float), or why not; nothing changes (the hidden-information
+    /// exploration asks this of typed switches).
+    pub fn accepts(
         &mut self,
         player: &Term,
         switch: &Term,
         action: &Term,
-    ) -> Result<Result<(), Rejection>, RuntimeError> {
+    ) -> Result<Result<Term, Rejection>, RuntimeError> {
         if !action.is_ground() || !switch.is_ground() || !player.is_ground() {
             return Ok(Err(Rejection(format!(
                 "submit({}, {}, {}) is not ground: a submission names one action",
@@ -1130,6 +1131,21 @@ impl Session {
                 }
                 a
             }
+        };
+        Ok(Ok(action))
+    }
+
+    /// Submits `action` for `player` at `switch` (docs/semantics.md §4.5). A later submission to the same
+    /// switch replaces the earlier one. In interrupt mode an accepted submission runs a transition.
+    pub fn submit(
+        &mut self,
+        player: &Term,
+        switch: &Term,
+        action: &Term,
+    ) -> Result<Result<(), Rejection>, RuntimeError> {
+        let action = match self.accepts(player, switch, action)? {
+            Ok(a) => a,
+            Err(r) => return Ok(Err(r)),
         };
         let interrupt = self.settings.interrupt && !self.replaying;
         let before = interrupt.then(|| self.pending.clone());

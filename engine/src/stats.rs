@@ -91,39 +91,81 @@ impl Tracker {
 
 /// The answers of the game's `metric(Name, Value)` hook in the current state (none without it). A
 /// clause that throws gives an error answer in its place (the answers before it are kept); a
-/// budget error, which `catch/3` cannot catch, gives one error answer.
+/// budget error, which `catch/3` cannot catch, gives one error answer. When every clause names its
+/// metric (a ground first argument), each name is asked on its own, so an error is reported under
+/// the metric's name; otherwise under `metric/2`.
 pub fn metrics(s: &mut Session) -> Vec<(String, Result<f64, String>)> {
     let m = Atom::new(METRIC.0);
-    if s.game().program.pred(m, METRIC.1).is_none() {
+    let Some(pred) = s.game().program.pred(m, METRIC.1) else {
         return Vec::new();
+    };
+    let mut names: Vec<Term> = Vec::new();
+    let mut all_named = true;
+    for c in &pred.clauses {
+        let head = match &c.term {
+            Term::Compound(f, args) if f.name() == ":-" && args.len() == 2 => &args[0],
+            t => t,
+        };
+        match head.args().first() {
+            Some(n) if n.is_ground() => {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+            _ => all_named = false,
+        }
     }
-    let (n, v, e) = (Term::Var(0), Term::Var(1), Term::Var(2));
-    let call = Term::new_compound(m, vec![n.clone(), v.clone()]);
+    if !all_named {
+        return metric_answers(s, Term::Var(0), "metric/2");
+    }
+    let mut out = Vec::new();
+    for n in names {
+        let shown = metric_name(&n);
+        out.extend(metric_answers(s, n, &shown));
+        if out.len() >= MAX_METRICS {
+            out.truncate(MAX_METRICS);
+            break;
+        }
+    }
+    out
+}
+
+fn metric_name(name: &Term) -> String {
+    match name {
+        Term::Atom(a) => a.name().to_string(),
+        t => canonical(t),
+    }
+}
+
+/// The answers of `catch(metric(Name, V), E, true)`; an error is reported under `owner`.
+fn metric_answers(s: &mut Session, name: Term, owner: &str) -> Vec<(String, Result<f64, String>)> {
+    let m = Atom::new(METRIC.0);
+    let (v, e) = (Term::Var(1), Term::Var(2));
+    let call = Term::new_compound(m, vec![name.clone(), v.clone()]);
     let goal = Term::new_compound(
         Atom::new("catch"),
         vec![call, e.clone(), Term::atom("true")],
     );
-    let answer = Term::new_compound(m, vec![n, v, e]);
+    let answer = Term::new_compound(m, vec![name, v, e]);
+    let what = if owner == "metric/2" {
+        "metric/2".to_string()
+    } else {
+        format!("metric {owner}")
+    };
     match s.query_state(&goal, &answer, MAX_METRICS, "metric/2") {
         Ok(answers) => answers
             .iter()
             .map(|a| {
                 let [name, value, error] = a.args() else {
-                    return (
-                        "metric/2".to_string(),
-                        Err("a malformed answer".to_string()),
-                    );
+                    return (owner.to_string(), Err("a malformed answer".to_string()));
                 };
                 if !matches!(error, Term::Var(_)) {
                     return (
-                        "metric/2".to_string(),
-                        Err(format!("metric/2 threw {}", canonical(error))),
+                        owner.to_string(),
+                        Err(format!("{what} threw {}", canonical(error))),
                     );
                 }
-                let name = match name {
-                    Term::Atom(a) => a.name().to_string(),
-                    t => canonical(t),
-                };
+                let name = metric_name(name);
                 let value = value
                     .as_f64()
                     .ok_or_else(|| format!("metric {name}: {} is not a number", canonical(value)));
@@ -131,8 +173,8 @@ pub fn metrics(s: &mut Session) -> Vec<(String, Result<f64, String>)> {
             })
             .collect(),
         Err(e) => vec![(
-            "metric/2".to_string(),
-            Err(format!("metric/2 raised {}: {}", e.code, e.message)),
+            owner.to_string(),
+            Err(format!("{what} raised {}: {}", e.code, e.message)),
         )],
     }
 }

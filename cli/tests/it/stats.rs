@@ -111,15 +111,14 @@ fn first_price_revenue_matches_its_expectation_and_bad_metrics_are_reported() {
         kind["errors"][0],
         "metric kind: first_price is not a number"
     );
+    // the throwing clause is reported under its metric's name
     let thrown = metrics
         .iter()
-        .find(|m| m["name"] == "metric/2")
+        .find(|m| m["name"] == "broken")
         .expect("the throwing clause");
+    let text = thrown["errors"][0].as_str().unwrap();
     assert!(
-        thrown["errors"][0]
-            .as_str()
-            .unwrap()
-            .contains("type_error(evaluable"),
+        text.starts_with("metric broken threw") && text.contains("type_error(evaluable"),
         "{thrown}"
     );
     // both bidders bid 1..10 at random: 10 actions per decision

@@ -747,10 +747,7 @@ impl Explorer {
     /// type) and [`Explorer::unlimited_samples`], at most [`Explorer::MAX_PROBES`]. Two states a player
     /// cannot tell apart must accept the same of these (a typed switch's templates are the same in
     /// both, so only `switch/2`'s answer shows a leak through its body).
-    fn probe(
-        s: &mut Session,
-        switches: &[SwitchInfo],
-    ) -> Result<Vec<Probed>, RuntimeError> {
+    fn probe(s: &mut Session, switches: &[SwitchInfo]) -> Result<Vec<Probed>, RuntimeError> {
         let mut out = Vec::new();
         for sw in switches {
             let (Owner::Player(p), Actions::Unlimited(templates)) = (&sw.owner, &sw.actions) else {

@@ -129,11 +129,15 @@ await check('Stop on a long CFR+ run (Leduc poker) keeps the average so far; the
 });
 
 await check('Stop while the tree is built restarts the engine and the game comes back', async () => {
+  // tic-tac-toe's tree (549,946 nodes) takes long enough to build that Stop lands during the build:
+  // wait for the build's own progress first, so the check cannot pass by the build ending first
+  await pickGame('tictactoe.sidl');
   await page.fill('#analyse-max-nodes', '1000000');
   await page.click('#analyse');
+  await page.waitForFunction(() => /^building the extensive form: [1-9]\d* nodes$/.test(document.querySelector('#analyse-progress').textContent), null, { timeout: 60000 });
   await page.click('#stop-analyse');
   await idle();
-  assert.match(await text('#analyse-progress'), /stopped while building the tree|^leduc: /);
+  assert.match(await text('#analyse-progress'), /^stopped while building the tree; the game was reloaded$/);
   await page.click('#random-chronon');
   await idle();
   assert.match(await text('#chronon-label'), /chronon/);

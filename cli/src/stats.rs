@@ -172,22 +172,15 @@ pub fn run(a: &StatsArgs) -> u8 {
             return 1;
         }
     }
-    if a.csv {
-        print!("{}", report.to_csv());
-    } else {
-        match a.format {
-            crate::commands::CheckFormat::Json => match serde_json::to_string(&report) {
-                Ok(j) => println!("{j}"),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return 2;
-                }
-            },
-            crate::commands::CheckFormat::Human => {
-                println!("{}: {}", name, describe(a, &games));
-                print!("{}", report.to_text());
-            }
-        }
+    let heading = format!("{}: {}", name, describe(a, &games));
+    if let Some(code) = print_report(
+        a,
+        &report,
+        || report.to_csv(),
+        &heading,
+        || report.to_text(),
+    ) {
+        return code;
     }
     if problems > 0 {
         eprintln!("note: {problems} record(s) or line(s) left out (see the warnings above)");
@@ -360,30 +353,50 @@ fn run_sweep(a: &StatsArgs, spec: &str, src: &str, settings: &Settings) -> u8 {
             return 1;
         }
     }
+    let heading = format!(
+        "{name}: {} simulated games per value, seeds {}..{}, at most {} chronons each",
+        a.games,
+        a.seed,
+        a.seed.wrapping_add(a.games.saturating_sub(1)),
+        a.max_chronons
+    );
+    print_report(
+        a,
+        &report,
+        || report.to_csv(),
+        &heading,
+        || report.to_text(),
+    )
+    .unwrap_or(0)
+}
+
+/// Prints a report as `--csv`, `--format json` or text (`heading`, then `text`); `Some(exit code)`
+/// when it cannot be written.
+fn print_report(
+    a: &StatsArgs,
+    report: &impl serde::Serialize,
+    csv: impl FnOnce() -> String,
+    heading: &str,
+    text: impl FnOnce() -> String,
+) -> Option<u8> {
     if a.csv {
-        print!("{}", report.to_csv());
-    } else {
-        match a.format {
-            crate::commands::CheckFormat::Json => match serde_json::to_string(&report) {
-                Ok(j) => println!("{j}"),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return 2;
-                }
-            },
-            crate::commands::CheckFormat::Human => {
-                println!(
-                    "{name}: {} simulated games per value, seeds {}..{}, at most {} chronons each",
-                    a.games,
-                    a.seed,
-                    a.seed.wrapping_add(a.games.saturating_sub(1)),
-                    a.max_chronons
-                );
-                print!("{}", report.to_text());
+        print!("{}", csv());
+        return None;
+    }
+    match a.format {
+        crate::commands::CheckFormat::Json => match serde_json::to_string(report) {
+            Ok(j) => println!("{j}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Some(2);
             }
+        },
+        crate::commands::CheckFormat::Human => {
+            println!("{heading}");
+            print!("{}", text());
         }
     }
-    0
+    None
 }
 
 fn render_term(t: &sidl_engine::term::Term) -> String {

@@ -12,7 +12,7 @@ use sidl_engine::game::facts::Ground;
 use sidl_engine::game::host::{KeywordHost, Placement};
 use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
-use sidl_engine::game::why::{self, Question, WhyLimits};
+use sidl_engine::game::why::{self, WhyLimits};
 use sidl_engine::game::{
     account_value, fill_template, template_slots, Actions, Game, Owner, RuntimeError, Session,
     Settings, SwitchInfo,
@@ -555,19 +555,7 @@ impl Core {
     /// Explains a "why (not)?" question about the current session (for `fact` and `payoff`, a
     /// chronon of its history) with the game's clauses (the engine's `game::why`).
     pub fn why(&mut self, q: &WhyQuestionDto) -> Result<WhyDto, CoreError> {
-        let question = Question::from_parts(
-            &q.kind,
-            q.switch.as_deref(),
-            q.action.as_deref(),
-            q.player.as_deref(),
-            q.fact.as_deref(),
-            q.chronon,
-        )?;
-        let viewer = q
-            .viewer
-            .as_deref()
-            .map(|v| why::parse_term(v, "viewer"))
-            .transpose()?;
+        let (question, viewer) = q.parse()?;
         let answer = why::explain(
             &mut self.session,
             &question,

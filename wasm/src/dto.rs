@@ -353,21 +353,9 @@ pub struct LimitsDto {
     pub frames: Option<usize>,
 }
 
-/// A "why (not)?" question (`docs/why.md`): `kind` is `legal`, `action`, `submission`, `fact`,
-/// `payoff` or `do` (read by the engine's `Question::from_parts`, which names the kinds in its
-/// error); terms as SIDL text; `chronon` for `fact`, `payoff` and `do` (default: the last one);
-/// `viewer`: a player (default: the designer).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WhyQuestionDto {
-    pub kind: String,
-    pub switch: Option<String>,
-    pub action: Option<String>,
-    pub player: Option<String>,
-    pub fact: Option<String>,
-    pub chronon: Option<u64>,
-    pub viewer: Option<String>,
-}
+/// A "why (not)?" question (`docs/why.md`): the engine's parts as text (`kind` is `legal`,
+/// `action`, `submission`, `fact`, `payoff` or `do`), shared with the language server.
+pub type WhyQuestionDto = why::QuestionText;
 
 /// The answer of a "why (not)?" question: the engine's JSON form (ranges with 1-based lines and
 /// UTF-16 columns), shared with `sidl why --format json` and the language server.

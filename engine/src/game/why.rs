@@ -151,6 +151,42 @@ impl Question {
     }
 }
 
+/// A question as its parts in text (terms in SIDL syntax), as the language server's `sidl/why` and
+/// the WASM API's `why()` receive it (JSON, camelCase): `kind` is one of [`Question::KINDS`];
+/// `chronon` for `fact`, `payoff` and `do` (default: the last one); `viewer` a player (default: the
+/// designer).
+#[derive(Clone, Debug, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QuestionText {
+    pub kind: String,
+    pub switch: Option<String>,
+    pub action: Option<String>,
+    pub player: Option<String>,
+    pub fact: Option<String>,
+    pub chronon: Option<u64>,
+    pub viewer: Option<String>,
+}
+
+impl QuestionText {
+    /// The question and whose eyes it is asked with (`None`: the designer's).
+    pub fn parse(&self) -> Result<(Question, Option<Term>), String> {
+        let question = Question::from_parts(
+            &self.kind,
+            self.switch.as_deref(),
+            self.action.as_deref(),
+            self.player.as_deref(),
+            self.fact.as_deref(),
+            self.chronon,
+        )?;
+        let viewer = self
+            .viewer
+            .as_deref()
+            .map(|v| parse_term(v, "viewer"))
+            .transpose()?;
+        Ok((question, viewer))
+    }
+}
+
 /// Parses one term of a question (`what` names it in the error).
 pub fn parse_term(text: &str, what: &str) -> Result<Term, String> {
     let text = text.trim();

@@ -10,7 +10,7 @@ use super::source::{self, failed};
 use super::{guard, Backend};
 use serde::Deserialize;
 use sidl_engine::game::trace::{parse_script, session_after};
-use sidl_engine::game::why::{self, Question, WhyLimits};
+use sidl_engine::game::why::{self, WhyLimits};
 use sidl_engine::game::{Game, Settings};
 use std::sync::Arc;
 use tower_lsp_server::jsonrpc::{Error, Result};
@@ -25,19 +25,7 @@ pub struct WhyParams {
     pub script: Option<String>,
     pub after: Option<u64>,
     pub seed: Option<u64>,
-    pub question: QuestionParams,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct QuestionParams {
-    pub kind: String,
-    pub switch: Option<String>,
-    pub action: Option<String>,
-    pub player: Option<String>,
-    pub fact: Option<String>,
-    pub chronon: Option<u64>,
-    pub viewer: Option<String>,
+    pub question: why::QuestionText,
 }
 
 pub async fn execute_command(
@@ -104,20 +92,7 @@ pub async fn execute_command(
                 .into_iter()
                 .map(|(i, _)| i)
                 .collect::<Vec<_>>();
-            let q = &p.question;
-            let question = Question::from_parts(
-                &q.kind,
-                q.switch.as_deref(),
-                q.action.as_deref(),
-                q.player.as_deref(),
-                q.fact.as_deref(),
-                q.chronon,
-            )?;
-            let viewer = q
-                .viewer
-                .as_deref()
-                .map(|v| why::parse_term(v, "viewer"))
-                .transpose()?;
+            let (question, viewer) = p.question.parse()?;
             let (mut session, _) = session_after(
                 game,
                 p.seed.unwrap_or(0),

@@ -24,6 +24,7 @@ mod placement_runtime;
 mod present;
 mod runtime_errors;
 mod semantics_sections;
+mod shipped_games;
 mod session_scripts;
 mod statememo;
 mod syntax;

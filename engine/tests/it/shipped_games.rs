@@ -148,3 +148,30 @@ fn every_shipped_game_declares_labels_and_its_layout() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// docs/tutorial.md "Step 7: labels" adds labels to the tutorial's auction: every line of its
+/// ```prolog block is a line of `games/tutorial.sidl`, whose labels the shipped-games list checks.
+#[test]
+fn the_tutorial_step_on_labels_is_the_tutorial_game() {
+    let doc = std::fs::read_to_string(repo().join("docs/tutorial.md")).expect("the tutorial");
+    let step = doc
+        .split("## Step 7: labels")
+        .nth(1)
+        .expect("a step on labels")
+        .split("\n## ")
+        .next()
+        .expect("its text");
+    let block = step
+        .split("```prolog\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a prolog block");
+    let game = std::fs::read_to_string(repo().join("games/tutorial.sidl")).expect("the game");
+    let lines: BTreeSet<&str> = game.lines().map(str::trim_end).collect();
+    let mut n = 0;
+    for l in block.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(lines.contains(l.trim_end()), "not in games/tutorial.sidl: {l}");
+        n += 1;
+    }
+    assert!(n >= 8, "the block has the label rules");
+}

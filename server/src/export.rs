@@ -10,10 +10,10 @@ use crate::error::ApiError;
 use crate::store::{ChrononRow, EventRow, SeatRow, SessionRow, Store, SubmissionRow};
 use serde_json::{json, Map, Value};
 use sidl_engine::game::present::Presenter;
-use std::collections::HashMap;
 use sidl_engine::game::record::Record;
 use sidl_engine::game::{ChrononRecord, RuntimeError, Session, Submission};
 use sidl_engine::term::Term;
+use std::collections::HashMap;
 
 /// The export formats (also the last part of the admin route `/api/sessions/{id}/export/{format}`).
 pub const FORMATS: &[&str] = &[
@@ -115,7 +115,10 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
     for s in subs.iter().filter(|s| s.chronon <= n) {
         wanted[s.chronon as usize].push((s.switch.clone(), s.action.clone()));
     }
-    for e in events.iter().filter(|e| e.kind == "rejected" && e.chronon <= n) {
+    for e in events
+        .iter()
+        .filter(|e| e.kind == "rejected" && e.chronon <= n)
+    {
         let d: Value = serde_json::from_str(&e.detail).unwrap_or(Value::Null);
         if let (Some(sw), Some(a)) = (d["switch"].as_str(), d["action"].as_str()) {
             wanted[e.chronon as usize].push((sw.to_string(), a.to_string()));
@@ -273,7 +276,10 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
             json!((s.at_ms - started(l, c)).max(0)),
         );
         m.insert("timeout".into(), json!(s.source == "timeout-ai"));
-        m.insert("label".into(), action_label(l, s.chronon, &s.switch, &s.action));
+        m.insert(
+            "label".into(),
+            action_label(l, s.chronon, &s.switch, &s.action),
+        );
         rows.push((s.at_ms, 1, rows.len(), m));
     }
     // after the end no chronon runs: an event then belongs to the last one

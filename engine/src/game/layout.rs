@@ -454,7 +454,11 @@ impl Eval {
             return None;
         }
         Some(Piece {
-            text: if self.raw { raw.unwrap_or(default) } else { default },
+            text: if self.raw {
+                raw.unwrap_or(default)
+            } else {
+                default
+            },
             image: None,
             title,
         })

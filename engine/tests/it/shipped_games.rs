@@ -170,7 +170,10 @@ fn the_tutorial_step_on_labels_is_the_tutorial_game() {
     let lines: BTreeSet<&str> = game.lines().map(str::trim_end).collect();
     let mut n = 0;
     for l in block.lines().filter(|l| !l.trim().is_empty()) {
-        assert!(lines.contains(l.trim_end()), "not in games/tutorial.sidl: {l}");
+        assert!(
+            lines.contains(l.trim_end()),
+            "not in games/tutorial.sidl: {l}"
+        );
         n += 1;
     }
     assert!(n >= 8, "the block has the label rules");

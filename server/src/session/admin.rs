@@ -324,7 +324,12 @@ impl Actor {
                 p.switches
                     .iter()
                     .filter(|s| s.owner.as_ref() == Some(player))
-                    .map(|s| json!([text(&s.switch), s.actions.iter().map(text).collect::<Vec<_>>()]))
+                    .map(|s| {
+                        json!([
+                            text(&s.switch),
+                            s.actions.iter().map(text).collect::<Vec<_>>()
+                        ])
+                    })
                     .collect()
             })
             .collect()

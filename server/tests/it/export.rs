@@ -337,7 +337,10 @@ async fn the_event_log_labels_follow_the_session_language(db: Db) {
         chronons[0].starts_with("das Geben ← Karten werden gegeben (drawn)"),
         "{chronons:?}"
     );
-    assert!(chronons[1].contains("Zug von Spieler 1 ← Spieler 1 setzt 1 (submitted)"), "{chronons:?}");
+    assert!(
+        chronons[1].contains("Zug von Spieler 1 ← Spieler 1 setzt 1 (submitted)"),
+        "{chronons:?}"
+    );
     assert!(chronons[2].contains("Spieler 2 zeigt: "), "{chronons:?}");
     // connections have no label
     assert!(rows

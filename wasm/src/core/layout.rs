@@ -36,8 +36,9 @@ mod tests {
         ))
         .expect("game");
         let mut core = Core::new(&src).expect("loads");
-        let json = serde_json::to_value(core.layout(Some("[xplayer]"), None, false).expect("layout"))
-            .expect("json");
+        let json =
+            serde_json::to_value(core.layout(Some("[xplayer]"), None, false).expect("layout"))
+                .expect("json");
         assert_eq!(json["parts"][0]["kind"], "board");
         assert_eq!(
             json["parts"][0]["columns"],

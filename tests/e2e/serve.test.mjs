@@ -138,6 +138,9 @@ await check('the monitor shows the game in its labels (English), and raw terms o
   assert.equal(m.events.length, 1, m.events.join(' / '));
   assert.match(m.events[0], /^chronon 1: the deal ← cards are dealt \(drawn\)/);
   assert.match(m.accounts, /Accounts: Player 1: 0\.0 chips, Player 2: 0\.0 chips/);
+  // the stored events (connections) name the seats' players by their labels
+  const who = await page.locator('#events tbody td:nth-child(4)').allTextContents();
+  assert.ok(who.includes('1 Player 1') && who.includes('2 Player 2'), who.join(' | '));
   await page.screenshot({ path: join(artifacts, 'serve-monitor-en.png'), fullPage: true });
   await page.click('#raw');
   await page.waitForFunction(() => document.querySelector('section.group').dataset.texts === 'raw');

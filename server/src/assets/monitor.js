@@ -110,9 +110,12 @@ async function refresh() {
     $("groups").replaceChildren(...m.groups.map(group));
     const { events } = await api(`/api/sessions/${encodeURIComponent(session)}/events?after=${lastEvent}`);
     const tb = $("events").querySelector("tbody");
+    // a seat's player by its label (the group's labels) unless raw terms are asked for
+    const names = (g) => { const x = m.groups.find((y) => y.group === g); return !rawBox.checked && x && x.labels ? x.labels.players : null; };
     for (const e of events) {
       lastEvent = Math.max(lastEvent, e.id);
-      const who = e.seat === null ? "" : `${e.seat + 1} ${e.player}${e.label ? ` [${e.label}]` : ""}`;
+      const player = (names(e.group) || [])[e.seat] || e.player;
+      const who = e.seat === null ? "" : `${e.seat + 1} ${player}${e.label ? ` [${e.label}]` : ""}`;
       const tr = el("tr");
       tr.append(el("td", time(e.at_ms)), el("td", e.group), el("td", e.chronon), el("td", who), el("td", e.event),
         el("td", e.detail && Object.keys(e.detail).length ? JSON.stringify(e.detail) : ""));

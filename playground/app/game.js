@@ -9,7 +9,7 @@ import { rateStart, rateStep } from './rate.js';
 import { updateUrl } from './share.js';
 import { S, engine, act, clearError } from './state.js';
 import { eventQuestion, whyButton } from './why.js';
-import { accountText, actionText, eventTexts, factText, onLabelsChange, playerText, refreshLabels, switchText } from './labels.js';
+import { L, accountText, actionText, eventTexts, factText, onLabelsChange, playerText, refreshLabels, switchText } from './labels.js';
 
 onLabelsChange(() => act(render));
 
@@ -226,8 +226,9 @@ async function renderGame() {
   const ul = $('facts');
   ul.replaceChildren(...facts.map((f) => el('li', { title: factText(f) === f ? undefined : f }, factText(f))));
   if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
-  // the game's layout, evaluated by the engine from the same view (gallery images: games/)
-  const layout = await engine.call('layout', S.viewAs === '' ? null : S.viewAs, null);
+  // the game's layout, evaluated by the engine from the same view (gallery images: games/), in
+  // the labels' language, or in raw terms when the toggle says so
+  const layout = await engine.call('layout', S.viewAs === '' ? null : S.viewAs, L.lang || null, !L.on);
   $('board').replaceChildren(...renderLayout(layout, new URL('games/', location.href)));
 
   const acc = await accountsNow();

@@ -318,7 +318,8 @@ class SidlGameElement extends HTMLElement {
     const facts = await this.call('view', v === '' ? null : v);
     u.facts.replaceChildren(...facts.map((f) => h('li', { title: t.fact(f) === f ? null : f }, t.fact(f))));
     // the game's layout (docs/reference.md "Layouts"), from the same view; images next to src
-    u.layout.replaceChildren(...renderLayout(await this.call('layout', v === '' ? null : v, null), this.gameUrl));
+    // (in the element's language; raw terms with labels="raw")
+    u.layout.replaceChildren(...renderLayout(await this.call('layout', v === '' ? null : v, this.getAttribute('lang') || null, raw), this.gameUrl));
     const acc = await this.call('accounts');
     u.accounts.replaceChildren(...acc.map((a) => h('tr', {}, h('td', { title: a.player }, t.account(a.player) ?? t.player(a.player)), h('td', {}, a.amount))));
     const who = v === '' ? -1 : this.players.indexOf(v);

@@ -9,9 +9,11 @@ use crate::config::{plan, show, SessionConfig};
 use crate::error::ApiError;
 use crate::store::{ChrononRow, EventRow, SeatRow, SessionRow, Store, SubmissionRow};
 use serde_json::{json, Map, Value};
+use sidl_engine::game::present::Presenter;
 use sidl_engine::game::record::Record;
 use sidl_engine::game::{ChrononRecord, RuntimeError, Session, Submission};
 use sidl_engine::term::Term;
+use std::collections::HashMap;
 
 /// The export formats (also the last part of the admin route `/api/sessions/{id}/export/{format}`).
 pub const FORMATS: &[&str] = &[
@@ -42,6 +44,7 @@ pub const EVENT_COLUMNS: &[&str] = &[
     "decision_ms",
     "timeout",
     "accounts",
+    "label",
 ];
 
 /// Everything stored about one group of a session, and the group's game replayed from it.
@@ -58,6 +61,12 @@ struct Loaded {
     session: Session,
     /// The accounts (canonical text, player order) after each chronon.
     accounts: Vec<Vec<String>>,
+    /// The `label` column: the text of an action (chronon, 0-based; switch; action, canonical
+    /// text) in the game's labels, as the designer reads it at the start of that chronon, in the
+    /// session's language.
+    action_labels: HashMap<(u64, String, String), String>,
+    /// The `label` column of a chronon row (1-based): the chronon's events, `; `-separated.
+    chronon_labels: HashMap<u64, String>,
 }
 
 fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
@@ -101,9 +110,40 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
     // the accounts after every chronon: the record's own replay, which checks it on the way
     let game = crate::config::game_name(&plan.game).unwrap_or_else(|| row.name.clone());
     let rec = Record::of_session(&mut session, &game, &row.game, &[], &[], None);
+    // the actions to label, per chronon (0-based): the stored submissions and the rejected ones
+    let mut wanted: Vec<Vec<(String, String)>> = vec![Vec::new(); n as usize + 1];
+    for s in subs.iter().filter(|s| s.chronon <= n) {
+        wanted[s.chronon as usize].push((s.switch.clone(), s.action.clone()));
+    }
+    for e in events
+        .iter()
+        .filter(|e| e.kind == "rejected" && e.chronon <= n)
+    {
+        let d: Value = serde_json::from_str(&e.detail).unwrap_or(Value::Null);
+        if let (Some(sw), Some(a)) = (d["switch"].as_str(), d["action"].as_str()) {
+            wanted[e.chronon as usize].push((sw.to_string(), a.to_string()));
+        }
+    }
+    let lang = plan.lang.clone();
     let mut accounts = Vec::new();
+    let mut action_labels = HashMap::new();
+    let mut chronon_labels = HashMap::new();
     rec.replay_with(plan.game.clone(), &row.game, &settings, |s| {
         accounts.push(s.state().accounts.iter().map(show).collect::<Vec<_>>());
+        // the designer's labels in this state (raw text for a game without labels)
+        let k = s.history().len();
+        let mut pr = Presenter::new(s, None, lang.as_deref()).unwrap_or_else(|_| Presenter::raw());
+        if let Some(rec) = k.checked_sub(1).and_then(|i| s.history().get(i)) {
+            let lines: Vec<String> = rec.events.iter().map(|e| pr.event(e)).collect();
+            chronon_labels.insert(k as u64, lines.join("; "));
+        }
+        for (sw, a) in wanted.get(k).into_iter().flatten() {
+            let terms = sidl_engine::syntax::parse_term(sw)
+                .and_then(|w| sidl_engine::syntax::parse_term(a).map(|x| (w.term, x.term)));
+            if let Ok((w, x)) = terms {
+                action_labels.insert((k as u64, sw.clone(), a.clone()), pr.action(&w, &x));
+            }
+        }
         Ok(())
     })
     .map_err(|e| ApiError::new(500, "replay", e.to_string()))?;
@@ -118,6 +158,8 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
         events,
         session,
         accounts,
+        action_labels,
+        chronon_labels,
     })
 }
 
@@ -188,6 +230,14 @@ fn amount(text: &str) -> Value {
     }
 }
 
+/// The `label` of an action submitted in chronon `chronon` (0-based), `null` when it was not
+/// labelled (it does not read as a term).
+fn action_label(l: &Loaded, chronon: u64, switch: &str, action: &str) -> Value {
+    l.action_labels
+        .get(&(chronon, switch.to_string(), action.to_string()))
+        .map_or(Value::Null, |t| json!(t))
+}
+
 /// The event log, one JSON object per row with the keys [`EVENT_COLUMNS`], in time order.
 fn event_rows(l: &Loaded) -> Vec<Value> {
     let id = &l.row.id;
@@ -226,6 +276,10 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
             json!((s.at_ms - started(l, c)).max(0)),
         );
         m.insert("timeout".into(), json!(s.source == "timeout-ai"));
+        m.insert(
+            "label".into(),
+            action_label(l, s.chronon, &s.switch, &s.action),
+        );
         rows.push((s.at_ms, 1, rows.len(), m));
     }
     // after the end no chronon runs: an event then belongs to the last one
@@ -248,6 +302,8 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
                 Some(Value::String(a)) => {
                     m.insert("action".into(), json!(a));
                     m.insert("values".into(), values(a));
+                    let sw = d["switch"].as_str().unwrap_or_default();
+                    m.insert("label".into(), action_label(l, e.chronon, sw, a));
                 }
                 _ => {
                     m.insert("values".into(), d["values"].clone());
@@ -282,6 +338,9 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
         m.insert("at_ms".into(), json!(ch.at_ms));
         m.insert("timeout".into(), json!(defaulted));
         m.insert("accounts".into(), accounts_json(l, ch.chronon));
+        if let Some(t) = l.chronon_labels.get(&ch.chronon) {
+            m.insert("label".into(), json!(t));
+        }
         rows.push((ch.at_ms, 2, rows.len(), m));
     }
     rows.sort_by_key(|r| (r.0, r.1, r.2));

@@ -292,9 +292,8 @@ await check('"view as" a player hides the opponent\'s card from its facts, event
     // the layout's hand (docs/reference.md "Layouts"): its own card only, from its own view
     const hands = await page.locator('#board .hand').allTextContents();
     const card = mine[0].slice(-2, -1).toUpperCase();
-    // the layout is drawn with the game's labels (kuhn names its players), whatever the toggle
-    const owner = p === '[p1]' ? 'Player 1' : 'Player 2';
-    assert.deepEqual(hands, [`hand of ${owner}:${card}`], `${p}'s hand`);
+    // the layout follows the "labels / raw terms" toggle (raw in this page): the raw player and card
+    assert.deepEqual(hands, [`hand of ${p}:${card.toLowerCase()}`], `${p}'s hand`);
   }
   await select('#viewas', '[p1]');
   assert.ok(await page.locator('#moves button[data-action="[p1,bet]"]').count() === 1, 'p1 moves in its own view');
@@ -351,7 +350,10 @@ await check('the board view draws tic-tac-toe from its layout (layout/1, piece/2
   await click('#moves button[data-action="[mark,2,3]"]');
   await click('#chronon');
   const cell = page.locator('table.board td[data-x="3"][data-y="2"]');
-  assert.equal(await cell.textContent(), 'X');
+  // raw terms (this page's toggle): the mark's term, not piece/2's drawing; blank cells stay empty
+  assert.equal(await cell.textContent(), 'x');
+  assert.equal(await cell.getAttribute('title'), '[cell,2,3,x]');
+  assert.equal(await page.locator('table.board td.piece').count(), 1);
   await shot('08-board-tictactoe');
 });
 
@@ -939,13 +941,34 @@ await check('labels: kuhn in English and German as the designer and as a player;
   const html = await page.evaluate(() => document.querySelector('#game-pane').innerHTML);
   assert.ok(!html.includes('Spieler 2 hat: ') && !html.includes('[card,p2,'), 'p2\'s card in p1\'s page');
   await shot('30-labels-kuhn-de-p1');
+  // the layout in the chosen language too: p1's hand, its card drawn by piece/2
+  const hand = await page.locator('#board .hand').allTextContents();
+  assert.equal(hand.length, 1);
+  assert.match(hand[0], /^hand of Spieler 1:[JQK]$/);
   await select('#labels-lang', '');
   const en = await facts();
   assert.ok(en.some((f) => f.startsWith('Player 1 holds the ')), en.join(' | '));
+  assert.deepEqual(await page.locator('#board .hand').allTextContents(), [hand[0].replace('Spieler 1', 'Player 1')]);
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await shot('30b-labels-kuhn-layout-en');
   await click('#labels-on'); // off: the raw terms
   assert.ok((await facts()).some((f) => f.startsWith('[card,p1,')));
   assert.equal(await page.locator('#about').isVisible(), false);
+  // the layout in raw terms as well: the raw player and card term
+  assert.deepEqual(await page.locator('#board .hand').allTextContents(), [`hand of [p1]:${hand[0].slice(-1).toLowerCase()}`]);
+  await shot('30c-labels-kuhn-layout-raw');
+  await pickGame('chess.sidl');
+  const sq = page.locator('table.board td[data-x="d"][data-y="1"]');
+  assert.equal(await sq.textContent(), 'white queen', 'raw terms: the man, not its glyph');
+  assert.equal(await sq.getAttribute('title'), '[white,queen,d,1]');
+  await shot('30d-labels-chess-raw');
   await click('#labels-on');
+  assert.equal(await sq.textContent(), '♕');
+  assert.equal(await sq.getAttribute('title'), 'White queen on d1');
+  await shot('30e-labels-chess-labels');
+  await pickGame('kuhn.sidl');
+  await click('#chronon');
+  await select('#viewas', '[p1]');
   await select('#viewas', '');
   for (let i = 0; i < 6 && !/game over/.test(await label()); i++) await click('#random-chronon');
   assert.match(await label(), /game over/);
@@ -996,6 +1019,8 @@ await check('<sidl-game>: labels in the element\'s language (lang), from the vie
     await game.locator('button.step').click(); await embedIdle(p);
     const f = await embedFacts(p);
     assert.ok(f.some((x) => x.startsWith(mine)), f.join(' | '));
+    // the layout in the element's language: p1's hand with its label
+    assert.match((await game.locator('.hand').allTextContents()).join('|'), new RegExp(`^hand of ${mine.split(' ').slice(0, 2).join(' ')}:[JQK]$`));
     const text = await p.evaluate(() => document.querySelector('sidl-game').shadowRoot.innerHTML);
     assert.ok(!text.includes(theirs) && !text.includes('[card,p2,'), 'p2\'s card in p1\'s element');
     await shot(`33-embed-labels-${lang || 'en'}`, p);
@@ -1003,6 +1028,10 @@ await check('<sidl-game>: labels in the element\'s language (lang), from the vie
   }
   const raw = await embedPage('src="../games/kuhn.sidl" seats="human,random" seed="5" labels="raw"');
   assert.deepEqual(await embedFacts(raw), ['[start]']);
+  // labels="raw": the layout in raw terms too (the hand of [p1], its card term)
+  await raw.locator('sidl-game button.step').click(); await embedIdle(raw);
+  assert.match((await raw.locator('sidl-game .hand').allTextContents()).join('|'), /^hand of \[p1\]:[jqk]$/);
+  await shot('34-embed-layout-raw', raw);
   await raw.close();
 });
 

@@ -105,6 +105,57 @@ await check('each page shows its own card and not the other', async () => {
   await shot(p1, 'p1-start');
 });
 
+// the experimenter's monitor (/admin/monitor): the designer's view, the seats' moves and the
+// chronons' events in the game's labels, computed by the server (the engine's `present`) in the
+// session's language; the "raw terms" box shows the terms
+async function monitor(id) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${base}/admin/monitor#token=${token}&session=${id}`);
+  await page.waitForSelector('section.group .designer-view');
+  return { page, errors };
+}
+const monitorTexts = (page) => page.evaluate(() => ({
+  view: document.querySelector('.designer-view').textContent,
+  players: [...document.querySelectorAll('section.group td.player')].map((t) => t.textContent),
+  moves: [...document.querySelectorAll('section.group td.moves')].map((t) => t.textContent),
+  events: [...document.querySelectorAll('.game-events li')].map((t) => t.textContent),
+  accounts: document.querySelector('section.group .accounts').textContent,
+  texts: document.querySelector('section.group').dataset.texts,
+}));
+
+await check('the monitor shows the game in its labels (English), and raw terms on demand', async () => {
+  const { page, errors } = await monitor(session.id);
+  const m = await monitorTexts(page);
+  assert.equal(m.texts, 'labels');
+  assert.match(m.view, /Player 1 holds the /);
+  assert.match(m.view, /Player 2 holds the /, 'the designer sees both cards');
+  assert.doesNotMatch(m.view, /\[card,/);
+  assert.deepEqual(m.players, ['Player 1', 'Player 2']);
+  assert.deepEqual(m.moves, ["Player 1's move: Player 1 checks | Player 1 bets 1", '']);
+  assert.equal(m.events.length, 1, m.events.join(' / '));
+  assert.match(m.events[0], /^chronon 1: the deal ← cards are dealt \(drawn\)/);
+  assert.match(m.accounts, /Accounts: Player 1: 0\.0 chips, Player 2: 0\.0 chips/);
+  // the stored events (connections) name the seats' players by their labels
+  const who = await page.locator('#events tbody td:nth-child(4)').allTextContents();
+  assert.ok(who.includes('1 Player 1') && who.includes('2 Player 2'), who.join(' | '));
+  await page.screenshot({ path: join(artifacts, 'serve-monitor-en.png'), fullPage: true });
+  await page.click('#raw');
+  await page.waitForFunction(() => document.querySelector('section.group').dataset.texts === 'raw');
+  const r = await monitorTexts(page);
+  assert.match(r.view, /\[card,p1,[jqk]\]/);
+  assert.match(r.view, /\[card,p2,[jqk]\]/);
+  assert.deepEqual(r.players, ['[p1]', '[p2]']);
+  assert.deepEqual(r.moves, ['[p1]: [p1,check] | [p1,bet]', '']);
+  assert.match(r.events[0], /^chronon 1: \[deal\] ← \[deal,/);
+  await page.screenshot({ path: join(artifacts, 'serve-monitor-raw.png'), fullPage: true });
+  await page.click('#raw'); // back to labels (the choice is kept in localStorage)
+  await page.context().close();
+  assert.deepEqual(errors, []);
+});
+
 await check('p1 bets; after a reload p1 is the same seat with its whole history', async () => {
   await action(p1, '[p1,bet]').click();
   await action(p2, '[p2,call]').waitFor();
@@ -204,6 +255,18 @@ await check('kuhn in German (config lang: de): each page in German, the other\'s
   // the monitor (admin API): the players' labels in the session's language
   const m = await api(`/api/sessions/${made.body.id}`);
   assert.deepEqual(m.body.live.labels.players, ['Spieler 1', 'Spieler 2']);
+  // the monitor page: the designer's view, the moves and the events in German
+  const mon = await monitor(made.body.id);
+  const t = await monitorTexts(mon.page);
+  assert.match(t.view, /Spieler 1 hat: /);
+  assert.match(t.view, /Spieler 2 hat: /);
+  assert.deepEqual(t.players, ['Spieler 1', 'Spieler 2']);
+  assert.deepEqual(t.moves, ['Zug von Spieler 1: Spieler 1 schiebt | Spieler 1 setzt 1', '']);
+  assert.match(t.events[0], /^chronon 1: das Geben ← Karten werden gegeben \(drawn\)/);
+  assert.match(t.accounts, /Spieler 1: 0\.0 Chips/);
+  await mon.page.screenshot({ path: join(artifacts, 'serve-monitor-de.png'), fullPage: true });
+  await mon.page.context().close();
+  assert.deepEqual(mon.errors, []);
   await a.page.locator('button.action[data-action="[p1,check]"]').click();
   await b.page.locator('button.action[data-action="[p2,check]"]').click();
   for (const seat of [a, b]) await seat.page.waitForSelector('#end:not([hidden])');

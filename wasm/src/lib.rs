@@ -182,17 +182,19 @@ impl SidlGame {
     }
 
     /// The game's layout of the current state for a player (`null`: the designer), its texts in
-    /// language `lang` (`null`: the game's default): docs/reference.md "Layouts".
+    /// language `lang` (`null`: the game's default), or the raw terms with `raw` true (the
+    /// "labels / raw terms" toggle): docs/reference.md "Layouts".
     #[wasm_bindgen(unchecked_return_type = "Layout")]
     pub fn layout(
         &mut self,
         player: Option<String>,
         lang: Option<String>,
+        raw: Option<bool>,
     ) -> Result<JsValue, js_sys::Error> {
         to_js(
             &self
                 .core
-                .layout(player.as_deref(), lang.as_deref())
+                .layout(player.as_deref(), lang.as_deref(), raw.unwrap_or(false))
                 .map_err(err)?,
         )
     }

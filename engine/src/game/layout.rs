@@ -111,6 +111,31 @@ pub fn layout(
     viewer: Option<&Term>,
     lang: Option<&str>,
 ) -> Result<Layout, RuntimeError> {
+    layout_with(s, viewer, lang, Texts::Labels)
+}
+
+/// What a layout's texts are: the game's labels, or (for the designer's "raw terms" toggle) the
+/// raw terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Texts {
+    /// Labels (`label/2`, `label/3`) and the drawings of `piece/2`.
+    Labels,
+    /// The raw terms: the same parts, squares and rows, but no `label/2` or `label/3` rule is
+    /// asked and `piece/2` only whether a fact is drawn (`none`): a `label(Thing)` part is the
+    /// thing's `writeq` text, a piece the `writeq` text of every element of its pattern the board
+    /// does not place (`white queen`, not `♕`; an item of a hand its term), every title the
+    /// fact's `writeq` text.
+    Raw,
+}
+
+/// [`layout`] with its texts chosen ([`Texts`]): the parts, squares and rows are the same, only
+/// their texts differ.
+pub fn layout_with(
+    s: &mut Session,
+    viewer: Option<&Term>,
+    lang: Option<&str>,
+    texts: Texts,
+) -> Result<Layout, RuntimeError> {
     let game = s.game().clone();
     let has_layout = game.program.pred(Atom::new(LAYOUT.0), LAYOUT.1).is_some();
     let hint = if has_layout {
@@ -121,12 +146,17 @@ pub fn layout(
             Some(Err(_)) | None => return Ok(Layout::default()),
         }
     };
+    let raw = texts == Texts::Raw;
     let has_piece = game.program.pred(Atom::new(PIECE.0), PIECE.1).is_some();
     let players = s.players();
-    let pr = Presenter::viewing(s, viewer, lang)?;
+    let mut pr = Presenter::viewing(s, viewer, lang)?;
+    if raw {
+        pr.without_labels();
+    }
     let mut ev = Eval {
         pr,
         has_piece,
+        raw,
         queries: 0,
         errors: Vec::new(),
         viewer: viewer.cloned(),
@@ -326,6 +356,8 @@ pub fn safe_path(p: &str) -> bool {
 struct Eval {
     pr: Presenter,
     has_piece: bool,
+    /// [`Texts::Raw`]: `piece/2` is asked only whether a fact is drawn at all (`none`).
+    raw: bool,
     queries: usize,
     errors: Vec<String>,
     viewer: Option<Term>,
@@ -363,8 +395,15 @@ impl Eval {
         self.pr.text_term(t).unwrap_or_else(|| writeq(t, None))
     }
 
-    /// How fact `f` is drawn (`None`: not at all), `default` without a `piece/2` answer.
-    fn piece(&mut self, f: &Term, default: String, blank: Option<&str>) -> Option<Piece> {
+    /// How fact `f` is drawn (`None`: not at all), `default` without a `piece/2` answer. In raw
+    /// terms ([`Texts::Raw`]) the text is `raw` (else `default`) unless `piece/2` says `none`.
+    fn piece(
+        &mut self,
+        f: &Term,
+        default: String,
+        blank: Option<&str>,
+        raw: Option<String>,
+    ) -> Option<Piece> {
         let title = self.pr.fact(f);
         if self.has_piece {
             let answers = self.ask(
@@ -375,6 +414,7 @@ impl Eval {
             if let Some(d) = answers.first() {
                 match d {
                     Term::Atom(a) if a.name() == "none" => return None,
+                    _ if self.raw => {}
                     Term::Compound(n, args)
                         if n.name() == "image" && (args.len() == 1 || args.len() == 2) =>
                     {
@@ -414,7 +454,11 @@ impl Eval {
             return None;
         }
         Some(Piece {
-            text: default,
+            text: if self.raw {
+                raw.unwrap_or(default)
+            } else {
+                default
+            },
             image: None,
             title,
         })
@@ -470,7 +514,28 @@ impl Eval {
                     } else {
                         words.join(" ")
                     };
-                    squares[ri][ci] = self.piece(f, default, blank.as_deref());
+                    // raw terms: every element the square does not place, `_` ones too
+                    let raw = self.raw.then(|| {
+                        let mut vars = Vec::new();
+                        pattern.walk(|t| {
+                            if let Term::Var(v) = t {
+                                if v != x && v != y && !vars.contains(v) {
+                                    vars.push(*v);
+                                }
+                            }
+                        });
+                        let words: Vec<String> = vars
+                            .iter()
+                            .filter_map(|v| b.get(*v as usize).cloned().flatten())
+                            .map(|t| writeq(&t, None))
+                            .collect();
+                        if words.is_empty() {
+                            writeq(f, None)
+                        } else {
+                            words.join(" ")
+                        }
+                    });
+                    squares[ri][ci] = self.piece(f, default, blank.as_deref(), raw);
                 }
                 let columns = columns.iter().map(|c| self.text(c)).collect();
                 let rows = rows.iter().map(|r| self.text(r)).collect();
@@ -530,7 +595,8 @@ impl Eval {
                         continue;
                     }
                     let default = self.text(&subst(item, &b));
-                    if let Some(p) = self.piece(f, default, None) {
+                    let raw = self.raw.then(|| writeq(&subst(item, &b), None));
+                    if let Some(p) = self.piece(f, default, None, raw) {
                         hands[k].push(p);
                     }
                 }

@@ -211,6 +211,13 @@ impl Presenter {
         })
     }
 
+    /// Asks no label rule from now on (every thing reads raw); the view stays, for the layout's
+    /// own hooks ([`super::layout::Texts::Raw`]).
+    pub(crate) fn without_labels(&mut self) {
+        self.has2 = false;
+        self.has3 = false;
+    }
+
     /// A presenter that gives every thing its raw text.
     pub fn raw() -> Presenter {
         Presenter {

@@ -108,3 +108,34 @@ fn bad_parts_and_throwing_rules_leave_parts_out_never_an_error() {
         l.errors
     );
 }
+
+#[test]
+fn raw_terms_draw_the_same_parts_without_labels_or_drawings() {
+    // the designer's "labels / raw terms" toggle (docs/reference.md "Layouts", "Raw terms")
+    use sidl_engine::game::layout::{layout_with, Texts};
+    let src = "game(t).\ninit([cell, 1, 1, x]).\ninit([cell, 1, 2, blank]).\ninit([card, p, k]).\n\
+               init([p], 0).\nlayout(board([cell, Y, X, _], X-[1, 2], Y-[1])).\n\
+               layout(hand([card, P, C], [P], C)).\nlayout(table('Cards', [card, P, C], [label(player([P])), C])).\n\
+               piece([cell, _, _, blank], none).\npiece([cell, _, _, x], \"X\").\npiece([card, _, k], \"K\").\n\
+               label(player([p]), 'Pat').\nlabel(fact([cell, _, _, M]), ['mark ', M]).\n";
+    let mut s = session(src);
+    let labels = of(&mut s, None);
+    assert_eq!(
+        labels.text(),
+        "  1 2\n1 X ·\nhand of Pat: K\nCards\n  Pat  k\n"
+    );
+    let raw = layout_with(&mut s, None, None, Texts::Raw).expect("layout");
+    // the same squares (the blank cell is still not drawn), raw texts and titles
+    assert_eq!(
+        raw.text(),
+        "  1 2\n1 x ·\nhand of [p]: k\nCards\n  [p]  k\n"
+    );
+    let Part::Board { squares, .. } = &raw.parts[0] else {
+        panic!("a board")
+    };
+    assert_eq!(squares[0][0].as_ref().expect("x").title, "[cell,1,1,x]");
+    let Part::Board { squares, .. } = &labels.parts[0] else {
+        panic!("a board")
+    };
+    assert_eq!(squares[0][0].as_ref().expect("x").title, "mark x");
+}

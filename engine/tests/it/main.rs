@@ -25,6 +25,7 @@ mod present;
 mod runtime_errors;
 mod semantics_sections;
 mod session_scripts;
+mod shipped_games;
 mod statememo;
 mod syntax;
 mod syntax_props;

@@ -12,7 +12,11 @@
 use super::{now_ms, Actor, Commit, Sender};
 use crate::error::ApiError;
 use serde_json::{json, Value};
+use sidl_engine::game::present::{present, Presentation, Presenter};
 use sidl_engine::seats::{self, Seat};
+
+/// How many of the last chronons' events the monitor shows.
+const MONITOR_CHRONONS: usize = 12;
 
 impl Actor {
     /// The seat number of the event log's session-wide rows (past the last seat: no seat).
@@ -273,7 +277,104 @@ impl Actor {
                 "view": view,
                 "pending": pending,
                 "accounts": self.session.state().accounts.iter().map(super::show).collect::<Vec<_>>(),
+                "events": self.monitor_events(&mut Presenter::raw()),
+                "switches": self.monitor_switches(None),
             },
+            "labels": self.monitor_texts(),
+        })
+    }
+
+    /// The event lines of the last [`MONITOR_CHRONONS`] chronons (the designer's events), each as
+    /// `[chronon, lines]`, in `pr`'s words (the engine's one event text, [`Event::text`]).
+    fn monitor_events(&mut self, pr: &mut Presenter) -> Vec<Value> {
+        let history = self.session.history();
+        let from = history.len().saturating_sub(MONITOR_CHRONONS);
+        history[from..]
+            .iter()
+            .enumerate()
+            .map(|(k, rec)| {
+                let lines: Vec<String> = rec.events.iter().map(|e| e.text(&mut *pr)).collect();
+                json!([from + k + 1, lines])
+            })
+            .collect()
+    }
+
+    /// Per seat: its legal switches and their actions (`[switch, [action, ...]]`), raw
+    /// (`labels: None`) or from the designer's [`Presentation`].
+    fn monitor_switches(&mut self, labels: Option<&Presentation>) -> Vec<Vec<Value>> {
+        let raw;
+        let p = match labels {
+            Some(p) => p,
+            None => {
+                raw = present(&mut self.session, None, None, false).unwrap_or_default();
+                &raw
+            }
+        };
+        let text = |l: &sidl_engine::game::present::Labelled| {
+            if labels.is_some() {
+                l.text.clone()
+            } else {
+                super::show(&l.term)
+            }
+        };
+        self.plan
+            .players
+            .iter()
+            .map(|player| {
+                p.switches
+                    .iter()
+                    .filter(|s| s.owner.as_ref() == Some(player))
+                    .map(|s| {
+                        json!([
+                            text(&s.switch),
+                            s.actions.iter().map(text).collect::<Vec<_>>()
+                        ])
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The monitor's texts in the game's labels, in the session's language (`config.lang`): the
+    /// designer's view, the pending submissions, the accounts, the seats' players and legal
+    /// switches, the last chronons' events and the result, each built by the engine's `present`
+    /// from the designer's view (the admin sees every fact). `null` for a game without labels.
+    fn monitor_texts(&mut self) -> Value {
+        let lang = self.plan.lang.clone();
+        let Ok(p) = present(&mut self.session, None, lang.as_deref(), false) else {
+            return Value::Null;
+        };
+        if !p.active {
+            return Value::Null;
+        }
+        let Ok(mut pr) = Presenter::new(&mut self.session, None, lang.as_deref()) else {
+            return Value::Null;
+        };
+        let pending: Vec<[String; 3]> = self
+            .session
+            .pending()
+            .iter()
+            .map(|s| {
+                [
+                    pr.player(&s.player),
+                    pr.switch(&s.switch),
+                    pr.action(&s.switch, &s.action),
+                ]
+            })
+            .collect();
+        let events = self.monitor_events(&mut pr);
+        let switches = self.monitor_switches(Some(&p));
+        let players: Vec<String> = self.plan.players.iter().map(|x| pr.player(x)).collect();
+        json!({
+            "lang": p.lang,
+            "description": p.description,
+            "players": players,
+            "view": p.facts.iter().map(|f| &f.text).collect::<Vec<_>>(),
+            "pending": pending,
+            "accounts": p.accounts.iter().map(|a| &a.text).collect::<Vec<_>>(),
+            "switches": switches,
+            "events": events,
+            "result": p.result,
         })
     }
 }

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 on_both_backends!(scripted_kuhn_exports_the_expected_rows);
 on_both_backends!(random_bots_play_a_session_to_its_end);
+on_both_backends!(the_event_log_labels_follow_the_session_language);
 
 fn bots(server: &Server, id: &str, participants: &str) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_sidl-serve"))
@@ -283,4 +284,72 @@ async fn random_bots_play_a_session_to_its_end(db: Db) {
             .count(),
         human
     );
+}
+
+/// The event log's `label` column (docs/serve.md, "Data export"): each action in the game's labels
+/// in the session's language (`config.lang`), the rejected one too, and each chronon's events as
+/// the designer reads them; the raw columns stay as they are.
+async fn the_event_log_labels_follow_the_session_language(db: Db) {
+    let server = Server::start(&db, 0);
+    let created = server.create(
+        "games/kuhn.sidl",
+        json!({"seed": 11, "timeout": "wait", "lang": "de"}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/export/kuhn.script.jsonl");
+    let out = bots(&server, &id, &format!("script:{}", script.display()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Value> = export(&server, &id, "events.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let of = |event: &str| -> Vec<(String, String)> {
+        rows.iter()
+            .filter(|r| r["event"] == event)
+            .map(|r| {
+                (
+                    r["action"].as_str().unwrap_or_default().to_string(),
+                    r["label"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    };
+    let pair = |a: &str, l: &str| (a.to_string(), l.to_string());
+    assert_eq!(
+        of("submission"),
+        [
+            pair("[p1,bet]", "Spieler 1 setzt 1"),
+            pair("[p2,call]", "Spieler 2 geht mit")
+        ]
+    );
+    assert_eq!(of("rejected"), [pair("[p2,bet]", "Spieler 2 setzt 1")]);
+    let chronons: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["event"] == "chronon")
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(chronons.len(), 3, "{chronons:?}");
+    assert!(
+        chronons[0].starts_with("das Geben ← Karten werden gegeben (drawn)"),
+        "{chronons:?}"
+    );
+    assert!(
+        chronons[1].contains("Zug von Spieler 1 ← Spieler 1 setzt 1 (submitted)"),
+        "{chronons:?}"
+    );
+    assert!(chronons[2].contains("Spieler 2 zeigt: "), "{chronons:?}");
+    // connections have no label
+    assert!(rows
+        .iter()
+        .filter(|r| r["event"] == "connected")
+        .all(|r| r["label"].is_null()));
+    // the CSV has the column last, the same texts
+    let csv = export(&server, &id, "events.csv");
+    let header = csv.lines().next().unwrap();
+    assert!(header.ends_with(",accounts,label"), "{header}");
+    assert!(csv.contains(",Spieler 1 setzt 1\r\n"), "{csv}");
 }

@@ -110,6 +110,35 @@ async fn pause_resume_advance_and_the_designer_view(db: Db) {
             .map(|t| t.as_str().unwrap().to_string()),
     );
     let deadline = m["deadline_ms"].as_i64().unwrap();
+    // the game's labels (the engine's `present`, the designer's view): both cards, the seats'
+    // moves; the raw terms stay in `designer`
+    let labels = &m["labels"];
+    let view: Vec<&str> = labels["view"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    for p in ["Player 1 holds the ", "Player 2 holds the "] {
+        assert!(view.iter().any(|f| f.starts_with(p)), "{view:?}");
+    }
+    assert_eq!(labels["players"], json!(["Player 1", "Player 2"]));
+    assert_eq!(
+        labels["switches"][0],
+        json!([["Player 1's move", ["Player 1 checks", "Player 1 bets 1"]]])
+    );
+    assert_eq!(
+        m["designer"]["switches"][0],
+        json!([["[p1]", ["[p1,check]", "[p1,bet]"]]])
+    );
+    assert!(labels["events"][0][1][0]
+        .as_str()
+        .unwrap()
+        .starts_with("the deal ← cards are dealt (drawn)"));
+    assert!(m["designer"]["events"][0][1][0]
+        .as_str()
+        .unwrap()
+        .starts_with("[deal] ← [deal,"));
 
     // pause: the session stops, submissions are refused, the seats see it
     let (status, v) = post(&server, &format!("/api/sessions/{id}/pause"), None);
@@ -195,6 +224,10 @@ async fn pause_resume_advance_and_the_designer_view(db: Db) {
     p2.until("state", |_| true).await;
     no_designer_leak(&designer, &p1);
     no_designer_leak(&designer, &p2);
+    // nor the designer's label of the other's card
+    for (seat, other) in [(&p1, "Player 2 holds"), (&p2, "Player 1 holds")] {
+        assert!(seat.raw.iter().all(|f| !f.contains(other)), "{other}");
+    }
 
     let ev = events(&server, &id);
     // (no `disconnected`: the sockets ended with the kill -9)

@@ -1,0 +1,180 @@
+//! Every shipped game reads well (issue 20, docs/reference.md "Labels" and "Layouts"): each game
+//! of `games/`, `games/econ/` and `games/paper/` declares labels (a description, every player's
+//! label, every fact of its first state and every action of its first legal switches labelled, in
+//! its default language and in each language it declares) and the layout written for it in
+//! `engine/tests/present/shipped.txt`. The list must name exactly the shipped games, so a new
+//! game needs a line there (and its labels).
+
+use sidl_engine::game::layout::{layout, Part};
+use sidl_engine::game::present::{self, languages};
+use sidl_engine::game::{Actions, Game, Session, Settings};
+use sidl_engine::term::Term;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the engine crate lives in the repository root")
+        .to_path_buf()
+}
+
+/// The `.sidl` files of the shipped game folders, as repository paths.
+fn shipped() -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for dir in ["games", "games/econ", "games/paper"] {
+        for e in std::fs::read_dir(repo().join(dir)).expect("a game folder") {
+            let p = e.expect("an entry").path();
+            if p.extension().is_some_and(|x| x == "sidl") {
+                let name = p.file_name().expect("a name").to_string_lossy().to_string();
+                out.insert(format!("{dir}/{name}"));
+            }
+        }
+    }
+    out
+}
+
+/// A line of the list: the path, the languages of its `label/3` clauses, the kinds of its layout's
+/// parts in the first state (for the designer).
+struct Expect {
+    path: String,
+    languages: Vec<String>,
+    parts: Vec<String>,
+}
+
+fn expectations() -> Vec<Expect> {
+    let text = std::fs::read_to_string(repo().join("engine/tests/present/shipped.txt"))
+        .expect("engine/tests/present/shipped.txt");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(cols.len(), 3, "PATH LANGUAGES PARTS: {l}");
+            let list = |c: &str| -> Vec<String> {
+                if c == "-" {
+                    Vec::new()
+                } else {
+                    c.split(',').map(str::to_string).collect()
+                }
+            };
+            Expect {
+                path: cols[0].to_string(),
+                languages: list(cols[1]),
+                parts: list(cols[2]),
+            }
+        })
+        .collect()
+}
+
+fn kind(p: &Part) -> &'static str {
+    match p {
+        Part::Board { .. } => "board",
+        Part::Table { .. } => "table",
+        Part::Hand { .. } => "hand",
+    }
+}
+
+#[test]
+fn every_shipped_game_declares_labels_and_its_layout() {
+    let want = expectations();
+    let listed: BTreeSet<String> = want.iter().map(|e| e.path.clone()).collect();
+    assert_eq!(
+        listed,
+        shipped(),
+        "engine/tests/present/shipped.txt lists every shipped game, no other"
+    );
+    let mut problems: Vec<String> = Vec::new();
+    for e in &want {
+        let src = std::fs::read_to_string(repo().join(&e.path)).expect("the game");
+        let game = Arc::new(Game::load(&src).expect("loads").0);
+        if !present::has_labels(&game) {
+            problems.push(format!("{}: no label/2 or label/3", e.path));
+            continue;
+        }
+        if languages(&game) != e.languages {
+            problems.push(format!(
+                "{}: languages {:?}, the list says {:?}",
+                e.path,
+                languages(&game),
+                e.languages
+            ));
+        }
+        let mut s = Session::new(game.clone(), 1, Settings::default()).expect("starts");
+        let unlimited: Vec<Term> = s
+            .switches()
+            .expect("switches")
+            .iter()
+            .filter(|sw| matches!(sw.actions, Actions::Unlimited(_)))
+            .map(|sw| sw.id.clone())
+            .collect();
+        for lang in std::iter::once(None).chain(e.languages.iter().map(|l| Some(l.as_str()))) {
+            let p = present::present(&mut s, None, lang, false).expect("presents");
+            let at = format!("{} ({})", e.path, lang.unwrap_or("default"));
+            if p.description.is_none() {
+                problems.push(format!("{at}: no label(game, _)"));
+            }
+            for l in p.players.iter().chain(&p.facts).chain(&p.accounts) {
+                if !l.labelled {
+                    problems.push(format!("{at}: no label for {}", l.text));
+                }
+            }
+            for sw in &p.switches {
+                if !sw.switch.labelled {
+                    problems.push(format!("{at}: no label for switch {}", sw.switch.text));
+                }
+                // (an unlimited switch's templates keep their raw text)
+                if unlimited.contains(&sw.switch.term) {
+                    continue;
+                }
+                for a in sw.actions.iter().filter(|a| !a.labelled) {
+                    problems.push(format!("{at}: no label for action {}", a.text));
+                }
+            }
+        }
+        let l = layout(&mut s, None, None).expect("layout");
+        let mut kinds: Vec<String> = Vec::new();
+        for p in &l.parts {
+            if !kinds.iter().any(|k| k == kind(p)) {
+                kinds.push(kind(p).to_string());
+            }
+        }
+        if kinds != e.parts || !l.errors.is_empty() {
+            problems.push(format!(
+                "{}: layout parts {kinds:?} (errors {:?}), the list says {:?}",
+                e.path, l.errors, e.parts
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// docs/tutorial.md "Step 7: labels" adds labels to the tutorial's auction: every line of its
+/// ```prolog block is a line of `games/tutorial.sidl`, whose labels the shipped-games list checks.
+#[test]
+fn the_tutorial_step_on_labels_is_the_tutorial_game() {
+    let doc = std::fs::read_to_string(repo().join("docs/tutorial.md")).expect("the tutorial");
+    let step = doc
+        .split("## Step 7: labels")
+        .nth(1)
+        .expect("a step on labels")
+        .split("\n## ")
+        .next()
+        .expect("its text");
+    let block = step
+        .split("```prolog\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a prolog block");
+    let game = std::fs::read_to_string(repo().join("games/tutorial.sidl")).expect("the game");
+    let lines: BTreeSet<&str> = game.lines().map(str::trim_end).collect();
+    let mut n = 0;
+    for l in block.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(
+            lines.contains(l.trim_end()),
+            "not in games/tutorial.sidl: {l}"
+        );
+        n += 1;
+    }
+    assert!(n >= 8, "the block has the label rules");
+}

@@ -544,7 +544,10 @@ async fn get_session(
     } else {
         Vec::new()
     };
-    Ok(Json(app.describe(&row, &seats, live, &groups)?))
+    let mut out = app.describe(&row, &seats, live, &groups)?;
+    // the game's text, for the bots' AI participants (`sidl serve bots --participants ai:SPEC`)
+    out["game"] = json!(row.game);
+    Ok(Json(out))
 }
 
 /// A data export (`crate::export`): the file's text, with a name to save it under.
@@ -793,6 +796,13 @@ async fn participant(mut socket: WebSocket, live: Live, seat: usize) {
                                     }
                                     continue;
                                 }
+                                Ok(Incoming::Observe) => {
+                                    let Some(out) = weak.upgrade() else { break };
+                                    if live.tx.send(Cmd::Observe { seat, out }).is_err() {
+                                        break;
+                                    }
+                                    continue;
+                                }
                                 Ok(Incoming::Ping) => json!({"type": "pong", "now_ms": now_ms()}).to_string(),
                                 Err(e) => e.frame(),
                             }
@@ -817,6 +827,8 @@ pub(crate) enum Incoming {
         action: ActionIn,
     },
     Ping,
+    /// The seat's observation (`crate::observe`), for AI participants.
+    Observe,
 }
 
 pub(crate) fn parse_message(text: &str) -> Result<Incoming, ApiError> {
@@ -851,6 +863,7 @@ pub(crate) fn parse_message(text: &str) -> Result<Incoming, ApiError> {
             }
         }
         Some("ping") => Ok(Incoming::Ping),
+        Some("observe") => Ok(Incoming::Observe),
         _ => Err(ApiError::bad_request(
             "bad_message",
             "a message is {\"type\": \"submit\", \"chronon\", \"switch\", \"action\"} or {\"type\": \"ping\"}",

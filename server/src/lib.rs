@@ -18,6 +18,7 @@ pub mod dto;
 pub mod error;
 pub mod export;
 pub mod monitor;
+pub mod observe;
 pub mod origin;
 pub mod room;
 pub mod session;

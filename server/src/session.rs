@@ -65,6 +65,9 @@ pub enum Cmd {
         action: ActionIn,
         out: Sender<String>,
     },
+    /// A seat asks for its observation (`crate::observe`: what an AI decides from, its player's
+    /// information only); the `observation` frame goes to `out`.
+    Observe { seat: usize, out: Sender<String> },
     /// A seat's WebSocket closed (for the event log; its opening is its [`Cmd::Subscribe`]).
     Disconnected { seat: usize },
     /// The session's state for the admin API.
@@ -545,6 +548,16 @@ impl Actor {
             }
             Cmd::Status { reply } => {
                 let _ = reply.send(self.status());
+            }
+            Cmd::Observe { seat, out } => {
+                let frame = match self.session.players().get(seat).cloned() {
+                    Some(p) => match sidl_engine::ai::Observation::of(&mut self.session, &p) {
+                        Ok(obs) => crate::observe::frame(&obs).to_string(),
+                        Err(e) => ApiError::runtime(&e).frame(),
+                    },
+                    None => ApiError::not_found("unknown_seat", "no such seat").frame(),
+                };
+                let _ = out.try_send(frame);
             }
             Cmd::Monitor { reply } => {
                 let _ = reply.send(self.monitor());

@@ -143,7 +143,7 @@ impl App {
             ..config.clone()
         };
         let now = now_ms();
-        let waits = plan.room.is_some() && plan.seats.iter().any(|s| s.is_human());
+        let waits = plan.room.is_some() && (0..plan.seats.len()).any(|i| plan.has_link(i));
         let row = SessionRow {
             id: gid.clone(),
             name: plan.name.clone(),
@@ -175,14 +175,13 @@ impl App {
         let seats: Vec<SeatRow> = plan
             .players
             .iter()
-            .zip(&plan.seats)
             .enumerate()
-            .map(|(i, (p, kind))| SeatRow {
+            .map(|(i, p)| SeatRow {
                 session: gid.clone(),
                 index: i,
                 player: crate::config::show(p),
-                kind: kind.name(),
-                token: if kind.is_human() {
+                kind: plan.kind(i),
+                token: if plan.has_link(i) {
                     random_hex(32)
                 } else {
                     String::new()
@@ -410,6 +409,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route(
             "/api/sessions/{id}/seats/{index}/replace",
             post(crate::monitor::post_replace),
+        )
+        .route(
+            "/api/sessions/{id}/seats/{index}/submit",
+            post(crate::monitor::post_submit),
         )
         .route("/room/{room}", get(crate::room::welcome))
         .route("/room/{room}/join", post(crate::room::join))

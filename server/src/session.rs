@@ -459,7 +459,7 @@ impl Actor {
         let Some(after) = self.absence_after() else {
             return false;
         };
-        self.plan.seats[i].is_human()
+        self.plan.has_link(i)
             && self
                 .disconnected_since(i)
                 .is_some_and(|t| t + after <= now_ms())
@@ -473,7 +473,7 @@ impl Actor {
         }
         let now = now_ms();
         (0..self.plan.seats.len())
-            .filter(|&i| self.plan.seats[i].is_human())
+            .filter(|&i| self.plan.has_link(i))
             .filter_map(|i| self.disconnected_since(i).map(|t| t + after))
             .filter(|&t| t > now)
             .min()
@@ -709,6 +709,22 @@ impl Actor {
         switch: &str,
         action: &ActionIn,
     ) -> Result<Value, ApiError> {
+        if seat < self.names.len() && self.plan.experimenter[seat] {
+            return Err(ApiError::forbidden());
+        }
+        self.submit_as(seat, chronon, switch, action, "human")
+    }
+
+    /// A submission for human seat `seat` made by `source` (`human`: its participant;
+    /// `experimenter`: the monitor, for a seat the experimenter plays).
+    fn submit_as(
+        &mut self,
+        seat: usize,
+        chronon: u64,
+        switch: &str,
+        action: &ActionIn,
+        source: &str,
+    ) -> Result<Value, ApiError> {
         if seat < self.replaced.len() && self.replaced[seat].is_some() {
             return Err(ApiError::new(
                 409,
@@ -798,7 +814,7 @@ impl Actor {
                     .map(|s| s.action.clone())
             })
             .unwrap_or(act);
-        let row = self.sub_row(now, &player, &sw, &accepted, "human");
+        let row = self.sub_row(now, &player, &sw, &accepted, source);
         let ack = json!({
             "type": "ack",
             "chronon": chronon,

@@ -40,7 +40,7 @@ function group(g) {
   t.append(head);
   for (const s of g.seats) {
     const tr = el("tr");
-    const conn = s.connections > 0 ? `connected (${s.connections})`
+    const conn = s.kind === "experimenter" ? "you (above)" : s.connections > 0 ? `connected (${s.connections})`
       : s.disconnected_since ? `dropped ${ago(s.disconnected_since, g.now_ms)}${s.absent ? " (absent)" : ""}` : "";
     tr.append(el("td", s.index + 1), el("td", s.player), el("td", s.label || ""), el("td", s.kind),
       el("td", conn), el("td", s.idle_since ? ago(s.idle_since, g.now_ms) : "acted"), el("td", s.to_act ? "yes" : ""));

@@ -295,7 +295,7 @@ impl Actor {
                     },
                     "replaced": self.replaced[i],
                     "connections": self.connections[i],
-                    "disconnected_since": if self.plan.seats[i].is_human() || self.replaced[i].is_some() {
+                    "disconnected_since": if self.plan.has_link(i) || self.replaced[i].is_some() {
                         self.disconnected_since(i)
                     } else {
                         None

@@ -356,6 +356,7 @@ async fn the_experimenter_plays_its_seat_from_the_monitor(db: Db) {
     let m = monitor(&server, &id);
     assert_eq!(m["seats"][exp]["kind"], "experimenter");
     assert_eq!(m["seats"][exp]["absent"], false);
+    assert_eq!(m["seats"][exp]["disconnected_since"], Value::Null);
     assert_eq!(
         m["seats"][exp]["switches"][0]["actions"],
         json!(["[experimenter,high]", "[experimenter,low]"])

@@ -5,7 +5,7 @@
 // (hidden cards) against the server's AI seat to the end; no frame it received holds the other
 // seat's card. On the other origin the element shows the server's refusal and joins nothing; a
 // WebSocket opened from there gets the `origin_not_allowed` error frame; admin routes send no CORS
-// header to anyone.
+// header to anyone. The server is killed (-9) and restarted mid-game: the element reconnects.
 //   SIDL_SERVE=target/debug/sidl-serve node tests/e2e/embed-serve.test.mjs
 // Run by scripts/serve-e2e.sh. Prints `ok - NAME` per check and `N passed, N failed`.
 import { chromium } from 'playwright-core';
@@ -54,19 +54,28 @@ const allowed = await staticServer();
 const other = await staticServer();
 const data = mkdtempSync(join(tmpdir(), 'sidl-embed-'));
 const token = 'embed-test-token';
-const server = spawn(binary, ['--data', data, '--port', '0', '--allow-origin', allowed.origin], {
-  env: { ...process.env, SIDL_ADMIN_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'],
+// a fixed free port, so that the links stay valid across the restart below
+const port = await new Promise((resolve) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => { const p = probe.address().port; probe.close(() => resolve(p)); });
 });
-const base = await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (d) => {
-    out += d;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]);
+function startServer() {
+  const child = spawn(binary, ['--data', data, '--port', String(port), '--allow-origin', allowed.origin], {
+    env: { ...process.env, SIDL_ADMIN_TOKEN: token }, stdio: ['ignore', 'pipe', 'inherit'],
   });
-  server.on('exit', (c) => reject(new Error(`sidl-serve exited (${c}): ${out}`)));
-});
-const stop = () => { server.kill(); allowed.srv.close(); other.srv.close(); rmSync(data, { recursive: true, force: true }); };
+  const listening = new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (c) => reject(new Error(`sidl-serve exited (${c}): ${out}`)));
+  });
+  return { child, listening };
+}
+let server = startServer();
+const base = await server.listening;
+const stop = () => { server.child.kill(); allowed.srv.close(); other.srv.close(); rmSync(data, { recursive: true, force: true }); };
 
 async function api(path, body, headers = {}) {
   const r = await fetch(base + path, {
@@ -128,6 +137,14 @@ try {
     assert.match(await seat.page.locator('#g .about').textContent(), /Kuhn poker/);
     assert.equal(await seat.page.locator('#g .layout .hand').count(), 1, 'the layout the server computed');
     await shot(seat, 'playing');
+    // the server dies (kill -9) and comes back: the element reconnects by itself, to the same
+    // seat with its history
+    server.child.kill('SIGKILL');
+    await seat.page.waitForSelector('#g[data-conn="reconnecting"]');
+    server = startServer();
+    await server.listening;
+    await seat.page.waitForSelector('#g[data-conn="connected"]', { timeout: 30000 });
+    await seat.page.waitForSelector('#g .history > li');
     // play: the first action offered, until the end (the AI answers on the server)
     for (let i = 0; i < 10; i++) {
       await seat.page.waitForSelector('#g[data-status="finished"], #g button.action:not([disabled])');

@@ -6,7 +6,8 @@
 // order: human, random, minimax:DEPTH or mcts:ITERATIONS (optionally :relative or :paranoid); default human; anything else is an error
 // shown in the element), seed (default 1), view (a player, or "designer"; default the first human
 // seat), lang (the language of the game's labels, e.g. de; default the game's default), labels
-// ("raw": the raw terms instead of the game's labels). The engine (../engine.js, ../worker.js, ../pkg/) and the moves shared with the playground
+// ("raw": the raw terms instead of the game's labels). With `link` (and `server`) instead of `src`
+// the element plays a seat of a session served by `sidl serve` (embed/served.js). The engine (../engine.js, ../worker.js, ../pkg/) and the moves shared with the playground
 // (../play.js) are found relative to this module's own URL, so the playground directory can be served
 // from anywhere. The source is checked first (the diagnostics of `sidl check`, shown in the element;
 // a source with an error is not played). A human's move is submitted (a button per action, the typed
@@ -97,6 +98,14 @@ class SidlGameElement extends HTMLElement {
     if (this.shadowRoot) return;
     const root = this.attachShadow({ mode: 'open' });
     root.append(h('style', {}, css));
+    // a seat of a session that a `sidl serve` runs: the server owns the game (embed/served.js)
+    if (this.hasAttribute('link')) {
+      import('./served.js').then(async (m) => {
+        root.append(h('style', {}, m.css));
+        await m.playServed(this, root);
+      }).catch((e) => { this.dataset.conn = 'refused'; root.append(h('div', { class: 'error-box', role: 'alert' }, String(e && e.message ? e.message : e))); });
+      return;
+    }
     this.ui = /** @type {Parts} */ ({
       title: h('span', { class: 'title' }, 'sidl game'),
       chronon: h('span', { class: 'chronon' }),
@@ -139,7 +148,7 @@ class SidlGameElement extends HTMLElement {
   }
 
   disconnectedCallback() {
-    if (this.engine) this.engine.worker.terminate();
+    if (this.engine && this.engine.worker) this.engine.worker.terminate();
   }
 
   /** @param {string} text */

@@ -10,7 +10,8 @@
 //! | `GET /room/{name}` | anyone with the room link | the room's welcome page (`room.rs`) |
 //! | `POST /room/{name}/join` | anyone with the room link | a seat by label or cookie, then its play page |
 //! | `GET /p/{token}` | the link's holder | welcome page with a "join" button |
-//! | `POST /p/{token}/join` | the link's holder | joins the seat, then the play page |
+//! | `POST /p/{token}/join` | the link's holder | joins the seat, then the play page (JSON with `Accept: application/json`) |
+//! | `GET /p/{token}/seat` | the link's holder | the seat as JSON (the embed element) |
 //! | `GET /p/{token}/play` | a joined seat | the participant page |
 //! | `GET /p/{token}/ws` | a joined seat | the seat's WebSocket |
 
@@ -46,6 +47,9 @@ pub struct App {
     /// `http://HOST:PORT`, for the links the admin API prints.
     pub base_url: String,
     pub live: Mutex<HashMap<String, Live>>,
+    /// The origins whose pages may use the participant links besides the server's own
+    /// (`--allow-origin`, `crate::origin`).
+    pub origins: crate::origin::Origins,
 }
 
 impl App {
@@ -139,7 +143,7 @@ impl App {
             ..config.clone()
         };
         let now = now_ms();
-        let waits = plan.room.is_some() && plan.seats.iter().any(|s| s.is_human());
+        let waits = plan.room.is_some() && (0..plan.seats.len()).any(|i| plan.has_link(i));
         let row = SessionRow {
             id: gid.clone(),
             name: plan.name.clone(),
@@ -171,14 +175,13 @@ impl App {
         let seats: Vec<SeatRow> = plan
             .players
             .iter()
-            .zip(&plan.seats)
             .enumerate()
-            .map(|(i, (p, kind))| SeatRow {
+            .map(|(i, p)| SeatRow {
                 session: gid.clone(),
                 index: i,
                 player: crate::config::show(p),
-                kind: kind.name(),
-                token: if kind.is_human() {
+                kind: plan.kind(i),
+                token: if plan.has_link(i) {
                     random_hex(32)
                 } else {
                     String::new()
@@ -407,10 +410,15 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/sessions/{id}/seats/{index}/replace",
             post(crate::monitor::post_replace),
         )
+        .route(
+            "/api/sessions/{id}/seats/{index}/submit",
+            post(crate::monitor::post_submit),
+        )
         .route("/room/{room}", get(crate::room::welcome))
         .route("/room/{room}/join", post(crate::room::join))
         .route("/p/{token}", get(welcome))
         .route("/p/{token}/join", post(join))
+        .route("/p/{token}/seat", get(seat_info))
         .route("/p/{token}/play", get(play_page))
         .route("/p/{token}/ws", get(ws))
         .fallback(|| async { ApiError::not_found("not_found", "no such route") })
@@ -539,7 +547,10 @@ async fn get_session(
     } else {
         Vec::new()
     };
-    Ok(Json(app.describe(&row, &seats, live, &groups)?))
+    let mut out = app.describe(&row, &seats, live, &groups)?;
+    // the game's text, for the bots' AI participants (`sidl serve bots --participants ai:SPEC`)
+    out["game"] = json!(row.game);
+    Ok(Json(out))
 }
 
 /// A data export (`crate::export`): the file's text, with a name to save it under.
@@ -618,21 +629,85 @@ async fn welcome(State(app): State<Arc<App>>, Path(token): Path<String>) -> Resp
     )
 }
 
+/// Does the request ask for JSON (the embed element) rather than a page?
+fn wants_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("application/json"))
+}
+
+/// A participant route's JSON answer, with the CORS headers of a listed origin (the refusal of
+/// an origin carries them too, so that the refused page can read why).
+fn cross(r: Result<Response, ApiError>, origin: Option<String>) -> Response {
+    crate::origin::cors(
+        r.unwrap_or_else(IntoResponse::into_response),
+        origin.as_deref(),
+    )
+}
+
 async fn join(
     State(app): State<Arc<App>>,
     Path(token): Path<String>,
-) -> Result<Redirect, ApiError> {
-    let seat = seat_of(&app, &token).await?;
-    if seat.joined_ms.is_none() {
-        let (sid, i) = (seat.session.clone(), seat.index);
-        db(&app, move |s| s.join_seat(&sid, i, now_ms())).await?;
-        // the last seat of a waiting group to join starts it
-        let app2 = app.clone();
-        tokio::task::spawn_blocking(move || app2.maybe_start(&seat.session))
-            .await
-            .map_err(|e| ApiError::new(500, "internal", e.to_string()))??;
+    headers: HeaderMap,
+) -> Response {
+    let origin = match app.origins.check(&headers) {
+        Ok(o) => o,
+        Err(e) => return cross(Err(e), crate::origin::sent(&headers)),
+    };
+    let r = async {
+        let seat = seat_of(&app, &token).await?;
+        if seat.joined_ms.is_none() {
+            let (sid, i) = (seat.session.clone(), seat.index);
+            db(&app, move |s| s.join_seat(&sid, i, now_ms())).await?;
+            // the last seat of a waiting group to join starts it
+            let app2 = app.clone();
+            let group = seat.session.clone();
+            tokio::task::spawn_blocking(move || app2.maybe_start(&group))
+                .await
+                .map_err(|e| ApiError::new(500, "internal", e.to_string()))??;
+        }
+        if wants_json(&headers) {
+            return Ok(Json(json!({
+                "player": seat.player,
+                "play": format!("/p/{token}/play"),
+                "ws": format!("/p/{token}/ws"),
+            }))
+            .into_response());
+        }
+        Ok(Redirect::to(&format!("/p/{token}/play")).into_response())
     }
-    Ok(Redirect::to(&format!("/p/{token}/play")))
+    .await;
+    cross(r, origin)
+}
+
+/// `GET /p/TOKEN/seat`: what the welcome page says, as JSON (the embed element): the session's
+/// name, the player and whether the seat was joined. Changes nothing.
+async fn seat_info(
+    State(app): State<Arc<App>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let origin = match app.origins.check(&headers) {
+        Ok(o) => o,
+        Err(e) => return cross(Err(e), crate::origin::sent(&headers)),
+    };
+    let r = async {
+        let seat = seat_of(&app, &token).await?;
+        let sid = seat.session.clone();
+        let name = db(&app, move |s| s.session(&sid))
+            .await?
+            .map(|r| r.name)
+            .unwrap_or_default();
+        Ok(Json(json!({
+            "session": name,
+            "player": seat.player,
+            "joined": seat.joined_ms.is_some(),
+        }))
+        .into_response())
+    }
+    .await;
+    cross(r, origin)
 }
 
 async fn play_page(State(app): State<Arc<App>>, Path(token): Path<String>) -> Response {
@@ -650,8 +725,22 @@ async fn play_page(State(app): State<Arc<App>>, Path(token): Path<String>) -> Re
 async fn ws(
     State(app): State<Arc<App>>,
     Path(token): Path<String>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    // a page on an origin that is not allowed: the handshake succeeds so that the page can read
+    // why (a refused handshake is only "failed" to it), then one error frame and the close
+    if let Err(e) = app.origins.check(&headers) {
+        return Ok(upgrade.on_upgrade(move |mut socket| async move {
+            let _ = socket.send(Message::Text(e.frame().into())).await;
+            let _ = socket
+                .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                    code: 1008,
+                    reason: "origin_not_allowed".into(),
+                })))
+                .await;
+        }));
+    }
     let seat = seat_of(&app, &token).await?;
     if seat.joined_ms.is_none() {
         return Err(ApiError::new(
@@ -710,6 +799,13 @@ async fn participant(mut socket: WebSocket, live: Live, seat: usize) {
                                     }
                                     continue;
                                 }
+                                Ok(Incoming::Observe) => {
+                                    let Some(out) = weak.upgrade() else { break };
+                                    if live.tx.send(Cmd::Observe { seat, out }).is_err() {
+                                        break;
+                                    }
+                                    continue;
+                                }
                                 Ok(Incoming::Ping) => json!({"type": "pong", "now_ms": now_ms()}).to_string(),
                                 Err(e) => e.frame(),
                             }
@@ -734,6 +830,8 @@ pub(crate) enum Incoming {
         action: ActionIn,
     },
     Ping,
+    /// The seat's observation (`crate::observe`), for AI participants.
+    Observe,
 }
 
 pub(crate) fn parse_message(text: &str) -> Result<Incoming, ApiError> {
@@ -768,6 +866,7 @@ pub(crate) fn parse_message(text: &str) -> Result<Incoming, ApiError> {
             }
         }
         Some("ping") => Ok(Incoming::Ping),
+        Some("observe") => Ok(Incoming::Observe),
         _ => Err(ApiError::bad_request(
             "bad_message",
             "a message is {\"type\": \"submit\", \"chronon\", \"switch\", \"action\"} or {\"type\": \"ping\"}",

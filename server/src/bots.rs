@@ -4,16 +4,22 @@
 //! switches). Participants: `random` (a legal action drawn from a seed) or `script:FILE` (JSON
 //! lines, each `{"player", "switch", "action"}` or `{"player", "switch", "template", "values"}`,
 //! taken in order per player whenever that player may act; a refused line is logged by the server
-//! as a rejection and the seat takes its next line).
+//! as a rejection and the seat takes its next line), or `ai:SPEC` (the engine's AI, as `sidl play`
+//! and the session's own AI seats use it: `ai:mcts:200`, `ai:minimax:3`; it asks its seat's
+//! WebSocket for the seat's observation, `crate::observe`, and decides from that alone with the
+//! game's text, which the admin API gives).
 //!
 //! The HTTP client is a few lines over `TcpStream` (plain `http://`, one request per connection):
 //! the bots need two kinds of request, and a client crate would cost more to build than this file.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use sidl_engine::ai::AiSpec;
+use sidl_engine::game::{Game, Settings};
 use sidl_engine::rng::Rng;
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
@@ -25,7 +31,8 @@ pub struct BotsArgs {
     pub url: String,
     /// The session's id
     pub session: String,
-    /// Who plays the human seats: `random` or `script:FILE`
+    /// Who plays the human seats: `random`, `script:FILE` or `ai:SPEC` (`ai:mcts:200`,
+    /// `ai:minimax:3`, …: the engine's AI, deciding from the seat's observation)
     #[arg(long, default_value = "random")]
     pub participants: String,
     /// The random participants' seed
@@ -39,7 +46,7 @@ pub struct BotsArgs {
     pub timeout_seconds: u64,
     /// Arrive through the session's room link (`/room/NAME/join?participant_label=bot-K`) as
     /// `--count` participants instead of taking the seats' own links: they form the session's
-    /// groups by arrival, as people do (random participants only)
+    /// groups by arrival, as people do (random or AI participants)
     #[arg(long, value_name = "N")]
     pub count: Option<usize>,
 }
@@ -49,6 +56,43 @@ pub struct BotsArgs {
 enum Chooser {
     Random(Rng),
     Script(VecDeque<Value>),
+    /// The engine's AI: the game, the spec, the session's settings and the seat's seed.
+    Ai(AiPlayer),
+}
+
+#[derive(Clone, Debug)]
+struct AiPlayer {
+    game: Arc<Game>,
+    spec: AiSpec,
+    settings: Settings,
+    seed: u64,
+}
+
+/// The AI participants of `spec` (`ai:SPEC`) for the session `session` (the admin API's answer,
+/// with the game's text), or `None` for other participants.
+fn ai_player(spec: &str, session: &Value, seed: u64) -> Result<Option<AiPlayer>, String> {
+    let Some(ai) = spec.strip_prefix("ai:") else {
+        return Ok(None);
+    };
+    let spec = AiSpec::parse(ai).map_err(|e| format!("--participants {spec}: {e}"))?;
+    let text = session["game"]
+        .as_str()
+        .ok_or("the admin API gave no game text (an older server?)")?;
+    let game = Game::load(text).map(|(g, _)| Arc::new(g)).map_err(|d| {
+        format!(
+            "the session's game does not load: {:?}",
+            d.first().map(|d| &d.message)
+        )
+    })?;
+    Ok(Some(AiPlayer {
+        game,
+        spec,
+        settings: Settings {
+            interrupt: session["config"]["interrupt"].as_bool().unwrap_or(false),
+            ..Settings::default()
+        },
+        seed,
+    }))
 }
 
 /// `host:port` of an `http://` URL.
@@ -132,7 +176,9 @@ fn chooser(spec: &str, seed: u64, players: &[String]) -> Result<Vec<Chooser>, St
             .collect());
     }
     let Some(file) = spec.strip_prefix("script:") else {
-        return Err(format!("--participants {spec}: `random` or `script:FILE`"));
+        return Err(format!(
+            "--participants {spec}: `random`, `script:FILE` or `ai:SPEC`"
+        ));
     };
     let text = std::fs::read_to_string(PathBuf::from(file))
         .map_err(|e| format!("cannot read {file}: {e}"))?;
@@ -175,6 +221,8 @@ fn choose(c: &mut Chooser, state: &Value) -> Option<Value> {
             let a = &acts[rng.below(acts.len() as u64) as usize];
             Some(json!({"type": "submit", "chronon": chronon, "switch": sw["switch"], "action": a}))
         }
+        // it asks for its observation first (`play`)
+        Chooser::Ai(_) => Some(json!({"type": "observe"})),
         Chooser::Script(lines) => {
             let mut v = lines.pop_front()?;
             let o = v.as_object_mut()?;
@@ -209,6 +257,33 @@ async fn play(host: String, token: String, mut c: Chooser) -> Result<Value, Stri
         let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
         match v["type"].as_str() {
             Some("ack") => waiting = false,
+            Some("observation") => {
+                let Chooser::Ai(ai) = &c else { continue };
+                let obs = crate::observe::parse(&v, ai.settings.clone())?;
+                let chronon = obs.chronon;
+                let (ai, seed) = (
+                    ai.clone(),
+                    ai.seed ^ chronon.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                );
+                let choice = tokio::task::spawn_blocking(move || {
+                    sidl_engine::ai::choose(&ai.game, &obs, ai.spec, seed)
+                })
+                .await
+                .map_err(|e| e.to_string())?
+                .map_err(|e| format!("the AI: {e}"))?;
+                waiting = !choice.submissions.is_empty();
+                for sub in &choice.submissions {
+                    let msg = json!({
+                        "type": "submit",
+                        "chronon": chronon,
+                        "switch": sidl_engine::write::canonical(&sub.switch),
+                        "action": sidl_engine::write::canonical(&sub.action),
+                    });
+                    ws.send(Message::Text(msg.to_string().into()))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                }
+            }
             Some("error") => {
                 waiting = false;
                 // refused: the seat may try again in this chronon (a script's next line)
@@ -281,7 +356,17 @@ pub fn run(args: &BotsArgs) -> Result<(), String> {
             .iter()
             .map(|s| s["player"].as_str().unwrap_or("").to_string())
             .collect();
-        let choosers = chooser(&args.participants, args.seed, &players)?;
+        let choosers = match ai_player(&args.participants, &session, args.seed)? {
+            Some(ai) => (0..players.len())
+                .map(|i| {
+                    Chooser::Ai(AiPlayer {
+                        seed: ai.seed ^ (i as u64 + 1).wrapping_mul(0x9e37_79b9),
+                        ..ai.clone()
+                    })
+                })
+                .collect(),
+            None => chooser(&args.participants, args.seed, &players)?,
+        };
         let mut tasks = Vec::new();
         for (s, c) in seats.iter().zip(choosers) {
             let Some(link) = s["link"].as_str() else {
@@ -303,8 +388,9 @@ async fn through_room(
     n: usize,
     args: &BotsArgs,
 ) -> Result<(), String> {
-    if args.participants != "random" {
-        return Err("--count: only random participants arrive through a room".into());
+    let ai = ai_player(&args.participants, session, args.seed)?;
+    if ai.is_none() && args.participants != "random" {
+        return Err("--count: random or AI participants arrive through a room".into());
     }
     let room = session["room"]
         .as_str()
@@ -315,11 +401,15 @@ async fn through_room(
     for k in 1..=n {
         let label = format!("bot-{k}");
         let token = arrive(host, &room, &label).await?;
-        let rng = Rng::new(args.seed ^ (k as u64).wrapping_mul(0x9e37_79b9));
-        tasks.push((
-            label,
-            tokio::spawn(play(host.to_string(), token, Chooser::Random(rng))),
-        ));
+        let mix = (k as u64).wrapping_mul(0x9e37_79b9);
+        let c = match &ai {
+            Some(ai) => Chooser::Ai(AiPlayer {
+                seed: ai.seed ^ mix,
+                ..ai.clone()
+            }),
+            None => Chooser::Random(Rng::new(args.seed ^ mix)),
+        };
+        tasks.push((label, tokio::spawn(play(host.to_string(), token, c))));
     }
     finish(tasks, args.timeout_seconds).await
 }

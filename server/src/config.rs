@@ -162,6 +162,9 @@ pub struct Plan {
     /// Player terms in player order, and their seats.
     pub players: Vec<Term>,
     pub seats: Vec<Seat>,
+    /// Per seat: played by the experimenter from the monitor (`experimenter` in `seats`, and by
+    /// default a player named `experimenter`): a human seat without a link, never absent.
+    pub experimenter: Vec<bool>,
     /// Seconds from the start of a chronon to its deadline (`None`: wait).
     pub deadline_seconds: Option<f64>,
     pub on_deadline: OnDeadline,
@@ -170,6 +173,25 @@ pub struct Plan {
     pub groups: Option<u32>,
     pub room: Option<String>,
     pub labels: Vec<String>,
+}
+
+/// The seat kind of a seat played from the monitor.
+pub const EXPERIMENTER: &str = "experimenter";
+
+impl Plan {
+    /// The stored kind of seat `i` (`human`, `random`, an AI spec, `experimenter`).
+    pub fn kind(&self, i: usize) -> String {
+        if self.experimenter[i] {
+            EXPERIMENTER.to_string()
+        } else {
+            self.seats[i].name()
+        }
+    }
+
+    /// Does seat `i` get a participant link (a human seat not played by the experimenter)?
+    pub fn has_link(&self, i: usize) -> bool {
+        self.seats[i].is_human() && !self.experimenter[i]
+    }
 }
 
 /// The longest participant label accepted, in bytes.
@@ -251,6 +273,14 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
         .map_err(|e| ApiError::runtime(&e).with_status(400))?;
     let players = session.players();
     let mut seats = vec![Seat::Human; players.len()];
+    // a game asks for the experimenter's input by naming a player `experimenter`
+    let mut experimenter: Vec<bool> = players
+        .iter()
+        .map(|p| {
+            let t = show(p);
+            t == "experimenter" || t == "[experimenter]"
+        })
+        .collect();
     for (name, kind) in &config.seats {
         let term = sidl_engine::syntax::parse_term(name)
             .map(|r| r.term)
@@ -269,7 +299,12 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
                     ),
                 )
             })?;
-        seats[i] = Seat::parse(kind).map_err(|e| bad("bad_config", e))?;
+        experimenter[i] = kind == EXPERIMENTER;
+        seats[i] = if experimenter[i] {
+            Seat::Human
+        } else {
+            Seat::parse(kind).map_err(|e| bad("bad_config", e))?
+        };
     }
     let chronon = config
         .chronon_seconds
@@ -361,6 +396,7 @@ pub fn plan(game_text: &str, config: &SessionConfig, seed: u64) -> Result<Plan, 
         lang: config.lang.clone().filter(|l| !l.is_empty()),
         players,
         seats,
+        experimenter,
         deadline_seconds,
         on_deadline,
         on_disconnect,

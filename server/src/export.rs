@@ -182,6 +182,35 @@ fn started(l: &Loaded, c: u64) -> i64 {
         .map_or(l.row.created_ms, |r| r.at_ms)
 }
 
+/// The milliseconds of chronon `c` that passed from its start to `at` while the group was
+/// paused (the monitor's `paused` … `resumed` events): a decision time counts none of them.
+fn paused_ms(l: &Loaded, c: u64, at: i64) -> i64 {
+    let from = started(l, c);
+    let mut total = 0;
+    let mut since: Option<i64> = None;
+    for e in &l.events {
+        match e.kind.as_str() {
+            "paused" if since.is_none() => since = Some(e.at_ms),
+            "resumed" => {
+                if let Some(p) = since.take() {
+                    total += (e.at_ms.min(at) - p.max(from)).max(0);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(p) = since {
+        total += (at - p.max(from)).max(0);
+    }
+    total
+}
+
+/// `decision_ms` of a row at `at` in chronon `c`: from the chronon's start, paused time not
+/// counted.
+fn decision_ms(l: &Loaded, c: u64, at: i64) -> i64 {
+    (at - started(l, c) - paused_ms(l, c, at)).max(0)
+}
+
 fn label(s: &SeatRow) -> Value {
     json!(s.label.clone().unwrap_or_default())
 }
@@ -271,10 +300,7 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
         m.insert("values".into(), values(&s.action));
         m.insert("accepted".into(), json!(true));
         m.insert("at_ms".into(), json!(s.at_ms));
-        m.insert(
-            "decision_ms".into(),
-            json!((s.at_ms - started(l, c)).max(0)),
-        );
+        m.insert("decision_ms".into(), json!(decision_ms(l, c, s.at_ms)));
         m.insert("timeout".into(), json!(s.source == "timeout-ai"));
         m.insert(
             "label".into(),
@@ -318,10 +344,7 @@ fn event_rows(l: &Loaded) -> Vec<Value> {
                     d["reason"].as_str().unwrap_or("")
                 )),
             );
-            m.insert(
-                "decision_ms".into(),
-                json!((e.at_ms - started(l, c)).max(0)),
-            );
+            m.insert("decision_ms".into(), json!(decision_ms(l, c, e.at_ms)));
             m.insert("timeout".into(), json!(false));
         }
         let rank = if e.kind == "disconnected" { 3 } else { 0 };

@@ -18,6 +18,8 @@ pub mod dto;
 pub mod error;
 pub mod export;
 pub mod monitor;
+pub mod observe;
+pub mod origin;
 pub mod room;
 pub mod session;
 pub mod store;
@@ -51,6 +53,11 @@ pub struct ServeArgs {
     /// The address to listen on
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// An origin (`https://host[:port]`) whose pages may use the participant links (the
+    /// `<sidl-game server=… link=…>` element), besides the server's own pages (repeatable; `*`:
+    /// any; more in SIDL_ALLOW_ORIGIN, comma-separated)
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
     /// Create a session of this game at start (its links are printed)
     #[arg(long, value_name = "GAME")]
     pub create: Option<PathBuf>,
@@ -275,6 +282,11 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         None => {}
     }
     let create = create_request(&args)?;
+    let origins = origin::Origins::new(
+        &args.allow_origins,
+        std::env::var(origin::ALLOW_ENV).ok().as_deref(),
+    )
+    .map_err(|e| format!("--allow-origin {e}"))?;
     let mut pg = None;
     let (store, where_): (Arc<dyn Store>, String) = match &args.database {
         Some(url) => {
@@ -337,6 +349,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             admin_token,
             base_url: base_url.clone(),
             live: Mutex::new(HashMap::new()),
+            origins,
         });
         println!("sidl serve: data in {where_}");
         // every session that was running when the server stopped resumes

@@ -7,6 +7,7 @@
 //! | `GET /api/sessions/{id}/events?after=N` | the stored events (connections, refusals, the monitor's actions) of every group, after event N |
 //! | `POST /api/sessions/{id}/pause`, `…/resume`, `…/advance` | on `ID`: every group; on `ID-K`: that group |
 //! | `POST /api/sessions/{id}/seats/{index}/replace` | `{"ai": SPEC}`: seat `index` (from 0) of that group played by an AI from now on |
+//! | `POST /api/sessions/{id}/seats/{index}/submit` | `{"switch", "action"}` or `{"switch", "template", "values"}`: the experimenter's submission for a seat it plays (`experimenter`) |
 
 use crate::api::{check_admin, db, page, started, unknown_session, App};
 use crate::error::ApiError;
@@ -65,7 +66,31 @@ pub async fn get_monitor(
         m["group"] = json!(g.group);
         out.push(m);
     }
-    Ok(Json(json!({ "session": id, "groups": out })))
+    // who is in the room but not playing yet: the participants of groups that wait to be full
+    let waiting: Vec<Value> = out
+        .iter()
+        .filter(|g| g["status"] == "waiting")
+        .flat_map(|g| {
+            g["seats"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|s| !s["joined_ms"].is_null())
+                .map(|s| {
+                    json!({
+                        "group": g["group"],
+                        "player": s["player"],
+                        "label": s["label"],
+                        "joined_ms": s["joined_ms"],
+                        "connected": s["connections"].as_u64().unwrap_or(0) > 0,
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    Ok(Json(
+        json!({ "session": id, "groups": out, "room_waiting": waiting }),
+    ))
 }
 
 pub async fn get_events(
@@ -115,7 +140,9 @@ async fn act(app: &Arc<App>, gid: &str, msg: Value) -> Result<Value, ApiError> {
     if v["type"] == "error" {
         let code = v["code"].as_str().unwrap_or("error");
         let status = match code {
-            "not_running" | "not_paused" | "not_human" => 409,
+            "not_running" | "not_paused" | "not_human" | "not_experimenter" | "stale_chronon" => {
+                409
+            }
             "unknown_seat" => 404,
             "storage" => 503,
             _ => 400,
@@ -179,4 +206,32 @@ pub async fn post_replace(
     )
     .await?;
     Ok(Json(v))
+}
+
+/// The experimenter's submission for a seat it plays (`experimenter` in the configuration, or a
+/// player named `experimenter`): `{"switch", "action"}` or `{"switch", "template", "values"}`,
+/// optionally `"chronon"` (the chronons run, as a participant sends it). Answers the `ack`.
+pub async fn post_submit(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path((id, index)): Path<(String, usize)>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    check_admin(&app, &headers)?;
+    let mut b: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request("bad_json", format!("not JSON: {e}")))?;
+    if !b.is_object() {
+        return Err(ApiError::bad_request(
+            "bad_json",
+            "the body is {\"switch\", \"action\"} or {\"switch\", \"template\", \"values\"}",
+        ));
+    }
+    let id2 = id.clone();
+    db(&app, move |s| s.session(&id2))
+        .await?
+        .ok_or_else(|| unknown_session(&id))?;
+    b["type"] = json!("admin");
+    b["op"] = json!("submit");
+    b["seat"] = json!(index);
+    Ok(Json(act(&app, &id, b).await?))
 }

@@ -40,6 +40,7 @@ fn error_page(e: &ApiError) -> Response {
     let title = match e.code.as_str() {
         "unknown_room" => "Unknown room",
         "session_full" => "The session is full",
+        "origin_not_allowed" => "This page may not join",
         _ => "Cannot join",
     };
     let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::BAD_REQUEST);
@@ -150,6 +151,10 @@ pub async fn join(
     Query(q): Query<RoomQuery>,
     headers: HeaderMap,
 ) -> Response {
+    // a page of another origin that is not allowed takes no seat (`crate::origin`)
+    if let Err(e) = app.origins.check(&headers) {
+        return error_page(&e);
+    }
     match join_inner(&app, &room, q.label(), cookie_token(&headers)).await {
         Ok(token) => {
             let cookie = format!(

@@ -65,6 +65,9 @@ pub enum Cmd {
         action: ActionIn,
         out: Sender<String>,
     },
+    /// A seat asks for its observation (`crate::observe`: what an AI decides from, its player's
+    /// information only); the `observation` frame goes to `out`.
+    Observe { seat: usize, out: Sender<String> },
     /// A seat's WebSocket closed (for the event log; its opening is its [`Cmd::Subscribe`]).
     Disconnected { seat: usize },
     /// The session's state for the admin API.
@@ -456,7 +459,7 @@ impl Actor {
         let Some(after) = self.absence_after() else {
             return false;
         };
-        self.plan.seats[i].is_human()
+        self.plan.has_link(i)
             && self
                 .disconnected_since(i)
                 .is_some_and(|t| t + after <= now_ms())
@@ -470,7 +473,7 @@ impl Actor {
         }
         let now = now_ms();
         (0..self.plan.seats.len())
-            .filter(|&i| self.plan.seats[i].is_human())
+            .filter(|&i| self.plan.has_link(i))
             .filter_map(|i| self.disconnected_since(i).map(|t| t + after))
             .filter(|&t| t > now)
             .min()
@@ -545,6 +548,16 @@ impl Actor {
             }
             Cmd::Status { reply } => {
                 let _ = reply.send(self.status());
+            }
+            Cmd::Observe { seat, out } => {
+                let frame = match self.session.players().get(seat).cloned() {
+                    Some(p) => match sidl_engine::ai::Observation::of(&mut self.session, &p) {
+                        Ok(obs) => crate::observe::frame(&obs).to_string(),
+                        Err(e) => ApiError::runtime(&e).frame(),
+                    },
+                    None => ApiError::not_found("unknown_seat", "no such seat").frame(),
+                };
+                let _ = out.try_send(frame);
             }
             Cmd::Monitor { reply } => {
                 let _ = reply.send(self.monitor());
@@ -696,6 +709,22 @@ impl Actor {
         switch: &str,
         action: &ActionIn,
     ) -> Result<Value, ApiError> {
+        if seat < self.names.len() && self.plan.experimenter[seat] {
+            return Err(ApiError::forbidden());
+        }
+        self.submit_as(seat, chronon, switch, action, "human")
+    }
+
+    /// A submission for human seat `seat` made by `source` (`human`: its participant;
+    /// `experimenter`: the monitor, for a seat the experimenter plays).
+    fn submit_as(
+        &mut self,
+        seat: usize,
+        chronon: u64,
+        switch: &str,
+        action: &ActionIn,
+        source: &str,
+    ) -> Result<Value, ApiError> {
         if seat < self.replaced.len() && self.replaced[seat].is_some() {
             return Err(ApiError::new(
                 409,
@@ -785,7 +814,7 @@ impl Actor {
                     .map(|s| s.action.clone())
             })
             .unwrap_or(act);
-        let row = self.sub_row(now, &player, &sw, &accepted, "human");
+        let row = self.sub_row(now, &player, &sw, &accepted, source);
         let ack = json!({
             "type": "ack",
             "chronon": chronon,

@@ -306,6 +306,32 @@ label(result, '<b>over</b>') :- fact([done]).
   assert.deepEqual(s.errors, []);
 });
 
+await check("the experimenter's input from the monitor page: a participant waits for it, then plays", async () => {
+  const announce = readFileSync(join(root, 'server', 'tests', 'it', 'monitor', 'announce.sidl'), 'utf8');
+  const made = await api('/api/sessions', { game: announce, config: { seed: 1, timeout: 'wait' } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const p = made.body.seats.find((x) => x.player === '[p1]');
+  assert.equal(made.body.seats.find((x) => x.player === '[experimenter]').link, null);
+  const seat = await participant(p.link);
+  await seat.page.click('#join');
+  await seat.page.waitForSelector('#conn:text("connected")');
+  await seat.page.waitForSelector('#waiting:text("experimenter")');
+  const context = await browser.newContext();
+  const mon = await context.newPage();
+  await mon.goto(`${base}/admin/monitor#token=${token}&session=${made.body.id}`);
+  const high = mon.locator('#experimenter button.action[data-action="[experimenter,high]"]');
+  await high.waitFor();
+  await mon.screenshot({ path: join(artifacts, 'serve-monitor-experimenter.png'), fullPage: true });
+  await high.click();
+  await action(seat, '[p1,accept]').click();
+  await seat.page.waitForSelector('#end:not([hidden])');
+  assert.equal(await seat.page.textContent('#payoff'), '5');
+  const rows = await (await fetch(`${base}/api/sessions/${made.body.id}/export/events.jsonl`, { headers: { authorization: `Bearer ${token}` } })).text();
+  assert.match(rows, /"source":"experimenter"/);
+  assert.deepEqual(seat.errors, []);
+  await context.close();
+});
+
 await check('a forged link opens nothing', async () => {
   const r = await fetch(`${base}/p/${'0'.repeat(64)}`);
   assert.equal(r.status, 404);

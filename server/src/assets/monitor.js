@@ -57,7 +57,7 @@ function group(g) {
   t.append(head);
   for (const s of g.seats) {
     const tr = el("tr");
-    const conn = s.connections > 0 ? `connected (${s.connections})`
+    const conn = s.kind === "experimenter" ? "you (above)" : s.connections > 0 ? `connected (${s.connections})`
       : s.disconnected_since ? `dropped ${ago(s.disconnected_since, g.now_ms)}${s.absent ? " (absent)" : ""}` : "";
     const player = el("td", L ? L.players[s.index] : s.player, "player");
     if (L) player.title = s.player;
@@ -96,6 +96,76 @@ function group(g) {
   return box;
 }
 
+// The experimenter's input: the legal switches of the seats the experimenter plays (kind
+// `experimenter`), a button per action, a form per template of an unlimited switch. Rebuilt only
+// when they change, so that a value being typed survives the polling.
+let lastInput = "";
+function experimenterInput(groups) {
+  const items = [];
+  for (const g of groups) for (const s of g.seats) if (s.kind === "experimenter") items.push({ g, s });
+  const key = JSON.stringify(items.map(({ g, s }) => [g.id, g.chronon, g.status, s.index, s.switches]));
+  if (key === lastInput) return;
+  lastInput = key;
+  const box = $("experimenter");
+  box.replaceChildren();
+  box.hidden = items.length === 0;
+  if (!items.length) return;
+  box.append(el("h2", "Your input (seats you play)"));
+  for (const { g, s } of items) {
+    const div = el("div", undefined, "experimenter-seat");
+    div.dataset.group = g.id;
+    div.dataset.seat = s.index;
+    div.append(el("h3", `Group ${g.group}, ${s.player}`));
+    if (!s.switches.length) div.append(el("p", g.status === "running" ? "nothing to decide now" : `the group is ${g.status}`));
+    for (const sw of s.switches) {
+      const row = el("p", `${sw.switch}: `);
+      sw.actions.forEach((a, i) => {
+        const path = `/api/sessions/${g.id}/seats/${s.index}/submit`;
+        if (!sw.unlimited) {
+          const b = el("button", a, "action");
+          b.type = "button";
+          b.dataset.action = a;
+          b.onclick = () => act(path, { chronon: g.chronon, switch: sw.switch, action: a });
+          row.append(b);
+          return;
+        }
+        const form = el("form", undefined, "template");
+        form.append(el("span", a));
+        const inputs = (sw.slots[i] || []).map((slot) => {
+          const x = el("input");
+          x.placeholder = `${slot.name} (${slot.type})`;
+          x.dataset.slot = slot.name;
+          return x;
+        });
+        const b = el("button", "submit");
+        b.type = "submit";
+        form.append(...inputs, b);
+        form.onsubmit = (e) => {
+          e.preventDefault();
+          act(path, { chronon: g.chronon, switch: sw.switch, template: i, values: inputs.map((x) => x.value) });
+        };
+        row.append(form);
+      });
+      div.append(row);
+    }
+    box.append(div);
+  }
+}
+
+// Who is in the room but not playing yet: the participants of groups waiting to be full.
+function roomWaiting(list) {
+  const box = $("room");
+  box.replaceChildren();
+  box.hidden = list.length === 0;
+  if (!list.length) return;
+  box.append(el("h2", `Waiting in the room (${list.length})`));
+  const ul = el("ul");
+  for (const w of list) {
+    ul.append(el("li", `group ${w.group}, ${w.player}${w.label ? ` [${w.label}]` : ""}: joined at ${time(w.joined_ms)}${w.connected ? ", connected" : ", not connected"}`));
+  }
+  box.append(ul);
+}
+
 async function act(path, body) {
   try {
     await api(path, { method: "POST", body: JSON.stringify(body || {}) });
@@ -108,6 +178,8 @@ async function refresh() {
   try {
     const m = await api(`/api/sessions/${encodeURIComponent(session)}/monitor`);
     $("groups").replaceChildren(...m.groups.map(group));
+    experimenterInput(m.groups);
+    roomWaiting(m.room_waiting || []);
     const { events } = await api(`/api/sessions/${encodeURIComponent(session)}/events?after=${lastEvent}`);
     const tb = $("events").querySelector("tbody");
     // a seat's player by its label (the group's labels) unless raw terms are asked for

@@ -49,11 +49,69 @@ impl Actor {
                 let spec = msg["ai"].as_str().unwrap_or_default();
                 self.replace(seat as usize, spec)
             }
+            "submit" => {
+                let seat = msg["seat"]
+                    .as_u64()
+                    .ok_or_else(|| ApiError::bad_request("bad_message", "no seat number"))?
+                    as usize;
+                self.experimenter_submit(seat, msg)
+            }
             op => Err(ApiError::bad_request(
                 "bad_message",
                 format!("unknown action {op:?}"),
             )),
         }
+    }
+
+    /// The experimenter's submission for a seat it plays (`experimenter`), from the monitor:
+    /// `{"switch", "action"}` or `{"switch", "template", "values"}`, for the current chronon
+    /// (or `chronon`, checked as a participant's is). Stored with the source `experimenter`.
+    fn experimenter_submit(&mut self, seat: usize, msg: &Value) -> Result<Value, ApiError> {
+        if seat >= self.names.len() {
+            return Err(ApiError::not_found(
+                "unknown_seat",
+                format!("the session has no seat {seat}"),
+            ));
+        }
+        if !self.plan.experimenter[seat] {
+            return Err(ApiError::new(
+                409,
+                "not_experimenter",
+                format!(
+                    "seat {seat} ({}) is not played by the experimenter",
+                    self.names[seat]
+                ),
+            ));
+        }
+        let chronon = msg["chronon"]
+            .as_u64()
+            .unwrap_or(self.session.history().len() as u64);
+        let switch = msg["switch"]
+            .as_str()
+            .ok_or_else(|| ApiError::bad_request("bad_message", "no \"switch\""))?;
+        let action =
+            match (
+                msg["action"].as_str(),
+                msg["template"].as_u64(),
+                msg["values"].as_array(),
+            ) {
+                (Some(a), None, None) => super::ActionIn::Text(a.to_string()),
+                (None, Some(t), Some(vs)) => super::ActionIn::Fill {
+                    template: t as usize,
+                    values: vs
+                        .iter()
+                        .map(|v| v.as_str().unwrap_or_default().to_string())
+                        .collect(),
+                },
+                _ => return Err(ApiError::bad_request(
+                    "bad_message",
+                    "an experimenter's submission has \"action\", or \"template\" and \"values\"",
+                )),
+            };
+        let ack = self.submit_as(seat, chronon, switch, &action, "experimenter")?;
+        self.broadcast(0);
+        self.advance();
+        Ok(ack)
     }
 
     fn pause(&mut self) -> Result<Value, ApiError> {
@@ -229,10 +287,19 @@ impl Actor {
                 json!({
                     "index": i,
                     "player": self.names[i],
-                    "kind": self.plan.seats[i].name(),
+                    "kind": self.plan.kind(i),
+                    // a seat the experimenter plays: its legal switches, for the monitor's forms
+                    "switches": if self.plan.experimenter[i] && self.running() {
+                        self.session
+                            .switches_of(&self.plan.players[i])
+                            .map(|sw| sw.iter().map(crate::dto::switch).collect::<Vec<_>>())
+                            .unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    },
                     "replaced": self.replaced[i],
                     "connections": self.connections[i],
-                    "disconnected_since": if self.plan.seats[i].is_human() || self.replaced[i].is_some() {
+                    "disconnected_since": if self.plan.has_link(i) || self.replaced[i].is_some() {
                         self.disconnected_since(i)
                     } else {
                         None

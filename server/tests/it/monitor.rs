@@ -354,3 +354,164 @@ async fn a_dropped_seat_is_replaced_by_an_ai(db: Db) {
         .iter()
         .any(|r| r["event"] == "submission" && r["player"] == "[p2]" && r["source"] == "ai"));
 }
+
+on_both_backends!(the_experimenter_plays_its_seat_from_the_monitor);
+
+/// A game with a player named `experimenter`: that seat has no link and is played from the
+/// monitor (`seats/{index}/submit`, source `experimenter`); its participants wait for it. A pause
+/// does not count in the `decision_ms` of the event log.
+async fn the_experimenter_plays_its_seat_from_the_monitor(db: Db) {
+    let server = Server::start(&db, 0);
+    let s = server.create(
+        "server/tests/it/monitor/announce.sidl",
+        json!({"seed": 1, "timeout": "wait", "disconnect": {"after": 0.05}}),
+    );
+    let id = s["id"].as_str().unwrap().to_string();
+    let seats = s["seats"].as_array().unwrap();
+    let exp = seats
+        .iter()
+        .position(|x| x["player"] == "[experimenter]")
+        .unwrap();
+    let p1 = 1 - exp;
+    assert_eq!(seats[exp]["kind"], "experimenter");
+    assert!(
+        seats[exp]["link"].is_null(),
+        "the experimenter's seat has no link"
+    );
+    let token = token_of(seats[p1]["link"].as_str().unwrap());
+    join(&server, &token);
+    let mut seat = Seat::connect(&server.ws_url(&token)).await;
+    let st = seat.until("state", |_| true).await;
+    assert_eq!(st["switches"], json!([]));
+    assert_eq!(st["waiting"], json!(["[experimenter]"]));
+    // the monitor offers the experimenter's actions (never absent, whatever the policy)
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let m = monitor(&server, &id);
+    assert_eq!(m["seats"][exp]["kind"], "experimenter");
+    assert_eq!(m["seats"][exp]["absent"], false);
+    assert_eq!(m["seats"][exp]["disconnected_since"], Value::Null);
+    assert_eq!(
+        m["seats"][exp]["switches"][0]["actions"],
+        json!(["[experimenter,high]", "[experimenter,low]"])
+    );
+    // a participant's seat is not the experimenter's; a bad action is refused
+    let body = r#"{"switch": "[p1]", "action": "[p1,accept]"}"#;
+    let (status, v) = post(
+        &server,
+        &format!("/api/sessions/{id}/seats/{p1}/submit"),
+        Some(body),
+    );
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not_experimenter")),
+        "{v}"
+    );
+    let body = r#"{"switch": "[experimenter]", "action": "[experimenter,medium]"}"#;
+    let (status, v) = post(
+        &server,
+        &format!("/api/sessions/{id}/seats/{exp}/submit"),
+        Some(body),
+    );
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("rejected")),
+        "{v}"
+    );
+    let body = r#"{"switch": "[experimenter]", "action": "[experimenter,high]"}"#;
+    let (status, v) = post(
+        &server,
+        &format!("/api/sessions/{id}/seats/{exp}/submit"),
+        Some(body),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["action"], "[experimenter,high]");
+    let st = seat
+        .until("state", |s| !s["switches"].as_array().unwrap().is_empty())
+        .await;
+    assert!(st["view"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("[treatment,high]")));
+    // a pause of p1's chronon: not part of its decision time
+    let (status, _) = post(&server, &format!("/api/sessions/{id}/pause"), None);
+    assert_eq!(status, 200);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, _) = post(&server, &format!("/api/sessions/{id}/resume"), None);
+    assert_eq!(status, 200);
+    seat.until("state", |s| s["status"] == "running").await;
+    let ack = seat.submit(1, "[p1]", "[p1,accept]").await;
+    assert_eq!(ack["type"], "ack", "{ack}");
+    seat.until("state", |s| s["status"] == "finished").await;
+    assert_eq!(seat.last_state()["account"], "5");
+
+    let auth = format!("Bearer {TOKEN}");
+    let (_, _, text) = http_raw(
+        &server,
+        "GET",
+        &format!("/api/sessions/{id}/export/events.jsonl"),
+        &[("Authorization", &auth)],
+    );
+    let rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let find = |event: &str, pred: &dyn Fn(&Value) -> bool| {
+        rows.iter()
+            .find(|r| r["event"] == event && pred(r))
+            .unwrap_or_else(|| panic!("no {event} row in {text}"))
+            .clone()
+    };
+    let by_exp = find("submission", &|r| r["player"] == "[experimenter]");
+    assert_eq!(by_exp["source"], "experimenter");
+    let chronon1 = find("chronon", &|r| r["chronon"] == 1);
+    let paused = find("paused", &|_| true);
+    let resumed = find("resumed", &|_| true);
+    let by_p1 = find("submission", &|r| r["player"] == "[p1]");
+    let at = |r: &Value| r["at_ms"].as_i64().unwrap();
+    let pause = at(&resumed) - at(&paused);
+    assert!(pause >= 300, "{pause}");
+    assert_eq!(
+        by_p1["decision_ms"].as_i64().unwrap(),
+        at(&by_p1) - at(&chronon1) - pause,
+        "{by_p1}"
+    );
+}
+
+on_both_backends!(the_monitor_lists_who_waits_in_the_room);
+
+/// A participant who arrived through the room while its group is not full: in the monitor's
+/// `room_waiting`, with its label.
+async fn the_monitor_lists_who_waits_in_the_room(db: Db) {
+    let server = Server::start(&db, 0);
+    let room = format!("wait{}", sidl_server::api::random_hex(3));
+    let s = server.create("games/kuhn.sidl", json!({"seed": 2, "room": room}));
+    let id = s["id"].as_str().unwrap().to_string();
+    let (_, v) = server.http(
+        "GET",
+        &format!("/api/sessions/{id}/monitor"),
+        Some(TOKEN),
+        None,
+    );
+    assert_eq!(v["room_waiting"], json!([]));
+    let (status, _, _) = http_raw(
+        &server,
+        "POST",
+        &format!("/room/{room}/join?participant_label=alice"),
+        &[],
+    );
+    assert_eq!(status, 303);
+    let (_, v) = server.http(
+        "GET",
+        &format!("/api/sessions/{id}/monitor"),
+        Some(TOKEN),
+        None,
+    );
+    let w = v["room_waiting"].as_array().unwrap();
+    assert_eq!(w.len(), 1, "{v}");
+    assert_eq!(
+        (w[0]["label"].as_str(), w[0]["group"].as_u64()),
+        (Some("alice"), Some(1))
+    );
+    assert_eq!(w[0]["connected"], false);
+    assert_eq!(v["groups"][0]["status"], "waiting");
+}

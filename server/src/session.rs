@@ -646,16 +646,22 @@ impl Actor {
         }
     }
 
-    /// Stores an event of the log (a failure is reported, not fatal: the event changes no play).
-    fn log(&self, seat: usize, kind: &str, detail: Value) {
-        let row = EventRow {
+    /// An event-log row of the current chronon, now.
+    fn event_row(&self, seat: usize, kind: &str, detail: Value) -> EventRow {
+        EventRow {
             id: 0,
             chronon: self.session.history().len() as u64,
             seat,
             kind: kind.to_string(),
             detail: detail.to_string(),
             at_ms: now_ms(),
-        };
+        }
+    }
+
+    /// Stores an event of the log (a failure is reported, not fatal: the event changes no play).
+    /// An event that goes with a change of the state goes into that change's [`Commit`] instead.
+    fn log(&self, seat: usize, kind: &str, detail: Value) {
+        let row = self.event_row(seat, kind, detail);
         if let Err(e) = self.store.log_event(&self.id, &row) {
             eprintln!("sidl serve: session {}: event log: {e}", self.id);
         }

@@ -137,6 +137,9 @@ pub struct Commit {
     pub submissions: Vec<SubmissionRow>,
     pub chronons: Vec<ChrononRow>,
     pub state: Option<SessionState>,
+    /// Event-log rows that belong to this change (e.g. `paused` with the time left): stored in the
+    /// same transaction, so the log never says what the state does not.
+    pub events: Vec<EventRow>,
     /// Forwarded submissions ([`Cluster::forward`]) answered by this commit: inbox id and the
     /// frame for the participant (always empty with one process).
     pub replies: Vec<(i64, String)>,

@@ -120,14 +120,16 @@ impl Actor {
         }
         let now = now_ms();
         let remaining = self.state.deadline_ms.map(|d| (d - now).max(0));
-        self.log(
+        let event = self.event_row(
             self.no_seat(),
             "paused",
             json!({ "remaining_ms": remaining }),
         );
         self.state.status = "paused".into();
+        // the event and the state in one transaction (a failed commit reloads both from the store)
         self.persist(Commit {
             state: Some(self.state.clone()),
+            events: vec![event],
             ..Commit::default()
         })?;
         self.broadcast(0);
@@ -146,12 +148,13 @@ impl Actor {
             .and_then(|d| d["remaining_ms"].as_i64());
         let now = now_ms();
         if self.state.deadline_ms.is_some() {
-            // no stored pause (a crash between its event and its commit): the old deadline
+            // the pause's event is stored with its state; a session paused by an older version
+            // without one keeps its old deadline
             if let Some(r) = remaining {
                 self.state.deadline_ms = Some(now + r);
             }
         }
-        self.log(
+        let event = self.event_row(
             self.no_seat(),
             "resumed",
             json!({ "remaining_ms": remaining }),
@@ -159,6 +162,7 @@ impl Actor {
         self.state.status = "running".into();
         self.persist(Commit {
             state: Some(self.state.clone()),
+            events: vec![event],
             ..Commit::default()
         })?;
         self.check_deadline();

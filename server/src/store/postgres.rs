@@ -637,6 +637,20 @@ impl Store for PgStore {
                     &[&session, &(ch.chronon as i64), &ch.at_ms, &ch.record],
                 )?;
             }
+            for e in &c.events {
+                tx.execute(
+                    "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[
+                        &session,
+                        &(e.chronon as i64),
+                        &(e.seat as i64),
+                        &e.kind,
+                        &e.detail,
+                        &e.at_ms,
+                    ],
+                )?;
+            }
             if let Some(st) = &c.state {
                 tx.execute(
                     "UPDATE sessions SET status = $2, message = $3, chronons = $4,

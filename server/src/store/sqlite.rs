@@ -548,6 +548,21 @@ impl Store for SqliteStore {
             )
             .map_err(err)?;
         }
+        for e in &c.events {
+            tx.execute(
+                "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    session,
+                    e.chronon as i64,
+                    e.seat as i64,
+                    e.kind,
+                    e.detail,
+                    e.at_ms
+                ],
+            )
+            .map_err(err)?;
+        }
         if let Some(st) = &c.state {
             let n = tx
                 .execute(

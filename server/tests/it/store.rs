@@ -4,7 +4,20 @@
 //! inbox of forwarded submissions.
 
 use crate::support::Db;
-use sidl_server::store::{ChrononRow, Commit, SeatRow, SessionRow, SessionState, SubmissionRow};
+use sidl_server::store::{
+    ChrononRow, Commit, EventRow, SeatRow, SessionRow, SessionState, SubmissionRow,
+};
+
+fn event(kind: &str) -> EventRow {
+    EventRow {
+        id: 0,
+        chronon: 1,
+        seat: 0,
+        kind: kind.into(),
+        detail: "{}".into(),
+        at_ms: 3,
+    }
+}
 
 fn session(id: &str) -> SessionRow {
     SessionRow {
@@ -86,6 +99,7 @@ fn commits_are_atomic_and_rows_round_trip(db: Db) {
             record: "{}".into(),
         }],
         state: Some(state.clone()),
+        events: vec![event("paused")],
         replies: Vec::new(),
     };
     store.commit("s1", &ok).unwrap();
@@ -101,10 +115,19 @@ fn commits_are_atomic_and_rows_round_trip(db: Db) {
             record: "{}".into(),
         }],
         state: Some(later),
+        events: vec![event("resumed")],
         replies: Vec::new(),
     };
     assert!(store.commit("s1", &bad).is_err());
     assert_eq!(store.submissions("s1").unwrap(), vec![sub(1, 0)]);
+    // the event of the failed commit is not written either
+    let kinds: Vec<String> = store
+        .events("s1")
+        .unwrap()
+        .into_iter()
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(kinds, ["paused"]);
     assert_eq!(store.chronons("s1").unwrap().len(), 1);
     assert_eq!(store.session("s1").unwrap().unwrap().state, state);
     // a commit for a session that does not exist writes nothing either

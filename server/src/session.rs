@@ -434,23 +434,49 @@ impl Actor {
 
     /// Since when human seat `i` has had no open WebSocket (`None`: it has one). With several
     /// processes a seat without a connection here may have one to another process: the last
-    /// connection event stored for it decides (`connected`: it has; `disconnected`: since then).
+    /// connection event stored for it decides (`connected`: it has, unless that process died:
+    /// then since its last heartbeat, and the driver logs the `disconnected` the dead process
+    /// could not; `disconnected`: since then).
     fn disconnected_since(&self, i: usize) -> Option<i64> {
         if self.connections[i] > 0 {
             return None;
         }
         let local = self.absent_since[i]?;
-        if self.store.cluster().is_none() {
+        let Some(cluster) = self.store.cluster() else {
             return Some(local);
-        }
+        };
         let events = self.store.events(&self.id).ok()?;
         match events
             .iter()
             .rfind(|e| e.seat == i && (e.kind == "connected" || e.kind == "disconnected"))
         {
-            Some(e) if e.kind == "connected" => None,
+            Some(e) if e.kind == "connected" => {
+                let node = serde_json::from_str::<Value>(&e.detail)
+                    .ok()
+                    .and_then(|d| d["node"].as_str().map(str::to_string))?;
+                if node == cluster.node() {
+                    return Some(e.at_ms.max(local));
+                }
+                let seen = cluster.node_gone(&node).ok()??;
+                if self.is_driving() {
+                    self.log(
+                        i,
+                        "disconnected",
+                        json!({ "node": node, "reason": "its server process stopped" }),
+                    );
+                }
+                Some(seen.max(e.at_ms))
+            }
             Some(e) => Some(e.at_ms.max(local)),
             None => Some(local),
+        }
+    }
+
+    /// The detail of a connection event: the process it is to (several processes only).
+    fn connection_detail(&self) -> Value {
+        match self.store.cluster() {
+            Some(c) => json!({ "node": c.node() }),
+            None => json!({}),
         }
     }
 
@@ -507,7 +533,7 @@ impl Actor {
                     let state = self.seat_state(seat);
                     if out.try_send(hello).is_ok() && out.try_send(state).is_ok() {
                         self.subs[seat].push(out);
-                        self.log(seat, "connected", json!({}));
+                        self.log(seat, "connected", self.connection_detail());
                     }
                 }
             }
@@ -517,7 +543,7 @@ impl Actor {
                     if self.connections[seat] == 0 {
                         self.absent_since[seat] = Some(now_ms());
                     }
-                    self.log(seat, "disconnected", json!({}));
+                    self.log(seat, "disconnected", self.connection_detail());
                 }
             }
             Cmd::Submit {

@@ -166,6 +166,10 @@ pub trait Cluster: Send + Sync {
     fn leases(&self) -> StoreResult<Vec<String>>;
     /// Gives up every lease (at shutdown), so that another process takes over at once.
     fn release(&self) -> StoreResult<()>;
+    /// `Some(when it was last alive)` when process `node` stopped renewing its heartbeat (it died:
+    /// its participants' connections are gone without a `disconnected` event); `None` while it
+    /// lives (or when it is unknown).
+    fn node_gone(&self, node: &str) -> StoreResult<Option<i64>>;
     /// Stores a participant's submission for the driver of `session` and notifies it; its id.
     fn forward(&self, session: &str, seat: usize, message: &str) -> StoreResult<i64>;
     /// The forwarded submissions of a session not yet answered, oldest first.

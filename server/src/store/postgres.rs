@@ -111,6 +111,12 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE seats ADD COLUMN label TEXT;
      CREATE INDEX sessions_parent ON sessions(parent, grp);
      CREATE INDEX sessions_room ON sessions(room, created_ms);",
+    // 4: the processes' heartbeats (a participant connected to a dead process is disconnected)
+    "CREATE TABLE nodes (
+        node TEXT PRIMARY KEY,
+        alive_until TIMESTAMPTZ NOT NULL,
+        seen_ms BIGINT NOT NULL
+     );",
 ];
 
 /// The key of the advisory lock that serialises migrations.
@@ -705,6 +711,16 @@ impl Cluster for PgStore {
     fn leases(&self) -> StoreResult<Vec<String>> {
         let lease = lease_sql();
         self.with(|c| {
+            // this process is alive for another lease: its participants' connections count
+            c.execute(
+                &format!(
+                    "INSERT INTO nodes (node, alive_until, seen_ms)
+                     VALUES ($1, clock_timestamp() + {lease}, $2)
+                     ON CONFLICT (node) DO UPDATE
+                        SET alive_until = EXCLUDED.alive_until, seen_ms = EXCLUDED.seen_ms"
+                ),
+                &[&self.node, &crate::session::now_ms()],
+            )?;
             let rows = c.query(
                 &format!(
                     "UPDATE sessions SET driver = $1, lease_until = clock_timestamp() + {lease}
@@ -726,6 +742,16 @@ impl Cluster for PgStore {
                 &[&self.node],
             )
             .map(|_| ())
+        })
+    }
+
+    fn node_gone(&self, node: &str) -> StoreResult<Option<i64>> {
+        self.with(|c| {
+            let row = c.query_opt(
+                "SELECT seen_ms FROM nodes WHERE node = $1 AND alive_until < clock_timestamp()",
+                &[&node],
+            )?;
+            Ok(row.map(|r| r.get(0)))
         })
     }
 

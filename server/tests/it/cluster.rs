@@ -170,3 +170,71 @@ async fn the_other_process_takes_over_when_the_driver_dies() {
     .collect();
     assert_eq!(stored, acked);
 }
+
+/// A participant connected to a process that dies (kill -9, no `disconnected` event) counts as
+/// disconnected on the driver once that process's heartbeat has run out: the monitor shows it
+/// dropped, and the driver logs the `disconnected` the dead process could not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_on_a_dead_process_counts_as_disconnected() {
+    let Some(db) = Db::postgres() else {
+        return;
+    };
+    let driver = Server::start(&db, 0);
+    let relay = Server::start(&db, 0);
+    let created = driver.create("games/rps.sidl", json!({"seed": 3, "timeout": "wait"}));
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = token_of(created["seats"][0]["link"].as_str().unwrap());
+    join(&relay, &token);
+    let mut seat = Seat::connect(&relay.ws_url(&token)).await;
+    seat.until("hello", |_| true).await;
+    let seat0 = |server: &Server| {
+        let (status, v) = server.http(
+            "GET",
+            &format!("/api/sessions/{id}/monitor"),
+            Some(TOKEN),
+            None,
+        );
+        assert_eq!(status, 200, "{v}");
+        v["groups"][0]["seats"][0].clone()
+    };
+    // connected through the relay: not dropped on the driver
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !seat0(&driver)["disconnected_since"].is_null() {
+        assert!(Instant::now() < deadline, "{}", seat0(&driver));
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    relay.kill();
+    let killed = Instant::now();
+    while seat0(&driver)["disconnected_since"].is_null() {
+        assert!(
+            killed.elapsed() < Duration::from_secs(60),
+            "still connected: {}",
+            seat0(&driver)
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    eprintln!(
+        "cluster: the seat counts as disconnected {} ms after its process's kill -9",
+        killed.elapsed().as_millis()
+    );
+    let (_, v) = driver.http(
+        "GET",
+        &format!("/api/sessions/{id}/events"),
+        Some(TOKEN),
+        None,
+    );
+    let last = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rfind(|e| e["event"] == "connected" || e["event"] == "disconnected")
+        .cloned()
+        .unwrap();
+    assert_eq!(last["event"], "disconnected", "{last}");
+    assert!(
+        last["detail"]
+            .to_string()
+            .contains("server process stopped"),
+        "{last}"
+    );
+}

@@ -28,7 +28,7 @@ import { renderLayout } from '../board.js';
  *   view: string[], layout: any, switches: ServedSwitch[], pending: [string, string][], waiting: string[],
  *   account: string, labels: ServedLabels | null }} ServedState
  * @typedef {{ kind: string, fact?: string, player?: string, amount?: string, switch?: string, action?: string, how?: string, ok?: boolean }} ServedEvent
- * @typedef {{ chronon: number, submissions: [string, string][], events: ServedEvent[], texts?: string[], chosen?: [string, string][] }} ServedRecord
+ * @typedef {{ chronon: number, submissions: [string, string][], events: ServedEvent[], texts: string[], chosen?: [string, string][] }} ServedRecord
  */
 
 export const css = `
@@ -179,17 +179,6 @@ export async function playServed(el, root) {
   /** @param {string} s @param {string} a */
   const act = (s, a) => lab('actions', `${s} ${a}`, a);
 
-  /** @param {ServedEvent} ev */
-  const describe = (ev) => {
-    switch (ev.kind) {
-      case 'created': return `+ ${ev.fact}`;
-      case 'deleted': return `− ${ev.fact}`;
-      case 'account': return `account of ${ev.player}: ${ev.amount}`;
-      case 'switch': return `${ev.switch} → ${ev.action} (${ev.how}${ev.ok ? '' : ', failed'})`;
-      default: return JSON.stringify(ev);
-    }
-  };
-
   /** @param {ServedRecord} rec */
   const addHistory = (rec) => {
     const li = h('li', { class: 'record', 'data-chronon': rec.chronon }, h('strong', {}, `Chronon ${rec.chronon}`));
@@ -197,7 +186,7 @@ export async function playServed(el, root) {
       const chosen = rec.chosen || rec.submissions;
       li.append(h('div', {}, 'you chose: ' + chosen.map(([s, a]) => `${a} at ${s}`).join('; ')));
     }
-    li.append(h('ul', {}, ...rec.events.map((ev, i) => h('li', {}, rec.texts ? rec.texts[i] : describe(ev)))));
+    li.append(h('ul', {}, ...rec.texts.map((t) => h('li', {}, t))));
     ui.history.append(li);
   };
 

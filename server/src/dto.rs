@@ -4,6 +4,7 @@
 
 use crate::config::show;
 use serde_json::{json, Value};
+use sidl_engine::game::events::Notation;
 use sidl_engine::game::present::{Labelled, Presentation, Presenter};
 use sidl_engine::game::session::{slot_type_description, ActionSource};
 use sidl_engine::game::{template_slots, Actions, ChrononRecord, Event, SwitchInfo};
@@ -121,8 +122,9 @@ pub fn seat_labels(p: &Presentation) -> Value {
 }
 
 /// Seat `seat`'s record of a chronon: its own submissions and the events its player may see, with
-/// `texts` (one line per event, the game's labels by `pr`, the seat's presenter) when the game has
-/// labels.
+/// `texts` (one line per event: the game's labels by `pr`, the seat's presenter, when the game has
+/// labels, else the engine's raw event text) and, with labels, `chosen` (its choices in labels).
+/// Pages show `texts`: no event text is made anywhere but in the engine.
 pub fn seat_record(
     rec: &ChrononRecord,
     chronon: u64,
@@ -154,6 +156,13 @@ pub fn seat_record(
             .player_events
             .get(seat)
             .map(|es| es.iter().map(|e| pr.event(e)).collect())
+            .unwrap_or_default();
+        out["texts"] = json!(texts);
+    } else {
+        let texts: Vec<String> = rec
+            .player_events
+            .get(seat)
+            .map(|es| es.iter().map(|e| e.text(Notation::Canonical)).collect())
             .unwrap_or_default();
         out["texts"] = json!(texts);
     }

@@ -24,16 +24,6 @@ const lab = (kind, key, raw = key) => { const l = L(); return (l && l[kind] && l
 // an action's text: its label at its switch, else the raw action
 const act = (s, a) => lab("actions", `${s} ${a}`, a);
 
-function describeEvent(ev) {
-  switch (ev.kind) {
-    case "created": return `+ ${ev.fact}`;
-    case "deleted": return `− ${ev.fact}`;
-    case "account": return `account of ${ev.player}: ${ev.amount}`;
-    case "switch": return `${ev.switch} → ${ev.action} (${ev.how}${ev.ok ? "" : ", failed"})`;
-    default: return JSON.stringify(ev);
-  }
-}
-
 function addHistory(rec) {
   const li = el("li", { class: "record" });
   li.dataset.chronon = rec.chronon;
@@ -44,7 +34,8 @@ function addHistory(rec) {
     li.append(el("div", {}, "you chose: " + chosen.map(([s, a]) => `${a} at ${s}`).join("; ")));
   }
   const ul = el("ul");
-  rec.events.forEach((ev, i) => ul.append(el("li", { class: rec.texts ? "event" : "term" }, rec.texts ? rec.texts[i] : describeEvent(ev))));
+  // the engine's event texts, in the game's labels when it has them (`chosen` comes with labels)
+  rec.texts.forEach((t) => ul.append(el("li", { class: rec.chosen ? "event" : "term" }, t)));
   li.append(ul);
   $("history").append(li);
 }

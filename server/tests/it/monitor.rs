@@ -432,6 +432,25 @@ async fn the_experimenter_plays_its_seat_from_the_monitor(db: Db) {
         .as_array()
         .unwrap()
         .contains(&json!("[treatment,high]")));
+    // a game without labels: the seat's record carries the engine's raw event texts (the page
+    // makes none of its own), and no `chosen`
+    let rec = seat
+        .frames
+        .iter()
+        .find(|f| f["type"] == "chronon" && f["record"]["chronon"] == 1)
+        .expect("chronon 1's record")["record"]
+        .clone();
+    assert_eq!(
+        rec["texts"],
+        json!([
+            "- [start]",
+            "+ [treatment,high]",
+            "[p1] gets 0",
+            "[experimenter] gets 0"
+        ]),
+        "{rec}"
+    );
+    assert!(rec.get("chosen").is_none(), "{rec}");
     // a pause of p1's chronon: not part of its decision time
     let (status, _) = post(&server, &format!("/api/sessions/{id}/pause"), None);
     assert_eq!(status, 200);

@@ -4,30 +4,15 @@
 // (tests/e2e/fixtures/kuhn.efg; cli/tests/it/extensive.rs checks that file against the CLI), Stop on
 // a long run (Leduc poker), and the errors of a tree too large and of a game without payoffs.
 //   BASE_URL=http://127.0.0.1:8080/ node tests/e2e/analyse.test.mjs   (run by scripts/e2e.sh)
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, checks, consoleErrors, launch, root, watch } from './support.mjs';
 
 const base = process.env.BASE_URL || 'http://127.0.0.1:8080/';
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const artifacts = process.env.ARTIFACTS || join(root, 'target', 'e2e-artifacts');
-mkdirSync(artifacts, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
-});
-const consoleErrors = [];
-async function newPage() {
-  const p = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  p.on('pageerror', (e) => consoleErrors.push(String(e)));
-  return p;
-}
+const browser = await launch();
+const newPage = async () => watch(await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true }));
 let page = await newPage();
 const shot = (name) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
 const idle = () => page.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 120000 });
@@ -47,22 +32,11 @@ async function runAnalyse({ method = 'auto', iterations = '10000', maxNodes = '1
 const text = (sel) => page.locator(sel).textContent();
 const value = async (player) => Number(await page.locator(`#analyse-values tr[data-player="${player}"] td.num`).textContent());
 
-let passed = 0;
-let failed = 0;
-async function check(name, f) {
-  try {
-    await f();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}`);
-    console.error(e);
-    await shot(`analyse-failure-${passed + failed}`).catch(() => {});
-    await page.close().catch(() => {});
-    page = await newPage();
-  }
-}
+const { check, done } = checks(async (n) => {
+  await shot(`analyse-failure-${n}`).catch(() => {});
+  await page.close().catch(() => {});
+  page = await newPage();
+});
 
 await check('Analyse Kuhn poker: the exact LP value -1/18 for p1, 12 information sets, the strategy table', async () => {
   await page.goto(base);
@@ -89,7 +63,7 @@ await check('Download .efg gives exactly sidl export --efg', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-efg')]);
   assert.equal(download.suggestedFilename(), 'kuhn.efg');
   const got = readFileSync(await download.path(), 'utf8');
-  assert.equal(got, readFileSync(join(here, 'fixtures', 'kuhn.efg'), 'utf8'));
+  assert.equal(got, readFileSync(join(root, 'tests', 'e2e', 'fixtures', 'kuhn.efg'), 'utf8'));
   await idle();
 });
 
@@ -173,5 +147,4 @@ await check('a game with labels reads in its own words (ultimatum)', async () =>
 
 assert.deepEqual(consoleErrors, [], 'no console errors');
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-if (failed) process.exitCode = 1;
+done();

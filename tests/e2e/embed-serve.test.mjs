@@ -8,19 +8,14 @@
 // header to anyone. The server is killed (-9) and restarted mid-game: the element reconnects.
 //   SIDL_SERVE=target/debug/sidl-serve node tests/e2e/embed-serve.test.mjs
 // Run by scripts/serve-e2e.sh. Prints `ok - NAME` per check and `N passed, N failed`.
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, dirname, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join, normalize } from 'node:path';
+import { artifacts, checks, launch, root } from './support.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const artifacts = process.env.ARTIFACTS || join(root, 'target', 'e2e-artifacts');
-mkdirSync(artifacts, { recursive: true });
 const binary = process.env.SIDL_SERVE || join(root, 'target', 'debug', 'sidl-serve');
 
 // a static server of playground/ with one page, /page.html?server=…&link=…, holding the element
@@ -86,25 +81,9 @@ async function api(path, body, headers = {}) {
   return { status: r.status, headers: r.headers, body: await r.json() };
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, f) {
-  try {
-    await f();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}`);
-    console.error(e);
-  }
-}
+const { check, done } = checks();
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
-});
+const browser = await launch();
 async function visit(pageOrigin, link) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -218,5 +197,4 @@ try {
   await browser.close();
   stop();
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done({ exit: true });

@@ -2,32 +2,21 @@
 //   BASE_URL=http://127.0.0.1:8080/ node tests/e2e/playground.test.mjs
 // Run by scripts/e2e.sh (which builds and serves playground/). Screenshots go to $ARTIFACTS
 // (default target/e2e-artifacts/). Prints `ok - NAME` per check and a closing `N passed, N failed`.
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, checks, consoleErrors, launch, root, watch } from './support.mjs';
 
 const base = process.env.BASE_URL || 'http://127.0.0.1:8080/';
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const artifacts = process.env.ARTIFACTS || join(root, 'target', 'e2e-artifacts');
-mkdirSync(artifacts, { recursive: true });
+const here = join(root, 'tests', 'e2e');
 const shippedGames = readdirSync(join(root, 'games')).filter((f) => f.endsWith('.sidl')).sort();
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
-});
-const consoleErrors = [];
+const browser = await launch();
 // Pages show the raw terms (the checks below were written for them) unless `labels` is asked for:
 // the playground keeps its labels / raw terms choice in localStorage.
 async function newPage(viewport = { width: 1280, height: 900 }, { labels = false } = {}) {
-  const p = await browser.newPage({ viewport });
+  const p = watch(await browser.newPage({ viewport }));
   if (!labels) await p.addInitScript(() => { try { localStorage.setItem('sidl.labels', 'raw'); } catch (_) { /* none */ } });
-  p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  p.on('pageerror', (e) => consoleErrors.push(String(e)));
   return p;
 }
 let page = await newPage();
@@ -55,25 +44,14 @@ async function allSeats(kind) {
   for (const sel of await page.locator('#seats select').all()) { await sel.selectOption(kind); await idle(); }
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, f) {
-  try {
-    await f();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}`);
-    console.error(e);
-    await shot(`failure-${passed + failed}`).catch(() => {});
-    // a fresh page for the next check
-    await page.close().catch(() => {});
-    page = await newPage();
-    await page.goto(base);
-    await ready().catch(() => {});
-  }
-}
+const { check, done } = checks(async (n) => {
+  await shot(`failure-${n}`).catch(() => {});
+  // a fresh page for the next check
+  await page.close().catch(() => {});
+  page = await newPage();
+  await page.goto(base);
+  await ready().catch(() => {});
+});
 
 await check('the playground opens with nim in the editor, loaded, the engine in a worker', async () => {
   await page.goto(base);
@@ -1038,5 +1016,4 @@ await check('<sidl-game>: labels in the element\'s language (lang), from the vie
 assert.deepEqual(consoleErrors, [], 'no console errors');
 await browser.close();
 console.log(`screenshots in ${artifacts}`);
-console.log(`${passed} passed, ${failed} failed`);
-if (failed) process.exitCode = 1;
+done();

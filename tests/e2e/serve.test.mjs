@@ -5,24 +5,15 @@
 //   BASE_URL=http://127.0.0.1:PORT ADMIN_TOKEN=... node tests/e2e/serve.test.mjs
 // Run by scripts/serve-e2e.sh (which starts the server). Prints `ok - NAME` per check and a
 // closing `N passed, N failed`. Screenshots go to $ARTIFACTS (default target/e2e-artifacts/).
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, checks, launch, root } from './support.mjs';
 
 const base = (process.env.BASE_URL || 'http://127.0.0.1:8790').replace(/\/$/, '');
 const token = process.env.ADMIN_TOKEN;
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const artifacts = process.env.ARTIFACTS || join(root, 'target', 'e2e-artifacts');
-mkdirSync(artifacts, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
-});
+const browser = await launch();
 
 async function api(path, body) {
   const r = await fetch(base + path, {
@@ -33,19 +24,7 @@ async function api(path, body) {
   return { status: r.status, body: await r.json() };
 }
 
-let passed = 0;
-let failed = 0;
-async function check(name, f) {
-  try {
-    await f();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}`);
-    console.error(e);
-  }
-}
+const { check, done } = checks();
 
 // a participant: its own context (no shared cookies or storage), every WebSocket frame it received
 async function participant(link) {
@@ -338,5 +317,4 @@ await check('a forged link opens nothing', async () => {
 });
 
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+done({ exit: true });

@@ -4,36 +4,24 @@
 // --replay` to the trace of the moves played, and a bad records file names its lines.
 //   SIDL=target/debug/sidl BASE_URL=http://127.0.0.1:8080/ node tests/e2e/stats.test.mjs
 // Run by scripts/e2e.sh (which builds sidl and serves playground/). Screenshots go to $ARTIFACTS.
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { artifacts, checks, consoleErrors, launch, root, watch } from './support.mjs';
 
 const base = process.env.BASE_URL || 'http://127.0.0.1:8080/';
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const artifacts = process.env.ARTIFACTS || join(root, 'target', 'e2e-artifacts');
 const sidlBin = process.env.SIDL || join(root, 'target', 'debug', 'sidl');
-mkdirSync(artifacts, { recursive: true });
 const tmp = mkdtempSync(join(tmpdir(), 'sidl-stats-e2e-'));
 const firstprice = join(root, 'cli', 'tests', 'stats', 'firstprice.sidl');
 
 /** `sidl ARGS…`'s stdout (it must exit 0). */
 const sidl = (...args) => execFileSync(sidlBin, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
-});
-const consoleErrors = [];
+const browser = await launch();
 async function newPage() {
-  const p = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  p.on('pageerror', (e) => consoleErrors.push(String(e)));
+  const p = watch(await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true }));
   // raw terms in the game pane (the checks compare its facts with `sidl trace`); the report's
   // labels do not depend on it
   await p.addInitScript(() => { try { localStorage.setItem('sidl.labels', 'raw'); } catch (_) { /* none */ } });
@@ -70,24 +58,13 @@ const fmt = (x) => { const s = x.toFixed(4).replace(/\.?0+$/, ''); return s === 
 const binCounts = async (key) => JSON.parse(await page.getAttribute(`[data-plot="${key}"]`, 'data-bins'))[1];
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
-let passed = 0;
-let failed = 0;
-async function check(name, f) {
-  try {
-    await f();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    failed += 1;
-    console.log(`not ok - ${name}`);
-    console.error(e);
-    await shot(`stats-failure-${passed + failed}`).catch(() => {});
-    await page.close().catch(() => {});
-    page = await newPage();
-    await page.goto(base);
-    await ready().catch(() => {});
-  }
-}
+const { check, done } = checks(async (n) => {
+  await shot(`stats-failure-${n}`).catch(() => {});
+  await page.close().catch(() => {});
+  page = await newPage();
+  await page.goto(base);
+  await ready().catch(() => {});
+});
 
 await page.goto(base);
 await ready();
@@ -238,5 +215,4 @@ await check('a bad records file: the errors name their lines, the good records a
 assert.deepEqual(consoleErrors, [], 'no console errors');
 await browser.close();
 console.log(`screenshots in ${artifacts}`);
-console.log(`${passed} passed, ${failed} failed`);
-if (failed) process.exitCode = 1;
+done();

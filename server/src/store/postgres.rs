@@ -467,21 +467,7 @@ impl Store for PgStore {
     }
 
     fn log_event(&self, session: &str, e: &EventRow) -> StoreResult<()> {
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-                &[
-                    &session,
-                    &(e.chronon as i64),
-                    &(e.seat as i64),
-                    &e.kind,
-                    &e.detail,
-                    &e.at_ms,
-                ],
-            )
-            .map(|_| ())
-        })
+        self.with(|c| insert_event(c, session, e))
     }
 
     fn events(&self, session: &str) -> StoreResult<Vec<EventRow>> {
@@ -644,18 +630,7 @@ impl Store for PgStore {
                 )?;
             }
             for e in &c.events {
-                tx.execute(
-                    "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6)",
-                    &[
-                        &session,
-                        &(e.chronon as i64),
-                        &(e.seat as i64),
-                        &e.kind,
-                        &e.detail,
-                        &e.at_ms,
-                    ],
-                )?;
+                insert_event(&mut tx, session, e)?;
             }
             if let Some(st) = &c.state {
                 tx.execute(
@@ -829,4 +804,25 @@ impl Cluster for PgStore {
         })?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
+}
+
+/// One row of the event log (alone, or inside a commit's transaction).
+fn insert_event(
+    c: &mut impl ::postgres::GenericClient,
+    session: &str,
+    e: &EventRow,
+) -> Result<(), ::postgres::Error> {
+    c.execute(
+        "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+        &[
+            &session,
+            &(e.chronon as i64),
+            &(e.seat as i64),
+            &e.kind,
+            &e.detail,
+            &e.at_ms,
+        ],
+    )
+    .map(|_| ())
 }

@@ -386,21 +386,7 @@ impl Store for SqliteStore {
     }
 
     fn log_event(&self, session: &str, e: &EventRow) -> StoreResult<()> {
-        self.lock()
-            .execute(
-                "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    session,
-                    e.chronon as i64,
-                    e.seat as i64,
-                    e.kind,
-                    e.detail,
-                    e.at_ms
-                ],
-            )
-            .map(|_| ())
-            .map_err(err)
+        insert_event(&self.lock(), session, e).map_err(err)
     }
 
     fn events(&self, session: &str) -> StoreResult<Vec<EventRow>> {
@@ -549,19 +535,7 @@ impl Store for SqliteStore {
             .map_err(err)?;
         }
         for e in &c.events {
-            tx.execute(
-                "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    session,
-                    e.chronon as i64,
-                    e.seat as i64,
-                    e.kind,
-                    e.detail,
-                    e.at_ms
-                ],
-            )
-            .map_err(err)?;
+            insert_event(&tx, session, e).map_err(err)?;
         }
         if let Some(st) = &c.state {
             let n = tx
@@ -587,4 +561,21 @@ impl Store for SqliteStore {
         }
         tx.commit().map_err(err)
     }
+}
+
+/// One row of the event log (alone, or inside a commit's transaction).
+fn insert_event(conn: &Connection, session: &str, e: &EventRow) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO events (session, chronon, seat, kind, detail, at_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            session,
+            e.chronon as i64,
+            e.seat as i64,
+            e.kind,
+            e.detail,
+            e.at_ms
+        ],
+    )
+    .map(|_| ())
 }

@@ -266,19 +266,28 @@ async function longRequest<T extends object>(c: LanguageClient, r: LongRequest<T
   return result;
 }
 
-/** "SIDL: Check hidden-information consistency" for the active editor's game. */
-async function checkHiddenInformation(): Promise<void> {
+/** The active editor's game and the running client, or undefined (and the user told why). */
+function activeGame(verb: string): { c: LanguageClient; document: vscode.TextDocument } | undefined {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined || editor.document.languageId !== 'sidl') {
-    void vscode.window.showWarningMessage('SIDL: open a .sidl game in the editor to check it.');
-    return;
+    void vscode.window.showWarningMessage(`SIDL: open a .sidl game in the editor to ${verb} it.`);
+    return undefined;
   }
   const c = client;
   if (c === undefined || c.state !== State.Running) {
     void showStartError(startError ?? 'SIDL: the language server is not running.');
+    return undefined;
+  }
+  return { c, document: editor.document };
+}
+
+/** "SIDL: Check hidden-information consistency" for the active editor's game. */
+async function checkHiddenInformation(): Promise<void> {
+  const game = activeGame('check');
+  if (game === undefined) {
     return;
   }
-  const document = editor.document;
+  const { c, document } = game;
   const maxStates = vscode.workspace.getConfiguration('sidl').get<number | null>('checkHiddenInformation.maxStates');
   const name = path.basename(document.uri.fsPath || document.uri.path);
   const result = await longRequest(c, {
@@ -322,17 +331,11 @@ async function checkHiddenInformation(): Promise<void> {
 
 /** "SIDL: Solve the game (equilibrium)": `sidl/solve` on the active game, the report beside it. */
 async function solveGame(): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (editor === undefined || editor.document.languageId !== 'sidl') {
-    void vscode.window.showWarningMessage('SIDL: open a .sidl game in the editor to solve it.');
+  const game = activeGame('solve');
+  if (game === undefined) {
     return;
   }
-  const c = client;
-  if (c === undefined || c.state !== State.Running) {
-    void showStartError(startError ?? 'SIDL: the language server is not running.');
-    return;
-  }
-  const document = editor.document;
+  const { c, document } = game;
   const name = path.basename(document.uri.fsPath || document.uri.path);
   const result = await longRequest(c, {
     kind: 'solve',

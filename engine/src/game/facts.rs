@@ -404,12 +404,7 @@ impl<'s> HeapWord<'s> {
 }
 
 /// The copied word in `scratch` as a [`Ground`] (its term built from the cells).
-fn ground_of(
-    scratch: &mut Scratch,
-    root: Cell,
-    hash: u64,
-    keys: [Option<Key>; INDEXED],
-) -> Ground {
+fn ground_of(scratch: &mut Scratch, root: Cell, hash: u64, keys: [Option<Key>; INDEXED]) -> Ground {
     let term = cells_to_term(root, scratch);
     let (kw, kmask) = key_words(&keys);
     let (flat, elems) = flat_elements(&scratch.cells, root);

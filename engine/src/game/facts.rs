@@ -255,7 +255,7 @@ enum TJob {
 }
 
 /// Reusable buffers of [`HeapWord`] (one per host, so that copying a word allocates only
-/// the word itself).
+/// the word itself), and the words made before ([`HeapWord::into_shared`]).
 #[derive(Default)]
 pub struct Scratch {
     cells: Vec<Cell>,
@@ -263,7 +263,14 @@ pub struct Scratch {
     jobs: Vec<Job>,
     tjobs: Vec<TJob>,
     terms: Vec<Term>,
+    /// Words made by [`HeapWord::into_shared`], by structural hash (one per hash), emptied when it
+    /// outgrows [`MADE_MAX`]. A `Ground` is immutable and equal cells are the same term, so a word
+    /// made again is the same `Arc` instead of a new `Ground` and `Term`.
+    made: rustc_hash::FxHashMap<u64, Arc<Ground>>,
 }
+
+/// How many words [`Scratch::made`] keeps.
+const MADE_MAX: usize = 4096;
 
 /// A ground heap term copied into a [`Scratch`] (cells in the layout of [`compile_term`], so that
 /// equal terms have equal cells), with its structural hash and index keys: compared with facts
@@ -360,7 +367,31 @@ impl<'s> HeapWord<'s> {
         })
     }
 
+    /// The word as a shared [`Ground`]: the one made before for the same word (same cells), else
+    /// a new one ([`HeapWord::into_ground`]), kept for the next time.
+    pub fn into_shared(self) -> Arc<Ground> {
+        if let Some(g) = self.scratch.made.get(&self.hash) {
+            if g.is_word(&self) {
+                return g.clone();
+            }
+        }
+        let HeapWord {
+            scratch,
+            root,
+            hash,
+            keys,
+        } = self;
+        let g = Arc::new(ground_of(scratch, root, hash, keys));
+        if scratch.made.len() >= MADE_MAX {
+            scratch.made.clear();
+        }
+        // one word per hash: a word whose hash another one holds is not kept
+        scratch.made.entry(hash).or_insert_with(|| g.clone());
+        g
+    }
+
     /// The word as a [`Ground`] (its term built from the cells).
+    #[cfg(test)]
     pub fn into_ground(self) -> Ground {
         let HeapWord {
             scratch,
@@ -368,35 +399,40 @@ impl<'s> HeapWord<'s> {
             hash,
             keys,
         } = self;
-        let term = cells_to_term(root, scratch);
-        let (kw, kmask) = key_words(&keys);
-        let (flat, elems) = flat_elements(&scratch.cells, root);
-        let g = Ground {
-            term,
-            cells: Box::from(&scratch.cells[..]),
-            ends: Box::from(&scratch.ends[..]),
-            root,
-            keys,
-            kw,
-            kmask,
-            parts: Parts::of_keys(&keys),
-            flat,
-            elems,
-            hash,
-        };
-        debug_assert_eq!(
-            g.hash,
-            structural_hash(root, |q| g.cells[q as usize], |c| c)
-        );
-        debug_assert_eq!(g.keys, g.keys());
-        debug_assert!({
-            let mut cells = Vec::new();
-            let mut ends = Vec::new();
-            let r = compile_term(&g.term, &mut cells, &mut ends);
-            r == g.root && *cells == *g.cells && *ends == *g.ends
-        });
-        g
+        ground_of(scratch, root, hash, keys)
     }
+}
+
+/// The copied word in `scratch` as a [`Ground`] (its term built from the cells).
+fn ground_of(scratch: &mut Scratch, root: Cell, hash: u64, keys: [Option<Key>; INDEXED]) -> Ground {
+    let term = cells_to_term(root, scratch);
+    let (kw, kmask) = key_words(&keys);
+    let (flat, elems) = flat_elements(&scratch.cells, root);
+    let g = Ground {
+        term,
+        cells: Box::from(&scratch.cells[..]),
+        ends: Box::from(&scratch.ends[..]),
+        root,
+        keys,
+        kw,
+        kmask,
+        parts: Parts::of_keys(&keys),
+        flat,
+        elems,
+        hash,
+    };
+    debug_assert_eq!(
+        g.hash,
+        structural_hash(root, |q| g.cells[q as usize], |c| c)
+    );
+    debug_assert_eq!(g.keys, g.keys());
+    debug_assert!({
+        let mut cells = Vec::new();
+        let mut ends = Vec::new();
+        let r = compile_term(&g.term, &mut cells, &mut ends);
+        r == g.root && *cells == *g.cells && *ends == *g.ends
+    });
+    g
 }
 
 /// The [`key_word`]s of `keys` (0 where there is none) and the mask of the positions with a key.
@@ -1274,6 +1310,29 @@ mod tests {
             let ga = w.into_ground();
             prop_assert!(ga.term == a);
             prop_assert_eq!(ga.hash_value(), Ground::new(a).hash_value());
+        }
+
+        /// A word made again through the same scratch is the word made before (the same `Arc`)
+        /// exactly when the terms are equal (`0.0` and `-0.0` are different words), and each is
+        /// the word compiled from its own term.
+        #[test]
+        fn shared_words_are_the_same_word(a in word(), b in word()) {
+            let mut store = Store::new();
+            let ha = store.build(&a, &mut Vec::new());
+            let hb = store.build(&b, &mut Vec::new());
+            let mut scratch = Scratch::default();
+            let copy = |h, scratch: &mut Scratch| match HeapWord::copy(&store, h, scratch) {
+                Ok(w) => w.into_shared(),
+                Err(_) => panic!("a small ground word is copied"),
+            };
+            let ga = copy(ha, &mut scratch);
+            let gb = copy(hb, &mut scratch);
+            let ga2 = copy(ha, &mut scratch);
+            prop_assert!(Arc::ptr_eq(&ga, &ga2));
+            prop_assert_eq!(Arc::ptr_eq(&ga, &gb), a == b);
+            prop_assert!(ga.term == a);
+            prop_assert!(gb.term == b);
+            prop_assert_eq!(gb.hash_value(), Ground::new(b).hash_value());
         }
     }
 

@@ -349,7 +349,7 @@ impl Host for KeywordHost<'_> {
                         {
                             return Ok(Det::Fail);
                         }
-                        w.into_ground()
+                        w.into_shared()
                     }
                     Err(true) => return Err(Term::instantiation_error()),
                     Err(false) => {
@@ -360,10 +360,10 @@ impl Host for KeywordHost<'_> {
                         if self.facts.contains(&w) || self.creates.iter().any(|c| c.term == w) {
                             return Ok(Det::Fail);
                         }
-                        Ground::new(w)
+                        Arc::new(Ground::new(w))
                     }
                 };
-                self.creates.push(Arc::new(g));
+                self.creates.push(g);
                 store.trail.push(TrailEntry::Host(UNDO_CREATE));
                 Det::True
             }

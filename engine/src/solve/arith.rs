@@ -269,8 +269,45 @@ fn int_of(n: Num) -> Result<i64, Term> {
 const NATIVE_DEPTH: u32 = 64;
 
 /// Evaluates the arithmetic expression `c`.
+#[inline]
 pub fn eval(store: &Store, c: Cell, rng: &mut Rng) -> Result<Num, Term> {
-    eval_rec(store, c, rng, 0)
+    match store.deref(c) {
+        Cell::Int(i) => Ok(Num::Int(i)),
+        Cell::Struct(p) => match int_op(store, p) {
+            Some(n) => Ok(Num::Int(n)),
+            None => eval_rec(store, Cell::Struct(p), rng, 0),
+        },
+        other => eval_rec(store, other, rng, 0),
+    }
+}
+
+/// The value of `X + Y`, `X - Y`, `X * Y` or `-X` at `p` when the arguments are integers and the
+/// result does not overflow: what [`eval_rec`] computes, without the function lookup and the
+/// recursion. `None` for everything else (then `eval_rec` gives the value or the error).
+#[inline]
+fn int_op(store: &Store, p: u32) -> Option<i64> {
+    let p = p as usize;
+    match store.heap[p] {
+        Cell::Functor(name, 2) => {
+            let (Cell::Int(a), Cell::Int(b)) = (
+                store.deref(store.heap[p + 1]),
+                store.deref(store.heap[p + 2]),
+            ) else {
+                return None;
+            };
+            match name {
+                atom::PLUS => a.checked_add(b),
+                atom::MINUS => a.checked_sub(b),
+                atom::STAR => a.checked_mul(b),
+                _ => None,
+            }
+        }
+        Cell::Functor(atom::MINUS, 1) => match store.deref(store.heap[p + 1]) {
+            Cell::Int(a) => a.checked_neg(),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn eval_rec(store: &Store, c: Cell, rng: &mut Rng, depth: u32) -> Result<Num, Term> {

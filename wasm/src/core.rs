@@ -245,6 +245,14 @@ impl Core {
 
     /// Restarts the game with a seed, in interrupt mode (paper §4) or not.
     pub fn start(&mut self, seed: u64, interrupt: bool) -> Result<(), CoreError> {
+        if interrupt == self.settings.interrupt {
+            // the same settings: the engine's recycling (`sidl bench`'s), which keeps the logic
+            // machine's memo table and the initial state; on an error the session is unchanged
+            return self
+                .session
+                .restart(seed)
+                .map_err(|e| runtime(&self.source, &e));
+        }
         let settings = Settings {
             interrupt,
             ..self.settings.clone()

@@ -636,6 +636,32 @@ impl Session {
         Ok(s)
     }
 
+    /// [`Session::recycle`] in place, for a holder that must always have a session (the
+    /// playground's): when the initial state is known recycling cannot fail; otherwise `init/1` and
+    /// `init/2` run again in a new session ([`Session::new`]) and on their error this session is
+    /// left as it was.
+    pub fn restart(&mut self, seed: u64) -> Result<(), RuntimeError> {
+        let Some(init) = self
+            .initial
+            .clone()
+            .filter(|_| self.machine.profile.is_none())
+        else {
+            *self = Session::new(self.game.clone(), seed, self.settings.clone())?;
+            return Ok(());
+        };
+        // a stand-in while the session is moved into `recycle` (a few small allocations)
+        let machine = Machine::new(self.game.program.clone(), self.settings.limits);
+        let stand_in = Session::assemble(
+            self.game.clone(),
+            self.settings.clone(),
+            self.seed,
+            init,
+            machine,
+        );
+        *self = std::mem::replace(self, stand_in).recycle(seed)?;
+        Ok(())
+    }
+
     fn with_machine(
         game: Arc<Game>,
         seed: u64,

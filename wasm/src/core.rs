@@ -127,6 +127,31 @@ pub struct Core {
     session: Session,
     shown: ShownFacts,
     shown_switches: ShownSwitches,
+    players_read: ReadTerms,
+}
+
+/// The terms of the player texts read so far, by text ([`parse`] is a function of the text): the
+/// playground names players in every `view`, `switches` and `randomMoves` call. Emptied when it
+/// outgrows [`ReadTerms::MAX`].
+#[derive(Default)]
+struct ReadTerms {
+    by_text: HashMap<String, Term>,
+}
+
+impl ReadTerms {
+    const MAX: usize = 256;
+
+    fn player(&mut self, text: &str) -> Result<Term, String> {
+        if let Some(t) = self.by_text.get(text) {
+            return Ok(t.clone());
+        }
+        let t = parse(text, "player")?;
+        if self.by_text.len() >= Self::MAX {
+            self.by_text.clear();
+        }
+        self.by_text.insert(text.to_string(), t.clone());
+        Ok(t)
+    }
 }
 
 /// The switch DTOs of the last legal switches asked for, by player (`None`: all): the engine
@@ -191,6 +216,7 @@ impl Core {
             session,
             shown: ShownFacts::default(),
             shown_switches: ShownSwitches::default(),
+            players_read: ReadTerms::default(),
         })
     }
 
@@ -296,7 +322,7 @@ impl Core {
     }
 
     pub fn view(&mut self, player: Option<&str>) -> Result<Vec<String>, CoreError> {
-        let p = player.map(|p| parse(p, "player")).transpose()?;
+        let p = player.map(|p| self.players_read.player(p)).transpose()?;
         // the engine's view (Session::view: every fact, or those hidden/2 leaves to the player),
         // written through the table of shown facts
         let state = self.session.state().clone();
@@ -323,7 +349,7 @@ impl Core {
     }
 
     pub fn switches(&mut self, player: Option<&str>) -> Result<Vec<SwitchDto>, CoreError> {
-        let p = player.map(|p| parse(p, "player")).transpose()?;
+        let p = player.map(|p| self.players_read.player(p)).transpose()?;
         let all = self.session.switches().map_err(|e| self.rt(e))?;
         let cache = &mut self.shown_switches;
         if !cache.of.as_ref().is_some_and(|a| Arc::ptr_eq(a, &all)) {
@@ -424,7 +450,7 @@ impl Core {
         let only = players
             .map(|ps| {
                 ps.iter()
-                    .map(|p| parse(p, "player"))
+                    .map(|p| self.players_read.player(p))
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;

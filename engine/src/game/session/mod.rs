@@ -637,9 +637,9 @@ impl Session {
     }
 
     /// [`Session::recycle`] in place, for a holder that must always have a session (the
-    /// playground's): when the initial state is known recycling cannot fail; otherwise `init/1` and
-    /// `init/2` run again in a new session ([`Session::new`]) and on their error this session is
-    /// left as it was.
+    /// playground's): when the initial state is known it is reset to it (this cannot fail);
+    /// otherwise `init/1` and `init/2` run again in a new session ([`Session::new`]) and on their
+    /// error this session is left as it was.
     pub fn restart(&mut self, seed: u64) -> Result<(), RuntimeError> {
         let Some(init) = self
             .initial
@@ -649,16 +649,42 @@ impl Session {
             *self = Session::new(self.game.clone(), seed, self.settings.clone())?;
             return Ok(());
         };
-        // a stand-in while the session is moved into `recycle` (a few small allocations)
-        let machine = Machine::new(self.game.program.clone(), self.settings.limits);
-        let stand_in = Session::assemble(
-            self.game.clone(),
-            self.settings.clone(),
-            self.seed,
-            init,
+        // every field named, so that a new one is not forgotten: as `recycle` (`assemble` with
+        // the recycled machine, constants, scratch space and interner), keeping the vectors' room
+        let Session {
+            game,
+            settings: _,
+            seed: seed_now,
+            state,
+            switches,
+            hidden,
+            pending,
+            overrides,
+            history,
+            undo,
             machine,
-        );
-        *self = std::mem::replace(self, stand_in).recycle(seed)?;
+            replaying,
+            driver_rng,
+            consts,
+            initial: _,
+            scratch: _,
+            interned: _,
+        } = self;
+        machine.reset();
+        machine.rng = Rng::new(seed);
+        if !init.player_terms().eq(state.player_terms()) {
+            *consts = ConstCache::new(game);
+        }
+        *seed_now = seed;
+        *state = init;
+        *switches = None;
+        *hidden = None;
+        pending.clear();
+        overrides.clear();
+        history.clear();
+        undo.clear();
+        *replaying = false;
+        *driver_rng = Rng::new(seed ^ DRIVER_SEED_MIX);
         Ok(())
     }
 

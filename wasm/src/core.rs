@@ -7,8 +7,8 @@
 pub use crate::dto::*;
 use sidl_engine::ai::AiSpec;
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
+use sidl_engine::atom::Atom;
 use sidl_engine::diag::ColumnUnit;
-use sidl_engine::game::facts::Ground;
 use sidl_engine::game::host::{KeywordHost, Placement};
 use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
@@ -125,7 +125,7 @@ pub struct Core {
     warnings: Vec<DiagnosticDto>,
     settings: Settings,
     session: Session,
-    shown: ShownFacts,
+    shown: Written,
     shown_switches: ShownSwitches,
     players_read: ReadTerms,
 }
@@ -164,29 +164,35 @@ struct ShownSwitches {
     by_player: Vec<(Option<String>, Vec<SwitchDto>)>,
 }
 
-/// The canonical text of facts, by fact: a chronon shares the facts it leaves unchanged with the
-/// next state (the same `Arc<Ground>`), so a view shows only the facts that are new since the
-/// last view instead of writing every fact again. Each entry holds its fact, so an address is
-/// never reused while it is a key; the table is emptied when it outgrows [`ShownFacts::MAX`].
+/// The canonical text of compound terms written before, by term: a chronon shares the facts it
+/// leaves unchanged with the next state (the same `Arc<Ground>` and so the same arguments), a
+/// created fact's event has the term the next state holds, and switch ids and actions are shared
+/// across states, so a view or a chronon's events write only the terms that are new instead of
+/// writing every one again. A compound is known by its functor and the address of its arguments;
+/// each entry holds its term, so an address is never reused while it is a key. Atomic terms are
+/// written afresh (cheap). The table is emptied when it outgrows [`Written::MAX`].
 #[derive(Default)]
-struct ShownFacts {
-    by_fact: HashMap<usize, (Arc<Ground>, String)>,
+struct Written {
+    by_term: HashMap<(Atom, usize), (Term, String)>,
 }
 
-impl ShownFacts {
+impl Written {
     const MAX: usize = 4096;
 
-    fn text(&mut self, f: &Arc<Ground>) -> String {
-        let key = Arc::as_ptr(f) as usize;
-        if let Some((_, t)) = self.by_fact.get(&key) {
-            return t.clone();
+    fn text(&mut self, t: &Term) -> String {
+        let Term::Compound(name, args) = t else {
+            return show(t);
+        };
+        let key = (*name, Arc::as_ptr(args) as *const Term as usize);
+        if let Some((_, w)) = self.by_term.get(&key) {
+            return w.clone();
         }
-        if self.by_fact.len() >= Self::MAX {
-            self.by_fact.clear();
+        if self.by_term.len() >= Self::MAX {
+            self.by_term.clear();
         }
-        let t = show(&f.term);
-        self.by_fact.insert(key, (f.clone(), t.clone()));
-        t
+        let w = show(t);
+        self.by_term.insert(key, (t.clone(), w.clone()));
+        w
     }
 }
 
@@ -214,7 +220,7 @@ impl Core {
             warnings: diagnostics(source, &diags),
             settings,
             session,
-            shown: ShownFacts::default(),
+            shown: Written::default(),
             shown_switches: ShownSwitches::default(),
             players_read: ReadTerms::default(),
         })
@@ -344,7 +350,7 @@ impl Core {
             .iter()
             .enumerate()
             .filter(|(i, _)| hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][*i]))
-            .map(|(_, f)| self.shown.text(f))
+            .map(|(_, f)| self.shown.text(&f.term))
             .collect())
     }
 
@@ -517,10 +523,12 @@ impl Core {
     fn record(&mut self, i: usize) -> Result<ChrononDto, CoreError> {
         let last = i + 1 == self.session.history().len();
         let terminal = last && self.is_terminal()?;
-        Ok(chronon_dto(
+        let shown = &mut self.shown;
+        Ok(chronon_dto_with(
             &self.session.history()[i],
             i as u64 + 1,
             terminal,
+            &mut |t| shown.text(t),
         ))
     }
 

@@ -596,19 +596,23 @@ pub fn error_location(source: &str, d: &Diagnostic, path: &[(Atom, u32)]) -> Err
     }
 }
 
-/// The words of an event's line in canonical text ([`events::Notation::Canonical`]), each also kept in
-/// writing order, so that the event's fields reuse them instead of writing the terms again.
-struct Kept<'a>(&'a mut Vec<String>);
+/// The words of an event's line in canonical text ([`events::Notation::Canonical`], through
+/// `write`), each also kept in writing order, so that the event's fields reuse them instead of
+/// writing the terms again.
+struct Kept<'a, 'w> {
+    words: &'a mut Vec<String>,
+    write: &'a mut (dyn FnMut(&Term) -> String + 'w),
+}
 
-impl Kept<'_> {
+impl Kept<'_, '_> {
     fn keep(&mut self, t: &Term) -> String {
-        let w = show(t);
-        self.0.push(w.clone());
+        let w = (self.write)(t);
+        self.words.push(w.clone());
         w
     }
 }
 
-impl events::Words for Kept<'_> {
+impl events::Words for Kept<'_, '_> {
     fn player(&mut self, p: &Term) -> String {
         self.keep(p)
     }
@@ -626,13 +630,21 @@ impl events::Words for Kept<'_> {
     }
 }
 
-/// An event with its parts as canonical text and the engine's line ([`Event::text`]); each term
-/// is written once, for the line, and its text reused for its field.
+/// An event with its parts as canonical text and the engine's line ([`Event::text`]).
 pub fn event(e: &Event) -> EventDto {
+    event_with(e, &mut show)
+}
+
+/// [`event`] with the terms written by `write` (canonical text, e.g. from a table of terms
+/// written before); each term is written once, for the line, and its text reused for its field.
+pub fn event_with(e: &Event, write: &mut dyn FnMut(&Term) -> String) -> EventDto {
     let mut words = Vec::with_capacity(2);
-    let text = e.text(Kept(&mut words));
+    let text = e.text(Kept {
+        words: &mut words,
+        write: &mut *write,
+    });
     let mut words = words.into_iter();
-    let mut word = |t: &Term| words.next().unwrap_or_else(|| show(t));
+    let mut word = |t: &Term| words.next().unwrap_or_else(|| write(t));
     let mut d = EventDto {
         kind: e.kind().into(),
         text,
@@ -667,19 +679,29 @@ pub fn event(e: &Event) -> EventDto {
 }
 
 pub fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> ChrononDto {
-    let events: Vec<EventDto> = rec.events.iter().map(event).collect();
+    chronon_dto_with(rec, chronon, terminal, &mut show)
+}
+
+/// [`chronon_dto`] with the terms written by `write` (canonical text).
+pub fn chronon_dto_with(
+    rec: &ChrononRecord,
+    chronon: u64,
+    terminal: bool,
+    write: &mut dyn FnMut(&Term) -> String,
+) -> ChrononDto {
+    let events: Vec<EventDto> = rec.events.iter().map(|e| event_with(e, write)).collect();
     let mut own = Vec::new();
     let player_events = rec
         .player_events
         .iter()
-        .map(|es| player_events(&rec.events, es, &mut own))
+        .map(|es| player_events(&rec.events, es, &mut own, write))
         .collect();
     ChrononDto {
         chronon,
         submissions: rec
             .submissions
             .iter()
-            .map(|s| [show(&s.player), show(&s.switch), show(&s.action)])
+            .map(|s| [write(&s.player), write(&s.switch), write(&s.action)])
             .collect(),
         player_events,
         events,
@@ -691,7 +713,12 @@ pub fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> Chronon
 /// One player's events as indices ([`ChrononDto::player_events`]): a player's events are the
 /// chronon's events it may see, in order, so each is looked up after the last one found (equal
 /// events have equal DTOs); one not found is written into `own`.
-fn player_events(all: &[Event], mine: &[Event], own: &mut Vec<EventDto>) -> Vec<usize> {
+fn player_events(
+    all: &[Event],
+    mine: &[Event],
+    own: &mut Vec<EventDto>,
+    write: &mut dyn FnMut(&Term) -> String,
+) -> Vec<usize> {
     let mut from = 0;
     mine.iter()
         .map(|e| match all[from..].iter().position(|x| x == e) {
@@ -700,7 +727,7 @@ fn player_events(all: &[Event], mine: &[Event], own: &mut Vec<EventDto>) -> Vec<
                 from - 1
             }
             None => {
-                own.push(event(e));
+                own.push(event_with(e, write));
                 all.len() + own.len() - 1
             }
         })

@@ -67,7 +67,9 @@ log "building sidl-wasm (release, wasm32, size-optimised)"
 # the release profile, for this build only, optimised for size: measured (wasm-bindgen 0.2.130, with
 # the AI players) 1,222,246 bytes / 395,070 gzipped with the workspace's release settings (thin LTO,
 # 4 codegen units, opt-level 3), 1,063,590 / 340,259 with these, and no slower in random play
-# (chess, tictactoe, kuhn, mcp traces in Node: within noise)
+# (chess, tictactoe, kuhn, mcp traces in Node: within noise); opt-level 3 was measured again on
+# 2026-11-26 (issue 17): +19 % gzipped (674,011 bytes for the page), probably 10-50 % faster on a
+# loaded machine: "s" kept (docs/wasm.md)
 CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
   cargo build --release --locked --target wasm32-unknown-unknown -p sidl-wasm ${features[@]+"${features[@]}"}
 rm -rf "$out"

@@ -7,8 +7,8 @@
 pub use crate::dto::*;
 use sidl_engine::ai::AiSpec;
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
+use sidl_engine::atom::Atom;
 use sidl_engine::diag::ColumnUnit;
-use sidl_engine::game::facts::Ground;
 use sidl_engine::game::host::{KeywordHost, Placement};
 use sidl_engine::game::session::{slot_type_description, slot_value};
 use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
@@ -125,8 +125,33 @@ pub struct Core {
     warnings: Vec<DiagnosticDto>,
     settings: Settings,
     session: Session,
-    shown: ShownFacts,
+    shown: Written,
     shown_switches: ShownSwitches,
+    players_read: ReadTerms,
+}
+
+/// The terms of the player texts read so far, by text ([`parse`] is a function of the text): the
+/// playground names players in every `view`, `switches` and `randomMoves` call. Emptied when it
+/// outgrows [`ReadTerms::MAX`].
+#[derive(Default)]
+struct ReadTerms {
+    by_text: HashMap<String, Term>,
+}
+
+impl ReadTerms {
+    const MAX: usize = 256;
+
+    fn player(&mut self, text: &str) -> Result<Term, String> {
+        if let Some(t) = self.by_text.get(text) {
+            return Ok(t.clone());
+        }
+        let t = parse(text, "player")?;
+        if self.by_text.len() >= Self::MAX {
+            self.by_text.clear();
+        }
+        self.by_text.insert(text.to_string(), t.clone());
+        Ok(t)
+    }
 }
 
 /// The switch DTOs of the last legal switches asked for, by player (`None`: all): the engine
@@ -139,29 +164,35 @@ struct ShownSwitches {
     by_player: Vec<(Option<String>, Vec<SwitchDto>)>,
 }
 
-/// The canonical text of facts, by fact: a chronon shares the facts it leaves unchanged with the
-/// next state (the same `Arc<Ground>`), so a view shows only the facts that are new since the
-/// last view instead of writing every fact again. Each entry holds its fact, so an address is
-/// never reused while it is a key; the table is emptied when it outgrows [`ShownFacts::MAX`].
+/// The canonical text of compound terms written before, by term: a chronon shares the facts it
+/// leaves unchanged with the next state (the same `Arc<Ground>` and so the same arguments), a
+/// created fact's event has the term the next state holds, and switch ids and actions are shared
+/// across states, so a view or a chronon's events write only the terms that are new instead of
+/// writing every one again. A compound is known by its functor and the address of its arguments;
+/// each entry holds its term, so an address is never reused while it is a key. Atomic terms are
+/// written afresh (cheap). The table is emptied when it outgrows [`Written::MAX`].
 #[derive(Default)]
-struct ShownFacts {
-    by_fact: HashMap<usize, (Arc<Ground>, String)>,
+struct Written {
+    by_term: HashMap<(Atom, usize), (Term, String)>,
 }
 
-impl ShownFacts {
+impl Written {
     const MAX: usize = 4096;
 
-    fn text(&mut self, f: &Arc<Ground>) -> String {
-        let key = Arc::as_ptr(f) as usize;
-        if let Some((_, t)) = self.by_fact.get(&key) {
-            return t.clone();
+    fn text(&mut self, t: &Term) -> String {
+        let Term::Compound(name, args) = t else {
+            return show(t);
+        };
+        let key = (*name, Arc::as_ptr(args) as *const Term as usize);
+        if let Some((_, w)) = self.by_term.get(&key) {
+            return w.clone();
         }
-        if self.by_fact.len() >= Self::MAX {
-            self.by_fact.clear();
+        if self.by_term.len() >= Self::MAX {
+            self.by_term.clear();
         }
-        let t = show(&f.term);
-        self.by_fact.insert(key, (f.clone(), t.clone()));
-        t
+        let w = show(t);
+        self.by_term.insert(key, (t.clone(), w.clone()));
+        w
     }
 }
 
@@ -189,8 +220,9 @@ impl Core {
             warnings: diagnostics(source, &diags),
             settings,
             session,
-            shown: ShownFacts::default(),
+            shown: Written::default(),
             shown_switches: ShownSwitches::default(),
+            players_read: ReadTerms::default(),
         })
     }
 
@@ -245,6 +277,14 @@ impl Core {
 
     /// Restarts the game with a seed, in interrupt mode (paper §4) or not.
     pub fn start(&mut self, seed: u64, interrupt: bool) -> Result<(), CoreError> {
+        if interrupt == self.settings.interrupt {
+            // the same settings: the engine's recycling (`sidl bench`'s), which keeps the logic
+            // machine's memo table and the initial state; on an error the session is unchanged
+            return self
+                .session
+                .restart(seed)
+                .map_err(|e| runtime(&self.source, &e));
+        }
         let settings = Settings {
             interrupt,
             ..self.settings.clone()
@@ -288,7 +328,7 @@ impl Core {
     }
 
     pub fn view(&mut self, player: Option<&str>) -> Result<Vec<String>, CoreError> {
-        let p = player.map(|p| parse(p, "player")).transpose()?;
+        let p = player.map(|p| self.players_read.player(p)).transpose()?;
         // the engine's view (Session::view: every fact, or those hidden/2 leaves to the player),
         // written through the table of shown facts
         let state = self.session.state().clone();
@@ -310,12 +350,12 @@ impl Core {
             .iter()
             .enumerate()
             .filter(|(i, _)| hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][*i]))
-            .map(|(_, f)| self.shown.text(f))
+            .map(|(_, f)| self.shown.text(&f.term))
             .collect())
     }
 
     pub fn switches(&mut self, player: Option<&str>) -> Result<Vec<SwitchDto>, CoreError> {
-        let p = player.map(|p| parse(p, "player")).transpose()?;
+        let p = player.map(|p| self.players_read.player(p)).transpose()?;
         let all = self.session.switches().map_err(|e| self.rt(e))?;
         let cache = &mut self.shown_switches;
         if !cache.of.as_ref().is_some_and(|a| Arc::ptr_eq(a, &all)) {
@@ -416,7 +456,7 @@ impl Core {
         let only = players
             .map(|ps| {
                 ps.iter()
-                    .map(|p| parse(p, "player"))
+                    .map(|p| self.players_read.player(p))
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
@@ -483,10 +523,12 @@ impl Core {
     fn record(&mut self, i: usize) -> Result<ChrononDto, CoreError> {
         let last = i + 1 == self.session.history().len();
         let terminal = last && self.is_terminal()?;
-        Ok(chronon_dto(
+        let shown = &mut self.shown;
+        Ok(chronon_dto_with(
             &self.session.history()[i],
             i as u64 + 1,
             terminal,
+            &mut |t| shown.text(t),
         ))
     }
 

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use sidl_engine::atom::Atom;
 use sidl_engine::diag::{self, ColumnUnit, Diagnostic, LineIndex, Span};
-use sidl_engine::game::events::{self, Notation};
+use sidl_engine::game::events;
 use sidl_engine::game::session::{slot_type_description, ActionSource};
 use sidl_engine::game::why;
 use sidl_engine::game::{template_slots, ChrononRecord, Event, SessionSnapshot};
@@ -239,18 +239,59 @@ pub struct EventDto {
     pub ok: Option<bool>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A chronon. It crosses as `{chronon, submissions, events, playerEvents, terminal}`: a player's
+/// events are written once, as the designer's events they are (see [`ChrononDto::player_events`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct ChrononDto {
     /// The chronon number after this one ran.
     pub chronon: u64,
     pub submissions: Vec<[String; 3]>,
     /// The designer's events.
     pub events: Vec<EventDto>,
-    /// Per player (in `players()` order), the events that player may see.
-    pub player_events: Vec<Vec<EventDto>>,
+    /// Per player (in `players()` order), the events that player may see, by their index into
+    /// `events` followed by `own` ([`ChrononDto::event`]): a player's events are the chronon's it
+    /// may see, in order, so they are not written again (and `lib.rs` hands JavaScript the same
+    /// event objects instead of converting them again).
+    pub player_events: Vec<Vec<usize>>,
+    /// The events of a player that are not among `events` (none for the engine's chronons; kept so
+    /// that a record where they are still crosses whole).
+    pub own: Vec<EventDto>,
     /// Whether the game ended with this chronon.
     pub terminal: bool,
+}
+
+impl ChrononDto {
+    /// Event `k` of [`ChrononDto::player_events`].
+    pub fn event(&self, k: usize) -> &EventDto {
+        match self.events.get(k) {
+            Some(e) => e,
+            None => &self.own[k - self.events.len()],
+        }
+    }
+
+    /// Player `i`'s events.
+    pub fn events_of(&self, i: usize) -> Vec<&EventDto> {
+        self.player_events[i]
+            .iter()
+            .map(|&k| self.event(k))
+            .collect()
+    }
+}
+
+impl Serialize for ChrononDto {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let player_events: Vec<Vec<&EventDto>> = (0..self.player_events.len())
+            .map(|i| self.events_of(i))
+            .collect();
+        let mut st = s.serialize_struct("Chronon", 5)?;
+        st.serialize_field("chronon", &self.chronon)?;
+        st.serialize_field("submissions", &self.submissions)?;
+        st.serialize_field("events", &self.events)?;
+        st.serialize_field("playerEvents", &player_events)?;
+        st.serialize_field("terminal", &self.terminal)?;
+        st.end()
+    }
 }
 
 /// A runtime error as the engine's diagnostic (`RuntimeError::to_diagnostic`, the one conversion
@@ -543,11 +584,58 @@ pub fn error_location(source: &str, d: &Diagnostic, path: &[(Atom, u32)]) -> Err
     }
 }
 
+/// The words of an event's line in canonical text ([`events::Notation::Canonical`], through
+/// `write`), each also kept in writing order, so that the event's fields reuse them instead of
+/// writing the terms again.
+struct Kept<'a, 'w> {
+    words: &'a mut Vec<String>,
+    write: &'a mut (dyn FnMut(&Term) -> String + 'w),
+}
+
+impl Kept<'_, '_> {
+    fn keep(&mut self, t: &Term) -> String {
+        let w = (self.write)(t);
+        self.words.push(w.clone());
+        w
+    }
+}
+
+impl events::Words for Kept<'_, '_> {
+    fn player(&mut self, p: &Term) -> String {
+        self.keep(p)
+    }
+    fn switch(&mut self, s: &Term) -> String {
+        self.keep(s)
+    }
+    fn action(&mut self, _switch: &Term, a: &Term) -> String {
+        self.keep(a)
+    }
+    fn fact(&mut self, f: &Term) -> String {
+        self.keep(f)
+    }
+    fn amount(&mut self, a: &Term) -> String {
+        self.keep(a)
+    }
+}
+
 /// An event with its parts as canonical text and the engine's line ([`Event::text`]).
 pub fn event(e: &Event) -> EventDto {
+    event_with(e, &mut show)
+}
+
+/// [`event`] with the terms written by `write` (canonical text, e.g. from a table of terms
+/// written before); each term is written once, for the line, and its text reused for its field.
+pub fn event_with(e: &Event, write: &mut dyn FnMut(&Term) -> String) -> EventDto {
+    let mut words = Vec::with_capacity(2);
+    let text = e.text(Kept {
+        words: &mut words,
+        write: &mut *write,
+    });
+    let mut words = words.into_iter();
+    let mut word = |t: &Term| words.next().unwrap_or_else(|| write(t));
     let mut d = EventDto {
         kind: e.kind().into(),
-        text: e.text(Notation::Canonical),
+        text,
         fact: None,
         player: None,
         amount: None,
@@ -556,11 +644,12 @@ pub fn event(e: &Event) -> EventDto {
         how: None,
         ok: None,
     };
+    // the fields in the order the line writes them (`Event::text`)
     match e {
-        Event::Created(f) | Event::Deleted(f) => d.fact = Some(show(f)),
+        Event::Created(f) | Event::Deleted(f) => d.fact = Some(word(f)),
         Event::Account { player, amount } => {
-            d.player = Some(show(player));
-            d.amount = Some(show(amount));
+            d.player = Some(word(player));
+            d.amount = Some(word(amount));
         }
         Event::Switch {
             switch,
@@ -568,8 +657,8 @@ pub fn event(e: &Event) -> EventDto {
             how,
             ok,
         } => {
-            d.switch = Some(show(switch));
-            d.action = Some(show(action));
+            d.switch = Some(word(switch));
+            d.action = Some(word(action));
             d.how = Some((*how).into());
             d.ok = Some(*ok);
         }
@@ -578,36 +667,57 @@ pub fn event(e: &Event) -> EventDto {
 }
 
 pub fn chronon_dto(rec: &ChrononRecord, chronon: u64, terminal: bool) -> ChrononDto {
-    let events: Vec<EventDto> = rec.events.iter().map(event).collect();
+    chronon_dto_with(rec, chronon, terminal, &mut show)
+}
+
+/// [`chronon_dto`] with the terms written by `write` (canonical text).
+pub fn chronon_dto_with(
+    rec: &ChrononRecord,
+    chronon: u64,
+    terminal: bool,
+    write: &mut dyn FnMut(&Term) -> String,
+) -> ChrononDto {
+    let events: Vec<EventDto> = rec.events.iter().map(|e| event_with(e, write)).collect();
+    let mut own = Vec::new();
+    let player_events = rec
+        .player_events
+        .iter()
+        .map(|es| player_events(&rec.events, es, &mut own, write))
+        .collect();
     ChrononDto {
         chronon,
         submissions: rec
             .submissions
             .iter()
-            .map(|s| [show(&s.player), show(&s.switch), show(&s.action)])
+            .map(|s| [write(&s.player), write(&s.switch), write(&s.action)])
             .collect(),
-        player_events: rec
-            .player_events
-            .iter()
-            .map(|es| player_events(&rec.events, &events, es))
-            .collect(),
+        player_events,
         events,
+        own,
         terminal,
     }
 }
 
-/// The DTOs of one player's events: a player's events are the chronon's events it may see, in
-/// order, so each is looked up after the last one found and its DTO copied instead of writing its
-/// terms again (equal events have equal DTOs); one not found is written.
-fn player_events(all: &[Event], dtos: &[EventDto], mine: &[Event]) -> Vec<EventDto> {
+/// One player's events as indices ([`ChrononDto::player_events`]): a player's events are the
+/// chronon's events it may see, in order, so each is looked up after the last one found (equal
+/// events have equal DTOs); one not found is written into `own`.
+fn player_events(
+    all: &[Event],
+    mine: &[Event],
+    own: &mut Vec<EventDto>,
+    write: &mut dyn FnMut(&Term) -> String,
+) -> Vec<usize> {
     let mut from = 0;
     mine.iter()
         .map(|e| match all[from..].iter().position(|x| x == e) {
             Some(k) => {
                 from += k + 1;
-                dtos[from - 1].clone()
+                from - 1
             }
-            None => event(e),
+            None => {
+                own.push(event_with(e, write));
+                all.len() + own.len() - 1
+            }
         })
         .collect()
 }

@@ -5,6 +5,7 @@
 
 #[cfg(feature = "analyse")]
 pub mod analyse;
+mod chronon_js;
 pub mod core;
 pub mod dto;
 pub mod labels;
@@ -254,7 +255,7 @@ impl SidlGame {
     /// it). In interrupt mode only one (it runs its chronon); the chronons that ran (`[]` otherwise).
     #[wasm_bindgen(js_name = randomMoves, unchecked_return_type = "Chronon[]")]
     pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<JsValue, js_sys::Error> {
-        to_js(&self.core.random_moves(players.as_deref()).map_err(err)?)
+        chronon_js::chronons(&self.core.random_moves(players.as_deref()).map_err(err)?)
     }
 
     /// Submits the moves of an AI player for `player` in the current chronon: `spec` is `random`,
@@ -267,7 +268,7 @@ impl SidlGame {
         spec: &str,
         seed: f64,
     ) -> Result<JsValue, js_sys::Error> {
-        to_js(
+        chronon_js::chronons(
             &self
                 .core
                 .ai_moves(player, spec, seed_of(seed)?)
@@ -294,13 +295,13 @@ impl SidlGame {
     /// Runs one chronon with the pending submissions; its events.
     #[wasm_bindgen(unchecked_return_type = "Chronon")]
     pub fn chronon(&mut self) -> Result<JsValue, js_sys::Error> {
-        to_js(&self.core.run_chronon().map_err(err)?)
+        chronon_js::chronon(&self.core.run_chronon().map_err(err)?)
     }
 
     /// Every chronon so far, oldest first (the same objects `chronon()` returned).
     #[wasm_bindgen(unchecked_return_type = "Chronon[]")]
     pub fn history(&mut self) -> Result<JsValue, js_sys::Error> {
-        to_js(&self.core.history().map_err(err)?)
+        chronon_js::chronons(&self.core.history().map_err(err)?)
     }
 
     #[wasm_bindgen(unchecked_return_type = "Account[]")]

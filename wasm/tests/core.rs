@@ -1162,9 +1162,10 @@ fn events_accounts_and_keywords_are_the_engines() {
         for (dto, e) in c.events.iter().zip(&rec.events) {
             assert_eq!(dto.kind, e.kind().as_str());
         }
-        for (mine, theirs) in c.player_events.iter().zip(&rec.player_events) {
+        assert_eq!(c.player_events.len(), rec.player_events.len());
+        for (i, theirs) in rec.player_events.iter().enumerate() {
             let theirs: Vec<String> = theirs.iter().map(|e| e.text(Notation::Canonical)).collect();
-            let mine: Vec<&str> = mine.iter().map(|e| e.text.as_str()).collect();
+            let mine: Vec<&str> = c.events_of(i).iter().map(|e| e.text.as_str()).collect();
             assert_eq!(mine, theirs);
         }
     }
@@ -1475,7 +1476,14 @@ fn kept_views_and_switches_are_the_engines_of_each_state() {
                 };
                 assert_eq!(c.events, written(&rec.events), "{name}");
                 let each: Vec<_> = rec.player_events.iter().map(|es| written(es)).collect();
-                assert_eq!(c.player_events, each, "{name}");
+                let mine: Vec<Vec<_>> = (0..c.player_events.len())
+                    .map(|i| c.events_of(i).into_iter().cloned().collect())
+                    .collect();
+                assert_eq!(mine, each, "{name}");
+                // crossing as JSON, a player's events are written out in full
+                let json = serde_json::to_value(&c).expect("json");
+                let each = serde_json::to_value(&each).expect("json");
+                assert_eq!(json["playerEvents"], each, "{name}");
             }
         }
     }

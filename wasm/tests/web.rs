@@ -131,7 +131,20 @@ fn nim_plays_through_the_api() {
         .expect("reason")
         .contains("owned by [alice]"));
     assert_eq!(j(&ok(g.pending())), json!([["[alice]", "[main]", "[3]"]]));
-    let c = j(&ok(g.chronon()));
+    let raw = ok(g.chronon());
+    let c = j(&raw);
+    // a player's events are the designer's event objects themselves, not copies
+    let field = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &JsValue::from_str(k)).expect(k);
+    let events = js_sys::Array::from(&field(&raw, "events"));
+    let every = js_sys::Array::from(&field(&raw, "playerEvents"));
+    let mut shared = 0;
+    for mine in every.iter() {
+        for e in js_sys::Array::from(&mine).iter() {
+            assert!(events.includes(&e, 0), "{c}");
+            shared += 1;
+        }
+    }
+    assert!(shared > 0, "{c}");
     assert_eq!(c["chronon"], 1);
     assert_eq!(c["terminal"], false);
     let texts: Vec<&str> = c["events"]

@@ -1,5 +1,6 @@
 //! The inference budget of `Settings::limits` covers a chronon as a whole, and `Session::recycle`
-//! (what `sidl bench` uses between games) plays exactly as a fresh `Session::new`.
+//! (what `sidl bench` uses between games) and `Session::restart` (the same in place, the
+//! playground's `start`) play exactly as a fresh `Session::new`.
 //!
 //! Checks docs/semantics.md §5.7.
 
@@ -52,12 +53,16 @@ fn the_inference_budget_covers_the_whole_chronon() {
 
 /// Plays `games` random games from seeds `seed..`, recycling one session or making new ones, and
 /// returns every chronon record and final state.
-fn play(game: &Arc<Game>, seed: u64, games: u64, recycle: bool) -> Vec<String> {
+fn play(game: &Arc<Game>, seed: u64, games: u64, how: How) -> Vec<String> {
     let mut out = Vec::new();
     let mut last: Option<Session> = None;
     for k in 0..games {
-        let mut s = match (recycle, last.take()) {
-            (true, Some(prev)) => prev.recycle(seed + k).expect("recycle"),
+        let mut s = match (how, last.take()) {
+            (How::Recycle, Some(prev)) => prev.recycle(seed + k).expect("recycle"),
+            (How::Restart, Some(mut prev)) => {
+                prev.restart(seed + k).expect("restart");
+                prev
+            }
             _ => Session::new(game.clone(), seed + k, Settings::default()).expect("new"),
         };
         let mut n = 0;
@@ -86,6 +91,40 @@ fn a_recycled_session_plays_as_a_new_one() {
         "games/kuhn.sidl",
     ] {
         let game = load(g);
-        assert_eq!(play(&game, 7, 6, true), play(&game, 7, 6, false), "{g}");
+        let new = play(&game, 7, 6, How::New);
+        assert_eq!(play(&game, 7, 6, How::Recycle), new, "{g}");
+        assert_eq!(play(&game, 7, 6, How::Restart), new, "{g}");
     }
+}
+
+#[derive(Clone, Copy)]
+enum How {
+    New,
+    Recycle,
+    Restart,
+}
+
+/// `init/1` draws a random number, so it runs again at each restart; on the seeds where it makes a
+/// non-ground word the restart fails and the session stays as it was.
+#[test]
+fn a_failed_restart_leaves_the_session_as_it_was() {
+    let src = "init(W) :- X is random(2), w(X, W).\nw(0, ok).\nw(1, f(_)).\n";
+    let (game, _) = Game::load(src).expect("the game loads");
+    let game = Arc::new(game);
+    let new = |seed| Session::new(game.clone(), seed, Settings::default());
+    let good = (0..64)
+        .find(|&k| new(k).is_ok())
+        .expect("a seed where init/1 succeeds");
+    let bad = (0..64)
+        .find(|&k| new(k).is_err())
+        .expect("a seed where init/1 fails");
+    let mut s = new(good).expect("init");
+    let before = format!("{:?}", s.state());
+    let want = new(bad).err().map(|e| e.message);
+    let got = s.restart(bad).err().map(|e| e.message);
+    assert!(got.is_some(), "the restart fails as a new session does");
+    assert_eq!(got, want);
+    assert_eq!((s.seed(), format!("{:?}", s.state())), (good, before));
+    s.restart(good).expect("a restart with a good seed");
+    assert_eq!(s.seed(), good);
 }

@@ -636,6 +636,58 @@ impl Session {
         Ok(s)
     }
 
+    /// [`Session::recycle`] in place, for a holder that must always have a session (the
+    /// playground's): when the initial state is known it is reset to it (this cannot fail);
+    /// otherwise `init/1` and `init/2` run again in a new session ([`Session::new`]) and on their
+    /// error this session is left as it was.
+    pub fn restart(&mut self, seed: u64) -> Result<(), RuntimeError> {
+        let Some(init) = self
+            .initial
+            .clone()
+            .filter(|_| self.machine.profile.is_none())
+        else {
+            *self = Session::new(self.game.clone(), seed, self.settings.clone())?;
+            return Ok(());
+        };
+        // every field named, so that a new one is not forgotten: as `recycle` (`assemble` with
+        // the recycled machine, constants, scratch space and interner), keeping the vectors' room
+        let Session {
+            game,
+            settings: _,
+            seed: seed_now,
+            state,
+            switches,
+            hidden,
+            pending,
+            overrides,
+            history,
+            undo,
+            machine,
+            replaying,
+            driver_rng,
+            consts,
+            initial: _,
+            scratch: _,
+            interned: _,
+        } = self;
+        machine.reset();
+        machine.rng = Rng::new(seed);
+        if !init.player_terms().eq(state.player_terms()) {
+            *consts = ConstCache::new(game);
+        }
+        *seed_now = seed;
+        *state = init;
+        *switches = None;
+        *hidden = None;
+        pending.clear();
+        overrides.clear();
+        history.clear();
+        undo.clear();
+        *replaying = false;
+        *driver_rng = Rng::new(seed ^ DRIVER_SEED_MIX);
+        Ok(())
+    }
+
     fn with_machine(
         game: Arc<Game>,
         seed: u64,

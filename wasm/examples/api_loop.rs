@@ -1,0 +1,40 @@
+//! The playground's API loop (`scripts/bench-wasm/loops.mjs`'s `apiLoop`) run natively through
+//! [`sidl_wasm::core::Core`], the Rust half of every `SidlGame` call, for profiling it with
+//! instruction counts (the conversion to JavaScript objects is not in it):
+//!
+//! ```sh
+//! cargo build --release -p sidl-wasm --example api_loop
+//! valgrind --tool=callgrind target/release/examples/api_loop games/kuhn.sidl 2000 1
+//! ```
+use sidl_wasm::core::Core;
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, path, chronons, seed] = &args[..] else {
+        return Err("usage: api_loop GAME CHRONONS SEED".into());
+    };
+    let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let chronons: u64 = chronons.parse().map_err(|e| format!("CHRONONS: {e}"))?;
+    let mut seed: u64 = seed.parse().map_err(|e| format!("SEED: {e}"))?;
+    let mut g = Core::new(&source).map_err(|e| e.message)?;
+    let players = g.players();
+    let (mut n, mut games) = (0, 1);
+    g.start(seed, false).map_err(|e| e.message)?;
+    while n < chronons {
+        if g.is_terminal().map_err(|e| e.message)? {
+            seed += 1;
+            games += 1;
+            g.start(seed, false).map_err(|e| e.message)?;
+            continue;
+        }
+        g.random_moves(Some(&players)).map_err(|e| e.message)?;
+        g.run_chronon().map_err(|e| e.message)?;
+        for p in &players {
+            g.switches(Some(p)).map_err(|e| e.message)?;
+            g.view(Some(p)).map_err(|e| e.message)?;
+        }
+        n += 1;
+    }
+    println!("chronons={n} games={games}");
+    Ok(())
+}

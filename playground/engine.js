@@ -13,6 +13,7 @@
 /** @typedef {import('./pkg/sidl_wasm.js').HiddenProgress} HiddenProgress */
 /** @typedef {import('./pkg/sidl_wasm.js').HiddenReport} HiddenReport */
 /** @typedef {import('./pkg-analyse/sidl_wasm.js').Analysis} Analysis */
+/** @typedef {import('./pkg-analyse/sidl_wasm.js').SidlGame} OnDemandGame */
 /**
  * An error of a call: `sidl` for a runtime error of the engine, `restarted` when the worker was
  * replaced.
@@ -179,6 +180,22 @@ export class Engine {
    * @returns {Promise<ReturnType<Analysis[M]>>}
    */
   analysis(method, ...args) { return this.send('analysis', [method, ...args], { timeoutMs: 60000 }); }
+  /**
+   * A statistics run's method in the worker (on-demand build: `statsSimulate` and `statsRead` start
+   * a run on a game of its own, then `statsStep`, `statsResult`, `statsRecords`) and its result.
+   * @template {'statsSimulate' | 'statsRead' | 'statsStep' | 'statsResult' | 'statsRecords'} M
+   * @param {M} method
+   * @param {Parameters<OnDemandGame[M]>} args
+   * @returns {Promise<ReturnType<OnDemandGame[M]>>}
+   */
+  stats(method, ...args) { return this.send('stats', [method, ...args]); }
+  /**
+   * `stats` with a time limit of its own (a step of a long run).
+   * @param {number} maxGames
+   * @param {number} timeoutMs
+   * @returns {Promise<import('./pkg/sidl_wasm.js').StatsProgress>}
+   */
+  statsStep(maxGames, timeoutMs) { return this.send('stats', ['statsStep', maxGames], { timeoutMs }); }
   // Stops whatever runs now (the worker is replaced, the game reloaded).
   stop(reason = 'stopped') { return this.fail(reason); }
 }

@@ -4,9 +4,12 @@
 // Ops: `check(source)`, `load(source)` (the new game's players), `keywords()`, `has(method)`,
 // `checkHidden(maxStates)` (with progress), `call(method, ...args)` (a SidlGame method),
 // `analyse(options)` (builds the game's extensive form, with progress; app/analyse.js) and
-// `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`). The analysis
-// runs in a second build of the engine, pkg-analyse/ (with the extensive form and its solvers),
-// imported the first time Analyse is pressed: the page's own engine stays small (docs/wasm.md).
+// `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`) and
+// `stats(method, ...args)` (a statistics run's method: `statsSimulate` and `statsRead` start one on
+// a game of its own, `statsStep`, `statsResult`, `statsRecords`). The analysis and the statistics
+// run in a second build of the engine, pkg-analyse/ (with the extensive form, its solvers and the
+// statistics runs), imported the first time one of those panels is used: the page's own engine
+// stays small (docs/wasm.md).
 // engine.js drives it; a call that does not answer in time gets this worker terminated.
 import init, * as wasm from './pkg/sidl_wasm.js';
 
@@ -17,10 +20,21 @@ const ready = init();
 let game = null;
 /** @type {string | null} the loaded game's source (the analysis build loads it again) */
 let source = null;
-/** @type {Promise<typeof import('./pkg-analyse/sidl_wasm.js')> | null} the analysis build, once imported */
+/** @type {Promise<typeof import('./pkg-analyse/sidl_wasm.js')> | null} the on-demand build, once imported */
 let analyseBuild = null;
 /** @type {import('./pkg-analyse/sidl_wasm.js').Analysis | null} the Analyse panel's tree and solver */
 let analysis = null;
+/** @type {import('./pkg-analyse/sidl_wasm.js').SidlGame | null} the Statistics panel's game (its run) */
+let statsGame = null;
+
+/** The on-demand build (imported once; a failed import is tried again next time). */
+function onDemand() {
+  if (!analyseBuild) {
+    analyseBuild = import('./pkg-analyse/sidl_wasm.js').then(async (m) => { await m.default(); return m; });
+    analyseBuild.catch(() => { analyseBuild = null; });
+  }
+  return analyseBuild;
+}
 
 /** @type {Record<string, (...args: any[]) => unknown>} */
 const ops = {
@@ -29,6 +43,7 @@ const ops = {
     const g = new SidlGame(src);
     if (game) game.free();
     if (analysis) { analysis.free(); analysis = null; }
+    if (statsGame) { statsGame.free(); statsGame = null; }
     game = g;
     source = src;
     return game.players();
@@ -51,11 +66,7 @@ const ops = {
   analyse: async (options, id) => {
     if (!game || source === null) throw new Error('no game is loaded');
     if (analysis) { analysis.free(); analysis = null; }
-    if (!analyseBuild) {
-      analyseBuild = import('./pkg-analyse/sidl_wasm.js').then(async (m) => { await m.default(); return m; });
-      analyseBuild.catch(() => { analyseBuild = null; });
-    }
-    const m = await analyseBuild;
+    const m = await onDemand();
     const g = new m.SidlGame(source);
     try {
       let last = 0;
@@ -74,6 +85,27 @@ const ops = {
     if (typeof methods[method] !== 'function') throw new Error(`no Analysis method ${method}`);
     return methods[method](...args);
   },
+  stats: async (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {
+    if (!game || source === null) throw new Error('no game is loaded');
+    if (method === 'statsSimulate' || method === 'statsRead') {
+      // a new run on a game of its own, in the session's mode (interrupt or not)
+      const m = await onDemand();
+      const g = new m.SidlGame(source);
+      try {
+        // (the run's games have their own seeds: the start's seed does not matter)
+        if (game.interrupt()) g.start(1, true);
+      } catch (e) {
+        g.free();
+        throw e;
+      }
+      if (statsGame) statsGame.free();
+      statsGame = g;
+    }
+    if (!statsGame) throw new Error('no statistics run was started');
+    const methods = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (statsGame));
+    if (typeof methods[method] !== 'function') throw new Error(`no statistics method ${method}`);
+    return methods[method](...args);
+  },
   call: (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {
     if (!game) throw new Error('no game is loaded');
     // a method by its name (engine.js types the names and their arguments: its `Call`)
@@ -88,7 +120,7 @@ self.onmessage = async (e) => {
   try {
     await ready;
     const value = op === 'checkHidden' ? ops.checkHidden(args[0], id)
-      : op === 'analyse' ? await ops.analyse(args[0], id) : ops[op](...args);
+      : op === 'analyse' ? await ops.analyse(args[0], id) : await ops[op](...args);
     postMessage({ id, ok: true, value });
   } catch (err) {
     // an Error of the engine (with `sidl` for a runtime error), or anything else thrown

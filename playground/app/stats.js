@@ -142,7 +142,7 @@ async function simulate() {
   const seed = count('stats-seed', 0);
   const max = count('stats-max', 1000);
   P.kind = 'simulated';
-  await runSteps(() => engine.call('statsSimulate', gameName(), chosenSeats(), games, seed, max),
+  await runSteps(() => engine.stats('statsSimulate', gameName(), chosenSeats(), games, seed, max),
     `${games} simulated games, seeds ${seed}..${seed + Math.max(0, games - 1)}, at most ${max} chronons each`);
 }
 
@@ -154,7 +154,7 @@ async function simulate() {
 export async function openRecords(text, name) {
   if (!S.loaded || P.running) return;
   P.kind = 'records';
-  await runSteps(() => engine.call('statsRead', text), `recorded games from ${name}`);
+  await runSteps(() => engine.stats('statsRead', text), `recorded games from ${name}`);
 }
 
 /**
@@ -176,13 +176,13 @@ async function runSteps(start, what) {
     showProgress(p);
     while (!p.finished && !P.stop) {
       const t0 = performance.now();
-      p = /** @type {StatsProgress} */ (await engine.send('call', ['statsStep', batch], { timeoutMs: STEP_TIMEOUT_MS }));
+      p = /** @type {StatsProgress} */ (await engine.statsStep(batch, STEP_TIMEOUT_MS));
       showProgress(p);
       const ms = performance.now() - t0;
       if (ms < STEP_MS / 2) batch = Math.min(batch * 2, 10000);
       else if (ms > STEP_MS * 2 && batch > 1) batch = Math.max(1, Math.floor(batch / 2));
     }
-    const r = await engine.call('statsResult');
+    const r = await engine.stats('statsResult');
     P.result = r;
     const stopped = !p.finished;
     setState(stopped ? 'stopped' : 'done');
@@ -306,7 +306,7 @@ function renderResult(r, what) {
   if (P.kind === 'simulated') {
     downloads.append(el('button', {
       id: 'stats-records', title: 'The records of the simulated games (sidl-record/1): sidl stats --records reads them',
-      onclick: () => { engine.call('statsRecords').then((t) => download(`${gameName()}-records.jsonl`, t, 'application/jsonl'), showError); },
+      onclick: () => { engine.stats('statsRecords').then((t) => download(`${gameName()}-records.jsonl`, t, 'application/jsonl'), showError); },
     }, 'Download records'));
   }
   const plots = el('div', { class: 'stats-plots' });

@@ -82,7 +82,9 @@ pub fn keywords() -> Result<JsValue, js_sys::Error> {
 #[wasm_bindgen]
 pub struct SidlGame {
     core: Core,
-    /// The statistics run of the Statistics panel (`stats.rs`), if one was started.
+    /// The statistics run of the Statistics panel (`stats.rs`, on-demand build only), if one was
+    /// started.
+    #[cfg(feature = "analyse")]
     stats: Option<stats::StatsRun>,
 }
 
@@ -101,7 +103,11 @@ impl SidlGame {
     #[wasm_bindgen(constructor)]
     pub fn new(source: &str) -> Result<SidlGame, js_sys::Error> {
         Core::new(source)
-            .map(|core| SidlGame { core, stats: None })
+            .map(|core| SidlGame {
+                core,
+                #[cfg(feature = "analyse")]
+                stats: None,
+            })
             .map_err(err)
     }
 

@@ -10,7 +10,9 @@
 //! games, [`StatsRun::result`] reports on the games done so far.
 
 use crate::core::{runtime, Core, CoreError};
-use crate::{count_of, err, seed_of, to_js, SidlGame};
+use crate::{err, SidlGame};
+#[cfg(feature = "analyse")]
+use crate::{count_of, seed_of, to_js};
 use serde::Serialize;
 use sidl_engine::game::record::{read_records, Record};
 use sidl_engine::game::{Game, Settings};
@@ -310,6 +312,9 @@ fn pairs(seats: JsValue, what: &str) -> Result<Vec<[String; 2]>, js_sys::Error> 
     serde_wasm_bindgen::from_value(seats).map_err(|e| err(format!("{what}: {e}")))
 }
 
+/// The runs of the Statistics panel: in the on-demand build only (the worker loads it the first
+/// time the panel runs, as for Analyse: docs/wasm.md).
+#[cfg(feature = "analyse")]
 #[wasm_bindgen]
 impl SidlGame {
     /// Starts a run of `games` simulated games of this game (`name`: the game's name in their
@@ -385,7 +390,10 @@ impl SidlGame {
             .ok_or_else(|| err("no statistics run was started"))?;
         Ok(run.records())
     }
+}
 
+#[wasm_bindgen]
+impl SidlGame {
     /// The record (sidl-record/1, one JSON line, no newline) of the session as it is now: `name`
     /// is the game's name, `seats` the `[player, kind]` pairs of its seats (players not named are
     /// `human`). `sidl trace GAME --replay FILE` replays it.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `sidl serve` in headless Chromium: builds sidl-serve, starts it on a free local port with its
-# database in a temporary folder, runs tests/e2e/serve.test.mjs (playwright-core, Debian's
-# chromium), stops the server; then tests/e2e/embed-serve.test.mjs (the <sidl-game server link>
+# database in a temporary folder, runs tests/e2e/serve.test.mjs and tests/e2e/serve-lab.test.mjs
+# (three participants and the experimenter; playwright-core, Debian's chromium), stops the server; then tests/e2e/embed-serve.test.mjs (the <sidl-game server link>
 # element on pages of other origins; it starts its own server and static servers). Prints `ok - …` per check and `N passed, N failed`.
 # Called by scripts/test.sh (scripts/setup.sh installs chromium first).
 set -euo pipefail
@@ -26,4 +26,5 @@ for _ in $(seq 100); do
 done
 [ -n "$url" ] || { cat "$data/out.log"; echo "sidl-serve did not start"; exit 1; }
 BASE_URL="$url" ADMIN_TOKEN="$token" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/serve.test.mjs
+BASE_URL="$url" ADMIN_TOKEN="$token" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/serve-lab.test.mjs
 SIDL_SERVE="$root/target/debug/sidl-serve" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/embed-serve.test.mjs

@@ -8,35 +8,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, checks, launch, root } from './support.mjs';
+import { artifacts, checks, launch, root, served } from './support.mjs';
 
 const base = (process.env.BASE_URL || 'http://127.0.0.1:8790').replace(/\/$/, '');
 const token = process.env.ADMIN_TOKEN;
 
 const browser = await launch();
-
-async function api(path, body) {
-  const r = await fetch(base + path, {
-    method: body ? 'POST' : 'GET',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, body: await r.json() };
-}
+const { api, participant, monitor } = served(browser, base, token);
 
 const { check, done } = checks();
 
-// a participant: its own context (no shared cookies or storage), every WebSocket frame it received
-async function participant(link) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const seat = { page, frames: [], errors: [] };
-  page.on('websocket', (ws) => ws.on('framereceived', (f) => seat.frames.push(String(f.payload))));
-  page.on('pageerror', (e) => seat.errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') seat.errors.push(m.text()); });
-  await page.goto(link);
-  return seat;
-}
 
 const game = readFileSync(join(root, 'games', 'kuhn.sidl'), 'utf8');
 const created = await api('/api/sessions', { game, config: { seed: 3, timeout: 'wait' } });
@@ -87,15 +68,6 @@ await check('each page shows its own card and not the other', async () => {
 // the experimenter's monitor (/admin/monitor): the designer's view, the seats' moves and the
 // chronons' events in the game's labels, computed by the server (the engine's `present`) in the
 // session's language; the "raw terms" box shows the terms
-async function monitor(id) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${base}/admin/monitor#token=${token}&session=${id}`);
-  await page.waitForSelector('section.group .designer-view');
-  return { page, errors };
-}
 const monitorTexts = (page) => page.evaluate(() => ({
   view: document.querySelector('.designer-view').textContent,
   players: [...document.querySelectorAll('section.group td.player')].map((t) => t.textContent),

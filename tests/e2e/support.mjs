@@ -54,3 +54,40 @@ export function checks(onFailure = async () => {}) {
   }
   return { check, done };
 }
+
+/**
+ * What the `sidl serve` tests do with a server at `base` (its admin token `token`): `api(path,
+ * body?)` (admin REST, JSON), `participant(link)` (a browser context of its own, no shared cookies or
+ * storage; every WebSocket frame it receives is kept in `frames`, its page errors in `errors`) and
+ * `monitor(id)` (the experimenter's monitor page in a context of its own).
+ */
+export function served(browser, base, token) {
+  async function api(path, body) {
+    const r = await fetch(base + path, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: r.status, body: await r.json() };
+  }
+  async function participant(link) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const seat = { page, frames: [], errors: [] };
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => seat.frames.push(String(f.payload))));
+    page.on('pageerror', (e) => seat.errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') seat.errors.push(m.text()); });
+    await page.goto(link);
+    return seat;
+  }
+  async function monitor(id) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${base}/admin/monitor#token=${token}&session=${id}`);
+    await page.waitForSelector('section.group .designer-view');
+    return { page, errors };
+  }
+  return { api, participant, monitor };
+}

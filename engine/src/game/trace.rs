@@ -358,7 +358,7 @@ pub fn random_play(
         while stats.chronons < chronons && !s.switches()?.is_empty() {
             random_submissions(&mut s)?;
             // nothing reads the history or the events: no record is kept
-            s.advance()?;
+            s.advance(false)?;
             stats.chronons += 1;
             stats.legal_computations += 1;
         }

@@ -245,7 +245,13 @@ struct Snapshot {
     state: Arc<State>,
     switches: Option<Arc<Vec<SwitchInfo>>>,
     rng: Rng,
+    /// The submissions and fixed nature actions of a chronon run without a record
+    /// ([`Session::advance`]); `None`: they are in the chronon's history record.
+    pending: Option<Pending>,
 }
+
+/// Pending submissions and fixed nature actions (switch, action).
+type Pending = (Vec<Submission>, Vec<(Term, Term)>);
 
 /// Mixed into the seed of the drivers' RNG (see [`Session::rng`]).
 pub const DRIVER_SEED_MIX: u64 = 0x5851_F42D_4C95_7F2D;
@@ -1218,6 +1224,7 @@ impl Session {
                     state: state.clone(),
                     switches: Some(switches),
                     rng: rng_before,
+                    pending: None,
                 });
                 self.state = Arc::new(next);
                 self.switches = None;
@@ -1236,10 +1243,12 @@ impl Session {
 
     /// Runs one chronon as [`Session::run_chronon`] does (the same next state, RNG, payoffs and
     /// errors, every query asked in the same order, `hidden/2` included) but keeps no record of it:
-    /// no [`ChrononRecord`] (events, per-player events) is built, nothing is added to the history,
-    /// and the undo stack is emptied (an undo could not step back over this chronon). For drivers
-    /// that read neither the history nor the events: `sidl bench` ([`crate::game::trace::random_play`]).
-    pub fn advance(&mut self) -> Result<(), RuntimeError> {
+    /// no [`ChrononRecord`] (events, per-player events) is built and nothing is added to the history.
+    /// With `undoable`, [`Session::undo`] steps back over it as over any chronon (its submissions
+    /// become pending again): the AI's searches ([`crate::ai::sim::advance`]). Without, the undo stack
+    /// is emptied: `sidl bench` ([`crate::game::trace::random_play`]), which never steps back.
+    /// For drivers that read neither the history nor the events.
+    pub fn advance(&mut self, undoable: bool) -> Result<(), RuntimeError> {
         let switches = self.switches()?;
         let state = self.state.clone();
         let rng_before = self.machine.rng.clone();
@@ -1249,7 +1258,19 @@ impl Session {
         self.machine.keep_inferences = false;
         match result {
             Ok((next, _)) => {
-                self.undo.clear();
+                if undoable {
+                    self.undo.push(Snapshot {
+                        state,
+                        switches: Some(switches),
+                        rng: rng_before,
+                        pending: Some((
+                            std::mem::take(&mut self.pending),
+                            std::mem::take(&mut self.overrides),
+                        )),
+                    });
+                } else {
+                    self.undo.clear();
+                }
                 self.state = Arc::new(next);
                 self.switches = None;
                 self.hidden = None;
@@ -1526,16 +1547,23 @@ impl Session {
         let Some(snap) = self.undo.pop() else {
             return false;
         };
-        let rec = self.history.pop();
+        let (pending, overrides) = match snap.pending {
+            Some(p) => p,
+            None => {
+                let rec = self.history.pop();
+                let pending = rec
+                    .as_ref()
+                    .map(|r| r.submissions.clone())
+                    .unwrap_or_default();
+                (pending, rec.map(|r| r.overrides).unwrap_or_default())
+            }
+        };
         self.state = snap.state;
         self.switches = snap.switches;
         self.hidden = None;
         self.machine.rng = snap.rng;
-        self.pending = rec
-            .as_ref()
-            .map(|r| r.submissions.clone())
-            .unwrap_or_default();
-        self.overrides = rec.map(|r| r.overrides).unwrap_or_default();
+        self.pending = pending;
+        self.overrides = overrides;
         true
     }
 

@@ -214,7 +214,7 @@ mod advance {
             crate::game::trace::random_submissions(&mut a).expect("submits");
             crate::game::trace::random_submissions(&mut b).expect("submits");
             assert_eq!(a.pending(), b.pending(), "{what}: chronon {n}");
-            match (a.run_chronon().map(|_| ()), b.advance()) {
+            match (a.run_chronon().map(|_| ()), b.advance(false)) {
                 (Ok(()), Ok(())) => {}
                 (Err(x), Err(y)) => {
                     assert_eq!(x, y, "{what}: chronon {n}");
@@ -270,7 +270,7 @@ mod advance {
         let game = Arc::new(game);
         same_play(&game, 1, 3, "hidden error");
         let mut s = Session::new(game, 1, Settings::default()).expect("starts");
-        let e = s.advance().expect_err("hidden/2 raises");
+        let e = s.advance(false).expect_err("hidden/2 raises");
         assert_eq!(e.during, "hidden/2");
         assert_eq!(s.chronon(), 0);
         assert!(s.view(None).expect("view").is_empty());
@@ -282,10 +282,48 @@ mod advance {
         let (game, _) = Game::load(src).expect("loads");
         let mut s = Session::new(Arc::new(game), 1, Settings::default()).expect("starts");
         s.run_chronon().expect("runs");
-        s.advance().expect("runs");
+        s.advance(false).expect("runs");
         assert_eq!(s.chronon(), 2);
         assert_eq!(s.history().len(), 1);
         assert!(!s.undo(), "no undo over an unrecorded chronon");
         assert_eq!(s.chronon(), 2);
+    }
+
+    #[test]
+    fn undo_steps_back_over_undoable_advances() {
+        let src = "legal([p]). legal([coin]). owned([p], [p]). owned([coin], equal(2)).\n\
+                   switch([p], [p, a]). switch([p], [p, b]). switch([coin], [heads]). switch([coin], [tails]).\n\
+                   init([p], 0). do([heads]) :- create([heads]). do([tails]). do([p, X]) :- create([X]).\n";
+        let (game, _) = Game::load(src).expect("loads");
+        let game = Arc::new(game);
+        for seed in 0..6 {
+            let mut a = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            let mut b = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            // recorded and unrecorded chronons mixed: the same states, pending submissions and RNG
+            // after each undo
+            let mut states = vec![(a.view(None).expect("view"), a.machine.rng.clone())];
+            for n in 0..4 {
+                crate::game::trace::random_submissions(&mut a).expect("submits");
+                crate::game::trace::random_submissions(&mut b).expect("submits");
+                a.run_chronon().expect("runs");
+                if n == 1 {
+                    b.run_chronon().expect("runs");
+                } else {
+                    b.advance(true).expect("runs");
+                }
+                states.push((a.view(None).expect("view"), a.machine.rng.clone()));
+            }
+            assert_eq!(b.history().len(), 1);
+            for (view, rng) in states.iter().rev().skip(1) {
+                assert!(a.undo() && b.undo(), "seed {seed}");
+                assert_eq!(a.pending(), b.pending(), "seed {seed}");
+                assert!(!a.pending().is_empty(), "seed {seed}");
+                assert_eq!(&b.view(None).expect("view"), view, "seed {seed}");
+                assert_eq!(&b.machine.rng, rng, "seed {seed}");
+                assert_eq!(b.chronon(), a.chronon(), "seed {seed}");
+            }
+            assert!(!b.undo());
+            assert!(b.history().is_empty());
+        }
     }
 }

@@ -284,8 +284,8 @@ pub fn advance(
     for (sw, a) in draws {
         let _ = s.set_nature(sw, a)?;
     }
-    s.run_chronon()?;
-    Ok(())
+    // searches read no history or events; `retreat` steps back
+    s.advance(true)
 }
 
 /// Steps back one chronon and withdraws its submissions.

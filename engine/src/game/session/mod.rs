@@ -245,7 +245,13 @@ struct Snapshot {
     state: Arc<State>,
     switches: Option<Arc<Vec<SwitchInfo>>>,
     rng: Rng,
+    /// The submissions and fixed nature actions of a chronon run without a record
+    /// ([`Session::advance`]); `None`: they are in the chronon's history record.
+    pending: Option<Pending>,
 }
+
+/// Pending submissions and fixed nature actions (switch, action).
+type Pending = (Vec<Submission>, Vec<(Term, Term)>);
 
 /// Mixed into the seed of the drivers' RNG (see [`Session::rng`]).
 pub const DRIVER_SEED_MIX: u64 = 0x5851_F42D_4C95_7F2D;
@@ -1261,14 +1267,16 @@ impl Session {
         // one inference budget for the whole transition
         self.machine.inferences = 0;
         self.machine.keep_inferences = true;
-        let result = self.transition(&switches, &state);
+        let result = self.transition(&switches, &state, true);
         self.machine.keep_inferences = false;
         match result {
             Ok((next, record)) => {
+                let record = record.expect("asked for");
                 self.undo.push(Snapshot {
                     state: state.clone(),
                     switches: Some(switches),
                     rng: rng_before,
+                    pending: None,
                 });
                 self.state = Arc::new(next);
                 self.switches = None;
@@ -1285,11 +1293,58 @@ impl Session {
         }
     }
 
+    /// Runs one chronon as [`Session::run_chronon`] does (the same next state, RNG, payoffs and
+    /// errors, every query asked in the same order, `hidden/2` included) but keeps no record of it:
+    /// no [`ChrononRecord`] (events, per-player events) is built and nothing is added to the history.
+    /// With `undoable`, [`Session::undo`] steps back over it as over any chronon (its submissions
+    /// become pending again): the AI's searches ([`crate::ai::sim::advance`]). Without, the undo stack
+    /// is emptied: `sidl bench` ([`crate::game::trace::random_play`]), which never steps back.
+    /// For drivers that read neither the history nor the events.
+    pub fn advance(&mut self, undoable: bool) -> Result<(), RuntimeError> {
+        let switches = self.switches()?;
+        let state = self.state.clone();
+        let rng_before = self.machine.rng.clone();
+        self.machine.inferences = 0;
+        self.machine.keep_inferences = true;
+        let result = self.transition(&switches, &state, false);
+        self.machine.keep_inferences = false;
+        match result {
+            Ok((next, _)) => {
+                if undoable {
+                    self.undo.push(Snapshot {
+                        state,
+                        switches: Some(switches),
+                        rng: rng_before,
+                        pending: Some((
+                            std::mem::take(&mut self.pending),
+                            std::mem::take(&mut self.overrides),
+                        )),
+                    });
+                } else {
+                    self.undo.clear();
+                }
+                self.state = Arc::new(next);
+                self.switches = None;
+                self.hidden = None;
+                self.pending.clear();
+                self.overrides.clear();
+                Ok(())
+            }
+            Err(e) => {
+                self.machine.rng = rng_before;
+                Err(e)
+            }
+        }
+    }
+
+    /// The next state of Algorithm 1 and, when `record`, the chronon's record (events and
+    /// per-player events); without `record` the same queries run in the same order.
     fn transition(
         &mut self,
         switches: &[SwitchInfo],
         state: &State,
-    ) -> Result<(State, ChrononRecord), RuntimeError> {
+        record: bool,
+    ) -> Result<(State, Option<ChrononRecord>), RuntimeError> {
         let interrupt = self.settings.interrupt;
         // 1. nature draws; choose each switch's action
         let mut chosen: Vec<Option<(Term, ActionSource)>> = vec![None; switches.len()];
@@ -1317,7 +1372,9 @@ impl Session {
                     Some((_, a)) => a.clone(),
                     None => draw(&mut self.machine.rng, &sw.owner, acts, &sw.id)?,
                 };
-                draws.push((sw.id.clone(), a.clone()));
+                if record {
+                    draws.push((sw.id.clone(), a.clone()));
+                }
                 chosen[i] = Some((a, ActionSource::Drawn));
             } else if let Some(s) = self.pending.iter().find(|s| s.switch == sw.id) {
                 chosen[i] = Some((s.action.clone(), ActionSource::Submitted));
@@ -1335,9 +1392,16 @@ impl Session {
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
         host.scratch = std::mem::take(&mut self.scratch);
         let prog = self.game.program.clone();
-        let mut events = Vec::with_capacity(switches.len() + state.players.len() + 4);
-        // per switch event (in order): the index of the player owning the switch
-        let mut switch_owner: Vec<Option<usize>> = Vec::with_capacity(switches.len());
+        // (no allocation when nothing is recorded)
+        let (mut events, mut switch_owner) = if record {
+            (
+                Vec::with_capacity(switches.len() + state.players.len() + 4),
+                Vec::with_capacity(switches.len()),
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        // switch_owner: per switch event (in order), the index of the player owning the switch
         // 2. each legal switch in order runs its action
         for (i, sw) in switches.iter().enumerate() {
             let (action, how) = match &chosen[i] {
@@ -1387,6 +1451,9 @@ impl Session {
             } else {
                 false
             };
+            if !record {
+                continue;
+            }
             events.push(Event::Switch {
                 switch: sw.id.clone(),
                 action,
@@ -1421,6 +1488,19 @@ impl Session {
         let deletes = std::mem::take(&mut host.deletes);
         self.scratch = std::mem::take(&mut host.scratch);
         drop(host);
+        if !record {
+            // the same hidden/2 queries as below (their errors, budget and random numbers count),
+            // their answers unused; without hidden/2 there is nothing to ask
+            if prog.pred(atom::HIDDEN, 2).is_some() {
+                let words: Vec<Arc<Ground>> = deletes
+                    .iter()
+                    .map(|&i| state.facts.get(i).clone())
+                    .chain(creates.iter().cloned())
+                    .collect();
+                self.hidden_of(state, &words)?;
+            }
+            return Ok((self.next_state(state, &deletes, &creates, accounts), None));
+        }
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
         let created: Vec<Term> = creates.iter().map(|g| g.term.clone()).collect();
         let deleted: Vec<Term> = deletes
@@ -1475,18 +1555,7 @@ impl Session {
             }
             player_events.push(evs);
         }
-        // 5. apply: deletions, then creations in scheduling order
-        let facts = if deletes.is_empty() && creates.is_empty() {
-            state.facts.clone()
-        } else {
-            Arc::new(state.facts.apply(&deletes, &creates))
-        };
-        let next = State {
-            chronon: state.chronon + 1,
-            facts,
-            players: state.players.clone(),
-            accounts,
-        };
+        let next = self.next_state(state, &deletes, &creates, accounts);
         let record = ChrononRecord {
             submissions: self.pending.clone(),
             overrides: self.overrides.clone(),
@@ -1494,7 +1563,28 @@ impl Session {
             events,
             player_events,
         };
-        Ok((next, record))
+        Ok((next, Some(record)))
+    }
+
+    /// Step 5 of a transition: deletions, then creations in scheduling order.
+    fn next_state(
+        &self,
+        state: &State,
+        deletes: &[u32],
+        creates: &[Arc<Ground>],
+        accounts: Vec<Term>,
+    ) -> State {
+        let facts = if deletes.is_empty() && creates.is_empty() {
+            state.facts.clone()
+        } else {
+            Arc::new(state.facts.apply(deletes, creates))
+        };
+        State {
+            chronon: state.chronon + 1,
+            facts,
+            players: state.players.clone(),
+            accounts,
+        }
     }
 
     /// Withdraws every pending submission (and fixed nature action) of the current chronon, e.g. after
@@ -1509,16 +1599,23 @@ impl Session {
         let Some(snap) = self.undo.pop() else {
             return false;
         };
-        let rec = self.history.pop();
+        let (pending, overrides) = match snap.pending {
+            Some(p) => p,
+            None => {
+                let rec = self.history.pop();
+                let pending = rec
+                    .as_ref()
+                    .map(|r| r.submissions.clone())
+                    .unwrap_or_default();
+                (pending, rec.map(|r| r.overrides).unwrap_or_default())
+            }
+        };
         self.state = snap.state;
         self.switches = snap.switches;
         self.hidden = None;
         self.machine.rng = snap.rng;
-        self.pending = rec
-            .as_ref()
-            .map(|r| r.submissions.clone())
-            .unwrap_or_default();
-        self.overrides = rec.map(|r| r.overrides).unwrap_or_default();
+        self.pending = pending;
+        self.overrides = overrides;
         true
     }
 

@@ -196,3 +196,134 @@ mod replay {
         }
     }
 }
+
+/// [`Session::advance`] (no record) against [`Session::run_chronon`].
+mod advance {
+    use super::*;
+
+    /// Two sessions of the same game and seed, one running chronons with records and one without:
+    /// the same states, accounts, errors and random numbers chronon by chronon.
+    fn same_play(game: &Arc<Game>, seed: u64, chronons: usize, what: &str) {
+        let mut a = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+        let mut b = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+        for n in 0..chronons {
+            if a.is_terminal().expect("legal") {
+                assert!(b.is_terminal().expect("legal"), "{what}: chronon {n}");
+                break;
+            }
+            crate::game::trace::random_submissions(&mut a).expect("submits");
+            crate::game::trace::random_submissions(&mut b).expect("submits");
+            assert_eq!(a.pending(), b.pending(), "{what}: chronon {n}");
+            match (a.run_chronon().map(|_| ()), b.advance(false)) {
+                (Ok(()), Ok(())) => {}
+                (Err(x), Err(y)) => {
+                    assert_eq!(x, y, "{what}: chronon {n}");
+                    break;
+                }
+                (x, y) => panic!("{what}: chronon {n}: {x:?} vs {y:?}"),
+            }
+            assert_eq!(
+                a.view(None).expect("view"),
+                b.view(None).expect("view"),
+                "{what}: chronon {n}"
+            );
+            assert_eq!(a.accounts(), b.accounts(), "{what}: chronon {n}");
+            assert_eq!(a.chronon(), b.chronon(), "{what}: chronon {n}");
+            assert_eq!(a.machine.rng, b.machine.rng, "{what}: chronon {n}");
+            assert_eq!(a.driver_rng, b.driver_rng, "{what}: chronon {n}");
+            assert!(b.history().is_empty(), "{what}: no record kept");
+        }
+    }
+
+    #[test]
+    fn advance_plays_every_shipped_game_as_run_chronon_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
+        let mut files = Vec::new();
+        for dir in [root.clone(), root.join("paper")] {
+            for e in std::fs::read_dir(&dir).expect("games dir") {
+                let p = e.expect("entry").path();
+                if p.extension().is_some_and(|x| x == "sidl") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() >= 10, "found {} games", files.len());
+        for f in files {
+            let src = std::fs::read_to_string(&f).expect("reads");
+            let (game, _) = Game::load(&src).expect("loads");
+            let game = Arc::new(game);
+            for seed in 1..=3 {
+                same_play(&game, seed, 40, &format!("{} seed {seed}", f.display()));
+            }
+        }
+    }
+
+    #[test]
+    fn advance_asks_hidden_and_reports_its_error() {
+        // hidden/2 fails with a type error on the created word: the chronon is a runtime error in
+        // both modes, and the state stays as it was
+        let src =
+            "legal([p]) :- not(fact([x])). owned([p], [p]). switch([p], [go]). init([p], 0).\n\
+                   do([go]) :- create([x]). hidden(_, _) :- _ is foo + 1.\n";
+        let (game, _) = Game::load(src).expect("loads");
+        let game = Arc::new(game);
+        same_play(&game, 1, 3, "hidden error");
+        let mut s = Session::new(game, 1, Settings::default()).expect("starts");
+        let e = s.advance(false).expect_err("hidden/2 raises");
+        assert_eq!(e.during, "hidden/2");
+        assert_eq!(s.chronon(), 0);
+        assert!(s.view(None).expect("view").is_empty());
+    }
+
+    #[test]
+    fn advance_empties_the_undo_stack() {
+        let src = "legal([p]). owned([p], [p]). switch([p], [go]). init([p], 0). do([go]).\n";
+        let (game, _) = Game::load(src).expect("loads");
+        let mut s = Session::new(Arc::new(game), 1, Settings::default()).expect("starts");
+        s.run_chronon().expect("runs");
+        s.advance(false).expect("runs");
+        assert_eq!(s.chronon(), 2);
+        assert_eq!(s.history().len(), 1);
+        assert!(!s.undo(), "no undo over an unrecorded chronon");
+        assert_eq!(s.chronon(), 2);
+    }
+
+    #[test]
+    fn undo_steps_back_over_undoable_advances() {
+        let src = "legal([p]). legal([coin]). owned([p], [p]). owned([coin], equal(2)).\n\
+                   switch([p], [p, a]). switch([p], [p, b]). switch([coin], [heads]). switch([coin], [tails]).\n\
+                   init([p], 0). do([heads]) :- create([heads]). do([tails]). do([p, X]) :- create([X]).\n";
+        let (game, _) = Game::load(src).expect("loads");
+        let game = Arc::new(game);
+        for seed in 0..6 {
+            let mut a = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            let mut b = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+            // recorded and unrecorded chronons mixed: the same states, pending submissions and RNG
+            // after each undo
+            let mut states = vec![(a.view(None).expect("view"), a.machine.rng.clone())];
+            for n in 0..4 {
+                crate::game::trace::random_submissions(&mut a).expect("submits");
+                crate::game::trace::random_submissions(&mut b).expect("submits");
+                a.run_chronon().expect("runs");
+                if n == 1 {
+                    b.run_chronon().expect("runs");
+                } else {
+                    b.advance(true).expect("runs");
+                }
+                states.push((a.view(None).expect("view"), a.machine.rng.clone()));
+            }
+            assert_eq!(b.history().len(), 1);
+            for (view, rng) in states.iter().rev().skip(1) {
+                assert!(a.undo() && b.undo(), "seed {seed}");
+                assert_eq!(a.pending(), b.pending(), "seed {seed}");
+                assert!(!a.pending().is_empty(), "seed {seed}");
+                assert_eq!(&b.view(None).expect("view"), view, "seed {seed}");
+                assert_eq!(&b.machine.rng, rng, "seed {seed}");
+                assert_eq!(b.chronon(), a.chronon(), "seed {seed}");
+            }
+            assert!(!b.undo());
+            assert!(b.history().is_empty());
+        }
+    }
+}

@@ -177,7 +177,10 @@ impl Check<'_> {
     fn ask(&mut self, thing: Thing) -> String {
         match self.pr.label(&thing) {
             Some(t) if shows_raw(&t) => {
-                self.missing.push(format!("{} (its label {t:?} shows a raw word)", thing.raw()));
+                self.missing.push(format!(
+                    "{} (its label {t:?} shows a raw word)",
+                    thing.raw()
+                ));
                 t
             }
             Some(t) => t,
@@ -220,7 +223,11 @@ fn unlabelled_state(s: &mut Session, lang: Option<&str>) -> Vec<String> {
         if !l.labelled {
             out.push(format!("fact {}", l.text));
         } else if shows_raw(&l.text) {
-            out.push(format!("fact {} (its label {:?} shows a raw word)", writeq(&l.term, None), l.text));
+            out.push(format!(
+                "fact {} (its label {:?} shows a raw word)",
+                writeq(&l.term, None),
+                l.text
+            ));
         }
     }
     let unlimited: Vec<Term> = s
@@ -237,7 +244,11 @@ fn unlabelled_state(s: &mut Session, lang: Option<&str>) -> Vec<String> {
         if unlimited.contains(&sw.switch.term) {
             continue;
         }
-        for a in sw.actions.iter().filter(|a| !a.labelled || shows_raw(&a.text)) {
+        for a in sw
+            .actions
+            .iter()
+            .filter(|a| !a.labelled || shows_raw(&a.text))
+        {
             out.push(format!("action {} of {}", a.text, sw.switch.text));
         }
     }

@@ -10,9 +10,9 @@
 //! games, [`StatsRun::result`] reports on the games done so far.
 
 use crate::core::{runtime, Core, CoreError};
-use crate::{err, SidlGame};
 #[cfg(feature = "analyse")]
 use crate::{count_of, seed_of, to_js};
+use crate::{err, SidlGame};
 use serde::Serialize;
 use sidl_engine::game::record::{read_records, Record};
 use sidl_engine::game::{Game, Settings};

@@ -639,6 +639,14 @@ fn wants_json(headers: &HeaderMap) -> bool {
 
 /// A participant route's JSON answer, with the CORS headers of a listed origin (the refusal of
 /// an origin carries them too, so that the refused page can read why).
+/// The page's origin when the allow-list admits it (`None`: a request without one), else the
+/// refusal to answer at once (with CORS for the sender, so that its page can read why).
+fn allowed_origin(app: &App, headers: &HeaderMap) -> Result<Option<String>, Box<Response>> {
+    app.origins
+        .check(headers)
+        .map_err(|e| Box::new(cross(Err(e), crate::origin::sent(headers))))
+}
+
 fn cross(r: Result<Response, ApiError>, origin: Option<String>) -> Response {
     crate::origin::cors(
         r.unwrap_or_else(IntoResponse::into_response),
@@ -651,9 +659,9 @@ async fn join(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let origin = match app.origins.check(&headers) {
+    let origin = match allowed_origin(&app, &headers) {
         Ok(o) => o,
-        Err(e) => return cross(Err(e), crate::origin::sent(&headers)),
+        Err(refused) => return *refused,
     };
     let r = async {
         let seat = seat_of(&app, &token).await?;
@@ -688,9 +696,9 @@ async fn seat_info(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let origin = match app.origins.check(&headers) {
+    let origin = match allowed_origin(&app, &headers) {
         Ok(o) => o,
-        Err(e) => return cross(Err(e), crate::origin::sent(&headers)),
+        Err(refused) => return *refused,
     };
     let r = async {
         let seat = seat_of(&app, &token).await?;

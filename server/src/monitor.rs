@@ -190,8 +190,7 @@ pub async fn post_replace(
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     check_admin(&app, &headers)?;
-    let b: Value = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request("bad_json", format!("not JSON: {e}")))?;
+    let b: Value = json_body(&body)?;
     let ai = b["ai"]
         .as_str()
         .ok_or_else(|| ApiError::bad_request("bad_json", "the body is {\"ai\": SPEC}"))?;
@@ -218,8 +217,7 @@ pub async fn post_submit(
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     check_admin(&app, &headers)?;
-    let mut b: Value = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request("bad_json", format!("not JSON: {e}")))?;
+    let mut b: Value = json_body(&body)?;
     if !b.is_object() {
         return Err(ApiError::bad_request(
             "bad_json",
@@ -234,4 +232,10 @@ pub async fn post_submit(
     b["op"] = json!("submit");
     b["seat"] = json!(index);
     Ok(Json(act(&app, &id, b).await?))
+}
+
+/// A request body as JSON, or the `bad_json` refusal.
+fn json_body(body: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request("bad_json", format!("not JSON: {e}")))
 }

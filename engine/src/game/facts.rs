@@ -742,8 +742,8 @@ impl Mode {
 
 impl Mode {
     /// The mode `mask` of `facts`, made from this mode of `old` (the facts before a transition):
-    /// `renum` maps old ids to new ones (`u32::MAX`: deleted), and the facts from `created_from`
-    /// on are new. The result is the table [`Mode::build_sized`] makes with this mode's number of
+    /// `renum` maps old ids to new ones (`u32::MAX`: deleted; `deleted` lists those ids), and the
+    /// facts from `created_from` on are new. The result is the table [`Mode::build_sized`] makes with this mode's number of
     /// slots (`None` when that is too few or far too many for `facts`): only the slots of deleted
     /// and created facts are rebuilt; the others keep their ids (renumbered) and flags, shifted.
     fn derive(
@@ -751,6 +751,7 @@ impl Mode {
         old: &[Arc<Ground>],
         facts: &[Arc<Ground>],
         renum: &[u32],
+        deleted: &[u32],
         created_from: usize,
         mask: usize,
     ) -> Option<Mode> {
@@ -762,8 +763,10 @@ impl Mode {
         let slot = |g: &Ground| composite(&g.kw, mask) as usize & self.slot_mask;
         // the changed slots, ascending: those of the deleted facts and of the created ones
         let mut touched: Vec<(usize, u32)> = Vec::new();
-        for (i, g) in old.iter().enumerate() {
-            if renum[i] == u32::MAX && g.kmask & m == m {
+        // (an id listed twice gives its slot twice: the slot is rebuilt once either way)
+        for &d in deleted {
+            let g = &old[d as usize];
+            if g.kmask & m == m {
                 touched.push((slot(g), u32::MAX));
             }
         }
@@ -1162,7 +1165,8 @@ impl FactSet {
                         continue;
                     }
                     if let Some(mode) = mode.get() {
-                        if let Some(m) = mode.derive(&self.facts, &next, &renum, created_from, mask)
+                        if let Some(m) =
+                            mode.derive(&self.facts, &next, &renum, deleted, created_from, mask)
                         {
                             *new = OnceLock::from(m);
                         }

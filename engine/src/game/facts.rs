@@ -287,13 +287,42 @@ impl<'s> HeapWord<'s> {
     /// has more than [`HEAP_COPY_MAX`] nodes (possibly cyclic: the caller falls back to
     /// [`Store::to_term`], which handles cycles).
     pub fn copy(store: &Store, h: Cell, scratch: &'s mut Scratch) -> Result<HeapWord<'s>, bool> {
-        let at = |q: u32| store.deref(store.heap[q as usize]);
         // the layout of `compile_term`: a compound's header and argument slots, then its arguments'
         // compounds depth-first, first argument first; `ends[p]`: the end of the compound at `p`.
         // The visits are in pre-order, as `structural_hash` feeds them.
         let Scratch {
             cells, ends, jobs, ..
         } = &mut *scratch;
+        let (root, hash) = match copy_flat(store, h, cells, ends) {
+            Some(flat) => flat,
+            None => Self::copy_any(store, h, cells, ends, jobs)?,
+        };
+        let mut keys = [None; INDEXED];
+        let at = |q: u32| cells[q as usize];
+        let mut t = root;
+        for slot in keys.iter_mut() {
+            let Cell::List(p) = t else { break };
+            *slot = Key::of_cell(at(p), at);
+            t = at(p + 1);
+        }
+        Ok(HeapWord {
+            root,
+            hash,
+            keys,
+            scratch,
+        })
+    }
+
+    /// [`HeapWord::copy`]'s cells and ends of any term (into `cells` and `ends`): its root cell
+    /// and structural hash.
+    fn copy_any(
+        store: &Store,
+        h: Cell,
+        cells: &mut Vec<Cell>,
+        ends: &mut Vec<u32>,
+        jobs: &mut Vec<Job>,
+    ) -> Result<(Cell, u64), bool> {
+        let at = |q: u32| store.deref(store.heap[q as usize]);
         cells.clear();
         ends.clear();
         jobs.clear();
@@ -351,20 +380,7 @@ impl<'s> HeapWord<'s> {
             }
         }
         ends.resize(cells.len(), 0);
-        let mut keys = [None; INDEXED];
-        let at = |q: u32| cells[q as usize];
-        let mut t = root;
-        for slot in keys.iter_mut() {
-            let Cell::List(p) = t else { break };
-            *slot = Key::of_cell(at(p), at);
-            t = at(p + 1);
-        }
-        Ok(HeapWord {
-            root,
-            hash: hasher.finish(),
-            keys,
-            scratch,
-        })
+        Ok((root, hasher.finish()))
     }
 
     /// The word as a shared [`Ground`]: the one made before for the same word (same cells), else
@@ -402,6 +418,55 @@ impl<'s> HeapWord<'s> {
         ground_of(scratch, root, hash, keys)
     }
 }
+
+/// [`HeapWord::copy`] of the most common word, a proper list of at most [`FLAT_MAX`] atomic
+/// elements, without the job stack: the same cells (`[E1, List(2), E2, List(4), ..., En, []]`,
+/// root `List(0)`), ends (the end of every list cell is the last cell) and hash (the nodes in
+/// pre-order). `None` for any other term (then [`HeapWord::copy_any`] copies it, or finds the
+/// unbound variable).
+fn copy_flat(
+    store: &Store,
+    h: Cell,
+    cells: &mut Vec<Cell>,
+    ends: &mut Vec<u32>,
+) -> Option<(Cell, u64)> {
+    cells.clear();
+    let mut hasher = FxHasher::default();
+    let mut t = store.deref(h);
+    while let Cell::List(q) = t {
+        if cells.len() == 2 * FLAT_MAX {
+            return None;
+        }
+        let e = store.deref(store.heap[q as usize]);
+        if !matches!(
+            e,
+            Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
+        ) {
+            return None;
+        }
+        feed(&mut hasher, t);
+        feed(&mut hasher, e);
+        let p = cells.len() as u32;
+        cells.push(e);
+        cells.push(Cell::List(p + 2));
+        t = store.deref(store.heap[q as usize + 1]);
+    }
+    let len = cells.len();
+    if t != Cell::Atom(atom::NIL) || len == 0 {
+        return None;
+    }
+    feed(&mut hasher, t);
+    cells[len - 1] = t;
+    ends.clear();
+    ends.resize(len, 0);
+    for p in (0..len).step_by(2) {
+        ends[p] = len as u32;
+    }
+    Some((Cell::List(0), hasher.finish()))
+}
+
+/// The longest word [`copy_flat`] copies.
+const FLAT_MAX: usize = 16;
 
 /// The copied word in `scratch` as a [`Ground`] (its term built from the cells).
 fn ground_of(scratch: &mut Scratch, root: Cell, hash: u64, keys: [Option<Key>; INDEXED]) -> Ground {
@@ -677,8 +742,8 @@ impl Mode {
 
 impl Mode {
     /// The mode `mask` of `facts`, made from this mode of `old` (the facts before a transition):
-    /// `renum` maps old ids to new ones (`u32::MAX`: deleted), and the facts from `created_from`
-    /// on are new. The result is the table [`Mode::build_sized`] makes with this mode's number of
+    /// `renum` maps old ids to new ones (`u32::MAX`: deleted; `deleted` lists those ids), and the
+    /// facts from `created_from` on are new. The result is the table [`Mode::build_sized`] makes with this mode's number of
     /// slots (`None` when that is too few or far too many for `facts`): only the slots of deleted
     /// and created facts are rebuilt; the others keep their ids (renumbered) and flags, shifted.
     fn derive(
@@ -686,6 +751,7 @@ impl Mode {
         old: &[Arc<Ground>],
         facts: &[Arc<Ground>],
         renum: &[u32],
+        deleted: &[u32],
         created_from: usize,
         mask: usize,
     ) -> Option<Mode> {
@@ -697,8 +763,10 @@ impl Mode {
         let slot = |g: &Ground| composite(&g.kw, mask) as usize & self.slot_mask;
         // the changed slots, ascending: those of the deleted facts and of the created ones
         let mut touched: Vec<(usize, u32)> = Vec::new();
-        for (i, g) in old.iter().enumerate() {
-            if renum[i] == u32::MAX && g.kmask & m == m {
+        // (an id listed twice gives its slot twice: the slot is rebuilt once either way)
+        for &d in deleted {
+            let g = &old[d as usize];
+            if g.kmask & m == m {
                 touched.push((slot(g), u32::MAX));
             }
         }
@@ -1097,7 +1165,8 @@ impl FactSet {
                         continue;
                     }
                     if let Some(mode) = mode.get() {
-                        if let Some(m) = mode.derive(&self.facts, &next, &renum, created_from, mask)
+                        if let Some(m) =
+                            mode.derive(&self.facts, &next, &renum, deleted, created_from, mask)
                         {
                             *new = OnceLock::from(m);
                         }

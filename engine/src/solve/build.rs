@@ -3,7 +3,8 @@
 //! memoizability and per-state table analyses, head and goal layout) and freezes the `Program`.
 
 use super::compile::{
-    add_clause, goal_blocks, mark_first_occurrences, resolve, split_clause, SourceClause,
+    add_clause, arith_goals, goal_blocks, mark_first_occurrences, resolve, split_clause,
+    SourceClause,
 };
 use super::memoizable::memoizable;
 use super::program::{Dispatch, Program, ProgramData};
@@ -183,6 +184,7 @@ impl ProgramBuilder {
             for c in p.clauses.iter_mut() {
                 mark_first_occurrences(c);
                 goal_blocks(c);
+                arith_goals(c);
             }
         }
         diags.sort_by_key(|d| d.span.start);

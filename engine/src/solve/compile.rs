@@ -7,7 +7,9 @@
 //!
 //! Uses the program data (`program.rs`) only.
 
-use super::program::{ClauseT, Control, Dispatch, GoalT, Pred, PredIndex, Program, ProgramData};
+use super::program::{
+    ArithOp, ClauseT, Control, Dispatch, GoalT, Pred, PredIndex, Program, ProgramData,
+};
 use crate::atom::{self, Atom};
 use crate::diag::{Diagnostic, Span};
 use crate::solve::builtins;
@@ -199,6 +201,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
                 .map(|a| compile_term(a, &mut cells, &mut ends))
                 .collect(),
             block: (u32::MAX, 0),
+            arith: None,
         })
         .collect();
     ClauseT {
@@ -238,6 +241,40 @@ pub(super) fn goal_blocks(c: &mut ClauseT) {
             (true, None) => (0, 0),
             (true, Some(b)) => b,
         };
+    }
+}
+
+/// Marks the goals that call the built-in `is/2` or an arithmetic comparison (not a predicate of
+/// the game's of the same name: those resolve to `Dispatch::User`) with their [`ArithOp`], and
+/// gives them the `block` `(u32::MAX, n)` (`n`: the cells of their compound arguments), so that
+/// the step loop tests for them only on the path of goals without a contiguous block (after
+/// `goal_blocks`).
+pub(super) fn arith_goals(c: &mut ClauseT) {
+    for g in c.body.iter_mut() {
+        g.arith = match (g.disp, g.arity) {
+            (Dispatch::Native(_), 2) => match g.name.name() {
+                "is" => Some(ArithOp::Is),
+                "<" => Some(ArithOp::Lt),
+                ">" => Some(ArithOp::Gt),
+                "=<" => Some(ArithOp::Le),
+                ">=" => Some(ArithOp::Ge),
+                "=:=" => Some(ArithOp::Eq),
+                "=\\=" => Some(ArithOp::Ne),
+                _ => None,
+            },
+            _ => None,
+        };
+        if g.arith.is_some() {
+            let size = g
+                .args
+                .iter()
+                .map(|&a| match a {
+                    Cell::Struct(p) | Cell::List(p) => c.ends[p as usize] - p,
+                    _ => 0,
+                })
+                .sum();
+            g.block = (u32::MAX, size);
+        }
     }
 }
 

@@ -78,8 +78,25 @@ pub struct GoalT {
     pub args: Box<[Cell]>,
     /// The template cells of the compound arguments, one after the other in argument order
     /// (`cells[block.0..block.1]`; empty without compound arguments), or `block.0 == u32::MAX`
-    /// when they are not contiguous (set by `goal_blocks`).
+    /// when they are not contiguous (set by `goal_blocks`) and for the goals with `arith` (then
+    /// `block.1` is the number of those cells, set by `arith_goals`).
     pub block: (u32, u32),
+    /// The built-in arithmetic goal (`is/2` or a comparison, [`ArithOp`]) the machine may run from
+    /// the templates when its operands are integers (set by `arith_goals`; `None` otherwise).
+    pub arith: Option<ArithOp>,
+}
+
+/// The arithmetic built-ins that the machine runs from a goal's templates when every operand is
+/// an integer (`compile::arith_goals`, `Machine::arith_goal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Is,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
 }
 
 /// A compiled clause.

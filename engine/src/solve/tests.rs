@@ -493,3 +493,66 @@ g(K, V) :- f(K, V).
         m.memoize = true;
     }
 }
+
+#[test]
+fn arithmetic_goals_in_clause_bodies_agree_with_the_built_ins() {
+    // a clause body's `is/2` and comparisons of integers run from the templates
+    // (`Machine::arith_goal`); the same goals meta-called (`*_m`) run the built-ins: same answers,
+    // same errors, for integer, overflowing, float, compound, unbound and non-numeric operands
+    let src = "
+is_e(X, Y, R) :- R is X + Y * 2 - -X.
+is_m(X, Y, R) :- G = (R is X + Y * 2 - -X), call(G).
+lt(X, Y) :- X < Y.
+lt_m(X, Y) :- G = (X < Y), call(G).
+gt(X, Y) :- X > Y.
+gt_m(X, Y) :- G = (X > Y), call(G).
+le(X, Y) :- X =< Y.
+le_m(X, Y) :- G = (X =< Y), call(G).
+ge(X, Y) :- X >= Y.
+ge_m(X, Y) :- G = (X >= Y), call(G).
+eq(X, Y) :- X =:= Y + 0.
+eq_m(X, Y) :- G = (X =:= Y + 0), call(G).
+ne(X, Y) :- X =\\= Y - 0.
+ne_m(X, Y) :- G = (X =\\= Y - 0), call(G).
+";
+    let values = [
+        "3",
+        "-4",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "2.5",
+        "1 + 2",
+        "a",
+        "_",
+    ];
+    let shown = |r: &Result<Vec<Term>, SolveError>| match r {
+        Ok(t) => format!("{t:?}"),
+        Err(e) => format!("{:?}", e.ball),
+    };
+    let check = |goal: String, meta: String| {
+        let fast = src_answers(src, &goal, Limits::default());
+        let slow = src_answers(src, &meta, Limits::default());
+        assert_eq!(
+            fast.iter().map(shown).collect::<Vec<_>>(),
+            slow.iter().map(shown).collect::<Vec<_>>(),
+            "{goal} vs {meta}"
+        );
+        fast.len()
+    };
+    let mut answers = 0;
+    for x in values {
+        for y in values {
+            for r in ["R", "3", "12", "3.0", "a"] {
+                answers += check(
+                    format!("is_e({x}, {y}, {r})"),
+                    format!("is_m({x}, {y}, {r})"),
+                );
+            }
+            for name in ["lt", "gt", "le", "ge", "eq", "ne"] {
+                answers += check(format!("{name}({x}, {y})"), format!("{name}_m({x}, {y})"));
+            }
+        }
+    }
+    // answers and errors both occur
+    assert!(answers > 100, "{answers}");
+}

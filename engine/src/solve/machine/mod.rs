@@ -488,6 +488,16 @@ impl Machine {
                         *dst = instantiate(a, old, env, bp, base);
                     }
                 } else {
+                    // `is/2` and the comparisons of integers (`block`: `(u32::MAX, cells of the
+                    // compound arguments)`), without building their arguments: only where the heap
+                    // built for them would pass the budget check of `dispatch`
+                    if let Some(op) = g.arith {
+                        if args as usize + n + be as usize <= self.heap_at {
+                            if let Some(step) = self.arith(op, c, (pred, clause), pc, env, next) {
+                                return step;
+                            }
+                        }
+                    }
                     self.store
                         .heap
                         .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));

@@ -1,6 +1,8 @@
 //! Calls of native built-ins and host predicates (with their retry choicepoints).
 
 use super::*;
+use crate::solve::program::{ArithOp, GoalT};
+use crate::solve::store::Store;
 
 impl Machine {
     pub(super) fn load_args(&mut self, args: u32, arity: u32) -> Vec<Cell> {
@@ -130,5 +132,148 @@ impl Machine {
             name,
         };
         self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
+    }
+}
+
+/// What an arithmetic goal run from its templates found ([`Machine::arith_goal`]).
+#[derive(Clone, Copy)]
+pub(super) enum FastArith {
+    /// A comparison: does it hold?
+    Test(bool),
+    /// `is/2`: the value of the right-hand side.
+    Is(i64),
+}
+
+/// How deep [`template_op`] follows nested operations before it leaves them to the built-in.
+const ARITH_DEPTH: u32 = 4;
+
+/// The value of template cell `t` of a clause whose environment starts at `env`, when it is an
+/// integer, a variable bound to one, or `X + Y`, `X - Y`, `X * Y` or `-X` of such without overflow:
+/// what [`crate::solve::arith::eval`] computes then. `None` for everything else (the built-in then
+/// gives the value or the error).
+#[inline(always)]
+fn template_int(store: &Store, cells: &[Cell], env: u32, t: Cell, depth: u32) -> Option<i64> {
+    match t {
+        Cell::Int(i) => Some(i),
+        Cell::Var(s) | Cell::Ref(s) => match store.deref(store.heap[(env + s) as usize]) {
+            Cell::Int(i) => Some(i),
+            _ => None,
+        },
+        Cell::Struct(q) if depth < ARITH_DEPTH => template_op(store, cells, env, q, depth),
+        _ => None,
+    }
+}
+
+/// [`template_int`] of the operation whose template starts at cell `q`.
+fn template_op(store: &Store, cells: &[Cell], env: u32, q: u32, depth: u32) -> Option<i64> {
+    let q = q as usize;
+    match cells[q] {
+        Cell::Functor(f @ (atom::PLUS | atom::MINUS | atom::STAR), 2) => {
+            let a = template_int(store, cells, env, cells[q + 1], depth + 1)?;
+            let b = template_int(store, cells, env, cells[q + 2], depth + 1)?;
+            match f {
+                atom::PLUS => a.checked_add(b),
+                atom::MINUS => a.checked_sub(b),
+                _ => a.checked_mul(b),
+            }
+        }
+        Cell::Functor(atom::MINUS, 1) => {
+            template_int(store, cells, env, cells[q + 1], depth + 1)?.checked_neg()
+        }
+        _ => None,
+    }
+}
+
+impl Machine {
+    /// Runs body goal `pc` of clause `c` (`at`: its predicate and clause numbers), an arithmetic
+    /// goal (`op`), from its templates when [`Machine::arith_goal`] can; `None`: the step loop
+    /// builds its arguments and calls the built-in. Out of line, so that the step loop's common
+    /// path stays as it was.
+    #[inline(never)]
+    pub(super) fn arith(
+        &mut self,
+        op: ArithOp,
+        c: &ClauseT,
+        at: (u32, u32),
+        pc: u32,
+        env: u32,
+        next: u32,
+    ) -> Option<Result<Step, SolveError>> {
+        let g = &c.body[pc as usize];
+        let r = self.arith_goal(op, c, g, env)?;
+        self.last_clause = Some(at);
+        self.last_next = next;
+        Some(self.run_arith(g, r, env, next))
+    }
+
+    /// Body goal `g` of clause `c` (environment `env`), the built-in `is/2` or an arithmetic
+    /// comparison (`op`), evaluated from its templates without building its arguments on the heap,
+    /// when every operand is an integer expression [`template_int`] computes. Reads only: `None`
+    /// leaves the goal to the built-in, which then finds the same value or raises the error.
+    #[inline]
+    pub(super) fn arith_goal(
+        &self,
+        op: ArithOp,
+        c: &ClauseT,
+        g: &GoalT,
+        env: u32,
+    ) -> Option<FastArith> {
+        let val = |t: Cell| template_int(&self.store, &c.cells, env, t, 0);
+        if op == ArithOp::Is {
+            return Some(FastArith::Is(val(g.args[1])?));
+        }
+        let (a, b) = (val(g.args[0])?, val(g.args[1])?);
+        Some(FastArith::Test(match op {
+            ArithOp::Lt => a < b,
+            ArithOp::Gt => a > b,
+            ArithOp::Le => a <= b,
+            ArithOp::Ge => a >= b,
+            ArithOp::Eq => a == b,
+            ArithOp::Ne => a != b,
+            ArithOp::Is => unreachable!("handled above"),
+        }))
+    }
+
+    /// Finishes an arithmetic goal that [`Machine::arith_goal`] evaluated: the call is counted as
+    /// [`Machine::dispatch`] counts it, then `is/2` unifies its left-hand side with the value (as
+    /// the built-in does: an unbound variable is bound, an integer compared, anything else fails).
+    #[inline]
+    pub(super) fn run_arith(
+        &mut self,
+        g: &GoalT,
+        r: FastArith,
+        env: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        self.inferences += 1;
+        self.last_call = (g.name, g.arity);
+        if self.inferences > self.check_at {
+            self.count_call(g.name, g.arity)?;
+        }
+        let ok = match r {
+            FastArith::Test(b) => b,
+            FastArith::Is(v) => {
+                let lhs = match g.args[0] {
+                    Cell::Var(s) | Cell::Ref(s) => {
+                        self.store.deref(self.store.heap[(env + s) as usize])
+                    }
+                    other => other,
+                };
+                match lhs {
+                    Cell::Ref(a) => {
+                        self.store.bind(a, Cell::Int(v));
+                        true
+                    }
+                    Cell::Int(x) => x == v,
+                    _ => false,
+                }
+            }
+        };
+        if ok {
+            self.cur = next;
+            Ok(Step::Go)
+        } else {
+            Ok(Step::Fail)
+        }
     }
 }

@@ -555,4 +555,45 @@ ne_m(X, Y) :- G = (X =\\= Y - 0), call(G).
     }
     // answers and errors both occur
     assert!(answers > 100, "{answers}");
+
+fn argument_tables_that_do_not_pay_are_given_up() {
+    // keyed by a compound (`f(N)`), so general keys: `g/2`, a new key at each call, never a hit
+    // (its table is given up after `ARG_TRIAL` fills and it is called directly); `h/2`, each key
+    // called four times in a row (kept); `e/2`, a new key at each call, but a call costs far more
+    // than a fill (kept); `a/2`, flat keys (atomic arguments), never a hit (kept)
+    let src = "
+g(f(N), X) :- X is N * 2.
+h(f(N), X) :- X is N * 2, Y is X + 1, Y > 0.
+e(f(N), X) :- count(50), X is N + 1275.
+count(0) :- !.
+count(N) :- N1 is N - 1, count(N1).
+a(N, X) :- X is N * 3.
+run(S) :-
+    numlist(0, 299, L),
+    findall(X, (member(N, L), g(f(N), X)), Xs), sum_list(Xs, S1),
+    findall(X, (member(N, L), K is N // 4, h(f(K), X)), Ys), sum_list(Ys, S2),
+    findall(X, (member(N, L), e(f(N), X)), Zs), sum_list(Zs, S3),
+    findall(X, (member(N, L), a(N, X)), Ws), sum_list(Ws, S4),
+    S is S1 + S2 + S3 + S4.
+";
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let pred = |name: &str| *p.0.by_key.get(&(Atom::new(name), 2)).expect("pred");
+    for name in ["g", "h", "e", "a"] {
+        assert!(p.0.preds[pred(name) as usize].memo, "{name}/2 is memoized");
+    }
+    let mut m = Machine::new(p.clone(), Limits::default());
+    let mut host = host::NoHost;
+    let mut vars = Vec::new();
+    let g = m.store.build(&c("run", vec![v(0)]), &mut vars);
+    m.start(g);
+    assert!(m.solve(false, &mut host).unwrap());
+    // the answer of the direct calls
+    let s: i64 = (0..300)
+        .map(|n| 2 * n + 2 * (n / 4) + 1275 + n + 3 * n)
+        .sum();
+    assert_eq!(m.store.to_term(vars[0].expect("S")), Term::Int(s));
+    for (name, given_up) in [("g", true), ("h", false), ("e", false), ("a", false)] {
+        assert_eq!(m.memo_given_up(pred(name)), given_up, "{name}/2");
+    }
 }

@@ -358,7 +358,7 @@ impl Machine {
                         self.state_table.insert(f.key, e);
                         e
                     } else {
-                        self.memo_cells += f.answers.cells.len() + f.answers.len();
+                        self.arg_fill_done(pred, &f);
                         let e = self.memo_entries.len() as u32;
                         self.memo_entries.push(f.answers);
                         self.memo_table.insert(f.key, e);

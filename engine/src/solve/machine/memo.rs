@@ -82,6 +82,51 @@ impl StateStat {
     }
 }
 
+/// Per predicate memoized by its arguments (indexed by predicate): calls (those that reach
+/// [`Machine::call_memo`]), completed fills, the inferences of the fills, the answers they stored,
+/// and the cells of their answers and general keys.
+#[derive(Default, Clone, Copy, Debug)]
+pub(super) struct ArgStat {
+    pub(super) calls: u64,
+    pub(super) fills: u64,
+    pub(super) steps: u64,
+    pub(super) stored: u64,
+    pub(super) cells: u64,
+    pub(super) keywords: u64,
+    /// A fill had a flat key ([`memo_key_flat`]): then hits are not all counted (those served by
+    /// [`Machine::call_memo_args`] from the table's cache are not), and the table is kept.
+    pub(super) flat: bool,
+}
+
+impl ArgStat {
+    /// Should the table be given up? Once it has [`ARG_TRIAL`] fills (and after each doubling of
+    /// them): when it has not paid for itself so far, and a call of the predicate costs at most
+    /// four times what a fill costs besides the call (so that giving it up wrongly, e.g. for a
+    /// table still warming up, costs at most that factor on its calls). Costs are in inferences:
+    /// a fill costs about four (its key, a choicepoint and a frame, the insertion), one per
+    /// answer stored and one per eight cells of its key and answers copied; a hit costs one per
+    /// sixteen cells of its key and answer, and saves a fill's average inferences plus trying
+    /// the predicate's `clauses` (a quarter of an inference each). Kalah's `stones/3` (keyed by
+    /// the board, 2 inferences a call, 16 % hits) is given up. Tables with flat keys (atomic
+    /// arguments: chess's `xvalue/3`, 30 calls a fill) are cheap and always kept.
+    pub(super) fn useless(&self, clauses: usize) -> bool {
+        if self.flat || self.fills < ARG_TRIAL || !self.fills.is_power_of_two() {
+            return false;
+        }
+        let hits = self.calls.saturating_sub(self.fills) as u128;
+        let fills = self.fills as u128;
+        let size = (self.keywords + self.cells) as u128;
+        // every figure times `fills` (a hit saves `steps / fills`)
+        let overhead = fills * 4 + self.stored as u128 + size / 8;
+        let saved = hits * (self.steps as u128 + fills * clauses as u128 / 4);
+        let cost = fills * overhead + hits * size / 16;
+        saved < cost && (self.steps as u128) <= 4 * overhead
+    }
+}
+
+/// Completed fills of a predicate's argument table before it may be given up ([`ArgStat::useless`]).
+pub(super) const ARG_TRIAL: u64 = 64;
+
 /// Fills of each kind measured before a predicate's per-state tables settle on one kind.
 pub(super) const STATE_TRIAL: u32 = 16;
 /// Fills of each kind after which a kind far cheaper per call than the other is kept at once.
@@ -260,6 +305,13 @@ impl Machine {
         gen: Option<(u32, bool, u64)>,
     ) -> Result<Step, SolveError> {
         let state = gen.is_some();
+        if !state {
+            // (the hits of `call_memo_args` are not counted: a flat-keyed table is never given up)
+            if self.arg_stats.len() <= p as usize {
+                self.arg_stats.resize(p as usize + 1, ArgStat::default());
+            }
+            self.arg_stats[p as usize].calls += 1;
+        }
         let (gen, general, cid) = gen.unwrap_or((args, false, 0));
         let mut fc = FlatCall::EMPTY;
         let key = if memo_key_flat(&self.store, p, gen, arity, cid, &mut fc) {
@@ -567,6 +619,34 @@ impl Machine {
         }
         self.cur = next;
         Ok(Step::Go)
+    }
+
+    /// An argument-memo fill of predicate `p` is complete: counted, its cells added to the table's;
+    /// the table is given up when it does not pay ([`ArgStat::useless`]).
+    #[inline(never)]
+    pub(super) fn arg_fill_done(&mut self, p: u32, f: &Fill) {
+        self.memo_cells += f.answers.cells.len() + f.answers.len();
+        let Some(st) = self.arg_stats.get_mut(p as usize) else {
+            return;
+        };
+        st.fills += 1;
+        st.steps += self.inferences - f.start;
+        st.stored += f.answers.len() as u64;
+        st.cells += f.answers.cells.len() as u64;
+        match &f.key {
+            MemoKey::Flat(_) => st.flat = true,
+            MemoKey::Long(k) => st.keywords += k.len() as u64,
+        }
+        if st.useless(self.prog.data().preds[p as usize].clauses.len()) {
+            // called directly from now on (its entries stay valid, and are no longer asked)
+            self.no_memo.insert(p);
+        }
+    }
+
+    /// Has the memoization of predicate `p` been given up (it is called directly)?
+    #[cfg(test)]
+    pub(crate) fn memo_given_up(&self, p: u32) -> bool {
+        self.no_memo.contains(&p)
     }
 
     /// Gives up memoizing the innermost fill (too many answers or steps, or an exception): restores

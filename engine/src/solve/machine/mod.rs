@@ -170,6 +170,8 @@ pub struct Machine {
     fills: FillStack,
     /// Predicates whose memoization was given up.
     no_memo: PredSet,
+    /// Per predicate memoized by its arguments: what its table costs and saves (see [`ArgStat`]).
+    arg_stats: Vec<ArgStat>,
     /// Dispatch of meta-called goals by name and arity (the program does not change).
     resolved: rustc_hash::FxHashMap<(Atom, u32), Dispatch>,
     /// A direct-mapped cache in front of `resolved` (slot [`resolve_slot`]).
@@ -246,6 +248,7 @@ impl Machine {
             memo_cells: 0,
             fills: FillStack::default(),
             no_memo: Default::default(),
+            arg_stats: Vec::new(),
             resolved: Default::default(),
             resolve_cache: Box::new([(Atom(u32::MAX), u32::MAX, Dispatch::Unknown); RESOLVE_SLOTS]),
             state_table: Default::default(),

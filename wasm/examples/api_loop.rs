@@ -1,6 +1,7 @@
 //! The playground's API loop (`scripts/bench-wasm/loops.mjs`'s `apiLoop`) run natively through
-//! [`sidl_wasm::core::Core`], the Rust half of every `SidlGame` call, for profiling it with
-//! instruction counts (the conversion to JavaScript objects is not in it):
+//! [`sidl_wasm::core::Core`], the Rust half of every `SidlGame` call (the wire of views and
+//! chronons, `wasm/src/core/wire.rs`, and the shared switches), for profiling it with instruction
+//! counts (the JavaScript side of the conversion is not in it):
 //!
 //! ```sh
 //! cargo build --release -p sidl-wasm --example api_loop
@@ -27,11 +28,11 @@ fn main() -> Result<(), String> {
             g.start(seed, false).map_err(|e| e.message)?;
             continue;
         }
-        g.random_moves(Some(&players)).map_err(|e| e.message)?;
-        g.run_chronon().map_err(|e| e.message)?;
+        g.random_moves_wire(Some(&players)).map_err(|e| e.message)?;
+        g.run_chronon_wire().map_err(|e| e.message)?;
         for p in &players {
-            g.switches(Some(p)).map_err(|e| e.message)?;
-            g.view(Some(p)).map_err(|e| e.message)?;
+            g.switches_shared(Some(p)).map_err(|e| e.message)?;
+            g.view_wire(Some(p)).map_err(|e| e.message)?;
         }
         n += 1;
     }

@@ -16,10 +16,10 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
 // the table of a game (core/wire.rs): nums[0] says whether to empty it first; `fresh` is the JSON
-// array of the values to append
+// array of the values to append (undefined: none)
 function take(table, nums, fresh) {
   if (nums[0] !== 0) table.length = 0;
-  if (fresh.length > 2) for (const v of JSON.parse(fresh)) table.push(v);
+  if (fresh !== undefined) for (const v of JSON.parse(fresh)) table.push(v);
 }
 export function table() { return []; }
 // [reset, n, id * n]
@@ -61,13 +61,18 @@ extern "C" {
     #[wasm_bindgen(js_name = table)]
     fn new_table() -> JsValue;
     #[wasm_bindgen(js_name = view)]
-    fn view_of(table: &JsValue, nums: &[f64], fresh: &str) -> JsValue;
+    fn view_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = chronons)]
-    fn chronons_of(table: &JsValue, nums: &[f64], fresh: &str) -> JsValue;
+    fn chronons_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = chronon)]
-    fn chronon_of(table: &JsValue, nums: &[f64], fresh: &str) -> JsValue;
+    fn chronon_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = parse)]
     fn parse_json(json: &str) -> JsValue;
+}
+
+/// The new values' JSON, `None` when there are none (no string crosses then).
+fn fresh(w: &WireOut) -> Option<&str> {
+    (w.fresh.len() > 2).then_some(w.fresh.as_str())
 }
 
 /// A game's table of values handed to JavaScript (created on first use).
@@ -81,22 +86,40 @@ impl Table {
 
     /// A view (`Core::view_wire`) as an array of strings.
     pub(crate) fn view(&mut self, w: &WireOut) -> JsValue {
-        view_of(self.get(), &w.nums, &w.fresh)
+        view_of(self.get(), &w.nums, fresh(w))
     }
 
     /// Chronons (`Core::chronons_wire`) as an array of chronon objects.
     pub(crate) fn chronons(&mut self, w: &WireOut) -> JsValue {
-        chronons_of(self.get(), &w.nums, &w.fresh)
+        chronons_of(self.get(), &w.nums, fresh(w))
     }
 
     /// The one chronon of `w` (`Core::run_chronon_wire`).
     pub(crate) fn chronon(&mut self, w: &WireOut) -> JsValue {
-        chronon_of(self.get(), &w.nums, &w.fresh)
+        chronon_of(self.get(), &w.nums, fresh(w))
     }
 }
 
-/// Switches as their objects.
-pub(crate) fn switches(s: &[SwitchDto]) -> Result<JsValue, js_sys::Error> {
-    let json = serde_json::to_string(s).map_err(|e| js_sys::Error::new(&e.to_string()))?;
-    Ok(parse_json(&json))
+/// The switch arrays handed out, by their JSON: the same switches (a player's turn that comes
+/// again, no switch at all) are the same array again, built once.
+#[derive(Default)]
+pub(crate) struct SwitchArrays(rustc_hash::FxHashMap<String, JsValue>);
+
+impl SwitchArrays {
+    /// Entries after which the map is emptied.
+    const MAX: usize = 256;
+
+    /// Switches as their objects.
+    pub(crate) fn get(&mut self, s: &[SwitchDto]) -> Result<JsValue, js_sys::Error> {
+        let json = serde_json::to_string(s).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+        if let Some(v) = self.0.get(&json) {
+            return Ok(v.clone());
+        }
+        if self.0.len() >= Self::MAX {
+            self.0.clear();
+        }
+        let v = parse_json(&json);
+        self.0.insert(json, v.clone());
+        Ok(v)
+    }
 }

@@ -84,6 +84,8 @@ pub struct SidlGame {
     core: Core,
     /// The switch arrays handed out, by the core's entry number (`Core::switches_shared`).
     switches_shown: Vec<(u64, JsValue)>,
+    /// The switch arrays handed out, by content (`chronon_js.rs`).
+    switch_arrays: chronon_js::SwitchArrays,
     /// The values handed out by views and chronons (`chronon_js.rs`, `core/wire.rs`).
     table: chronon_js::Table,
     /// The statistics run of the Statistics panel (`stats.rs`, on-demand build only), if one was
@@ -111,6 +113,7 @@ impl SidlGame {
                 core,
                 switches_shown: Vec::new(),
                 table: chronon_js::Table::default(),
+                switch_arrays: chronon_js::SwitchArrays::default(),
                 #[cfg(feature = "analyse")]
                 stats: None,
             })
@@ -239,7 +242,7 @@ impl SidlGame {
         if let Some((_, v)) = self.switches_shown.iter().find(|(m, _)| *m == n) {
             return Ok(v.clone());
         }
-        let v = chronon_js::switches(&dtos)?;
+        let v = self.switch_arrays.get(&dtos)?;
         // the entries of the players' switches of the last few states
         if self.switches_shown.len() >= 16 {
             self.switches_shown.clear();

@@ -225,14 +225,23 @@ impl Core {
                 }
             }
             nums.push(rec.events.len() as f64);
-            for e in &rec.events {
-                nums.push(wire.event(e) as f64);
-            }
+            let ids: Vec<u32> = rec.events.iter().map(|e| wire.event(e)).collect();
+            nums.extend(ids.iter().map(|&id| id as f64));
             nums.push(rec.player_events.len() as f64);
             for es in &rec.player_events {
                 nums.push(es.len() as f64);
+                // a player's events are the designer's it may see, in order: found by a scan from
+                // the last one found (as `dto::chronon_dto_with`), else looked up
+                let mut from = 0;
                 for e in es {
-                    nums.push(wire.event(e) as f64);
+                    let id = match rec.events[from..].iter().position(|x| x == e) {
+                        Some(k) => {
+                            from += k + 1;
+                            ids[from - 1]
+                        }
+                        None => wire.event(e),
+                    };
+                    nums.push(id as f64);
                 }
             }
         }

@@ -7,12 +7,17 @@
 //! cargo build --release -p sidl-wasm --example api_loop
 //! valgrind --tool=callgrind target/release/examples/api_loop games/kuhn.sidl 2000 1
 //! ```
+//!
+//! A fourth argument `dto` runs the DTO methods instead (`Core::random_moves`, `run_chronon`,
+//! `switches`, `view`: the Rust half before the wire).
 use sidl_wasm::core::Core;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, path, chronons, seed] = &args[..] else {
-        return Err("usage: api_loop GAME CHRONONS SEED".into());
+    let (path, chronons, seed, dto) = match &args[..] {
+        [_, path, chronons, seed] => (path, chronons, seed, false),
+        [_, path, chronons, seed, d] if d == "dto" => (path, chronons, seed, true),
+        _ => return Err("usage: api_loop GAME CHRONONS SEED [dto]".into()),
     };
     let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let chronons: u64 = chronons.parse().map_err(|e| format!("CHRONONS: {e}"))?;

@@ -33,11 +33,20 @@ fn main() -> Result<(), String> {
             g.start(seed, false).map_err(|e| e.message)?;
             continue;
         }
-        g.random_moves_wire(Some(&players)).map_err(|e| e.message)?;
-        g.run_chronon_wire().map_err(|e| e.message)?;
-        for p in &players {
-            g.switches_shared(Some(p)).map_err(|e| e.message)?;
-            g.view_wire(Some(p)).map_err(|e| e.message)?;
+        if dto {
+            g.random_moves(Some(&players)).map_err(|e| e.message)?;
+            g.run_chronon().map_err(|e| e.message)?;
+            for p in &players {
+                g.switches(Some(p)).map_err(|e| e.message)?;
+                g.view(Some(p)).map_err(|e| e.message)?;
+            }
+        } else {
+            g.random_moves_wire(Some(&players)).map_err(|e| e.message)?;
+            g.run_chronon_wire().map_err(|e| e.message)?;
+            for p in &players {
+                g.switches_shared(Some(p)).map_err(|e| e.message)?;
+                g.view_wire(Some(p)).map_err(|e| e.message)?;
+            }
         }
         n += 1;
     }

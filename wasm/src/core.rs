@@ -5,6 +5,7 @@
 //! `sidl_engine::syntax::parse_term`.
 
 pub use crate::dto::*;
+use rustc_hash::FxHashMap;
 use sidl_engine::ai::AiSpec;
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
 use sidl_engine::atom::Atom;
@@ -22,7 +23,6 @@ use sidl_engine::solve::errors::codes;
 use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::Query;
 use sidl_engine::term::Term;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 mod layout;
@@ -140,7 +140,7 @@ pub struct Core {
 /// outgrows [`ReadTerms::MAX`].
 #[derive(Default)]
 struct ReadTerms {
-    by_text: HashMap<String, Term>,
+    by_text: FxHashMap<String, Term>,
 }
 
 impl ReadTerms {
@@ -181,7 +181,7 @@ struct ShownSwitches {
 /// written afresh (cheap). The table is emptied when it outgrows [`Written::MAX`].
 #[derive(Default)]
 struct Written {
-    by_term: HashMap<(Atom, usize), (Term, String)>,
+    by_term: FxHashMap<(Atom, usize), (Term, String)>,
 }
 
 impl Written {

@@ -331,7 +331,8 @@ impl SidlGame {
         Ok(self.table.chronon(&w))
     }
 
-    /// Every chronon so far, oldest first (the same objects `chronon()` returned).
+    /// Every chronon so far, oldest first (records equal to those `chronon()` returned, with the
+    /// same event objects while the table of values has kept them).
     #[wasm_bindgen(unchecked_return_type = "Chronon[]")]
     pub fn history(&mut self) -> Result<JsValue, js_sys::Error> {
         let w = self.core.history_wire().map_err(err)?;

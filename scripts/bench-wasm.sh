@@ -10,7 +10,10 @@
 #     game written into its virtual file system);
 # and prints two Markdown tables: the rates and their ratios. Wall-clock time (performance.now(),
 # `sidl bench`'s own timer); the settings of a game are interleaved run by run and the median kept.
+# Then the time of an AI decision through `aiMoves` (the playground's AI seats) in Node and Chromium
+# against native `sidl bench GAME --ai SPEC --decisions K`, at the same positions (run.mjs's AI_CASES).
 # Not part of scripts/test.sh. Usage: bash scripts/bench-wasm.sh [CHRONONS] [RUNS]   (10000, 3)
+# GAMES="kuhn rps paper/..." (names relative to games/, without .sidl) times only those games.
 # Installs what is missing: Debian chromium, the wasm toolchain (scripts/wasm-build.sh), and the npm
 # packages into scripts/bench-wasm/node_modules (gitignored; `npm ci` only when the lockfile changed).
 set -euo pipefail
@@ -42,7 +45,11 @@ if ! cmp -s scripts/bench-wasm/package-lock.json scripts/bench-wasm/node_modules
   (cd scripts/bench-wasm && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.sidl-lock)
 fi
 
-games=$(cd games && ls ./*.sidl paper/*.sidl | sed 's|^\./||')
+if [ -n "${GAMES:-}" ]; then
+  games=$(for g in $GAMES; do [ -f "games/$g.sidl" ] || { echo "bench-wasm.sh: no games/$g.sidl" >&2; exit 2; }; echo "$g.sidl"; done)
+else
+  games=$(cd games && ls ./*.sidl paper/*.sidl | sed 's|^\./||')
+fi
 log "timing $(echo "$games" | wc -w) games, $n chronons, $runs runs each (progress on stderr)"
 # shellcheck disable=SC2086
 node scripts/bench-wasm/run.mjs "$root" "$target_dir/release/sidl" "$target_dir/bench-wasm/node" \

@@ -36,6 +36,43 @@ export function apiLoop(SidlGame, source, chronons, seed) {
   return { chronons: n, games, seconds };
 }
 
+/**
+ * AI decisions through the playground's API for AI seats (`aiMoves`), at the positions of
+ * `sidl bench GAME --ai SPEC --decisions K --seed SEED`: random games from seeds `seed`, `seed + 1`,
+ * ...; in each state the first player with a legal switch decides (decision `k` with AI seed `k`),
+ * then random moves for every switch replace its submissions (the same random draws as the
+ * native loop) and the chronon runs. Only the `aiMoves` calls are timed.
+ * @param {any} SidlGame the wasm-bindgen class
+ * @param {string} source the game's text
+ * @param {string} spec e.g. `mcts:200`
+ */
+export function aiLoop(SidlGame, source, spec, decisions, seed) {
+  const game = new SidlGame(source);
+  const players = game.players();
+  let s = seed;
+  let done = 0;
+  let seconds = 0;
+  game.start(s);
+  while (done < decisions) {
+    if (game.isTerminal()) {
+      if (game.chrononNumber() === 0) throw new Error('the game is terminal in its initial state');
+      game.start(++s);
+      continue;
+    }
+    const p = players.find((q) => game.switches(q).length > 0);
+    if (p !== undefined) {
+      const t0 = performance.now();
+      game.aiMoves(p, spec, done);
+      seconds += (performance.now() - t0) / 1000;
+      done++;
+    }
+    game.randomMoves(null);
+    game.chronon();
+  }
+  game.free();
+  return { decisions: done, seconds };
+}
+
 /** `SidlGame.bench`: `sidl bench`'s loop inside the wasm. */
 export function benchCall(SidlGame, source, chronons, seed) {
   const game = new SidlGame(source);

@@ -1,6 +1,8 @@
 // scripts/bench-wasm.sh's driver: times every game in every setting, prints chronons per second and
 // the ratios. Usage (the shell script passes these):
 //   node run.mjs ROOT SIDL_BIN NODE_PKG WEB_PKG CHRONONS RUNS GAME...   (GAME relative to games/)
+// Then AI decisions (the AI_CASES below whose game is among GAME...): `aiMoves` in Node and in
+// Chromium against native `sidl bench GAME --ai SPEC --decisions K --seed 1`, same positions.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,7 +10,7 @@ import { extname, join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import SWIPL from 'swipl-wasm';
-import { apiLoop, benchCall, swiplBench } from './loops.mjs';
+import { aiLoop, apiLoop, benchCall, swiplBench } from './loops.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [root, sidlBin, nodePkg, webPkg, nArg, runsArg, ...games] = process.argv.slice(2);
@@ -100,6 +102,45 @@ for (const g of games) {
   rows.push([g, rates]);
   log(`${g}: ${Object.entries(rates).map(([k, v]) => `${k}=${v === null ? '-' : v.toFixed(0)}`).join(' ')}`);
 }
+
+// AI decisions: game, spec, decisions (about a third of a second natively each)
+const AI_CASES = [
+  ['tictactoe.sidl', 'mcts:200', 20],
+  ['connect4.sidl', 'mcts:100', 20],
+  ['kuhn.sidl', 'mcts:200', 60],
+  ['nim.sidl', 'minimax:4', 1000],
+];
+function nativeAi(game, spec, decisions) {
+  const p = spawnSync(sidlBin, ['bench', join(root, 'games', game), '--ai', spec, '--decisions', String(decisions), '--seed', String(seed)], { encoding: 'utf8' });
+  const m = /decisions=(\d+) seconds=([0-9.]+)/.exec(p.stdout);
+  if (p.status !== 0 || !m) throw new Error(`sidl bench --ai: ${p.stderr || p.stdout}`);
+  return { decisions: Number(m[1]), seconds: Number(m[2]) };
+}
+const aiSettings = {
+  native: async (g, src, spec, k) => nativeAi(g, spec, k),
+  chrome: (g, src, spec, k) => page.evaluate((a) => window.runBench(a), { kind: 'ai', game: g, spec, decisions: k, seed }),
+  node: async (g, src, spec, k) => aiLoop(SidlGame, src, spec, k, seed),
+};
+const aiRows = [];
+for (const [g, spec, k] of AI_CASES.filter(([g]) => games.includes(g))) {
+  const src = readFileSync(join(root, 'games', g), 'utf8');
+  const samples = Object.fromEntries(Object.keys(aiSettings).map((x) => [x, []]));
+  for (let r = 0; r < runs; r++) {
+    for (const [x, f] of Object.entries(aiSettings)) {
+      if (samples[x] === null) continue;
+      try {
+        const res = await f(g, src, spec, k);
+        samples[x].push(res.seconds / res.decisions);
+      } catch (e) {
+        log(`${g} ${spec}: ${x}: ${String(e.message || e).split('\n').slice(0, 3).join(' | ')}`);
+        samples[x] = null;
+      }
+    }
+  }
+  const t = Object.fromEntries(Object.entries(samples).map(([x, xs]) => [x, xs && xs.length ? median(xs) : null]));
+  aiRows.push([g, spec, k, t]);
+  log(`${g} ${spec}: ${Object.entries(t).map(([x, v]) => `${x}=${v === null ? '-' : (v * 1000).toFixed(2)}ms`).join(' ')}`);
+}
 await browser.close();
 
 const num = (v) => (v === null || !isFinite(v) ? '–' : Math.round(v).toLocaleString('en-US').replace(/,/g, ' '));
@@ -118,4 +159,16 @@ console.log('|---|---|---|---|---|---|---|---|');
 for (const [g, r] of rows) {
   console.log(`| ${g.replace(/\.sidl$/, '')} | ${[ratio(r.native, r.chromeApi), ratio(r.native, r.chromeBench), ratio(r.native, r.nodeApi),
     ratio(r.chromeBench, r.chromeSwipl), ratio(r.chromeApi, r.chromeSwipl), ratio(r.nodeBench, r.nodeSwipl), ratio(r.nodeApi, r.nodeSwipl)].join(' | ')} |`);
+}
+if (aiRows.length) {
+  const ms = (v) => (v === null ? '–' : (v * 1000).toFixed(2));
+  const slower = (a, b) => (a === null || b === null ? '–' : `${(a / b).toFixed(2)}×`);
+  console.log('');
+  console.log(`milliseconds per AI decision (median of ${runs} runs; \`aiMoves\` vs \`sidl bench GAME --ai SPEC --decisions K --seed ${seed}\`, same positions)`);
+  console.log('');
+  console.log('| game | AI | decisions | native | Chromium `aiMoves` | Node `aiMoves` | Chromium / native | Node / native |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const [g, spec, k, t] of aiRows) {
+    console.log(`| ${g.replace(/\.sidl$/, '')} | ${spec} | ${k} | ${ms(t.native)} | ${ms(t.chrome)} | ${ms(t.node)} | ${slower(t.chrome, t.native)} | ${slower(t.node, t.native)} |`);
+  }
 }

@@ -1,17 +1,23 @@
 //! The playground's API loop (`scripts/bench-wasm/loops.mjs`'s `apiLoop`) run natively through
-//! [`sidl_wasm::core::Core`], the Rust half of every `SidlGame` call, for profiling it with
-//! instruction counts (the conversion to JavaScript objects is not in it):
+//! [`sidl_wasm::core::Core`], the Rust half of every `SidlGame` call (the wire of views and
+//! chronons, `wasm/src/core/wire.rs`, and the shared switches), for profiling it with instruction
+//! counts (the JavaScript side of the conversion is not in it):
 //!
 //! ```sh
 //! cargo build --release -p sidl-wasm --example api_loop
 //! valgrind --tool=callgrind target/release/examples/api_loop games/kuhn.sidl 2000 1
 //! ```
+//!
+//! A fourth argument `dto` runs the DTO methods instead (`Core::random_moves`, `run_chronon`,
+//! `switches`, `view`: the Rust half before the wire).
 use sidl_wasm::core::Core;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, path, chronons, seed] = &args[..] else {
-        return Err("usage: api_loop GAME CHRONONS SEED".into());
+    let (path, chronons, seed, dto) = match &args[..] {
+        [_, path, chronons, seed] => (path, chronons, seed, false),
+        [_, path, chronons, seed, d] if d == "dto" => (path, chronons, seed, true),
+        _ => return Err("usage: api_loop GAME CHRONONS SEED [dto]".into()),
     };
     let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let chronons: u64 = chronons.parse().map_err(|e| format!("CHRONONS: {e}"))?;
@@ -27,11 +33,20 @@ fn main() -> Result<(), String> {
             g.start(seed, false).map_err(|e| e.message)?;
             continue;
         }
-        g.random_moves(Some(&players)).map_err(|e| e.message)?;
-        g.run_chronon().map_err(|e| e.message)?;
-        for p in &players {
-            g.switches(Some(p)).map_err(|e| e.message)?;
-            g.view(Some(p)).map_err(|e| e.message)?;
+        if dto {
+            g.random_moves(Some(&players)).map_err(|e| e.message)?;
+            g.run_chronon().map_err(|e| e.message)?;
+            for p in &players {
+                g.switches(Some(p)).map_err(|e| e.message)?;
+                g.view(Some(p)).map_err(|e| e.message)?;
+            }
+        } else {
+            g.random_moves_wire(Some(&players)).map_err(|e| e.message)?;
+            g.run_chronon_wire().map_err(|e| e.message)?;
+            for p in &players {
+                g.switches_shared(Some(p)).map_err(|e| e.message)?;
+                g.view_wire(Some(p)).map_err(|e| e.message)?;
+            }
         }
         n += 1;
     }

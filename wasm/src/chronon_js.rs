@@ -1,46 +1,125 @@
-//! A chronon as a JavaScript object, `{chronon, submissions, events, playerEvents, terminal}` as
-//! [`ChrononDto`]'s `Serialize` writes it, but each of a player's events is the same object as the
-//! designer's event it is ([`ChrononDto::player_events`]): the events cross the boundary once, not
-//! once more per player.
+//! The data of the playground's API loop as JavaScript values: chronons (`{chronon, submissions,
+//! events, playerEvents, terminal}`, as [`crate::dto::ChrononDto`]'s `Serialize` writes them) and
+//! views (their facts' texts) from the numbers of `core/wire.rs`, and a player's switches from one
+//! JSON text. `serde-wasm-bindgen` crosses the boundary once per field and decodes each string on
+//! its own (`TextDecoder`), which made these calls several times dearer than the engine's work
+//! behind them (docs/performance.md, "The API loop in the browser, third round"). Here each game
+//! keeps a table of the values handed over (texts and event objects) on the JavaScript side; a
+//! call hands over its ids (a `Float64Array` view of the wasm memory) and the JSON of its new
+//! values only, and the small module below (a wasm-bindgen snippet, shipped beside `sidl_wasm.js`)
+//! builds the arrays and objects. A player's events are the designer's event objects, and an event
+//! that recurs (in a later chronon) is the same object again: read them, do not change them.
 
-use crate::dto::ChrononDto;
-use crate::to_js;
-use js_sys::{Array, Object, Reflect};
-use wasm_bindgen::JsValue;
+use crate::core::WireOut;
+use crate::dto::SwitchDto;
+use wasm_bindgen::prelude::*;
 
-pub(crate) fn chronon(c: &ChrononDto) -> Result<JsValue, js_sys::Error> {
-    let events = Array::from(&to_js(&c.events)?);
-    let own = Array::from(&to_js(&c.own)?);
-    let n = c.events.len();
-    let player_events: Array = c
-        .player_events
-        .iter()
-        .map(|ks| -> Array {
-            ks.iter()
-                .map(|&k| {
-                    if k < n {
-                        events.get(k as u32)
-                    } else {
-                        own.get((k - n) as u32)
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let o = Object::new();
-    let set = |key: &str, v: &JsValue| Reflect::set(&o, &JsValue::from_str(key), v).map(|_| ());
-    let fail = |_| js_sys::Error::new("a chronon object could not be built");
-    set("chronon", &JsValue::from_f64(c.chronon as f64)).map_err(fail)?;
-    set("submissions", &to_js(&c.submissions)?).map_err(fail)?;
-    set("events", &events).map_err(fail)?;
-    set("playerEvents", &player_events).map_err(fail)?;
-    set("terminal", &JsValue::from_bool(c.terminal)).map_err(fail)?;
-    Ok(o.into())
+#[wasm_bindgen(inline_js = r#"
+// the table of a game (core/wire.rs): nums[0] says whether to empty it first; `fresh` is the JSON
+// array of the values to append (undefined: none)
+function take(table, nums, fresh) {
+  if (nums[0] !== 0) table.length = 0;
+  if (fresh !== undefined) for (const v of JSON.parse(fresh)) table.push(v);
+}
+export function table() { return []; }
+// [reset, n, id * n]
+export function view(table, nums, fresh) {
+  take(table, nums, fresh);
+  const n = nums[1], out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = table[nums[2 + i]];
+  return out;
+}
+// [reset, count, record * count]; a record [chronon, terminal, s, (player, switch, action) * s,
+// e, event * e, players, (k, event * k) * players]
+export function chronons(table, nums, fresh) {
+  take(table, nums, fresh);
+  const count = nums[1], out = new Array(count);
+  let at = 2;
+  for (let c = 0; c < count; c++) {
+    const chronon = nums[at++], terminal = nums[at++] !== 0;
+    const submissions = new Array(nums[at++]);
+    for (let i = 0; i < submissions.length; i++) {
+      submissions[i] = [table[nums[at]], table[nums[at + 1]], table[nums[at + 2]]];
+      at += 3;
+    }
+    const events = new Array(nums[at++]);
+    for (let i = 0; i < events.length; i++) events[i] = table[nums[at++]];
+    const playerEvents = new Array(nums[at++]);
+    for (let p = 0; p < playerEvents.length; p++) {
+      const es = new Array(nums[at++]);
+      for (let i = 0; i < es.length; i++) es[i] = table[nums[at++]];
+      playerEvents[p] = es;
+    }
+    out[c] = { chronon, submissions, events, playerEvents, terminal };
+  }
+  return out;
+}
+export function chronon(table, nums, fresh) { return chronons(table, nums, fresh)[0]; }
+export function parse(json) { return JSON.parse(json); }
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = table)]
+    fn new_table() -> JsValue;
+    #[wasm_bindgen(js_name = view)]
+    fn view_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
+    #[wasm_bindgen(js_name = chronons)]
+    fn chronons_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
+    #[wasm_bindgen(js_name = chronon)]
+    fn chronon_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
+    #[wasm_bindgen(js_name = parse)]
+    fn parse_json(json: &str) -> JsValue;
 }
 
-pub(crate) fn chronons(cs: &[ChrononDto]) -> Result<JsValue, js_sys::Error> {
-    cs.iter()
-        .map(chronon)
-        .collect::<Result<Array, _>>()
-        .map(JsValue::from)
+/// The new values' JSON, `None` when there are none (no string crosses then).
+fn fresh(w: &WireOut) -> Option<&str> {
+    (w.fresh.len() > 2).then_some(w.fresh.as_str())
+}
+
+/// A game's table of values handed to JavaScript (created on first use).
+#[derive(Default)]
+pub(crate) struct Table(Option<JsValue>);
+
+impl Table {
+    fn get(&mut self) -> &JsValue {
+        self.0.get_or_insert_with(new_table)
+    }
+
+    /// A view (`Core::view_wire`) as an array of strings.
+    pub(crate) fn view(&mut self, w: &WireOut) -> JsValue {
+        view_of(self.get(), &w.nums, fresh(w))
+    }
+
+    /// Chronons (`Core::chronons_wire`) as an array of chronon objects.
+    pub(crate) fn chronons(&mut self, w: &WireOut) -> JsValue {
+        chronons_of(self.get(), &w.nums, fresh(w))
+    }
+
+    /// The one chronon of `w` (`Core::run_chronon_wire`).
+    pub(crate) fn chronon(&mut self, w: &WireOut) -> JsValue {
+        chronon_of(self.get(), &w.nums, fresh(w))
+    }
+}
+
+/// The switch arrays handed out, by their JSON: the same switches (a player's turn that comes
+/// again, no switch at all) are the same array again, built once.
+#[derive(Default)]
+pub(crate) struct SwitchArrays(rustc_hash::FxHashMap<String, JsValue>);
+
+impl SwitchArrays {
+    /// Entries after which the map is emptied.
+    const MAX: usize = 256;
+
+    /// Switches as their objects.
+    pub(crate) fn get(&mut self, s: &[SwitchDto]) -> Result<JsValue, js_sys::Error> {
+        let json = serde_json::to_string(s).map_err(|e| js_sys::Error::new(&e.to_string()))?;
+        if let Some(v) = self.0.get(&json) {
+            return Ok(v.clone());
+        }
+        if self.0.len() >= Self::MAX {
+            self.0.clear();
+        }
+        let v = parse_json(&json);
+        self.0.insert(json, v.clone());
+        Ok(v)
+    }
 }

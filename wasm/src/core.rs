@@ -5,6 +5,7 @@
 //! `sidl_engine::syntax::parse_term`.
 
 pub use crate::dto::*;
+use rustc_hash::FxHashMap;
 use sidl_engine::ai::AiSpec;
 use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
 use sidl_engine::atom::Atom;
@@ -22,10 +23,12 @@ use sidl_engine::solve::errors::codes;
 use sidl_engine::solve::query::answer_text;
 use sidl_engine::solve::Query;
 use sidl_engine::term::Term;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 mod layout;
+mod wire;
+
+pub use wire::{decode as wire_decode, WireOut};
 
 /// Every failure of [`Core`]: a message, and where in the game source it happened when known.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,6 +131,8 @@ pub struct Core {
     shown: Written,
     shown_switches: ShownSwitches,
     players_read: ReadTerms,
+    /// The table of values handed to JavaScript (`wire.rs`).
+    wire: wire::Wire,
 }
 
 /// The terms of the player texts read so far, by text ([`parse`] is a function of the text): the
@@ -135,7 +140,7 @@ pub struct Core {
 /// outgrows [`ReadTerms::MAX`].
 #[derive(Default)]
 struct ReadTerms {
-    by_text: HashMap<String, Term>,
+    by_text: FxHashMap<String, Term>,
 }
 
 impl ReadTerms {
@@ -161,7 +166,10 @@ impl ReadTerms {
 #[derive(Default)]
 struct ShownSwitches {
     of: Option<Arc<Vec<SwitchInfo>>>,
-    by_player: Vec<(Option<String>, Vec<SwitchDto>)>,
+    /// Player, entry number ([`Core::switches_shared`]), switches.
+    by_player: Vec<(Option<String>, u64, Arc<[SwitchDto]>)>,
+    /// Entries made so far.
+    entries: u64,
 }
 
 /// The canonical text of compound terms written before, by term: a chronon shares the facts it
@@ -173,26 +181,33 @@ struct ShownSwitches {
 /// written afresh (cheap). The table is emptied when it outgrows [`Written::MAX`].
 #[derive(Default)]
 struct Written {
-    by_term: HashMap<(Atom, usize), (Term, String)>,
+    by_term: FxHashMap<(Atom, usize), (Term, String)>,
 }
 
 impl Written {
     const MAX: usize = 4096;
 
     fn text(&mut self, t: &Term) -> String {
+        let mut out = String::new();
+        self.with_text(t, &mut |w| out.push_str(w));
+        out
+    }
+
+    /// Hands `f` the canonical text of `t`, from the table when it was written before (no copy).
+    fn with_text(&mut self, t: &Term, f: &mut dyn FnMut(&str)) {
         let Term::Compound(name, args) = t else {
-            return show(t);
+            return f(&show(t));
         };
         let key = (*name, Arc::as_ptr(args) as *const Term as usize);
         if let Some((_, w)) = self.by_term.get(&key) {
-            return w.clone();
+            return f(w);
         }
         if self.by_term.len() >= Self::MAX {
             self.by_term.clear();
         }
         let w = show(t);
-        self.by_term.insert(key, (t.clone(), w.clone()));
-        w
+        f(&w);
+        self.by_term.insert(key, (t.clone(), w));
     }
 }
 
@@ -223,6 +238,7 @@ impl Core {
             shown: Written::default(),
             shown_switches: ShownSwitches::default(),
             players_read: ReadTerms::default(),
+            wire: wire::Wire::default(),
         })
     }
 
@@ -328,6 +344,18 @@ impl Core {
     }
 
     pub fn view(&mut self, player: Option<&str>) -> Result<Vec<String>, CoreError> {
+        let mut out = Vec::new();
+        self.view_with(player, &mut |f| out.push(f.to_string()))?;
+        Ok(out)
+    }
+
+    /// [`Core::view`], each fact's text handed to `f` in order instead of collected (`lib.rs`
+    /// writes them straight into the JSON it hands JavaScript).
+    pub fn view_with(
+        &mut self,
+        player: Option<&str>,
+        f: &mut dyn FnMut(&str),
+    ) -> Result<(), CoreError> {
         let p = player.map(|p| self.players_read.player(p)).transpose()?;
         // the engine's view (Session::view: every fact, or those hidden/2 leaves to the player),
         // written through the table of shown facts
@@ -340,21 +368,33 @@ impl Core {
                 None => {
                     return match self.session.view(Some(t)) {
                         Err(e) => Err(self.rt(e)),
-                        Ok(facts) => Ok(facts.iter().map(show).collect()),
+                        Ok(facts) => {
+                            facts.iter().for_each(|t| f(&show(t)));
+                            Ok(())
+                        }
                     }
                 }
             },
         };
-        Ok(state
-            .facts
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][*i]))
-            .map(|(_, f)| self.shown.text(&f.term))
-            .collect())
+        for (i, fact) in state.facts.iter().enumerate() {
+            if hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][i]) {
+                self.shown.with_text(&fact.term, f);
+            }
+        }
+        Ok(())
     }
 
     pub fn switches(&mut self, player: Option<&str>) -> Result<Vec<SwitchDto>, CoreError> {
+        self.switches_shared(player).map(|(_, dtos)| dtos.to_vec())
+    }
+
+    /// [`Core::switches`] as the table of shown switches holds them, with the number of that
+    /// entry: the same number means the same switches (`lib.rs` hands JavaScript the same object
+    /// again then). Numbers are not reused within a `Core`.
+    pub fn switches_shared(
+        &mut self,
+        player: Option<&str>,
+    ) -> Result<(u64, Arc<[SwitchDto]>), CoreError> {
         let p = player.map(|p| self.players_read.player(p)).transpose()?;
         let all = self.session.switches().map_err(|e| self.rt(e))?;
         let cache = &mut self.shown_switches;
@@ -362,10 +402,14 @@ impl Core {
             cache.of = Some(all.clone());
             cache.by_player.clear();
         }
-        let key = player.map(str::to_string);
-        if let Some((_, dtos)) = cache.by_player.iter().find(|(k, _)| *k == key) {
-            return Ok(dtos.clone());
+        if let Some((_, n, dtos)) = cache
+            .by_player
+            .iter()
+            .find(|(k, _, _)| k.as_deref() == player)
+        {
+            return Ok((*n, dtos.clone()));
         }
+        let key = player.map(str::to_string);
         let dtos: Vec<SwitchDto> = all
             .iter()
             .filter(|s| match &p {
@@ -391,8 +435,10 @@ impl Core {
                 }
             })
             .collect();
-        cache.by_player.push((key, dtos.clone()));
-        Ok(dtos)
+        let dtos: Arc<[SwitchDto]> = dtos.into();
+        cache.entries += 1;
+        cache.by_player.push((key, cache.entries, dtos.clone()));
+        Ok((cache.entries, dtos))
     }
 
     pub fn submit(
@@ -453,6 +499,15 @@ impl Core {
         &mut self,
         players: Option<&[String]>,
     ) -> Result<Vec<ChrononDto>, CoreError> {
+        let before = self.session.history().len();
+        self.random_moves_only(players)?;
+        (before..self.session.history().len())
+            .map(|i| self.record(i))
+            .collect()
+    }
+
+    /// [`Core::random_moves`] without the records of the chronons that ran.
+    fn random_moves_only(&mut self, players: Option<&[String]>) -> Result<(), CoreError> {
         let only = players
             .map(|ps| {
                 ps.iter()
@@ -460,13 +515,10 @@ impl Core {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
-        let before = self.session.history().len();
         let one = self.settings.interrupt;
         seats::random_moves(&mut self.session, only.as_deref(), true, one)
             .map_err(|e| self.rt(e))?;
-        (before..self.session.history().len())
-            .map(|i| self.record(i))
-            .collect()
+        Ok(())
     }
 
     /// Submits the moves an AI player (`random`, `minimax:DEPTH` or `mcts:ITERATIONS`) chooses for
@@ -481,17 +533,23 @@ impl Core {
         spec: &str,
         seed: u64,
     ) -> Result<Vec<ChrononDto>, CoreError> {
+        let before = self.session.history().len();
+        self.ai_moves_only(player, spec, seed)?;
+        (before..self.session.history().len())
+            .map(|i| self.record(i))
+            .collect()
+    }
+
+    /// [`Core::ai_moves`] without the records of the chronons that ran.
+    fn ai_moves_only(&mut self, player: &str, spec: &str, seed: u64) -> Result<(), CoreError> {
         let p = parse(player, "player")?;
         let spec = AiSpec::parse(spec)?;
         if !self.session.players().contains(&p) {
             return Err(format!("{} is not a player", show(&p)).into());
         }
-        let before = self.session.history().len();
         let one = self.settings.interrupt;
         seats::ai_moves(&mut self.session, &p, spec, seed, one).map_err(|e| self.rt(e))?;
-        (before..self.session.history().len())
-            .map(|i| self.record(i))
-            .collect()
+        Ok(())
     }
 
     /// After the seats have submitted for the coming chronon: why no seat can act, or `None`

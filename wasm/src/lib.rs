@@ -82,6 +82,12 @@ pub fn keywords() -> Result<JsValue, js_sys::Error> {
 #[wasm_bindgen]
 pub struct SidlGame {
     core: Core,
+    /// The switch arrays handed out, by the core's entry number (`Core::switches_shared`).
+    switches_shown: Vec<(u64, JsValue)>,
+    /// The switch arrays handed out, by content (`chronon_js.rs`).
+    switch_arrays: chronon_js::SwitchArrays,
+    /// The values handed out by views and chronons (`chronon_js.rs`, `core/wire.rs`).
+    table: chronon_js::Table,
     /// The statistics run of the Statistics panel (`stats.rs`, on-demand build only), if one was
     /// started.
     #[cfg(feature = "analyse")]
@@ -105,6 +111,9 @@ impl SidlGame {
         Core::new(source)
             .map(|core| SidlGame {
                 core,
+                switches_shown: Vec::new(),
+                table: chronon_js::Table::default(),
+                switch_arrays: chronon_js::SwitchArrays::default(),
                 #[cfg(feature = "analyse")]
                 stats: None,
             })
@@ -184,8 +193,10 @@ impl SidlGame {
     }
 
     /// The facts a player sees (`null`: the designer, every fact).
-    pub fn view(&mut self, player: Option<String>) -> Result<Vec<String>, js_sys::Error> {
-        self.core.view(player.as_deref()).map_err(err)
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn view(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {
+        let w = self.core.view_wire(player.as_deref()).map_err(err)?;
+        Ok(self.table.view(&w))
     }
 
     /// The game's layout of the current state for a player (`null`: the designer), its texts in
@@ -222,10 +233,22 @@ impl SidlGame {
         )
     }
 
-    /// Legal switches (of one player, or all for `null`).
+    /// Legal switches (of one player, or all for `null`). While they stay the same (within a
+    /// state, and across states with the same legal switches) the same array is returned again:
+    /// read it, do not change it.
     #[wasm_bindgen(unchecked_return_type = "Switch[]")]
     pub fn switches(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {
-        to_js(&self.core.switches(player.as_deref()).map_err(err)?)
+        let (n, dtos) = self.core.switches_shared(player.as_deref()).map_err(err)?;
+        if let Some((_, v)) = self.switches_shown.iter().find(|(m, _)| *m == n) {
+            return Ok(v.clone());
+        }
+        let v = self.switch_arrays.get(&dtos)?;
+        // the entries of the players' switches of the last few states
+        if self.switches_shown.len() >= 16 {
+            self.switches_shown.clear();
+        }
+        self.switches_shown.push((n, v.clone()));
+        Ok(v)
     }
 
     /// Fills an unlimited template with one value (text) per slot, in `slots` order; throws on a
@@ -261,7 +284,11 @@ impl SidlGame {
     /// it). In interrupt mode only one (it runs its chronon); the chronons that ran (`[]` otherwise).
     #[wasm_bindgen(js_name = randomMoves, unchecked_return_type = "Chronon[]")]
     pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<JsValue, js_sys::Error> {
-        chronon_js::chronons(&self.core.random_moves(players.as_deref()).map_err(err)?)
+        let w = self
+            .core
+            .random_moves_wire(players.as_deref())
+            .map_err(err)?;
+        Ok(self.table.chronons(&w))
     }
 
     /// Submits the moves of an AI player for `player` in the current chronon: `spec` is `random`,
@@ -274,12 +301,11 @@ impl SidlGame {
         spec: &str,
         seed: f64,
     ) -> Result<JsValue, js_sys::Error> {
-        chronon_js::chronons(
-            &self
-                .core
-                .ai_moves(player, spec, seed_of(seed)?)
-                .map_err(err)?,
-        )
+        let w = self
+            .core
+            .ai_moves_wire(player, spec, seed_of(seed)?)
+            .map_err(err)?;
+        Ok(self.table.chronons(&w))
     }
 
     /// Why no seat can act (a message: first line the reason, then one line per waiting switch),
@@ -301,13 +327,16 @@ impl SidlGame {
     /// Runs one chronon with the pending submissions; its events.
     #[wasm_bindgen(unchecked_return_type = "Chronon")]
     pub fn chronon(&mut self) -> Result<JsValue, js_sys::Error> {
-        chronon_js::chronon(&self.core.run_chronon().map_err(err)?)
+        let w = self.core.run_chronon_wire().map_err(err)?;
+        Ok(self.table.chronon(&w))
     }
 
-    /// Every chronon so far, oldest first (the same objects `chronon()` returned).
+    /// Every chronon so far, oldest first (records equal to those `chronon()` returned, with the
+    /// same event objects while the table of values has kept them).
     #[wasm_bindgen(unchecked_return_type = "Chronon[]")]
     pub fn history(&mut self) -> Result<JsValue, js_sys::Error> {
-        chronon_js::chronons(&self.core.history().map_err(err)?)
+        let w = self.core.history_wire().map_err(err)?;
+        Ok(self.table.chronons(&w))
     }
 
     #[wasm_bindgen(unchecked_return_type = "Account[]")]

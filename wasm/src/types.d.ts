@@ -85,6 +85,11 @@ export interface SidlEvent {
   how: ActionHow | null;
   ok: boolean | null;
 }
+/**
+ * A chronon's record. A player's events are the designer's event objects, and an event that
+ * happens again in a later chronon is the same object again (they cross from the wasm once):
+ * read-only.
+ */
 export interface Chronon {
   chronon: number;
   submissions: [string, string, string][];

@@ -1247,6 +1247,9 @@ fn bench_plays_the_random_games_of_trace_back_to_back() {
 /// The Statistics panel's API (`wasm/src/stats.rs`).
 #[path = "core/stats.rs"]
 mod stats;
+/// The numbers and values of the API loop's calls (`wasm/src/core/wire.rs`).
+#[path = "core/wire.rs"]
+mod wire;
 // ---- the Analyse panel (wasm/src/analyse.rs) ----
 // (the feature `analyse`, on by default; the playground's page build leaves it out)
 #[cfg(feature = "analyse")]

@@ -10,6 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 const NIM: &str = include_str!("../../games/nim.sidl");
 const KUHN: &str = include_str!("../../games/kuhn.sidl");
 const PRICE: &str = include_str!("../../games/priceNegotiation.sidl");
+const RPS: &str = include_str!("../../games/rps.sidl");
 const LEAKY: &str = include_str!("../../tests/analysis/kuhn_leaky.sidl");
 const NIM_SCRIPT: &str = include_str!("../../tests/trajectories/nim.script");
 const NIM_TRACE: &str = include_str!("../../tests/trajectories/nim.trace.jsonl");
@@ -155,7 +156,7 @@ fn nim_plays_through_the_api() {
         .collect();
     assert!(texts.contains(&"+ [bob,7]"), "{texts:?}");
     assert_eq!(c["playerEvents"].as_array().map(Vec::len), Some(2));
-    assert_eq!(ok(g.view(Some("[bob]".into()))), vec!["[bob,7]"]);
+    assert_eq!(j(&ok(g.view(Some("[bob]".into())))), json!(["[bob,7]"]));
     assert_eq!(g.chronon_number(), 1.0);
 
     // history, snapshot, undo, restore
@@ -164,7 +165,7 @@ fn nim_plays_through_the_api() {
     assert!(g.undo());
     assert_eq!(j(&ok(g.history())), json!([]));
     ok(g.restore(&snap));
-    assert_eq!(ok(g.view(None)), vec!["[bob,7]"]);
+    assert_eq!(j(&ok(g.view(None))), json!(["[bob,7]"]));
 
     // query
     let q = j(&ok(g.query("fact(F)")));
@@ -217,11 +218,16 @@ fn interrupt_mode_returns_the_chronon_of_each_submission() {
 fn hidden_cards_and_views() {
     let mut g = ok(SidlGame::new(KUHN));
     ok(g.chronon());
-    let all = ok(g.view(None));
-    assert_eq!(all.iter().filter(|f| f.starts_with("[card,")).count(), 2);
+    let cards = |v: Value| {
+        v.as_array()
+            .expect("a view is an array")
+            .iter()
+            .filter(|f| f.as_str().expect("a fact's text").starts_with("[card,"))
+            .count()
+    };
+    assert_eq!(cards(j(&ok(g.view(None)))), 2);
     for p in g.players() {
-        let v = ok(g.view(Some(p)));
-        assert_eq!(v.iter().filter(|f| f.starts_with("[card,")).count(), 1);
+        assert_eq!(cards(j(&ok(g.view(Some(p))))), 1);
     }
     let (msg, _) = thrown(g.view(Some("[nobody]".into())));
     assert!(!msg.is_empty());
@@ -392,4 +398,55 @@ fn bench_runs_sidl_bench_loop_and_leaves_the_session() {
         msg.contains("chronons must be a non-negative integer"),
         "{msg}"
     );
+}
+
+/// The values of the API loop cross once (`wasm/src/chronon_js.rs`): the same switches are the same
+/// array, an event that happens again is the same object, and every view stays right while the
+/// table of values is filled (and emptied) over many chronons.
+#[wasm_bindgen_test]
+fn recurring_values_are_the_same_objects() {
+    let mut g = ok(SidlGame::new(RPS));
+    let players = g.players();
+    let p = players[0].clone();
+    let a = ok(g.switches(Some(p.clone())));
+    let b = ok(g.switches(Some(p.clone())));
+    assert!(
+        js_sys::Object::is(&a, &b),
+        "the same switches, the same array"
+    );
+    let events = |c: &JsValue| {
+        js_sys::Array::from(&js_sys::Reflect::get(c, &JsValue::from_str("events")).expect("events"))
+    };
+    let mut last: Option<js_sys::Array> = None;
+    let mut shared = 0;
+    for _ in 0..200 {
+        if ok(g.is_terminal()) {
+            ok(g.start(7.0, None));
+        }
+        ok(g.random_moves(Some(players.clone())));
+        let c = ok(g.chronon());
+        let now = events(&c);
+        if let Some(before) = &last {
+            shared += now.iter().filter(|e| before.includes(e, 0)).count();
+        }
+        for v in players.iter().map(|p| Some(p.clone())).chain([None]) {
+            let facts = j(&ok(g.view(v.clone())));
+            let want = ok(g.query("fact(F)"));
+            let n = j(&want)["answers"].as_array().map(Vec::len);
+            if v.is_none() {
+                assert_eq!(
+                    facts.as_array().map(Vec::len),
+                    n,
+                    "the designer sees every fact"
+                );
+            }
+            assert!(facts
+                .as_array()
+                .expect("array")
+                .iter()
+                .all(Value::is_string));
+        }
+        last = Some(now);
+    }
+    assert!(shared > 0, "an event that recurs is the same object");
 }

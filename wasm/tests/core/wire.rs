@@ -1,0 +1,106 @@
+//! `Core`'s wire (`wasm/src/core/wire.rs`, what `randomMoves`, `chronon`, `view`, `aiMoves` and
+//! `history` hand JavaScript): decoded as the page's snippet decodes it, it is exactly the DTOs of
+//! the same calls as they serialise, on games with hidden information, simultaneous moves, chance,
+//! unlimited switches and accounts, with the table emptied now and then and in interrupt mode.
+
+use serde_json::Value;
+use sidl_wasm::core::{wire_decode, Core};
+
+fn file(rel: &str) -> String {
+    std::fs::read_to_string(format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"))).expect(rel)
+}
+
+/// Plays `chronons` random chronons of `game` twice, through the DTOs and through the wire (same
+/// seeds, so the same play), comparing every chronon and every player's and the designer's view.
+fn same_play(game: &str, chronons: u64, limit: usize, interrupt: bool) {
+    let src = file(game);
+    let mut dto = Core::new(&src).expect("loads");
+    let mut wire = Core::new(&src).expect("loads");
+    wire.set_wire_limit(limit);
+    let mut table: Vec<Value> = Vec::new();
+    let players = dto.players();
+    let mut viewers: Vec<Option<&str>> = players.iter().map(|p| Some(p.as_str())).collect();
+    viewers.push(None);
+    let (mut seed, mut n) = (1, 0);
+    dto.start(seed, interrupt).expect("start");
+    wire.start(seed, interrupt).expect("start");
+    while n < chronons {
+        if dto.is_terminal().expect("terminal") {
+            assert!(wire.is_terminal().expect("terminal"));
+            seed += 1;
+            dto.start(seed, interrupt).expect("start");
+            wire.start(seed, interrupt).expect("start");
+            continue;
+        }
+        let a = dto.random_moves(Some(&players)).expect("moves");
+        let b = wire_decode::chronons(
+            &mut table,
+            &wire.random_moves_wire(Some(&players)).expect("moves"),
+        );
+        assert_eq!(
+            serde_json::to_value(&a).expect("json"),
+            Value::Array(b),
+            "{game}"
+        );
+        if !interrupt {
+            let a = dto.run_chronon().expect("chronon");
+            let b = wire_decode::chronons(&mut table, &wire.run_chronon_wire().expect("chronon"));
+            assert_eq!(b.len(), 1);
+            assert_eq!(
+                serde_json::to_value(&a).expect("json"),
+                b[0],
+                "{game} chronon {n}"
+            );
+        }
+        for v in &viewers {
+            let a = dto.view(*v).expect("view");
+            let b = wire_decode::view(&mut table, &wire.view_wire(*v).expect("view"));
+            assert_eq!(a, b, "{game} {v:?}");
+        }
+        n += 1;
+    }
+    let a = dto.history().expect("history");
+    let b = wire_decode::chronons(&mut table, &wire.history_wire().expect("history"));
+    assert_eq!(serde_json::to_value(&a).expect("json"), Value::Array(b));
+    assert!(dto.view(Some("[nobody]")).is_err() && wire.view_wire(Some("[nobody]")).is_err());
+}
+
+#[test]
+fn the_wire_decodes_to_the_dtos() {
+    for game in [
+        "games/kuhn.sidl",
+        "games/rps.sidl",
+        "games/priceNegotiation.sidl",
+        "games/nim.sidl",
+        "games/leduc.sidl",
+    ] {
+        same_play(game, 60, 8192, false);
+        // a small table: emptied many times, within a call's values too
+        same_play(game, 60, 7, false);
+    }
+}
+
+#[test]
+fn the_wire_decodes_to_the_dtos_in_interrupt_mode() {
+    same_play("games/nim.sidl", 30, 8192, true);
+    same_play("games/kuhn.sidl", 30, 5, true);
+}
+
+#[test]
+fn ai_moves_hand_over_the_chronons_they_ran() {
+    let src = file("games/nim.sidl");
+    let mut dto = Core::new(&src).expect("loads");
+    let mut wire = Core::new(&src).expect("loads");
+    let mut table = Vec::new();
+    for g in [&mut dto, &mut wire] {
+        g.start(1, true).expect("interrupt mode");
+    }
+    let a = dto.ai_moves("[alice]", "minimax:2", 3).expect("ai");
+    let b = wire_decode::chronons(
+        &mut table,
+        &wire.ai_moves_wire("[alice]", "minimax:2", 3).expect("ai"),
+    );
+    assert_eq!(a.len(), 1, "interrupt mode: the AI's move ran its chronon");
+    assert_eq!(serde_json::to_value(&a).expect("json"), Value::Array(b));
+    assert!(wire.ai_moves_wire("[nobody]", "minimax:2", 3).is_err());
+}

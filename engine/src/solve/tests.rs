@@ -555,7 +555,9 @@ ne_m(X, Y) :- G = (X =\\= Y - 0), call(G).
     }
     // answers and errors both occur
     assert!(answers > 100, "{answers}");
+}
 
+#[test]
 fn argument_tables_that_do_not_pay_are_given_up() {
     // keyed by a compound (`f(N)`), so general keys: `g/2`, a new key at each call, never a hit
     // (its table is given up after `ARG_TRIAL` fills and it is called directly); `h/2`, each key

@@ -160,8 +160,8 @@ pub fn tournament(
 }
 
 /// `sidl bench GAME --ai SPEC`: the AI decides for the first deciding player at `decisions` positions
-/// of a random game (seed `seed`); prints the time, the AI's playouts (MCTS iterations) or nodes
-/// (minimax) and simulated chronons per second.
+/// of a random game (seed `seed`); prints the time (of the player's observation and the search), the
+/// AI's playouts (MCTS iterations) or nodes (minimax) and simulated chronons per second.
 pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
     let spec = match AiSpec::parse(spec) {
         Ok(s) => s,
@@ -189,8 +189,10 @@ pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
                     .into_iter()
                     .find(|p| s.switches_of(p).is_ok_and(|v| !v.is_empty()));
                 if let Some(p) = deciding {
-                    let obs = Observation::of(&mut s, &p)?;
+                    // a decision as a seat makes it: the player's observation, then the search
+                    // (what the playground's `aiMoves` and `sidl play`'s AI seats do)
                     let start = std::time::Instant::now();
+                    let obs = Observation::of(&mut s, &p)?;
                     let c = ai::choose(&game, &obs, spec, done)?;
                     secs += start.elapsed().as_secs_f64();
                     total.nodes += c.stats.nodes;

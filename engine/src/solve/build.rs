@@ -3,8 +3,8 @@
 //! memoizability and per-state table analyses, head and goal layout) and freezes the `Program`.
 
 use super::compile::{
-    add_clause, arith_goals, goal_blocks, mark_first_occurrences, resolve, split_clause,
-    SourceClause,
+    add_clause, arith_goals, control_subs, goal_blocks, mark_first_occurrences, resolve,
+    split_clause, SourceClause,
 };
 use super::memoizable::memoizable;
 use super::program::{Dispatch, Program, ProgramData};
@@ -185,6 +185,17 @@ impl ProgramBuilder {
                 mark_first_occurrences(c);
                 goal_blocks(c);
                 arith_goals(c);
+            }
+        }
+        // control constructs compiled into their clauses (reads the resolution of every predicate)
+        let subs: Vec<Vec<_>> = data
+            .preds
+            .iter()
+            .map(|p| p.clauses.iter().map(|c| control_subs(&data, c)).collect())
+            .collect();
+        for (p, cs) in data.preds.iter_mut().zip(subs) {
+            for (c, s) in p.clauses.iter_mut().zip(cs) {
+                s.apply(c);
             }
         }
         diags.sort_by_key(|d| d.span.start);

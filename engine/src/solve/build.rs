@@ -3,7 +3,7 @@
 //! memoizability and per-state table analyses, head and goal layout) and freezes the `Program`.
 
 use super::compile::{
-    add_clause, arith_goals, control_subs, goal_blocks, mark_first_occurrences, resolve,
+    add_clause, arith_goals, control_subs, goal_blocks, mark_first_occurrences, resolve, set_subs,
     split_clause, SourceClause,
 };
 use super::memoizable::memoizable;
@@ -188,16 +188,23 @@ impl ProgramBuilder {
             }
         }
         // control constructs compiled into their clauses (reads the resolution of every predicate)
-        let subs: Vec<Vec<_>> = data
+        let mut subs = Vec::new();
+        let roots: Vec<Vec<_>> = data
             .preds
             .iter()
-            .map(|p| p.clauses.iter().map(|c| control_subs(&data, c)).collect())
+            .map(|p| {
+                p.clauses
+                    .iter()
+                    .map(|c| control_subs(&data, c, &mut subs))
+                    .collect()
+            })
             .collect();
-        for (p, cs) in data.preds.iter_mut().zip(subs) {
-            for (c, s) in p.clauses.iter_mut().zip(cs) {
-                s.apply(c);
+        for (p, cs) in data.preds.iter_mut().zip(roots) {
+            for (c, r) in p.clauses.iter_mut().zip(cs) {
+                set_subs(c, r);
             }
         }
+        data.subs = subs;
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
     }

@@ -211,7 +211,6 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
         nvars: c.term.var_count(),
         head_args,
         body,
-        subs: Box::new([]),
         span: c.span,
         term: c.term.clone(),
         var_names: c.var_names.clone(),
@@ -286,15 +285,19 @@ fn arith_goal(ends: &[u32], g: &mut GoalT) {
 const MAX_SUB_DEPTH: u32 = 64;
 
 /// Compiles the body goals of `c` that are a disjunction (if-then-else) or an if-then, with the
-/// constructs nested in them (negations of plain goals included), into [`SubGoal`] nodes ([`ClauseT::subs`], [`GoalT::sub`]), so that the machine
+/// constructs nested in them (negations of plain goals included), into [`SubGoal`] nodes (pushed to `subs`, the future [`ProgramData::subs`]; the body goals and
+/// their root nodes are returned), so that the machine
 /// runs them from the clause's templates. A construct is left to the meta-call when some part of
 /// it would not run as its term would: a number or string as a goal, a variable as the left of
 /// a disjunction (its value decides whether it is an if-then-else), nesting deeper than
 /// [`MAX_SUB_DEPTH`]; a negation of a variable or of a control construct (converted at run time)
 /// stays a goal node whose argument is built. Resolution is `resolve`'s, as the meta-call's (not
 /// the specialised call sites of `specialise.rs`). Last pass: reads `ends` and body templates.
-pub(super) fn control_subs(data: &ProgramData, c: &ClauseT) -> ControlSubs {
-    let mut subs: Vec<SubGoal> = Vec::new();
+pub(super) fn control_subs(
+    data: &ProgramData,
+    c: &ClauseT,
+    subs: &mut Vec<SubGoal>,
+) -> Vec<(usize, u32)> {
     let mut roots = Vec::new();
     for (gi, g) in c.body.iter().enumerate() {
         // (a body goal `\+ G` stays: `Machine::negation` decides it in place, as cheaply)
@@ -305,30 +308,21 @@ pub(super) fn control_subs(data: &ProgramData, c: &ClauseT) -> ControlSubs {
             continue;
         }
         let mark = subs.len();
-        match sub_node(data, &c.cells, &c.ends, g.name, &g.args, &mut subs, 0) {
+        match sub_node(data, &c.cells, &c.ends, g.name, &g.args, subs, 0) {
             Some(r) => roots.push((gi, r)),
             None => subs.truncate(mark),
         }
     }
-    ControlSubs { subs, roots }
+    roots
 }
 
-/// What [`control_subs`] compiled: the nodes, and (body goal, root node) pairs.
-pub(super) struct ControlSubs {
-    subs: Vec<SubGoal>,
-    roots: Vec<(usize, u32)>,
-}
-
-impl ControlSubs {
-    /// Sets [`ClauseT::subs`] and the body goals' [`GoalT::sub`].
-    pub(super) fn apply(self, c: &mut ClauseT) {
-        for (gi, r) in self.roots {
-            let g = &mut c.body[gi];
-            g.sub = r;
-            // the step loop tests `sub` only on the path of goals without a contiguous block
-            g.block = (u32::MAX, 0);
-        }
-        c.subs = self.subs.into_boxed_slice();
+/// Sets the [`GoalT::sub`] of the body goals `roots` (from [`control_subs`]).
+pub(super) fn set_subs(c: &mut ClauseT, roots: Vec<(usize, u32)>) {
+    for (gi, r) in roots {
+        let g = &mut c.body[gi];
+        g.sub = r;
+        // the step loop tests `sub` only on the path of goals without a contiguous block
+        g.block = (u32::MAX, 0);
     }
 }
 

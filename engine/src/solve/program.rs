@@ -84,7 +84,7 @@ pub struct GoalT {
     /// The built-in arithmetic goal (`is/2` or a comparison, [`ArithOp`]) the machine may run from
     /// the templates when its operands are integers (set by `arith_goals`; `None` otherwise).
     pub arith: Option<ArithOp>,
-    /// The root of this goal's compiled control construct in [`ClauseT::subs`] (`u32::MAX`: none;
+    /// The root of this goal's compiled control construct in [`ProgramData::subs`] (`u32::MAX`: none;
     /// set by `compile::control_subs`): an if-then-else, disjunction or negation run from the
     /// clause's templates instead of being built as a term and meta-called.
     pub sub: u32,
@@ -130,8 +130,6 @@ pub struct ClauseT {
     pub nvars: u32,
     pub head_args: Box<[Cell]>,
     pub body: Box<[GoalT]>,
-    /// The nodes of the body's compiled control constructs ([`GoalT::sub`]).
-    pub subs: Box<[SubGoal]>,
     pub span: Span,
     /// The clause as written (`Head :- Body` or `Head`).
     pub term: Term,
@@ -275,6 +273,9 @@ pub struct ProgramData {
     /// The state and context host predicates (bits by host id): a query whose goal reaches no
     /// other host predicate changes no context, so per-context tables pay there.
     pub table_hosts: u64,
+    /// The nodes of the control constructs compiled into clauses ([`GoalT::sub`]; kept out of
+    /// [`ClauseT`], whose size the clause tries index by).
+    pub subs: Vec<SubGoal>,
 }
 
 /// An immutable, shareable program.

@@ -308,7 +308,7 @@ impl Machine {
 }
 
 impl Machine {
-    /// Runs node `node` of clause `at`'s compiled control constructs ([`ClauseT::subs`],
+    /// Runs node `node` of clause `at`'s compiled control constructs ([`ProgramData::subs`],
     /// environment `env`) with cut barrier `cutb` and continuation `next`, as a `Goal` frame of
     /// the node's term would run it (see `compile::control_subs`): a plain goal's arguments are
     /// built from its templates and it is dispatched (an integer `is/2` or comparison evaluated
@@ -334,7 +334,7 @@ impl Machine {
             node,
             env,
         };
-        match &c.subs[node as usize] {
+        match &data.subs[node as usize] {
             SubGoal::Goal(g) => {
                 if let Some(op) = g.arith {
                     // only where the heap built for its arguments would pass `dispatch`'s check
@@ -374,12 +374,12 @@ impl Machine {
                     node: r,
                     env,
                 };
-                match c.subs[l as usize] {
+                match data.subs[l as usize] {
                     SubGoal::IfThen(cond, then) | SubGoal::SoftIfThen(cond, then) => {
                         let h = self.cps.len() as u32;
                         self.push_cp(alt, next, cutb)?;
                         let t = self.push_frame(sub(then), cutb, next)?;
-                        let commit = if let SubGoal::IfThen(..) = c.subs[l as usize] {
+                        let commit = if let SubGoal::IfThen(..) = data.subs[l as usize] {
                             FrameKind::CutTo { height: h }
                         } else {
                             FrameKind::SoftCut { cp: h }
@@ -411,7 +411,7 @@ impl Machine {
             }
             &SubGoal::Not(name, g) => {
                 self.count_control(name, 1)?;
-                let SubGoal::Goal(g) = &c.subs[g as usize] else {
+                let SubGoal::Goal(g) = &data.subs[g as usize] else {
                     unreachable!("a compiled negation's goal is a plain goal")
                 };
                 let gargs = self.goal_args(c, g, env);

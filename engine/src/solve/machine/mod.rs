@@ -76,7 +76,7 @@ enum FrameKind {
     Goal {
         goal: Cell,
     },
-    /// Run node `node` of the compiled control constructs of a clause ([`ClauseT::subs`]) with
+    /// Run node `node` of the compiled control constructs of a clause ([`ProgramData::subs`]) with
     /// the clause's environment `env`: what a `Goal` frame of the node's term does.
     Sub {
         pred: u32,

@@ -3,8 +3,8 @@
 //! memoizability and per-state table analyses, head and goal layout) and freezes the `Program`.
 
 use super::compile::{
-    add_clause, arith_goals, goal_blocks, mark_first_occurrences, resolve, split_clause,
-    SourceClause,
+    add_clause, arith_goals, control_subs, goal_blocks, mark_first_occurrences, resolve, set_subs,
+    split_clause, SourceClause,
 };
 use super::memoizable::memoizable;
 use super::program::{Dispatch, Program, ProgramData};
@@ -187,6 +187,24 @@ impl ProgramBuilder {
                 arith_goals(c);
             }
         }
+        // control constructs compiled into their clauses (reads the resolution of every predicate)
+        let mut subs = Vec::new();
+        let roots: Vec<Vec<_>> = data
+            .preds
+            .iter()
+            .map(|p| {
+                p.clauses
+                    .iter()
+                    .map(|c| control_subs(&data, c, &mut subs))
+                    .collect()
+            })
+            .collect();
+        for (p, cs) in data.preds.iter_mut().zip(roots) {
+            for (c, r) in p.clauses.iter_mut().zip(cs) {
+                set_subs(c, r);
+            }
+        }
+        data.subs = subs;
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
     }

@@ -8,7 +8,7 @@
 //! Uses the program data (`program.rs`) only.
 
 use super::program::{
-    ArithOp, ClauseT, Control, Dispatch, GoalT, Pred, PredIndex, Program, ProgramData,
+    ArithOp, ClauseT, Control, Dispatch, GoalT, Pred, PredIndex, Program, ProgramData, SubGoal,
 };
 use crate::atom::{self, Atom};
 use crate::diag::{Diagnostic, Span};
@@ -202,6 +202,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
                 .collect(),
             block: (u32::MAX, 0),
             arith: None,
+            sub: u32::MAX,
         })
         .collect();
     ClauseT {
@@ -221,27 +222,24 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
 /// copies them in one block.
 pub(super) fn goal_blocks(c: &mut ClauseT) {
     for g in c.body.iter_mut() {
-        let mut block: Option<(u32, u32)> = None;
-        let mut contiguous = true;
-        for &a in g.args.iter() {
-            if let Cell::Struct(p) | Cell::List(p) = a {
-                let end = c.ends[p as usize];
-                block = match block {
-                    None => Some((p, end)),
-                    Some((start, prev)) if prev == p => Some((start, end)),
-                    Some(_) => {
-                        contiguous = false;
-                        break;
-                    }
-                };
-            }
-        }
-        g.block = match (contiguous, block) {
-            (false, _) => (u32::MAX, 0),
-            (true, None) => (0, 0),
-            (true, Some(b)) => b,
-        };
+        g.block = args_block(&c.ends, &g.args);
     }
+}
+
+/// The [`GoalT::block`] of goal arguments `args` (see [`goal_blocks`]).
+fn args_block(ends: &[u32], args: &[Cell]) -> (u32, u32) {
+    let mut block: Option<(u32, u32)> = None;
+    for &a in args.iter() {
+        if let Cell::Struct(p) | Cell::List(p) = a {
+            let end = ends[p as usize];
+            block = match block {
+                None => Some((p, end)),
+                Some((start, prev)) if prev == p => Some((start, end)),
+                Some(_) => return (u32::MAX, 0),
+            };
+        }
+    }
+    block.unwrap_or((0, 0))
 }
 
 /// Marks the goals that call the built-in `is/2` or an arithmetic comparison (not a predicate of
@@ -251,30 +249,183 @@ pub(super) fn goal_blocks(c: &mut ClauseT) {
 /// `goal_blocks`).
 pub(super) fn arith_goals(c: &mut ClauseT) {
     for g in c.body.iter_mut() {
-        g.arith = match (g.disp, g.arity) {
-            (Dispatch::Native(_), 2) => match g.name.name() {
-                "is" => Some(ArithOp::Is),
-                "<" => Some(ArithOp::Lt),
-                ">" => Some(ArithOp::Gt),
-                "=<" => Some(ArithOp::Le),
-                ">=" => Some(ArithOp::Ge),
-                "=:=" => Some(ArithOp::Eq),
-                "=\\=" => Some(ArithOp::Ne),
-                _ => None,
-            },
+        arith_goal(&c.ends, g);
+    }
+}
+
+/// Sets `g.arith` and, for an arithmetic goal, `g.block` (see [`arith_goals`]).
+fn arith_goal(ends: &[u32], g: &mut GoalT) {
+    g.arith = match (g.disp, g.arity) {
+        (Dispatch::Native(_), 2) => match g.name.name() {
+            "is" => Some(ArithOp::Is),
+            "<" => Some(ArithOp::Lt),
+            ">" => Some(ArithOp::Gt),
+            "=<" => Some(ArithOp::Le),
+            ">=" => Some(ArithOp::Ge),
+            "=:=" => Some(ArithOp::Eq),
+            "=\\=" => Some(ArithOp::Ne),
             _ => None,
-        };
-        if g.arith.is_some() {
-            let size = g
-                .args
-                .iter()
-                .map(|&a| match a {
-                    Cell::Struct(p) | Cell::List(p) => c.ends[p as usize] - p,
-                    _ => 0,
-                })
-                .sum();
-            g.block = (u32::MAX, size);
+        },
+        _ => None,
+    };
+    if g.arith.is_some() {
+        let size = g
+            .args
+            .iter()
+            .map(|&a| match a {
+                Cell::Struct(p) | Cell::List(p) => ends[p as usize] - p,
+                _ => 0,
+            })
+            .sum();
+        g.block = (u32::MAX, size);
+    }
+}
+
+/// The deepest nesting of control constructs compiled into a clause (deeper ones are meta-called).
+const MAX_SUB_DEPTH: u32 = 64;
+
+/// Compiles the body goals of `c` that are a disjunction (if-then-else) or an if-then, with the
+/// constructs nested in them (negations of plain goals included), into [`SubGoal`] nodes (pushed to `subs`, the future [`ProgramData::subs`]; the body goals and
+/// their root nodes are returned), so that the machine
+/// runs them from the clause's templates. A construct is left to the meta-call when some part of
+/// it would not run as its term would: a number or string as a goal, a variable as the left of
+/// a disjunction (its value decides whether it is an if-then-else), nesting deeper than
+/// [`MAX_SUB_DEPTH`]; a negation of a variable or of a control construct (converted at run time)
+/// stays a goal node whose argument is built. Resolution is `resolve`'s, as the meta-call's (not
+/// the specialised call sites of `specialise.rs`). Last pass: reads `ends` and body templates.
+pub(super) fn control_subs(
+    data: &ProgramData,
+    c: &ClauseT,
+    subs: &mut Vec<SubGoal>,
+) -> Vec<(usize, u32)> {
+    let mut roots = Vec::new();
+    for (gi, g) in c.body.iter().enumerate() {
+        // (a body goal `\+ G` stays: `Machine::negation` decides it in place, as cheaply)
+        if !matches!(
+            g.disp,
+            Dispatch::Control(Control::Disj | Control::IfThen | Control::SoftIfThen)
+        ) {
+            continue;
         }
+        let mark = subs.len();
+        match sub_node(data, &c.cells, &c.ends, g.name, &g.args, subs, 0) {
+            Some(r) => roots.push((gi, r)),
+            None => subs.truncate(mark),
+        }
+    }
+    roots
+}
+
+/// Sets the [`GoalT::sub`] of the body goals `roots` (from [`control_subs`]).
+pub(super) fn set_subs(c: &mut ClauseT, roots: Vec<(usize, u32)>) {
+    for (gi, r) in roots {
+        let g = &mut c.body[gi];
+        g.sub = r;
+        // the step loop tests `sub` only on the path of goals without a contiguous block
+        g.block = (u32::MAX, 0);
+    }
+}
+
+/// Is template cell `t` a goal that is neither a variable nor a control construct?
+fn plain_goal(data: &ProgramData, cells: &[Cell], t: Cell) -> bool {
+    let (f, n) = match t {
+        Cell::Atom(a) => (a, 0),
+        Cell::Struct(p) => match cells[p as usize] {
+            Cell::Functor(f, n) => (f, n),
+            _ => return false,
+        },
+        Cell::List(_) => (atom::DOT, 2),
+        _ => return false,
+    };
+    !matches!(resolve(data, f, n), Dispatch::Control(_))
+}
+
+/// The node of goal `name(args..)` (templates of `cells`), its children pushed first.
+fn sub_node(
+    data: &ProgramData,
+    cells: &[Cell],
+    ends: &[u32],
+    name: Atom,
+    args: &[Cell],
+    out: &mut Vec<SubGoal>,
+    depth: u32,
+) -> Option<u32> {
+    if depth > MAX_SUB_DEPTH {
+        return None;
+    }
+    let arity = args.len() as u32;
+    let disp = resolve(data, name, arity);
+    let node = match disp {
+        Dispatch::Control(Control::Conj) => SubGoal::Conj(
+            sub_cell(data, cells, ends, args[0], out, depth)?,
+            sub_cell(data, cells, ends, args[1], out, depth)?,
+        ),
+        Dispatch::Control(Control::Disj) => {
+            if let Cell::Var(_) = args[0] {
+                return None;
+            }
+            SubGoal::Disj(
+                name,
+                sub_cell(data, cells, ends, args[0], out, depth)?,
+                sub_cell(data, cells, ends, args[1], out, depth)?,
+            )
+        }
+        Dispatch::Control(Control::IfThen) => SubGoal::IfThen(
+            sub_cell(data, cells, ends, args[0], out, depth)?,
+            sub_cell(data, cells, ends, args[1], out, depth)?,
+        ),
+        Dispatch::Control(Control::SoftIfThen) => SubGoal::SoftIfThen(
+            sub_cell(data, cells, ends, args[0], out, depth)?,
+            sub_cell(data, cells, ends, args[1], out, depth)?,
+        ),
+        Dispatch::Control(Control::Not) if plain_goal(data, cells, args[0]) => {
+            SubGoal::Not(name, sub_cell(data, cells, ends, args[0], out, depth)?)
+        }
+        _ => {
+            let mut g = GoalT {
+                disp,
+                name,
+                arity,
+                args: args.into(),
+                block: args_block(ends, args),
+                arith: None,
+                sub: u32::MAX,
+            };
+            arith_goal(ends, &mut g);
+            SubGoal::Goal(g)
+        }
+    };
+    out.push(node);
+    Some((out.len() - 1) as u32)
+}
+
+/// The node of the goal at template cell `t`.
+fn sub_cell(
+    data: &ProgramData,
+    cells: &[Cell],
+    ends: &[u32],
+    t: Cell,
+    out: &mut Vec<SubGoal>,
+    depth: u32,
+) -> Option<u32> {
+    match t {
+        Cell::Var(s) => {
+            out.push(SubGoal::Var(s));
+            Some((out.len() - 1) as u32)
+        }
+        Cell::Atom(a) => sub_node(data, cells, ends, a, &[], out, depth + 1),
+        Cell::Struct(p) => match cells[p as usize] {
+            Cell::Functor(f, n) => {
+                let args = &cells[p as usize + 1..=(p + n) as usize];
+                sub_node(data, cells, ends, f, args, out, depth + 1)
+            }
+            _ => None,
+        },
+        Cell::List(p) => {
+            let args = &cells[p as usize..p as usize + 2];
+            sub_node(data, cells, ends, atom::DOT, args, out, depth + 1)
+        }
+        _ => None,
     }
 }
 

@@ -84,6 +84,29 @@ pub struct GoalT {
     /// The built-in arithmetic goal (`is/2` or a comparison, [`ArithOp`]) the machine may run from
     /// the templates when its operands are integers (set by `arith_goals`; `None` otherwise).
     pub arith: Option<ArithOp>,
+    /// The root of this goal's compiled control construct in [`ProgramData::subs`] (`u32::MAX`: none;
+    /// set by `compile::control_subs`): an if-then-else, disjunction or negation run from the
+    /// clause's templates instead of being built as a term and meta-called.
+    pub sub: u32,
+}
+
+/// A node of a control construct compiled into its clause (`compile::control_subs`): it runs as
+/// the meta-call of the term the construct's subterm would be, step for step (the same frames,
+/// choicepoints, inference counts and call names), without building the term or resolving it.
+#[derive(Clone, Debug)]
+pub enum SubGoal {
+    /// A goal that is not one of the constructs below (its arguments are templates of the
+    /// clause's cells), dispatched as a goal frame of its term would dispatch it.
+    Goal(GoalT),
+    /// A clause variable `slot` as a goal: the goal frame of its value.
+    Var(u32),
+    /// `,`/2, `;`/2 (`name` `;` or `|`), `->`/2, `*->`/2 with the nodes of their arguments.
+    Conj(u32, u32),
+    Disj(Atom, u32, u32),
+    IfThen(u32, u32),
+    SoftIfThen(u32, u32),
+    /// `\+`/1 or `not/1` (`name`) of a plain goal (a [`SubGoal::Goal`] node).
+    Not(Atom, u32),
 }
 
 /// The arithmetic built-ins that the machine runs from a goal's templates when every operand is
@@ -250,6 +273,9 @@ pub struct ProgramData {
     /// The state and context host predicates (bits by host id): a query whose goal reaches no
     /// other host predicate changes no context, so per-context tables pay there.
     pub table_hosts: u64,
+    /// The nodes of the control constructs compiled into clauses ([`GoalT::sub`]; kept out of
+    /// [`ClauseT`], whose size the clause tries index by).
+    pub subs: Vec<SubGoal>,
 }
 
 /// An immutable, shareable program.

@@ -599,3 +599,77 @@ run(S) :-
         assert_eq!(m.memo_given_up(pred(name)), given_up, "{name}/2");
     }
 }
+
+/// The clauses of `CONTROL_PROGRAM`'s `p/2` run their control constructs compiled into the clause
+/// (`compile::control_subs`), `m/2` the same constructs as a meta-call of a term: the same answers
+/// in the same order, the same inferences counted (`m/2` has two goals more: `=/2` and `call/1`)
+/// and, under every inference budget, the same outcome at the same point.
+const CONTROL_PROGRAM: &str = "
+n(1). n(2). n(3).
+p(X, Y) :- ( n(X), X > 1 -> ( n(Y), Y < X ; Y = 0 ) ; \\+ n(X), Y = -1 ; X = 1, true, Y = 9 ), Y >= 0.
+p(_, 7).
+m(X, Y) :- G = ( n(X), X > 1 -> ( n(Y), Y < X ; Y = 0 ) ; \\+ n(X), Y = -1 ; X = 1, true, Y = 9 ),
+    call(G), Y >= 0.
+m(_, 7).
+q(X, Y) :- ( \\+ n(X) -> Y = out ; X > 2 -> Y = big ; Y = small ).
+mq(X, Y) :- G = ( \\+ n(X) -> Y = out ; X > 2 -> Y = big ; Y = small ), call(G).
+";
+
+/// Answers (or the error's kind) and the inference count after each, memoization off.
+fn counted(p: &Program, goal: &str, limits: Limits) -> Vec<(String, u64)> {
+    let mut q = p.query(goal, limits).expect("goal parses");
+    q.machine().memoize = false;
+    let mut out = Vec::new();
+    while let Some(r) = q.next_answer() {
+        let stop = r.is_err();
+        let shown = match r {
+            Ok(a) => format!("{a:?}"),
+            Err(e) => format!("{:?}", e.kind),
+        };
+        out.push((shown, q.inferences()));
+        if stop || out.len() > 100 {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+fn compiled_control_constructs_count_as_their_meta_call() {
+    let (p, d) = Program::from_source(CONTROL_PROGRAM);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let compiled = |name: &str| {
+        let pr = p.pred(Atom::new(name), 2).expect("predicate");
+        pr.clauses[0].body.iter().any(|g| g.sub != u32::MAX)
+    };
+    assert!(compiled("p") && compiled("q"), "p/2 and q/2 are compiled");
+    assert!(!compiled("m") && !compiled("mq"), "m/2 and mq/2 meta-call");
+    for (direct, meta) in [
+        ("p(X, Y)", "m(X, Y)"),
+        ("p(2, Y)", "m(2, Y)"),
+        ("p(1, Y)", "m(1, Y)"),
+        ("p(5, Y)", "m(5, Y)"),
+        ("q(0, Y)", "mq(0, Y)"),
+        ("q(3, Y)", "mq(3, Y)"),
+        ("q(1, Y)", "mq(1, Y)"),
+    ] {
+        let a = counted(&p, direct, Limits::default());
+        let b = counted(&p, meta, Limits::default());
+        assert!(!a.is_empty(), "{direct} has answers");
+        let shifted: Vec<(String, u64)> = a.iter().map(|(s, n)| (s.clone(), n + 2)).collect();
+        assert_eq!(shifted, b, "{direct} vs {meta}");
+        // every inference budget up to the whole run: the same outcome at the same point
+        let total = a.last().map(|x| x.1).unwrap_or(0);
+        for k in 1..=total + 1 {
+            let limits = |n| Limits {
+                max_inferences: n,
+                ..Limits::default()
+            };
+            let a: Vec<(String, u64)> = counted(&p, direct, limits(k))
+                .into_iter()
+                .map(|(s, n)| (s, n + 2))
+                .collect();
+            assert_eq!(a, counted(&p, meta, limits(k + 2)), "{direct}, budget {k}");
+        }
+    }
+}

@@ -13,6 +13,14 @@ pub(super) enum CpKind {
     Alt {
         goal: Cell,
     },
+    /// The alternative of a disjunction compiled into its clause: node `node` of clause
+    /// `(pred, clause)`'s control constructs, environment `env` (a `FrameKind::Sub`).
+    AltSub {
+        pred: u32,
+        clause: u32,
+        node: u32,
+        env: u32,
+    },
     /// A negation whose goal has not succeeded (yet): backtracking into it continues at `next`.
     Not,
     Native {
@@ -265,6 +273,22 @@ impl Machine {
                 CpKind::Alt { goal } => {
                     self.pop_cp();
                     self.cur = self.push_frame(FrameKind::Goal { goal }, cp.cutb, cp.next)?;
+                    return Ok(true);
+                }
+                CpKind::AltSub {
+                    pred,
+                    clause,
+                    node,
+                    env,
+                } => {
+                    self.pop_cp();
+                    let kind = FrameKind::Sub {
+                        pred,
+                        clause,
+                        node,
+                        env,
+                    };
+                    self.cur = self.push_frame(kind, cp.cutb, cp.next)?;
                     return Ok(true);
                 }
                 CpKind::Not => {

@@ -306,3 +306,165 @@ impl Machine {
         Ok(out.pop().expect("converted body"))
     }
 }
+
+impl Machine {
+    /// Runs node `node` of clause `at`'s compiled control constructs ([`ProgramData::subs`],
+    /// environment `env`) with cut barrier `cutb` and continuation `next`, as a `Goal` frame of
+    /// the node's term would run it (see `compile::control_subs`): a plain goal's arguments are
+    /// built from its templates and it is dispatched (an integer `is/2` or comparison evaluated
+    /// as in a clause body); a variable's value is meta-called; a control construct counts as the
+    /// call of its name (as `dispatch` counts it) and pushes the choicepoints and frames
+    /// [`Machine::control`] and [`Machine::negation`] push, with `Sub` frames for its parts.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn run_sub(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        (pred, clause): (u32, u32),
+        node: u32,
+        env: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let c: &ClauseT = &data.preds[pred as usize].clauses[clause as usize];
+        let sub = |node: u32| FrameKind::Sub {
+            pred,
+            clause,
+            node,
+            env,
+        };
+        match &data.subs[node as usize] {
+            SubGoal::Goal(g) => {
+                if let Some(op) = g.arith {
+                    // only where the heap built for its arguments would pass `dispatch`'s check
+                    let n = g.args.len() + g.block.1 as usize;
+                    if self.store.heap.len() + n <= self.heap_at {
+                        if let Some(r) = self.arith_goal(op, c, g, env) {
+                            return self.run_arith(g, r, env, next);
+                        }
+                    }
+                }
+                let args = self.goal_args(c, g, env);
+                self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
+            }
+            &SubGoal::Var(s) => {
+                let g = self.store.deref(self.store.heap[(env + s) as usize]);
+                let Some((name, arity, args)) = self.goal_parts(g) else {
+                    if let Cell::Ref(_) = g {
+                        return Ok(Step::Throw(Term::instantiation_error()));
+                    }
+                    let t = self.store.to_term(g);
+                    return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
+                };
+                let disp = self.resolve_goal(data, name, arity);
+                self.dispatch_nested(data, host, disp, name, arity, args, cutb, next)
+            }
+            &SubGoal::Conj(a, b) => {
+                self.count_control(atom::COMMA, 2)?;
+                let b = self.push_frame(sub(b), cutb, next)?;
+                self.cur = self.push_frame(sub(a), cutb, b)?;
+                Ok(Step::Go)
+            }
+            &SubGoal::Disj(name, l, r) => {
+                self.count_control(name, 2)?;
+                let alt = CpKind::AltSub {
+                    pred,
+                    clause,
+                    node: r,
+                    env,
+                };
+                match data.subs[l as usize] {
+                    SubGoal::IfThen(cond, then) | SubGoal::SoftIfThen(cond, then) => {
+                        let h = self.cps.len() as u32;
+                        self.push_cp(alt, next, cutb)?;
+                        let t = self.push_frame(sub(then), cutb, next)?;
+                        let commit = if let SubGoal::IfThen(..) = data.subs[l as usize] {
+                            FrameKind::CutTo { height: h }
+                        } else {
+                            FrameKind::SoftCut { cp: h }
+                        };
+                        let k = self.push_frame(commit, cutb, t)?;
+                        self.cur = self.push_frame(sub(cond), h + 1, k)?;
+                    }
+                    _ => {
+                        self.push_cp(alt, next, cutb)?;
+                        self.cur = self.push_frame(sub(l), cutb, next)?;
+                    }
+                }
+                Ok(Step::Go)
+            }
+            &SubGoal::IfThen(cond, then) => {
+                self.count_control(atom::ARROW, 2)?;
+                let h = self.cps.len() as u32;
+                let t = self.push_frame(sub(then), cutb, next)?;
+                let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, t)?;
+                self.cur = self.push_frame(sub(cond), h, k)?;
+                Ok(Step::Go)
+            }
+            &SubGoal::SoftIfThen(cond, then) => {
+                self.count_control(atom::SOFT_ARROW, 2)?;
+                let h = self.cps.len() as u32;
+                let t = self.push_frame(sub(then), cutb, next)?;
+                self.cur = self.push_frame(sub(cond), h, t)?;
+                Ok(Step::Go)
+            }
+            &SubGoal::Not(name, g) => {
+                self.count_control(name, 1)?;
+                let SubGoal::Goal(g) = &data.subs[g as usize] else {
+                    unreachable!("a compiled negation's goal is a plain goal")
+                };
+                let gargs = self.goal_args(c, g, env);
+                self.negation_goal(data, host, g.disp, (g.name, g.arity, gargs), cutb, next)
+            }
+        }
+    }
+
+    /// What `dispatch` does for the call of control construct `name/arity` before running it.
+    #[inline]
+    fn count_control(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+        self.inferences += 1;
+        self.last_call = (name, arity);
+        if self.inferences > self.check_at {
+            self.count_call(name, arity)?;
+        }
+        if self.store.heap.len() > self.heap_at {
+            self.check_heap()?;
+        }
+        Ok(())
+    }
+
+    /// Builds the arguments of goal template `g` of clause `c` (environment `env`) on the heap,
+    /// as the step loop builds a body goal's; returns their address.
+    pub(super) fn goal_args(&mut self, c: &ClauseT, g: &GoalT, env: u32) -> u32 {
+        let args = self.store.len();
+        let n = g.args.len();
+        let (bp, be) = g.block;
+        if bp != u32::MAX {
+            let base = args + n as u32;
+            let heap = &mut self.store.heap;
+            heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
+            let (old, new) = heap.split_at_mut(args as usize);
+            let (argv, block) = new.split_at_mut(n);
+            for (dst, &a) in argv.iter_mut().zip(g.args.iter()) {
+                *dst = instantiate(a, old, env, bp, base);
+            }
+            for (dst, &a) in block.iter_mut().zip(&c.cells[bp as usize..be as usize]) {
+                *dst = instantiate(a, old, env, bp, base);
+            }
+        } else {
+            self.store
+                .heap
+                .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
+            for (i, &a) in g.args.iter().enumerate() {
+                let v = match a {
+                    Cell::Var(s) => self.store.heap[(env + s) as usize],
+                    Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
+                    other => other,
+                };
+                self.store.heap[args as usize + i] = v;
+            }
+        }
+        args
+    }
+}

@@ -48,6 +48,9 @@ impl Machine {
             match fr.kind {
                 FrameKind::Body {
                     pred, clause, env, ..
+                }
+                | FrameKind::Sub {
+                    pred, clause, env, ..
                 } => {
                     let nvars = data.preds[pred as usize].clauses[clause as usize].nvars as usize;
                     mark_block(env as usize, nvars, &mut marked, &mut todo);
@@ -133,7 +136,7 @@ impl Machine {
         while f != NO_FRAME && f >= protected && (f as usize) < self.frames.len() {
             let fr = &mut self.frames[f as usize];
             match &mut fr.kind {
-                FrameKind::Body { env, .. } if *env as usize >= h0 => {
+                FrameKind::Body { env, .. } | FrameKind::Sub { env, .. } if *env as usize >= h0 => {
                     *env = forward[*env as usize - h0];
                 }
                 FrameKind::Goal { goal } => *goal = fwd(*goal),

@@ -29,7 +29,9 @@ use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::{Builtin, Ctx, Det};
 use crate::solve::host::Host;
-use crate::solve::program::{ClauseT, Control, Dispatch, Key, Program, ProgramData};
+use crate::solve::program::{
+    ClauseT, Control, Dispatch, GoalT, Key, Program, ProgramData, SubGoal,
+};
 use crate::solve::store::{relocate, Cell, Store, TrailEntry};
 use crate::term::Term;
 use std::sync::Arc;
@@ -73,6 +75,14 @@ enum FrameKind {
     /// Call a term (meta-call).
     Goal {
         goal: Cell,
+    },
+    /// Run node `node` of the compiled control constructs of a clause ([`ProgramData::subs`]) with
+    /// the clause's environment `env`: what a `Goal` frame of the node's term does.
+    Sub {
+        pred: u32,
+        clause: u32,
+        node: u32,
+        env: u32,
     },
     /// Commit an if-then-else: cut back to `height`.
     CutTo {
@@ -501,6 +511,12 @@ impl Machine {
                             }
                         }
                     }
+                    // a control construct compiled into the clause: run from its templates
+                    if g.sub != u32::MAX {
+                        self.last_clause = Some((pred, clause));
+                        self.last_next = next;
+                        return self.run_sub(data, host, (pred, clause), g.sub, env, f.cutb, next);
+                    }
                     self.store
                         .heap
                         .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
@@ -529,6 +545,12 @@ impl Machine {
                 let disp = self.resolve_goal(data, name, arity);
                 self.dispatch_nested(data, host, disp, name, arity, args, f.cutb, f.next)
             }
+            FrameKind::Sub {
+                pred,
+                clause,
+                node,
+                env,
+            } => self.run_sub(data, host, (pred, clause), node, env, f.cutb, f.next),
             FrameKind::CutTo { height } => {
                 self.cut(height);
                 self.cur = f.next;

@@ -210,7 +210,7 @@ impl Machine {
     /// comparison (`op`), evaluated from its templates without building its arguments on the heap,
     /// when every operand is an integer expression [`template_int`] computes. Reads only: `None`
     /// leaves the goal to the built-in, which then finds the same value or raises the error.
-    #[inline]
+    #[inline(always)]
     pub(super) fn arith_goal(
         &self,
         op: ArithOp,
@@ -237,7 +237,7 @@ impl Machine {
     /// Finishes an arithmetic goal that [`Machine::arith_goal`] evaluated: the call is counted as
     /// [`Machine::dispatch`] counts it, then `is/2` unifies its left-hand side with the value (as
     /// the built-in does: an unbound variable is bound, an integer compared, anything else fails).
-    #[inline]
+    #[inline(always)]
     pub(super) fn run_arith(
         &mut self,
         g: &GoalT,

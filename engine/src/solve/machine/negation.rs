@@ -15,48 +15,13 @@ impl Machine {
         next: u32,
     ) -> Result<Step, SolveError> {
         let g = self.store.deref(self.store.heap[args as usize]);
-        let h = self.cps.len() as u32;
         if let Some((name, arity, gargs)) = self.goal_parts(g) {
             let disp = self.resolve_goal(data, name, arity);
-            if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
-                && self.cps.len() + 1 < self.limits.max_choicepoints
-                && self.frames.len() < self.limits.max_frames
-            {
-                return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
-            }
-            if let Dispatch::User(p) = disp {
-                // an argument-memo call whose table entry is filled: decided by whether the entry
-                // has an answer, with the inference counted as `dispatch` counts it. Only when
-                // the general path below could not end otherwise: no profile count or budget
-                // check due (`check_at`, `heap_at`), no garbage collection or memo fill abort
-                // due at its exit frame (`gc_at`, `overdue`), room for its choicepoint and frame
-                if self.inferences < self.check_at
-                    && self.store.heap.len() <= self.heap_at.min(self.gc_at)
-                    && !self.fills.overdue(self.inferences + 1)
-                    && self.cps.len() + 1 < self.limits.max_choicepoints
-                    && self.frames.len() < self.limits.max_frames
-                {
-                    if let Some(found) = self.memo_answer_exists(data, p, gargs, arity) {
-                        self.inferences += 1;
-                        self.last_call = (name, arity);
-                        if found {
-                            return Ok(Step::Fail);
-                        }
-                        self.cur = next;
-                        return Ok(Step::Go);
-                    }
-                }
-            }
             if !matches!(disp, Dispatch::Control(_)) {
-                // a plain goal: dispatched here, as the goal frame of the general path
-                // below would (same cut barrier, continuation and current frame)
-                self.push_cp(CpKind::Not, next, cutb)?;
-                let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
-                self.cur = k + 1;
-                let r = self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
-                return Ok(self.not_outcome(r, h, k, next, host));
+                return self.negation_goal(data, host, disp, (name, arity, gargs), cutb, next);
             }
         }
+        let h = self.cps.len() as u32;
         let goal = match self.prepare_body(g) {
             Ok(g) => g,
             Err(e) => return Ok(Step::Throw(e)),
@@ -65,6 +30,58 @@ impl Machine {
         let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
         self.cur = self.push_frame(FrameKind::Goal { goal }, h + 1, k)?;
         Ok(Step::Go)
+    }
+
+    /// `\+ G` of a goal `G` (`goal`: name, arity, arguments) that is not a control construct
+    /// (`disp`): from [`Machine::negation`] and from negations compiled into their clauses
+    /// (inlined into both, as it was into the first).
+    #[inline(always)]
+    pub(super) fn negation_goal(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        disp: Dispatch,
+        (name, arity, gargs): (Atom, u32, u32),
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        let h = self.cps.len() as u32;
+        if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
+            && self.cps.len() + 1 < self.limits.max_choicepoints
+            && self.frames.len() < self.limits.max_frames
+        {
+            return self.not_direct(data, host, disp, (name, arity, gargs), cutb, next);
+        }
+        if let Dispatch::User(p) = disp {
+            // an argument-memo call whose table entry is filled: decided by whether the entry
+            // has an answer, with the inference counted as `dispatch` counts it. Only when
+            // the general path below could not end otherwise: no profile count or budget
+            // check due (`check_at`, `heap_at`), no garbage collection or memo fill abort
+            // due at its exit frame (`gc_at`, `overdue`), room for its choicepoint and frame
+            if self.inferences < self.check_at
+                && self.store.heap.len() <= self.heap_at.min(self.gc_at)
+                && !self.fills.overdue(self.inferences + 1)
+                && self.cps.len() + 1 < self.limits.max_choicepoints
+                && self.frames.len() < self.limits.max_frames
+            {
+                if let Some(found) = self.memo_answer_exists(data, p, gargs, arity) {
+                    self.inferences += 1;
+                    self.last_call = (name, arity);
+                    if found {
+                        return Ok(Step::Fail);
+                    }
+                    self.cur = next;
+                    return Ok(Step::Go);
+                }
+            }
+        }
+        // a plain goal: dispatched here, as the goal frame of the general path of
+        // `negation` would (same cut barrier, continuation and current frame)
+        self.push_cp(CpKind::Not, next, cutb)?;
+        let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
+        self.cur = k + 1;
+        let r = self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)?;
+        Ok(self.not_outcome(r, h, k, next, host))
     }
 
     /// `\+ G` for a host or native predicate `G` (`goal`: name, arity, arguments), called without

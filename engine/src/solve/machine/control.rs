@@ -438,33 +438,51 @@ impl Machine {
     /// as the step loop builds a body goal's; returns their address.
     pub(super) fn goal_args(&mut self, c: &ClauseT, g: &GoalT, env: u32) -> u32 {
         let args = self.store.len();
-        let n = g.args.len();
-        let (bp, be) = g.block;
-        if bp != u32::MAX {
-            let base = args + n as u32;
-            let heap = &mut self.store.heap;
-            heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
-            let (old, new) = heap.split_at_mut(args as usize);
-            let (argv, block) = new.split_at_mut(n);
-            for (dst, &a) in argv.iter_mut().zip(g.args.iter()) {
-                *dst = instantiate(a, old, env, bp, base);
-            }
-            for (dst, &a) in block.iter_mut().zip(&c.cells[bp as usize..be as usize]) {
-                *dst = instantiate(a, old, env, bp, base);
-            }
+        if g.block.0 != u32::MAX {
+            self.goal_args_block(c, g, env);
         } else {
-            self.store
-                .heap
-                .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
-            for (i, &a) in g.args.iter().enumerate() {
-                let v = match a {
-                    Cell::Var(s) => self.store.heap[(env + s) as usize],
-                    Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
-                    other => other,
-                };
-                self.store.heap[args as usize + i] = v;
-            }
+            self.goal_args_each(c, g, env);
         }
         args
+    }
+
+    /// [`Machine::goal_args`] of a goal whose compound arguments' templates are one block
+    /// (`g.block`): the arguments, then their compound subterms in one block (the layout that
+    /// building them one by one makes).
+    #[inline(always)]
+    pub(super) fn goal_args_block(&mut self, c: &ClauseT, g: &GoalT, env: u32) {
+        let args = self.store.len();
+        let n = g.args.len();
+        let (bp, be) = g.block;
+        let base = args + n as u32;
+        let heap = &mut self.store.heap;
+        heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
+        let (old, new) = heap.split_at_mut(args as usize);
+        let (argv, block) = new.split_at_mut(n);
+        for (dst, &a) in argv.iter_mut().zip(g.args.iter()) {
+            // an unbound environment cell is `Ref(addr)` itself: the cell is the value
+            *dst = instantiate(a, old, env, bp, base);
+        }
+        for (dst, &a) in block.iter_mut().zip(&c.cells[bp as usize..be as usize]) {
+            *dst = instantiate(a, old, env, bp, base);
+        }
+    }
+
+    /// [`Machine::goal_args`] of any goal: each argument built in turn.
+    #[inline(always)]
+    pub(super) fn goal_args_each(&mut self, c: &ClauseT, g: &GoalT, env: u32) {
+        let args = self.store.len();
+        let n = g.args.len();
+        self.store
+            .heap
+            .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
+        for (i, &a) in g.args.iter().enumerate() {
+            let v = match a {
+                Cell::Var(s) => self.store.heap[(env + s) as usize],
+                Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
+                other => other,
+            };
+            self.store.heap[args as usize + i] = v;
+        }
     }
 }

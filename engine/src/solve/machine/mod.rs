@@ -486,20 +486,7 @@ impl Machine {
                 let n = g.args.len();
                 let (bp, be) = g.block;
                 if bp != u32::MAX {
-                    // the arguments, then their compound subterms in one block (the layout that
-                    // building them one by one makes)
-                    let base = args + n as u32;
-                    let heap = &mut self.store.heap;
-                    heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
-                    let (old, new) = heap.split_at_mut(args as usize);
-                    let (argv, block) = new.split_at_mut(n);
-                    for (dst, &a) in argv.iter_mut().zip(g.args.iter()) {
-                        // an unbound environment cell is `Ref(addr)` itself: the cell is the value
-                        *dst = instantiate(a, old, env, bp, base);
-                    }
-                    for (dst, &a) in block.iter_mut().zip(&c.cells[bp as usize..be as usize]) {
-                        *dst = instantiate(a, old, env, bp, base);
-                    }
+                    self.goal_args_block(c, g, env);
                 } else {
                     // `is/2` and the comparisons of integers (`block`: `(u32::MAX, cells of the
                     // compound arguments)`), without building their arguments: only where the heap
@@ -517,17 +504,7 @@ impl Machine {
                         self.last_next = next;
                         return self.run_sub(data, host, (pred, clause), g.sub, env, f.cutb, next);
                     }
-                    self.store
-                        .heap
-                        .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), n));
-                    for (i, &a) in g.args.iter().enumerate() {
-                        let v = match a {
-                            Cell::Var(s) => self.store.heap[(env + s) as usize],
-                            Cell::Struct(p) | Cell::List(p) => self.build_sub(c, p, a, env),
-                            other => other,
-                        };
-                        self.store.heap[args as usize + i] = v;
-                    }
+                    self.goal_args_each(c, g, env);
                 }
                 self.last_clause = Some((pred, clause));
                 self.last_next = next;

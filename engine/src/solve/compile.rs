@@ -124,7 +124,8 @@ pub(super) fn add_clause(
         return;
     }
     let mut goals = Vec::new();
-    if let Some(b) = body {
+    let body = body.map(convert_body);
+    if let Some(b) = body.as_deref() {
         if let Err(msg) = flatten_body(b, &mut goals) {
             diags.push(Diagnostic::error("E0106", msg, c.span));
             return;
@@ -145,6 +146,30 @@ pub(super) fn add_clause(
         (data.preds.len() - 1) as u32
     });
     data.preds[idx as usize].clauses.push(clause);
+}
+
+/// ISO 7.6.2 (converting a term to a body): a variable in the place of a goal inside the control
+/// constructs `,`, `;` (`|`), `->` and `*->` becomes `call(G)`, so that a `!` it is bound to
+/// later cuts only itself (`p :- G = !, (G ; true)` has two answers, as in SWI-Prolog). The body
+/// is borrowed as it is when it has no such variable.
+fn convert_body(b: &Term) -> std::borrow::Cow<'_, Term> {
+    use std::borrow::Cow;
+    match b {
+        Term::Var(_) => Cow::Owned(Term::new_compound(atom::CALL, vec![b.clone()])),
+        Term::Compound(f, args)
+            if args.len() == 2
+                && matches!(
+                    *f,
+                    atom::COMMA | atom::SEMI | atom::BAR | atom::ARROW | atom::SOFT_ARROW
+                ) =>
+        {
+            match (convert_body(&args[0]), convert_body(&args[1])) {
+                (Cow::Borrowed(_), Cow::Borrowed(_)) => Cow::Borrowed(b),
+                (l, r) => Cow::Owned(Term::new_compound(*f, vec![l.into_owned(), r.into_owned()])),
+            }
+        }
+        _ => Cow::Borrowed(b),
+    }
 }
 
 /// Splits a body into its top-level conjuncts; a variable goal `G` becomes `call(G)`.

@@ -63,3 +63,11 @@ conj_parts(X, Y, Z) :-
 % Backtracking into the then-branch and into the else-branch.
 then_alts(X, Y) :- ( n(X) -> n(Y) ; Y = none ).
 else_alts(Y) :- ( n(9) -> Y = none ; n(Y) ).
+
+% A variable in the place of a goal inside a control construct is call(G) (ISO 7.6.2): the cut it
+% is bound to later cuts only itself, and a variable left of `;` makes a disjunction even when it
+% is bound to an if-then-else.
+var_cut_disj(X) :- n(X), G = !, ( G ; true ).
+var_cut_ite(X) :- n(X), G = !, ( true -> G ; true ).
+var_cut_conj(X) :- n(X), G = !, ( true, G ), true.
+var_left(X) :- G = (fail -> true), ( G ; X = else ).

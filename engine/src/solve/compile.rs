@@ -313,9 +313,8 @@ const MAX_SUB_DEPTH: u32 = 64;
 /// constructs nested in them (negations of plain goals included), into [`SubGoal`] nodes (pushed to `subs`, the future [`ProgramData::subs`]; the body goals and
 /// their root nodes are returned), so that the machine
 /// runs them from the clause's templates. A construct is left to the meta-call when some part of
-/// it would not run as its term would: a number or string as a goal, a variable as the left of
-/// a disjunction (its value decides whether it is an if-then-else), nesting deeper than
-/// [`MAX_SUB_DEPTH`]; a negation of a variable or of a control construct (converted at run time)
+/// it would not run as its term would: a number or string as a goal, nesting deeper than
+/// [`MAX_SUB_DEPTH`] (a variable goal is `call(G)` by then: `convert_body`); a negation of a variable or of a control construct (converted at run time)
 /// stays a goal node whose argument is built. Resolution is `resolve`'s, as the meta-call's (not
 /// the specialised call sites of `specialise.rs`). Last pass: reads `ends` and body templates.
 pub(super) fn control_subs(
@@ -385,16 +384,11 @@ fn sub_node(
             sub_cell(data, cells, ends, args[0], out, depth)?,
             sub_cell(data, cells, ends, args[1], out, depth)?,
         ),
-        Dispatch::Control(Control::Disj) => {
-            if let Cell::Var(_) = args[0] {
-                return None;
-            }
-            SubGoal::Disj(
-                name,
-                sub_cell(data, cells, ends, args[0], out, depth)?,
-                sub_cell(data, cells, ends, args[1], out, depth)?,
-            )
-        }
+        Dispatch::Control(Control::Disj) => SubGoal::Disj(
+            name,
+            sub_cell(data, cells, ends, args[0], out, depth)?,
+            sub_cell(data, cells, ends, args[1], out, depth)?,
+        ),
         Dispatch::Control(Control::IfThen) => SubGoal::IfThen(
             sub_cell(data, cells, ends, args[0], out, depth)?,
             sub_cell(data, cells, ends, args[1], out, depth)?,
@@ -434,10 +428,8 @@ fn sub_cell(
     depth: u32,
 ) -> Option<u32> {
     match t {
-        Cell::Var(s) => {
-            out.push(SubGoal::Var(s));
-            Some((out.len() - 1) as u32)
-        }
+        // (a variable goal was made `call(G)` when the clause was added: `convert_body`; a
+        // variable here is left to the meta-call)
         Cell::Atom(a) => sub_node(data, cells, ends, a, &[], out, depth + 1),
         Cell::Struct(p) => match cells[p as usize] {
             Cell::Functor(f, n) => {

@@ -98,8 +98,6 @@ pub enum SubGoal {
     /// A goal that is not one of the constructs below (its arguments are templates of the
     /// clause's cells), dispatched as a goal frame of its term would dispatch it.
     Goal(GoalT),
-    /// A clause variable `slot` as a goal: the goal frame of its value.
-    Var(u32),
     /// `,`/2, `;`/2 (`name` `;` or `|`), `->`/2, `*->`/2 with the nodes of their arguments.
     Conj(u32, u32),
     Disj(Atom, u32, u32),

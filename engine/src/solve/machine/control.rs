@@ -348,18 +348,6 @@ impl Machine {
                 let args = self.goal_args(c, g, env);
                 self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
             }
-            &SubGoal::Var(s) => {
-                let g = self.store.deref(self.store.heap[(env + s) as usize]);
-                let Some((name, arity, args)) = self.goal_parts(g) else {
-                    if let Cell::Ref(_) = g {
-                        return Ok(Step::Throw(Term::instantiation_error()));
-                    }
-                    let t = self.store.to_term(g);
-                    return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
-                };
-                let disp = self.resolve_goal(data, name, arity);
-                self.dispatch_nested(data, host, disp, name, arity, args, cutb, next)
-            }
             &SubGoal::Conj(a, b) => {
                 self.count_control(atom::COMMA, 2)?;
                 let b = self.push_frame(sub(b), cutb, next)?;

@@ -408,9 +408,11 @@ impl Machine {
         }
     }
 
-    /// What `dispatch` does for the call of control construct `name/arity` before running it.
-    #[inline]
-    fn count_control(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+    /// What [`Machine::dispatch`] does for every call before running it (also for the control
+    /// constructs compiled into their clauses): one inference, the call's name for error
+    /// messages, the inference and heap budgets.
+    #[inline(always)]
+    pub(super) fn count_control(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
         self.inferences += 1;
         self.last_call = (name, arity);
         if self.inferences > self.check_at {

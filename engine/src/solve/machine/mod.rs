@@ -620,14 +620,7 @@ impl Machine {
         cutb: u32,
         next: u32,
     ) -> Result<Step, SolveError> {
-        self.inferences += 1;
-        self.last_call = (name, arity);
-        if self.inferences > self.check_at {
-            self.count_call(name, arity)?;
-        }
-        if self.store.heap.len() > self.heap_at {
-            self.check_heap()?;
-        }
+        self.count_control(name, arity)?;
         match disp {
             Dispatch::User(p) => {
                 let pr = &data.preds[p as usize];

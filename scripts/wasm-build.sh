@@ -50,8 +50,9 @@ done
 # the on-demand build 649,927 bytes (690 KB)
 # 630 KB and 770 KB: the engine crate built at opt-level 2 instead of "s" (issue 17, wasmopt17,
 # measured 2026-11-26: the page's engine 544,168 -> 615,266 bytes, +71,098; the on-demand build
-# 660,762 -> 757,697, +96,935), for an engine 15-25 % faster in the playground's API loop in Chromium
-# (docs/wasm.md "The engine at opt-level 2": a one-time 57 ms more download at 10 Mbit/s)
+# 660,762 -> 757,697, +96,935), for an engine about 20 % faster in the playground's API loop in Chromium
+# (docs/wasm.md "The engine at opt-level 2": a one-time 57 ms more download at 10 Mbit/s); the
+# branch's switch lookup (wasm/src/chronon_js.rs) then made 616,333 and 759,149
 max_gzip=$((budget_kb * 1000))
 
 log() { printf '==> %s\n' "$*" >&2; }
@@ -80,9 +81,10 @@ log "building sidl-wasm (release, wasm32: the engine at opt-level 2, the rest si
 # 2026-11-26 (issue 17): +19 % gzipped (674,011 bytes for the page), probably 10-50 % faster on a
 # loaded machine: "s" kept (docs/wasm.md)
 # then (issue 17, wasmopt17, 2026-11-26) the engine crate alone at opt-level 2, every other crate at
-# "s": the API loop 1.14-1.25x and bench() 1.00-1.25x as fast in Chromium (7 games, medians of 9,
-# interleaved with "s": scripts/bench-wasm-opt.sh), for +71 KB gzipped on the page's engine (615,266
-# bytes from 544,168); the engine at 3 was larger (639,045) and no faster; docs/wasm.md
+# "s": the API loop 1.00-1.45x (median 1.2x) and bench() 1.00-1.67x (median 1.16x) as fast in
+# Chromium (7 games, two sets of medians of 9, interleaved with "s": scripts/bench-wasm-opt.sh), for
+# +71 KB gzipped on the page's engine (615,266 bytes from 544,168); the engine at 3 was larger
+# (639,045) and no faster; docs/wasm.md
 CARGO_PROFILE_RELEASE_OPT_LEVEL=s CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
   cargo build --release --locked --target wasm32-unknown-unknown -p sidl-wasm ${features[@]+"${features[@]}"} \
   --config 'profile.release.package.sidl-engine.opt-level=2'

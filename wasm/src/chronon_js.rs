@@ -12,6 +12,7 @@
 
 use crate::core::WireOut;
 use crate::dto::SwitchDto;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
@@ -100,26 +101,29 @@ impl Table {
     }
 }
 
-/// The switch arrays handed out, by their JSON: the same switches (a player's turn that comes
-/// again, no switch at all) are the same array again, built once.
+/// The switch arrays handed out, by their content: the same switches (a player's turn that comes
+/// again, no switch at all) are the same array again, built once (from their JSON, one
+/// `JSON.parse`). Looked up by the DTOs' hash, not their JSON: writing the JSON for every new
+/// state's switches only to find them again was a third to a half of `switches()` (Node profiles
+/// of the API loop on nim, tictactoe, connect4; docs/performance.md, wasmopt17).
 #[derive(Default)]
-pub(crate) struct SwitchArrays(rustc_hash::FxHashMap<String, JsValue>);
+pub(crate) struct SwitchArrays(rustc_hash::FxHashMap<Arc<[SwitchDto]>, JsValue>);
 
 impl SwitchArrays {
     /// Entries after which the map is emptied.
     const MAX: usize = 256;
 
     /// Switches as their objects.
-    pub(crate) fn get(&mut self, s: &[SwitchDto]) -> Result<JsValue, js_sys::Error> {
-        let json = serde_json::to_string(s).map_err(|e| js_sys::Error::new(&e.to_string()))?;
-        if let Some(v) = self.0.get(&json) {
+    pub(crate) fn get(&mut self, s: &Arc<[SwitchDto]>) -> Result<JsValue, js_sys::Error> {
+        if let Some(v) = self.0.get(&**s) {
             return Ok(v.clone());
         }
+        let json = serde_json::to_string(&**s).map_err(|e| js_sys::Error::new(&e.to_string()))?;
         if self.0.len() >= Self::MAX {
             self.0.clear();
         }
         let v = parse_json(&json);
-        self.0.insert(json, v.clone());
+        self.0.insert(s.clone(), v.clone());
         Ok(v)
     }
 }

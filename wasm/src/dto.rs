@@ -24,7 +24,7 @@ pub const TS_TYPES: &str = include_str!("types.d.ts");
 macro_rules! string_enum {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum $name {
             $($(#[$vm])* #[serde(rename = $s)] $v),+
         }
@@ -185,7 +185,7 @@ pub struct LabelDto {
 
 /// A typed hole of an unlimited action template: `name` is the slot's name as canonical text (`_`
 /// for a bare variable), `type` its type, `description` what a value of that type is, for people.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct SlotDto {
     pub name: String,
     #[serde(rename = "type")]
@@ -196,7 +196,7 @@ pub struct SlotDto {
 
 /// A legal switch: its owner (`null`: none), whether chance owns it, and its actions (templates when
 /// `unlimited`, each with its slots in fill order; `[]` per action otherwise).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct SwitchDto {
     pub switch: String,
     pub owner: Option<String>,

@@ -419,6 +419,7 @@ fn recurring_values_are_the_same_objects() {
     };
     let mut last: Option<js_sys::Array> = None;
     let mut shared = 0;
+    let mut same_switches = 0;
     for _ in 0..200 {
         if ok(g.is_terminal()) {
             ok(g.start(7.0, None));
@@ -426,6 +427,12 @@ fn recurring_values_are_the_same_objects() {
         ok(g.random_moves(Some(players.clone())));
         let c = ok(g.chronon());
         let now = events(&c);
+        // a later state with the same switches (looked up by content) hands out the same array
+        let s = ok(g.switches(Some(p.clone())));
+        if j(&s) == j(&a) {
+            same_switches += 1;
+            assert!(js_sys::Object::is(&s, &a), "equal switches, the same array");
+        }
         if let Some(before) = &last {
             shared += now.iter().filter(|e| before.includes(e, 0)).count();
         }
@@ -449,4 +456,5 @@ fn recurring_values_are_the_same_objects() {
         last = Some(now);
     }
     assert!(shared > 0, "an event that recurs is the same object");
+    assert!(same_switches > 0, "switches that recur in later states");
 }

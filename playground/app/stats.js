@@ -167,6 +167,9 @@ async function runSteps(start, what) {
   P.stop = false;
   setState('running');
   const bar = /** @type {HTMLProgressElement} */ ($('stats-progress'));
+  // the previous run's progress must not show (nor be read) while this one starts
+  bar.max = 1;
+  bar.value = 0;
   bar.hidden = false;
   $('stats-problems').replaceChildren();
   const say = (/** @type {string} */ t) => { $('stats-status').textContent = t; };

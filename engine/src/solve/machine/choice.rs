@@ -236,40 +236,47 @@ impl Machine {
         host: &mut dyn Host,
     ) -> Result<bool, SolveError> {
         loop {
-            let Some(&cp) = self.cps.last() else {
+            let Some(cp) = self.cps.last() else {
                 return Ok(false);
             };
             let idx = self.cps.len() - 1;
-            self.restore(idx, host);
-            match cp.kind {
-                CpKind::Clauses {
-                    pred,
-                    list,
-                    pos,
-                    args,
-                } => {
-                    let cands = &data.preds[pred as usize].index.lists[list as usize];
-                    let ci = cands[pos as usize];
-                    if pos as usize + 1 < cands.len() {
-                        if let CpKind::Clauses { pos: p, .. } = &mut self.cps[idx].kind {
-                            *p = pos + 1;
-                        }
-                    } else {
-                        self.pop_cp();
+            // the retry of a clause, read in place (the common case)
+            if let CpKind::Clauses {
+                pred,
+                list,
+                pos,
+                args,
+            } = cp.kind
+            {
+                let next = cp.next;
+                self.restore(idx, host);
+                let cands = &data.preds[pred as usize].index.lists[list as usize];
+                let pos = pos as usize;
+                let ci = cands[pos];
+                if pos + 1 < cands.len() {
+                    if let CpKind::Clauses { pos: p, .. } = &mut self.cps[idx].kind {
+                        *p = pos as u32 + 1;
                     }
-                    self.inferences += 1;
-                    if self.inferences > self.limits.max_inferences {
-                        return Err(self.budget("inferences", self.limits.max_inferences));
-                    }
-                    match self.try_clause(data, pred, ci, args, idx as u32, cp.next)? {
-                        Step::Go => return Ok(true),
-                        Step::Fail => continue,
-                        Step::Throw(b) => {
-                            self.throw(data, host, b)?;
-                            return Ok(true);
-                        }
+                } else {
+                    self.pop_cp();
+                }
+                self.inferences += 1;
+                if self.inferences > self.limits.max_inferences {
+                    return Err(self.budget("inferences", self.limits.max_inferences));
+                }
+                match self.try_clause(data, pred, ci, args, idx as u32, next)? {
+                    Step::Go => return Ok(true),
+                    Step::Fail => continue,
+                    Step::Throw(b) => {
+                        self.throw(data, host, b)?;
+                        return Ok(true);
                     }
                 }
+            }
+            let cp = *cp;
+            self.restore(idx, host);
+            match cp.kind {
+                CpKind::Clauses { .. } => unreachable!("retried above"),
                 CpKind::Alt { goal } => {
                     self.pop_cp();
                     self.cur = self.push_frame(FrameKind::Goal { goal }, cp.cutb, cp.next)?;

@@ -978,6 +978,31 @@ impl Candidates<'_> {
     }
 }
 
+impl Candidates<'_> {
+    /// [`Candidates::unify`] for candidates made by [`FactSet::candidates_of`] (no list on the
+    /// heap): the same outcome, or `None`, having bound nothing, when `g` is not a short word of
+    /// atomic elements (its unification needs the list). A short word of another length does not
+    /// unify.
+    #[inline]
+    pub fn unify_elems(&self, g: &Ground, store: &mut Store) -> Option<bool> {
+        if g.flat == NOT_FLAT {
+            return None;
+        }
+        if g.flat != self.len {
+            return Some(false);
+        }
+        for pos in 0..usize::from(self.len) {
+            if self.mask & (1 << pos) != 0 {
+                continue;
+            }
+            if !store.unify_atomic(g.elems[pos], Cell::Ref(self.vars[pos])) {
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+}
+
 impl FactSet {
     pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
         let index = (facts.len() > SMALL).then(Box::default);
@@ -1084,6 +1109,52 @@ impl FactSet {
                 c
             }
         }
+    }
+
+    /// [`FactSet::candidates`] of the proper list of `elems` (each atomic or an unbound variable
+    /// `Ref`, as [`crate::solve::host::Host::call_list`] hands them over), without the list on
+    /// the heap: the same candidates, keys and variables. `None` for more than [`INDEXED`] or no
+    /// elements.
+    #[inline]
+    pub fn candidates_of(&self, elems: &[Cell]) -> Option<Candidates<'_>> {
+        if elems.is_empty() || elems.len() > INDEXED {
+            return None;
+        }
+        let mut c = Candidates {
+            list: &[],
+            parts: Parts::default(),
+            mask: 0,
+            tmask: 0,
+            exact: false,
+            len: elems.len() as u8,
+            vars: [0; INDEXED],
+        };
+        let mut h = 0;
+        for (n, &e) in elems.iter().enumerate() {
+            let (tag, v) = match e {
+                Cell::Atom(a) => (1, u64::from(a.0)),
+                Cell::Int(i) => (2, i as u64),
+                Cell::Float(f) => (3, f.to_bits()),
+                Cell::Str(s) => (4, u64::from(s.0)),
+                Cell::Ref(x) => {
+                    c.vars[n] = x;
+                    continue;
+                }
+                _ => return None,
+            };
+            c.parts.tags |= tag << (8 * n);
+            c.parts.vals[n] = v;
+            c.mask |= 1 << n;
+            h = mix(h, parts_word(tag, v));
+        }
+        c.tmask = TAG_MASKS[usize::from(c.mask)];
+        Some(match &self.index {
+            None => self.scan(c),
+            Some(index) => {
+                index.lookup(&self.facts, &mut c, h >> HASH_SHIFT);
+                c
+            }
+        })
     }
 
     /// Every fact of a small set.

@@ -9,7 +9,7 @@
 //! evaluating ([`Placement`]); a call of a body keyword that keyword may not use is the uncatchable
 //! runtime error `E0946` (one bit test per body-keyword call).
 
-use super::facts::{FactSet, Ground, HeapWord, Scratch};
+use super::facts::{Candidates, FactSet, Ground, HeapWord, Scratch};
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::Det;
@@ -229,6 +229,44 @@ fn enumerate<'g>(
     Det::Fail
 }
 
+/// `fact/1`'s answer from candidate `start` on: candidates from the index, then only those whose
+/// indexed elements all agree with the pattern are unified (`unify`); no choicepoint is left when
+/// no later candidate agrees. `None` when `unify` gives up on a candidate (nothing is bound then).
+#[inline(always)]
+fn fact_answer(
+    facts: &FactSet,
+    cands: &Candidates<'_>,
+    store: &mut Store,
+    start: usize,
+    mut unify: impl FnMut(&Ground, &mut Store) -> Option<bool>,
+) -> Option<Det> {
+    let n = cands.len();
+    let agrees = |pos: usize| cands.agrees(facts, pos);
+    let mut pos = start;
+    loop {
+        while pos < n && !agrees(pos) {
+            pos += 1;
+        }
+        if pos >= n {
+            return Some(Det::Fail);
+        }
+        let t = store.trail.len();
+        if unify(facts.get(cands.id(pos)), store)? {
+            let mut next = pos + 1;
+            while next < n && !agrees(next) {
+                next += 1;
+            }
+            return Some(if next < n {
+                Det::Retry(next as u64)
+            } else {
+                Det::True
+            });
+        }
+        store.undo_to(t, |_| {});
+        pos += 1;
+    }
+}
+
 impl Host for KeywordHost<'_> {
     fn state_id(&self) -> u64 {
         self.facts.id()
@@ -246,6 +284,24 @@ impl Host for KeywordHost<'_> {
     /// evaluated may not call (they were filled while evaluating another keyword).
     fn forbidden(&self) -> u64 {
         self.placement.forbidden()
+    }
+    /// `fact/1` of a short list (no list built): the answer [`Host::call`] gives, unless a
+    /// candidate is not a short word of atomic elements.
+    fn call_list(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        elems: &[Cell],
+    ) -> Option<Result<Det, Term>> {
+        if id != FACT || !self.placement.allows(FACT) {
+            return None;
+        }
+        let facts = self.facts;
+        let cands = facts.candidates_of(elems)?;
+        fact_answer(facts, &cands, store, 0, |g, store| {
+            cands.unify_elems(g, store)
+        })
+        .map(Ok)
     }
     fn call(
         &mut self,
@@ -272,35 +328,13 @@ impl Host for KeywordHost<'_> {
                 self.players.len(),
             ),
             FACT => {
-                // candidates from the index, then only those whose indexed elements all agree with
-                // the pattern are unified; no choicepoint is left when no later candidate agrees
                 let facts = self.facts;
                 let cands = facts.candidates(store, args[0]);
-                let n = cands.len();
-                let agrees = |pos: usize| cands.agrees(facts, pos);
-                let mut pos = start;
-                loop {
-                    while pos < n && !agrees(pos) {
-                        pos += 1;
-                    }
-                    if pos >= n {
-                        break Det::Fail;
-                    }
-                    let t = store.trail.len();
-                    if cands.unify(facts.get(cands.id(pos)), store, args[0]) {
-                        let mut next = pos + 1;
-                        while next < n && !agrees(next) {
-                            next += 1;
-                        }
-                        break if next < n {
-                            Det::Retry(next as u64)
-                        } else {
-                            Det::True
-                        };
-                    }
-                    store.undo_to(t, |_| {});
-                    pos += 1;
-                }
+                let pat = args[0];
+                fact_answer(facts, &cands, store, start, |g, store| {
+                    Some(cands.unify(g, store, pat))
+                })
+                .unwrap_or(Det::Fail)
             }
             TOCREATE => enumerate(
                 store,

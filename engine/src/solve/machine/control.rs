@@ -345,6 +345,11 @@ impl Machine {
                         }
                     }
                 }
+                if g.host_list && self.store.heap.len() + 1 + g.block.1 as usize <= self.heap_at {
+                    if let Some(step) = self.host_list(host, c, g, env, next) {
+                        return step;
+                    }
+                }
                 let args = self.goal_args(c, g, env);
                 self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
             }

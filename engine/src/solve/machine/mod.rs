@@ -498,6 +498,14 @@ impl Machine {
                             }
                         }
                     }
+                    // a host predicate's call with a short list: the host gets the elements
+                    if g.host_list && args as usize + n + be as usize <= self.heap_at {
+                        self.last_clause = Some((pred, clause));
+                        self.last_next = next;
+                        if let Some(step) = self.host_list(host, c, g, env, next) {
+                            return step;
+                        }
+                    }
                     // a control construct compiled into the clause: run from its templates
                     if g.sub != u32::MAX {
                         self.last_clause = Some((pred, clause));

@@ -9,7 +9,7 @@
 //! evaluating ([`Placement`]); a call of a body keyword that keyword may not use is the uncatchable
 //! runtime error `E0946` (one bit test per body-keyword call).
 
-use super::facts::{Candidates, FactSet, Ground, HeapWord, Scratch};
+use super::facts::{push_list, Candidates, FactSet, Ground, HeapWord, Scratch};
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::Det;
@@ -204,6 +204,38 @@ impl<'a> KeywordHost<'a> {
     }
 }
 
+/// [`enumerate`] of words that are tried only where their index keys agree with the pattern's
+/// ([`Candidates::matches`], a necessary condition for unifying), and unified as `fact/1` unifies
+/// its candidates ([`Candidates::unify`]): the same answers and retry points. (Fewer than two
+/// words to try: [`enumerate`], the pattern's keys would cost more than they save.)
+fn enumerate_words<'g>(
+    store: &mut Store,
+    h: Cell,
+    start: usize,
+    items: impl Iterator<Item = (usize, &'g Ground)>,
+    count: usize,
+) -> Det {
+    if count < start + 2 {
+        return enumerate(store, h, start, items, count);
+    }
+    let (pat, _) = Candidates::pattern(store, h);
+    for (i, g) in items {
+        if i < start || !pat.matches(g) {
+            continue;
+        }
+        let t = store.trail.len();
+        if pat.unify(g, store, h) {
+            return if i + 1 < count {
+                Det::Retry(i as u64 + 1)
+            } else {
+                Det::True
+            };
+        }
+        store.undo_to(t, |_| {});
+    }
+    Det::Fail
+}
+
 /// Tries `items[start..]` against `h` in order; succeeds with a retry point after the first match.
 fn enumerate<'g>(
     store: &mut Store,
@@ -285,8 +317,8 @@ impl Host for KeywordHost<'_> {
     fn forbidden(&self) -> u64 {
         self.placement.forbidden()
     }
-    /// `fact/1` of a short list (no list built): the answer [`Host::call`] gives, unless a
-    /// candidate is not a short word of atomic elements.
+    /// `fact/1` of a short list (the list is built only to unify a candidate that is not a
+    /// short word of atomic elements): the answer [`Host::call`] gives.
     fn call_list(
         &mut self,
         id: u32,
@@ -298,8 +330,17 @@ impl Host for KeywordHost<'_> {
         }
         let facts = self.facts;
         let cands = facts.candidates_of(elems)?;
+        // a candidate that is not a short word of atomic elements is unified with the list,
+        // built (once) on the heap then
+        let mut list = None;
         fact_answer(facts, &cands, store, 0, |g, store| {
-            cands.unify_elems(g, store)
+            Some(match cands.unify_elems(g, store) {
+                Some(b) => b,
+                None => {
+                    let h = *list.get_or_insert_with(|| push_list(store, elems));
+                    g.unify(store, h)
+                }
+            })
         })
         .map(Ok)
     }
@@ -336,7 +377,7 @@ impl Host for KeywordHost<'_> {
                 })
                 .unwrap_or(Det::Fail)
             }
-            TOCREATE => enumerate(
+            TOCREATE => enumerate_words(
                 store,
                 args[0],
                 start,
@@ -346,7 +387,7 @@ impl Host for KeywordHost<'_> {
             TODELETE => {
                 let n = self.deletes.len();
                 let facts = self.facts;
-                enumerate(
+                enumerate_words(
                     store,
                     args[0],
                     start,

@@ -196,20 +196,22 @@ impl Machine {
                 Ok(Step::Fail)
             }
             Ok(Det::Retry(state)) => {
-                // the argument: the list of the elements as they were before the call
+                // the argument: the list of the elements as they were before the call (above
+                // what the host may have pushed)
+                let args = self.store.len();
                 let heap_cells = &mut self.store.heap;
-                heap_cells.push(Cell::List(heap + 1));
+                heap_cells.push(Cell::List(args + 1));
                 for (i, &e) in elems[..n].iter().enumerate() {
                     heap_cells.push(e);
                     heap_cells.push(if i + 1 < n {
-                        Cell::List(heap + 3 + 2 * i as u32)
+                        Cell::List(args + 3 + 2 * i as u32)
                     } else {
                         Cell::Atom(atom::NIL)
                     });
                 }
                 let retry = CpKind::Host {
                     id,
-                    args: heap,
+                    args,
                     arity: 1,
                     state,
                     name: g.name,

@@ -951,7 +951,7 @@ impl Candidates<'_> {
 
     /// Does `g` agree with the keys of the pattern ([`Ground::may_match`])?
     #[inline]
-    fn matches(&self, g: &Ground) -> bool {
+    pub fn matches(&self, g: &Ground) -> bool {
         g.parts.agree(&self.parts, self.mask, self.tmask)
     }
 
@@ -978,50 +978,38 @@ impl Candidates<'_> {
     }
 }
 
-impl FactSet {
-    pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
-        let index = (facts.len() > SMALL).then(Box::default);
-        FactSet {
-            facts,
-            index,
-            id: next_id(),
+impl Candidates<'_> {
+    /// [`Candidates::unify`] for candidates made by [`FactSet::candidates_of`] (no list on the
+    /// heap): the same outcome, or `None`, having bound nothing, when `g` is not a short word of
+    /// atomic elements (its unification needs the list). A short word of another length does not
+    /// unify.
+    #[inline]
+    pub fn unify_elems(&self, g: &Ground, store: &mut Store) -> Option<bool> {
+        if g.flat == NOT_FLAT {
+            return None;
         }
+        if g.flat != self.len {
+            return Some(false);
+        }
+        for pos in 0..usize::from(self.len) {
+            if self.mask & (1 << pos) != 0 {
+                continue;
+            }
+            if !store.unify_atomic(g.elems[pos], Cell::Ref(self.vars[pos])) {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
+}
 
-    pub fn len(&self) -> usize {
-        self.facts.len()
-    }
-    /// See the `id` field: equal non-zero ids mean equal facts.
-    pub fn id(&self) -> u64 {
-        self.id
-    }
-    pub fn is_empty(&self) -> bool {
-        self.facts.is_empty()
-    }
-    pub fn get(&self, i: u32) -> &Arc<Ground> {
-        &self.facts[i as usize]
-    }
-    pub fn iter(&self) -> impl Iterator<Item = &Arc<Ground>> {
-        self.facts.iter()
-    }
-    pub fn terms(&self) -> impl Iterator<Item = &Term> {
-        self.facts.iter().map(|g| &g.term)
-    }
-    pub fn contains(&self, t: &Term) -> bool {
-        let cands = self.candidates_by_keys(&term_keys(t));
-        (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term == *t)
-    }
-
-    /// Is the word a fact?
-    pub fn contains_word(&self, w: &HeapWord) -> bool {
-        let cands = self.candidates_by_keys(&w.keys);
-        cands.ids().iter().any(|&i| self.get(i).is_word(w))
-    }
-
-    /// The facts that can match the heap pattern `pat`, in insertion order: in an indexed set,
-    /// those whose indexed elements agree with the pattern's keys ([`Candidates::agrees`] filters
-    /// the others).
-    pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates<'_> {
+impl Candidates<'static> {
+    /// The keys, binding mode, elements (when it is a short list of atomic elements and
+    /// variables) and composite hash (not yet shifted) of the heap pattern `pat`'s leading
+    /// elements, in one walk; no candidates listed yet. [`Candidates::matches`] and
+    /// [`Candidates::unify`] then test words against the pattern.
+    #[inline(always)]
+    pub fn pattern(store: &Store, pat: Cell) -> (Candidates<'static>, u64) {
         // the keys, the binding mode, the elements and the composite hash of the pattern's leading
         // elements, in one walk
         let heap = &store.heap;
@@ -1077,6 +1065,56 @@ impl FactSet {
             c.len = n as u8;
         }
         c.tmask = TAG_MASKS[usize::from(c.mask)];
+        (c, h)
+    }
+}
+
+impl FactSet {
+    pub fn from_grounds(facts: Vec<Arc<Ground>>) -> FactSet {
+        let index = (facts.len() > SMALL).then(Box::default);
+        FactSet {
+            facts,
+            index,
+            id: next_id(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.facts.len()
+    }
+    /// See the `id` field: equal non-zero ids mean equal facts.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+    pub fn is_empty(&self) -> bool {
+        self.facts.is_empty()
+    }
+    pub fn get(&self, i: u32) -> &Arc<Ground> {
+        &self.facts[i as usize]
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<Ground>> {
+        self.facts.iter()
+    }
+    pub fn terms(&self) -> impl Iterator<Item = &Term> {
+        self.facts.iter().map(|g| &g.term)
+    }
+    pub fn contains(&self, t: &Term) -> bool {
+        let cands = self.candidates_by_keys(&term_keys(t));
+        (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term == *t)
+    }
+
+    /// Is the word a fact?
+    pub fn contains_word(&self, w: &HeapWord) -> bool {
+        let cands = self.candidates_by_keys(&w.keys);
+        cands.ids().iter().any(|&i| self.get(i).is_word(w))
+    }
+
+    /// The facts that can match the heap pattern `pat`, in insertion order: in an indexed set,
+    /// those whose indexed elements agree with the pattern's keys ([`Candidates::agrees`] filters
+    /// the others).
+    pub fn candidates(&self, store: &Store, pat: Cell) -> Candidates<'_> {
+        let (c, h) = Candidates::pattern(store, pat);
+        let mut c: Candidates<'_> = c;
         match &self.index {
             None => self.scan(c),
             Some(index) => {
@@ -1084,6 +1122,52 @@ impl FactSet {
                 c
             }
         }
+    }
+
+    /// [`FactSet::candidates`] of the proper list of `elems` (each atomic or an unbound variable
+    /// `Ref`, as [`crate::solve::host::Host::call_list`] hands them over), without the list on
+    /// the heap: the same candidates, keys and variables. `None` for more than [`INDEXED`] or no
+    /// elements.
+    #[inline]
+    pub fn candidates_of(&self, elems: &[Cell]) -> Option<Candidates<'_>> {
+        if elems.is_empty() || elems.len() > INDEXED {
+            return None;
+        }
+        let mut c = Candidates {
+            list: &[],
+            parts: Parts::default(),
+            mask: 0,
+            tmask: 0,
+            exact: false,
+            len: elems.len() as u8,
+            vars: [0; INDEXED],
+        };
+        let mut h = 0;
+        for (n, &e) in elems.iter().enumerate() {
+            let (tag, v) = match e {
+                Cell::Atom(a) => (1, u64::from(a.0)),
+                Cell::Int(i) => (2, i as u64),
+                Cell::Float(f) => (3, f.to_bits()),
+                Cell::Str(s) => (4, u64::from(s.0)),
+                Cell::Ref(x) => {
+                    c.vars[n] = x;
+                    continue;
+                }
+                _ => return None,
+            };
+            c.parts.tags |= tag << (8 * n);
+            c.parts.vals[n] = v;
+            c.mask |= 1 << n;
+            h = mix(h, parts_word(tag, v));
+        }
+        c.tmask = TAG_MASKS[usize::from(c.mask)];
+        Some(match &self.index {
+            None => self.scan(c),
+            Some(index) => {
+                index.lookup(&self.facts, &mut c, h >> HASH_SHIFT);
+                c
+            }
+        })
     }
 
     /// Every fact of a small set.
@@ -1180,6 +1264,25 @@ impl FactSet {
             index,
             id: next_id(),
         }
+    }
+}
+
+/// Pushes the proper list of `elems` onto the heap (above the trailing mark: its cells are new);
+/// its root.
+pub fn push_list(store: &mut Store, elems: &[Cell]) -> Cell {
+    let start = store.len();
+    for (i, &e) in elems.iter().enumerate() {
+        store.heap.push(e);
+        store.heap.push(if i + 1 < elems.len() {
+            Cell::List(start + 2 * i as u32 + 2)
+        } else {
+            Cell::Atom(atom::NIL)
+        });
+    }
+    if elems.is_empty() {
+        Cell::Atom(atom::NIL)
+    } else {
+        Cell::List(start)
     }
 }
 

@@ -9,7 +9,7 @@
 //! evaluating ([`Placement`]); a call of a body keyword that keyword may not use is the uncatchable
 //! runtime error `E0946` (one bit test per body-keyword call).
 
-use super::facts::{FactSet, Ground, HeapWord, Scratch};
+use super::facts::{push_list, Candidates, FactSet, Ground, HeapWord, Scratch};
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::Det;
@@ -204,6 +204,38 @@ impl<'a> KeywordHost<'a> {
     }
 }
 
+/// [`enumerate`] of words that are tried only where their index keys agree with the pattern's
+/// ([`Candidates::matches`], a necessary condition for unifying), and unified as `fact/1` unifies
+/// its candidates ([`Candidates::unify`]): the same answers and retry points. (Fewer than two
+/// words to try: [`enumerate`], the pattern's keys would cost more than they save.)
+fn enumerate_words<'g>(
+    store: &mut Store,
+    h: Cell,
+    start: usize,
+    items: impl Iterator<Item = (usize, &'g Ground)>,
+    count: usize,
+) -> Det {
+    if count < start + 2 {
+        return enumerate(store, h, start, items, count);
+    }
+    let (pat, _) = Candidates::pattern(store, h);
+    for (i, g) in items {
+        if i < start || !pat.matches(g) {
+            continue;
+        }
+        let t = store.trail.len();
+        if pat.unify(g, store, h) {
+            return if i + 1 < count {
+                Det::Retry(i as u64 + 1)
+            } else {
+                Det::True
+            };
+        }
+        store.undo_to(t, |_| {});
+    }
+    Det::Fail
+}
+
 /// Tries `items[start..]` against `h` in order; succeeds with a retry point after the first match.
 fn enumerate<'g>(
     store: &mut Store,
@@ -229,6 +261,44 @@ fn enumerate<'g>(
     Det::Fail
 }
 
+/// `fact/1`'s answer from candidate `start` on: candidates from the index, then only those whose
+/// indexed elements all agree with the pattern are unified (`unify`); no choicepoint is left when
+/// no later candidate agrees. `None` when `unify` gives up on a candidate (nothing is bound then).
+#[inline(always)]
+fn fact_answer(
+    facts: &FactSet,
+    cands: &Candidates<'_>,
+    store: &mut Store,
+    start: usize,
+    mut unify: impl FnMut(&Ground, &mut Store) -> Option<bool>,
+) -> Option<Det> {
+    let n = cands.len();
+    let agrees = |pos: usize| cands.agrees(facts, pos);
+    let mut pos = start;
+    loop {
+        while pos < n && !agrees(pos) {
+            pos += 1;
+        }
+        if pos >= n {
+            return Some(Det::Fail);
+        }
+        let t = store.trail.len();
+        if unify(facts.get(cands.id(pos)), store)? {
+            let mut next = pos + 1;
+            while next < n && !agrees(next) {
+                next += 1;
+            }
+            return Some(if next < n {
+                Det::Retry(next as u64)
+            } else {
+                Det::True
+            });
+        }
+        store.undo_to(t, |_| {});
+        pos += 1;
+    }
+}
+
 impl Host for KeywordHost<'_> {
     fn state_id(&self) -> u64 {
         self.facts.id()
@@ -246,6 +316,33 @@ impl Host for KeywordHost<'_> {
     /// evaluated may not call (they were filled while evaluating another keyword).
     fn forbidden(&self) -> u64 {
         self.placement.forbidden()
+    }
+    /// `fact/1` of a short list (the list is built only to unify a candidate that is not a
+    /// short word of atomic elements): the answer [`Host::call`] gives.
+    fn call_list(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        elems: &[Cell],
+    ) -> Option<Result<Det, Term>> {
+        if id != FACT || !self.placement.allows(FACT) {
+            return None;
+        }
+        let facts = self.facts;
+        let cands = facts.candidates_of(elems)?;
+        // a candidate that is not a short word of atomic elements is unified with the list,
+        // built (once) on the heap then
+        let mut list = None;
+        fact_answer(facts, &cands, store, 0, |g, store| {
+            Some(match cands.unify_elems(g, store) {
+                Some(b) => b,
+                None => {
+                    let h = *list.get_or_insert_with(|| push_list(store, elems));
+                    g.unify(store, h)
+                }
+            })
+        })
+        .map(Ok)
     }
     fn call(
         &mut self,
@@ -272,37 +369,15 @@ impl Host for KeywordHost<'_> {
                 self.players.len(),
             ),
             FACT => {
-                // candidates from the index, then only those whose indexed elements all agree with
-                // the pattern are unified; no choicepoint is left when no later candidate agrees
                 let facts = self.facts;
                 let cands = facts.candidates(store, args[0]);
-                let n = cands.len();
-                let agrees = |pos: usize| cands.agrees(facts, pos);
-                let mut pos = start;
-                loop {
-                    while pos < n && !agrees(pos) {
-                        pos += 1;
-                    }
-                    if pos >= n {
-                        break Det::Fail;
-                    }
-                    let t = store.trail.len();
-                    if cands.unify(facts.get(cands.id(pos)), store, args[0]) {
-                        let mut next = pos + 1;
-                        while next < n && !agrees(next) {
-                            next += 1;
-                        }
-                        break if next < n {
-                            Det::Retry(next as u64)
-                        } else {
-                            Det::True
-                        };
-                    }
-                    store.undo_to(t, |_| {});
-                    pos += 1;
-                }
+                let pat = args[0];
+                fact_answer(facts, &cands, store, start, |g, store| {
+                    Some(cands.unify(g, store, pat))
+                })
+                .unwrap_or(Det::Fail)
             }
-            TOCREATE => enumerate(
+            TOCREATE => enumerate_words(
                 store,
                 args[0],
                 start,
@@ -312,7 +387,7 @@ impl Host for KeywordHost<'_> {
             TODELETE => {
                 let n = self.deletes.len();
                 let facts = self.facts;
-                enumerate(
+                enumerate_words(
                     store,
                     args[0],
                     start,

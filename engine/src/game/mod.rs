@@ -55,6 +55,7 @@ impl Game {
             .host_predicates(&host::keyword_predicates())
             .state_hosts((1 << host::PLAYER) | (1 << host::FACT))
             .context_hosts((1 << host::TOCREATE) | (1 << host::TODELETE) | (1 << host::DOES))
+            .list_hosts(1 << host::FACT)
             .clauses(clauses)
             .build();
         diags.append(&mut d);

@@ -44,6 +44,7 @@ pub struct ProgramBuilder {
     host: Vec<(Atom, u32)>,
     state_hosts: u64,
     context_hosts: u64,
+    list_hosts: u64,
     with_prelude: bool,
 }
 
@@ -54,6 +55,7 @@ impl ProgramBuilder {
             host: Vec::new(),
             state_hosts: 0,
             context_hosts: 0,
+            list_hosts: 0,
             with_prelude: true,
         }
     }
@@ -80,6 +82,12 @@ impl ProgramBuilder {
     /// may be tabled per context (see [`super::statememo`]).
     pub fn context_hosts(mut self, mask: u64) -> ProgramBuilder {
         self.context_hosts = mask;
+        self
+    }
+    /// The host predicates (bits by host id) whose calls with a short list of constants and
+    /// variables the machine hands to [`crate::solve::host::Host::call_list`].
+    pub fn list_hosts(mut self, mask: u64) -> ProgramBuilder {
+        self.list_hosts = mask;
         self
     }
     pub fn clause(mut self, c: SourceClause) -> ProgramBuilder {
@@ -174,6 +182,7 @@ impl ProgramBuilder {
             self.context_hosts,
         );
         data.table_hosts = self.state_hosts | self.context_hosts;
+        data.list_hosts = self.list_hosts;
         for (((p, m), r), s) in data.preds.iter_mut().zip(memo).zip(reaches).zip(state) {
             p.memo = m;
             p.reaches = r;
@@ -184,7 +193,7 @@ impl ProgramBuilder {
             for c in p.clauses.iter_mut() {
                 mark_first_occurrences(c);
                 goal_blocks(c);
-                arith_goals(c);
+                arith_goals(c, self.list_hosts);
             }
         }
         // control constructs compiled into their clauses (reads the resolution of every predicate)

@@ -9,6 +9,7 @@
 
 use super::program::{
     ArithOp, ClauseT, Control, Dispatch, GoalT, Pred, PredIndex, Program, ProgramData, SubGoal,
+    HOST_LIST_MAX,
 };
 use crate::atom::{self, Atom};
 use crate::diag::{Diagnostic, Span};
@@ -228,6 +229,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
             block: (u32::MAX, 0),
             arith: None,
             sub: u32::MAX,
+            host_list: false,
         })
         .collect();
     ClauseT {
@@ -272,14 +274,14 @@ fn args_block(ends: &[u32], args: &[Cell]) -> (u32, u32) {
 /// gives them the `block` `(u32::MAX, n)` (`n`: the cells of their compound arguments), so that
 /// the step loop tests for them only on the path of goals without a contiguous block (after
 /// `goal_blocks`).
-pub(super) fn arith_goals(c: &mut ClauseT) {
+pub(super) fn arith_goals(c: &mut ClauseT, list_hosts: u64) {
     for g in c.body.iter_mut() {
-        arith_goal(&c.ends, g);
+        arith_goal(&c.cells, &c.ends, g, list_hosts);
     }
 }
 
-/// Sets `g.arith` and, for an arithmetic goal, `g.block` (see [`arith_goals`]).
-fn arith_goal(ends: &[u32], g: &mut GoalT) {
+/// Sets `g.arith` and `g.host_list` and, for such a goal, `g.block` (see [`arith_goals`]).
+fn arith_goal(cells: &[Cell], ends: &[u32], g: &mut GoalT, list_hosts: u64) {
     g.arith = match (g.disp, g.arity) {
         (Dispatch::Native(_), 2) => match g.name.name() {
             "is" => Some(ArithOp::Is),
@@ -293,7 +295,9 @@ fn arith_goal(ends: &[u32], g: &mut GoalT) {
         },
         _ => None,
     };
-    if g.arith.is_some() {
+    g.host_list = matches!((g.disp, &*g.args), (Dispatch::Host(id), &[a])
+        if id < 64 && list_hosts & (1 << id) != 0 && host_list_template(cells, a));
+    if g.arith.is_some() || g.host_list {
         let size = g
             .args
             .iter()
@@ -304,6 +308,23 @@ fn arith_goal(ends: &[u32], g: &mut GoalT) {
             .sum();
         g.block = (u32::MAX, size);
     }
+}
+
+/// Is template cell `t` a proper list of 1 to [`HOST_LIST_MAX`] elements, each an atomic constant
+/// or a variable ([`GoalT::host_list`])?
+fn host_list_template(cells: &[Cell], mut t: Cell) -> bool {
+    let mut n = 0;
+    while let Cell::List(p) = t {
+        if n == HOST_LIST_MAX
+            || !(cells[p as usize].is_atomic()
+                || matches!(cells[p as usize], Cell::Var(_) | Cell::Ref(_)))
+        {
+            return false;
+        }
+        n += 1;
+        t = cells[p as usize + 1];
+    }
+    n > 0 && t == Cell::Atom(atom::NIL)
 }
 
 /// The deepest nesting of control constructs compiled into a clause (deeper ones are meta-called).
@@ -409,8 +430,9 @@ fn sub_node(
                 block: args_block(ends, args),
                 arith: None,
                 sub: u32::MAX,
+                host_list: false,
             };
-            arith_goal(ends, &mut g);
+            arith_goal(cells, ends, &mut g, data.list_hosts);
             SubGoal::Goal(g)
         }
     };

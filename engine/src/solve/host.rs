@@ -19,6 +19,20 @@ pub trait Host {
         args: &[Cell],
         redo: Option<u64>,
     ) -> Result<Det, Term>;
+    /// [`Host::call`] of host predicate `id` (no retry) whose one argument is the proper list of
+    /// `elems` (1 to [`HOST_LIST_MAX`](super::program::HOST_LIST_MAX) cells, each atomic or an
+    /// unbound variable `Ref`), handed over without the list being built
+    /// ([`super::program::GoalT::host_list`]): the same answer, bindings and effects as `call`
+    /// would give with that list, or `None` (the default), having changed nothing, when the host
+    /// leaves the call to `call`. A retry state it returns is given to `call` with the list.
+    fn call_list(
+        &mut self,
+        _id: u32,
+        _store: &mut Store,
+        _elems: &[Cell],
+    ) -> Option<Result<Det, Term>> {
+        None
+    }
     fn undo(&mut self, entry: u32);
     /// An identity of the state that the host predicates declared with
     /// [`ProgramBuilder::state_hosts`](super::build::ProgramBuilder::state_hosts) read: two

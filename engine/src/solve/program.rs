@@ -88,7 +88,15 @@ pub struct GoalT {
     /// set by `compile::control_subs`): an if-then-else, disjunction or negation run from the
     /// clause's templates instead of being built as a term and meta-called.
     pub sub: u32,
+    /// A goal of a list host predicate ([`ProgramData::list_hosts`]) whose one argument is a proper list of at most
+    /// [`HOST_LIST_MAX`] elements, each an atomic constant or a variable (set by `arith_goals`;
+    /// then `block` is as for `arith`): the machine may hand the host the elements
+    /// ([`crate::solve::host::Host::call_list`]) instead of building the list.
+    pub host_list: bool,
 }
+
+/// The longest list of a [`GoalT::host_list`] goal.
+pub const HOST_LIST_MAX: usize = 4;
 
 /// A node of a control construct compiled into its clause (`compile::control_subs`): it runs as
 /// the meta-call of the term the construct's subterm would be, step for step (the same frames,
@@ -271,6 +279,9 @@ pub struct ProgramData {
     /// The state and context host predicates (bits by host id): a query whose goal reaches no
     /// other host predicate changes no context, so per-context tables pay there.
     pub table_hosts: u64,
+    /// The host predicates whose calls with a short list are handed to
+    /// [`crate::solve::host::Host::call_list`] ([`GoalT::host_list`]; bits by host id).
+    pub list_hosts: u64,
     /// The nodes of the control constructs compiled into clauses ([`GoalT::sub`]; kept out of
     /// [`ClauseT`], whose size the clause tries index by).
     pub subs: Vec<SubGoal>,

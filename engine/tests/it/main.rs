@@ -17,6 +17,7 @@ mod extensive_steps;
 mod game_properties;
 mod hidden;
 mod ide;
+mod keyword_calls;
 mod keyword_docs;
 mod layout;
 mod memo;

@@ -345,6 +345,11 @@ impl Machine {
                         }
                     }
                 }
+                if g.host_list && self.store.heap.len() + 1 + g.block.1 as usize <= self.heap_at {
+                    if let Some(step) = self.host_list(host, c, g, env, next) {
+                        return step;
+                    }
+                }
                 let args = self.goal_args(c, g, env);
                 self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
             }
@@ -430,6 +435,8 @@ impl Machine {
         let args = self.store.len();
         if g.block.0 != u32::MAX {
             self.goal_args_block(c, g, env);
+        } else if g.host_list {
+            self.goal_args_in(c, g, env, host_list_block(c, g));
         } else {
             self.goal_args_each(c, g, env);
         }
@@ -441,9 +448,15 @@ impl Machine {
     /// building them one by one makes).
     #[inline(always)]
     pub(super) fn goal_args_block(&mut self, c: &ClauseT, g: &GoalT, env: u32) {
+        self.goal_args_in(c, g, env, g.block);
+    }
+
+    /// [`Machine::goal_args_block`] with the block `(bp, be)` (a [`GoalT::host_list`] goal's
+    /// `block` is not its list's: [`host_list_block`]).
+    #[inline(always)]
+    pub(super) fn goal_args_in(&mut self, c: &ClauseT, g: &GoalT, env: u32, (bp, be): (u32, u32)) {
         let args = self.store.len();
         let n = g.args.len();
-        let (bp, be) = g.block;
         let base = args + n as u32;
         let heap = &mut self.store.heap;
         heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
@@ -474,5 +487,15 @@ impl Machine {
             };
             self.store.heap[args as usize + i] = v;
         }
+    }
+}
+
+/// The block of a [`GoalT::host_list`] goal's list (its one argument, a list template: the
+/// block `compile::goal_blocks` gave it before `arith_goals` marked it).
+#[inline(always)]
+pub(super) fn host_list_block(c: &ClauseT, g: &GoalT) -> (u32, u32) {
+    match g.args[0] {
+        Cell::List(p) => (p, c.ends[p as usize]),
+        _ => unreachable!("a host list goal's argument is a list"),
     }
 }

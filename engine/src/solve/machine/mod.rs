@@ -498,13 +498,33 @@ impl Machine {
                             }
                         }
                     }
-                    // a control construct compiled into the clause: run from its templates
-                    if g.sub != u32::MAX {
-                        self.last_clause = Some((pred, clause));
-                        self.last_next = next;
-                        return self.run_sub(data, host, (pred, clause), g.sub, env, f.cutb, next);
+                    // a host predicate's call with a short list: the host gets the elements
+                    if g.host_list {
+                        if args as usize + n + be as usize <= self.heap_at {
+                            self.last_clause = Some((pred, clause));
+                            self.last_next = next;
+                            if let Some(step) = self.host_list(host, c, g, env, next) {
+                                return step;
+                            }
+                        }
+                        self.goal_args_in(c, g, env, host_list_block(c, g));
+                    } else {
+                        // a control construct compiled into the clause: run from its templates
+                        if g.sub != u32::MAX {
+                            self.last_clause = Some((pred, clause));
+                            self.last_next = next;
+                            return self.run_sub(
+                                data,
+                                host,
+                                (pred, clause),
+                                g.sub,
+                                env,
+                                f.cutb,
+                                next,
+                            );
+                        }
+                        self.goal_args_each(c, g, env);
                     }
-                    self.goal_args_each(c, g, env);
                 }
                 self.last_clause = Some((pred, clause));
                 self.last_next = next;

@@ -1,7 +1,7 @@
 //! Calls of native built-ins and host predicates (with their retry choicepoints).
 
 use super::*;
-use crate::solve::program::{ArithOp, GoalT};
+use crate::solve::program::{ArithOp, GoalT, HOST_LIST_MAX};
 use crate::solve::store::Store;
 
 impl Machine {
@@ -132,6 +132,104 @@ impl Machine {
             name,
         };
         self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
+    }
+}
+
+impl Machine {
+    /// Body goal `g` of clause `c` (environment `env`), a [`GoalT::host_list`] goal, run by
+    /// [`Host::call_list`] with its list's elements instead of building the list, when the host
+    /// takes it; `None`: nothing was done, the caller builds the arguments and dispatches.
+    /// Exactly what [`Machine::dispatch`] and [`Machine::call_host`] do: the caller checked that
+    /// the heap built for the arguments would pass `dispatch`'s check; the call is counted only
+    /// where no budget check or profile count is due; the bindings are trailed with the same mark;
+    /// an answer with a retry state gets the list built (with the elements from before the call,
+    /// so that backtracking gives the host the same list) and the choicepoint `call_host` makes.
+    #[inline(never)]
+    pub(super) fn host_list(
+        &mut self,
+        host: &mut dyn Host,
+        c: &ClauseT,
+        g: &GoalT,
+        env: u32,
+        next: u32,
+    ) -> Option<Result<Step, SolveError>> {
+        let Dispatch::Host(id) = g.disp else {
+            return None;
+        };
+        if self.inferences >= self.check_at {
+            return None;
+        }
+        let mut elems = [Cell::Atom(atom::NIL); HOST_LIST_MAX];
+        let mut n = 0;
+        let mut t = g.args[0];
+        while let Cell::List(p) = t {
+            let e = match c.cells[p as usize] {
+                Cell::Var(s) | Cell::Ref(s) => {
+                    self.store.deref(self.store.heap[(env + s) as usize])
+                }
+                other => other,
+            };
+            if !(e.is_atomic() || matches!(e, Cell::Ref(_))) {
+                return None;
+            }
+            elems[n] = e;
+            n += 1;
+            t = c.cells[p as usize + 1];
+        }
+        let (heap, trail, frames) = self.heights(None);
+        let saved_mark = self.store.mark;
+        self.store.mark = heap;
+        let Some(r) = host.call_list(id, &mut self.store, &elems[..n]) else {
+            self.store.mark = saved_mark;
+            return None;
+        };
+        self.inferences += 1;
+        self.last_call = (g.name, g.arity);
+        Some(match r {
+            Ok(Det::True) => {
+                self.store.mark = saved_mark;
+                self.cur = next;
+                Ok(Step::Go)
+            }
+            Ok(Det::Fail) => {
+                self.store.mark = saved_mark;
+                Ok(Step::Fail)
+            }
+            Ok(Det::Retry(state)) => {
+                // the argument: the list of the elements as they were before the call (above
+                // what the host may have pushed)
+                let args = self.store.len();
+                let heap_cells = &mut self.store.heap;
+                heap_cells.push(Cell::List(args + 1));
+                for (i, &e) in elems[..n].iter().enumerate() {
+                    heap_cells.push(e);
+                    heap_cells.push(if i + 1 < n {
+                        Cell::List(args + 3 + 2 * i as u32)
+                    } else {
+                        Cell::Atom(atom::NIL)
+                    });
+                }
+                let retry = CpKind::Host {
+                    id,
+                    args,
+                    arity: 1,
+                    state,
+                    name: g.name,
+                };
+                let top = self.store.len();
+                match self.push_cp_at(retry, (top, trail, frames), next, 0) {
+                    Ok(()) => {
+                        self.cur = next;
+                        Ok(Step::Go)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Err(ball) => {
+                self.store.mark = saved_mark;
+                Ok(Step::Throw(ball))
+            }
+        })
     }
 }
 

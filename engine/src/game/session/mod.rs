@@ -17,8 +17,10 @@ use crate::solve::host::Host;
 use crate::solve::store::{Cell, Store};
 use crate::solve::{Limits, Machine, SolveError};
 use crate::term::Term;
+use by_state::StateSwitches;
 use std::sync::Arc;
 
+mod by_state;
 mod fork;
 mod snapshot;
 mod template;
@@ -279,6 +281,8 @@ pub struct Session {
     scratch: Scratch,
     /// Legal switch ids and actions shared across states.
     interned: Interner,
+    /// The switches of states seen before (shared with forks and recycled sessions).
+    by_state: StateSwitches,
 }
 
 fn show(t: &Term) -> String {
@@ -616,6 +620,7 @@ impl Session {
             initial,
             scratch,
             interned,
+            by_state,
             ..
         } = self;
         machine.reset();
@@ -636,6 +641,7 @@ impl Session {
         // answers that depend on the players only stay valid for the same players
         if s.state.player_terms().eq(state.player_terms()) {
             s.consts = consts;
+            s.by_state = by_state;
         }
         s.scratch = scratch;
         s.interned = interned;
@@ -675,11 +681,13 @@ impl Session {
             initial: _,
             scratch: _,
             interned: _,
+            by_state,
         } = self;
         machine.reset();
         machine.rng = Rng::new(seed);
         if !init.player_terms().eq(state.player_terms()) {
             *consts = ConstCache::new(game);
+            *by_state = StateSwitches::new(game);
         }
         *seed_now = seed;
         *state = init;
@@ -795,6 +803,7 @@ impl Session {
     ) -> Session {
         Session {
             consts: ConstCache::new(&game),
+            by_state: StateSwitches::new(&game),
             game,
             settings,
             seed,
@@ -846,11 +855,32 @@ impl Session {
         &self.pending
     }
 
-    /// The legal switches of the current state with owners and actions (computed once per state).
+    /// The legal switches of the current state with owners and actions (computed once per state,
+    /// and once per facts when they follow from the facts: see [`StateSwitches`]).
     pub fn switches(&mut self) -> Result<Arc<Vec<SwitchInfo>>, RuntimeError> {
         if let Some(s) = &self.switches {
             return Ok(s.clone());
         }
+        // (not while profiling: the queries' calls are counted)
+        let key = match self.machine.profile {
+            None => self.by_state.key(&self.state.facts),
+            Some(_) => None,
+        };
+        if let Some(k) = key {
+            if let Some(s) = self.by_state.get(k, &self.state.facts) {
+                self.switches = Some(s.clone());
+                return Ok(s);
+            }
+        }
+        let out = self.compute_switches()?;
+        if let Some(k) = key {
+            self.by_state.insert(k, &self.state.facts, out.clone());
+        }
+        Ok(out)
+    }
+
+    /// [`Session::switches`] by asking `legal/1`, `owned/2`, `switch/2` and `unlimited/2`.
+    fn compute_switches(&mut self) -> Result<Arc<Vec<SwitchInfo>>, RuntimeError> {
         let state = self.state.clone();
         let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
         let m = &mut self.machine;

@@ -56,6 +56,11 @@ impl StateSwitches {
         StateSwitches(ok.then(Default::default))
     }
 
+    /// Is the table on (do the game's switches follow from the facts and players)?
+    pub(super) fn is_on(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// The key of `facts` when the table is on.
     pub(super) fn key(&self, facts: &FactSet) -> Option<u64> {
         self.0.as_ref().map(|_| facts_hash(facts))

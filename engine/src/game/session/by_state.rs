@@ -15,10 +15,13 @@ const MAX_ITEMS: usize = 1 << 16;
 #[derive(Clone, Default)]
 pub(super) struct StateSwitches(Option<Arc<Mutex<Table>>>);
 
+/// A state's facts (in order) and its switches.
+type Row = (Vec<Arc<Ground>>, Arc<Vec<SwitchInfo>>);
+
 #[derive(Default)]
 struct Table {
     /// Hash of the facts (see [`facts_hash`]) -> the facts and their switches.
-    rows: rustc_hash::FxHashMap<u64, Vec<(Vec<Arc<Ground>>, Arc<Vec<SwitchInfo>>)>>,
+    rows: rustc_hash::FxHashMap<u64, Vec<Row>>,
     /// Switches and actions held (bounds the memory).
     items: usize,
 }
@@ -57,6 +60,7 @@ impl StateSwitches {
     }
 
     /// Is the table on (do the game's switches follow from the facts and players)?
+    #[cfg(test)]
     pub(super) fn is_on(&self) -> bool {
         self.0.is_some()
     }

@@ -490,10 +490,13 @@ struct ConstCache {
     /// its term, so the address is not reused by another term while the entry is there.
     grounds_by_ptr: rustc_hash::FxHashMap<(usize, Atom), (Term, Arc<Ground>)>,
     /// The [`Seg`]s of compound actions (for `do/1`), by address as `grounds_by_ptr`.
-    segs: rustc_hash::FxHashMap<(usize, Atom), (Term, Option<Arc<Seg>>)>,
+    segs: rustc_hash::FxHashMap<(usize, Atom), SegEntry>,
     /// Each player and its [`Seg`] (for `payoff/2`).
     player_segs: Vec<(Arc<Ground>, Option<Arc<Seg>>)>,
 }
+
+/// An entry of [`ConstCache::segs`]: the term (keeping its address taken) and its [`Seg`].
+type SegEntry = (Term, Option<Arc<Seg>>);
 
 /// A ground word as a hash key: hashed by its structural hash, compared by its term.
 #[derive(Clone)]

@@ -205,9 +205,6 @@ pub struct Machine {
     /// [`Machine::reset`] keeps the inference count, so that the inference budget covers several
     /// queries together (a game's chronon).
     pub keep_inferences: bool,
-    /// Set by [`Machine::start`]: the first step of the query is still to run (see
-    /// [`Machine::enter_query`]).
-    entry: bool,
 }
 
 /// The heap cell for clause template cell `cell`: a variable's environment cell (in `old`, the
@@ -273,7 +270,6 @@ impl Machine {
             base_trail: 0,
             memoize: true,
             keep_inferences: false,
-            entry: false,
         }
     }
 
@@ -335,54 +331,6 @@ impl Machine {
             next: 0,
         });
         self.cur = 1;
-        self.entry = true;
-    }
-
-    /// The first step of a query started by [`Machine::start`] whose goal is a plain goal (not a
-    /// variable, not a control construct): what [`Machine::step`] does with the goal frame of
-    /// `call(Goal)` and `call/1` with `Goal` (the frame popped, `call/1` counted as an inference,
-    /// `Goal` dispatched with the cut barrier and current frame of [`Machine::meta_call`]), without
-    /// the two meta-call dispatches. `None` (nothing done) where `step` must run.
-    #[inline]
-    fn enter_query(
-        &mut self,
-        data: &ProgramData,
-        host: &mut dyn Host,
-    ) -> Option<Result<Step, SolveError>> {
-        if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
-            return None;
-        }
-        let fi = self.cur;
-        let f = *self.frames.get(fi as usize)?;
-        let FrameKind::Goal { goal } = f.kind else {
-            return None;
-        };
-        if fi + 1 != self.frames.len() as u32 || fi < self.protected() {
-            return None;
-        }
-        let (call, 1, args) = self.goal_parts(self.store.deref(goal))? else {
-            return None;
-        };
-        if call != atom::CALL
-            || !matches!(
-            self.resolve_goal(data, atom::CALL, 1),
-            Dispatch::Control(Control::Call(0))
-        ) {
-            return None;
-        }
-        let g = self.store.deref(self.store.heap[args as usize]);
-        let (name, arity, gargs) = self.goal_parts(g)?;
-        let disp = self.resolve_goal(data, name, arity);
-        if matches!(disp, Dispatch::Control(_)) {
-            return None;
-        }
-        self.frames.pop();
-        if let Err(e) = self.count_control(atom::CALL, 1) {
-            return Some(Err(e));
-        }
-        let h = self.cps.len() as u32;
-        self.cur = self.frames.len() as u32;
-        Some(self.dispatch_nested(data, host, disp, name, arity, gargs, h, f.next))
     }
 
     /// May per-context tables be used in this query: can its goal reach no host predicate but the
@@ -448,50 +396,32 @@ impl Machine {
         if self.cur == NO_FRAME {
             return Ok(false);
         }
-        if std::mem::take(&mut self.entry) && !redo {
-            if let Some(step) = self.enter_query(data, host) {
-                if let Some(done) = self.after_step(data, host, step?)? {
-                    return Ok(done);
-                }
-            }
-        }
         loop {
             let step = self.step(data, host)?;
-            if let Some(done) = self.after_step(data, host, step)? {
-                return Ok(done);
+            match step {
+                Step::Go => {
+                    if self.cur == 0 {
+                        return Ok(true);
+                    }
+                }
+                Step::Fail => {
+                    if !self.backtrack(data, host)? {
+                        self.cur = NO_FRAME;
+                        self.undo_host_effects(host);
+                        return Ok(false);
+                    }
+                }
+                Step::Throw(ball) => {
+                    if let Err(e) = self.throw(data, host, ball) {
+                        self.cur = NO_FRAME;
+                        return Err(e);
+                    }
+                }
+            }
+            if self.cur == 0 {
+                return Ok(true);
             }
         }
-    }
-
-    /// What [`Machine::solve`] does after a step: `Some(answer found)` when the query stops.
-    #[inline(always)]
-    fn after_step(
-        &mut self,
-        data: &ProgramData,
-        host: &mut dyn Host,
-        step: Step,
-    ) -> Result<Option<bool>, SolveError> {
-        match step {
-            Step::Go => {
-                if self.cur == 0 {
-                    return Ok(Some(true));
-                }
-            }
-            Step::Fail => {
-                if !self.backtrack(data, host)? {
-                    self.cur = NO_FRAME;
-                    self.undo_host_effects(host);
-                    return Ok(Some(false));
-                }
-            }
-            Step::Throw(ball) => {
-                if let Err(e) = self.throw(data, host, ball) {
-                    self.cur = NO_FRAME;
-                    return Err(e);
-                }
-            }
-        }
-        Ok((self.cur == 0).then_some(true))
     }
 
     /// One step: run the current frame.

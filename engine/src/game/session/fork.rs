@@ -29,6 +29,7 @@ impl Session {
             initial: self.initial.clone(),
             scratch: Scratch::default(),
             interned: Interner::default(),
+            by_state: self.by_state.clone(),
         }
     }
 

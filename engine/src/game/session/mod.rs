@@ -17,8 +17,10 @@ use crate::solve::host::Host;
 use crate::solve::store::{Cell, Store};
 use crate::solve::{Limits, Machine, SolveError};
 use crate::term::Term;
+use by_state::StateSwitches;
 use std::sync::Arc;
 
+mod by_state;
 mod fork;
 mod snapshot;
 mod template;
@@ -279,6 +281,8 @@ pub struct Session {
     scratch: Scratch,
     /// Legal switch ids and actions shared across states.
     interned: Interner,
+    /// The switches of states seen before (shared with forks and recycled sessions).
+    by_state: StateSwitches,
 }
 
 fn show(t: &Term) -> String {
@@ -318,7 +322,21 @@ fn call_solutions(
     max: usize,
     during: &str,
 ) -> Result<Vec<Term>, RuntimeError> {
-    let (g, t) = build_call(machine, name, args, var);
+    let (g, t) = build_call(machine, name, args.iter().map(|&a| Arg::Term(a)), var);
+    collect_answers(machine, host, g, t, max, during)
+}
+
+/// [`call_solutions`] with arguments given as [`Arg`]s.
+fn call_solutions_args(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    name: Atom,
+    args: &[Arg],
+    var: bool,
+    max: usize,
+    during: &str,
+) -> Result<Vec<Term>, RuntimeError> {
+    let (g, t) = build_call(machine, name, args.iter().copied(), var);
     collect_answers(machine, host, g, t, max, during)
 }
 
@@ -334,20 +352,61 @@ fn call_hashed(
     max: usize,
     during: &str,
 ) -> Result<Vec<Hashed>, RuntimeError> {
-    let (g, t) = build_call(machine, name, args, var);
+    let (g, t) = build_call(machine, name, args.iter().map(|&a| Arg::Term(a)), var);
     collect_with(machine, host, g, max, during, |store| {
         intern.answer(store, t)
     })
 }
 
-/// Resets the machine and builds the goal and template of [`call_solutions`] on its heap.
-fn build_call(machine: &mut Machine, name: Atom, args: &[&Term], var: bool) -> (Cell, Cell) {
+/// A ground term as the relocatable cells [`Store::copy_out`] makes of it: put on a heap by one
+/// copy ([`Store::copy_in`]), the same cells [`Store::build`] would make.
+struct Seg {
+    cells: Box<[Cell]>,
+    root: Cell,
+}
+
+impl Seg {
+    /// `None` for a term with variables, or whose copy is not cell for cell what `build` makes
+    /// (a large term whose repeated parts the copy shares).
+    fn new(t: &Term) -> Option<Seg> {
+        if !t.is_ground() {
+            return None;
+        }
+        let mut store = Store::new();
+        let c = store.build(t, &mut Vec::new());
+        let mut cells = Vec::new();
+        let root = store.copy_out(c, &mut cells);
+        (cells.len() == store.len() as usize).then(|| Seg {
+            cells: cells.into(),
+            root,
+        })
+    }
+}
+
+/// An argument of a keyword query: a term, or the [`Seg`] of a ground one.
+#[derive(Clone, Copy)]
+enum Arg<'a> {
+    Term(&'a Term),
+    Seg(&'a Seg),
+}
+
+/// Resets the machine and builds the goal and template of [`call_solutions`] on its heap (at most
+/// two arguments).
+fn build_call<'a>(
+    machine: &mut Machine,
+    name: Atom,
+    args: impl Iterator<Item = Arg<'a>>,
+    var: bool,
+) -> (Cell, Cell) {
     machine.reset();
     let mut vars = Vec::new();
     let mut cells = [Cell::Atom(atom::NIL); 3];
     let mut n = 0;
     for a in args {
-        cells[n] = machine.store.build(a, &mut vars);
+        cells[n] = match a {
+            Arg::Term(t) => machine.store.build(t, &mut vars),
+            Arg::Seg(s) => machine.store.copy_in(&s.cells, s.root),
+        };
         n += 1;
     }
     let t = if var {
@@ -426,7 +485,18 @@ struct ConstCache {
     last_switches: Option<Arc<Vec<SwitchInfo>>>,
     /// Compiled switch ids and actions for `does/2` (a pure function of the term).
     grounds: rustc_hash::FxHashMap<Term, Arc<Ground>>,
+    /// The same by the address of a compound's arguments and its name: the ids and actions are
+    /// shared terms (see [`Interner`]), so a lookup needs no hashing of the term. An entry holds
+    /// its term, so the address is not reused by another term while the entry is there.
+    grounds_by_ptr: rustc_hash::FxHashMap<(usize, Atom), (Term, Arc<Ground>)>,
+    /// The [`Seg`]s of compound actions (for `do/1`), by address as `grounds_by_ptr`.
+    segs: rustc_hash::FxHashMap<(usize, Atom), SegEntry>,
+    /// Each player and its [`Seg`] (for `payoff/2`).
+    player_segs: Vec<(Arc<Ground>, Option<Arc<Seg>>)>,
 }
+
+/// An entry of [`ConstCache::segs`]: the term (keeping its address taken) and its [`Seg`].
+type SegEntry = (Term, Option<Arc<Seg>>);
 
 /// A ground word as a hash key: hashed by its structural hash, compared by its term.
 #[derive(Clone)]
@@ -462,6 +532,9 @@ impl ConstCache {
             switch_rows: Default::default(),
             last_switches: None,
             grounds: Default::default(),
+            grounds_by_ptr: Default::default(),
+            segs: Default::default(),
+            player_segs: Vec::new(),
         }
     }
 
@@ -476,15 +549,69 @@ impl ConstCache {
 
     /// The compiled form of a ground term (cached).
     fn ground(&mut self, t: &Term) -> Arc<Ground> {
-        if let Some(g) = self.grounds.get(t) {
-            return g.clone();
+        let by_ptr = match t {
+            Term::Compound(f, args) if !args.is_empty() => Some((args.as_ptr() as usize, *f)),
+            _ => None,
+        };
+        if let Some(k) = by_ptr {
+            if let Some((_, g)) = self.grounds_by_ptr.get(&k) {
+                return g.clone();
+            }
         }
-        if self.grounds.len() >= CONST_CACHE_MAX {
-            self.grounds.clear();
+        let g = match self.grounds.get(t) {
+            Some(g) => g.clone(),
+            None => {
+                if self.grounds.len() >= CONST_CACHE_MAX {
+                    self.grounds.clear();
+                }
+                let g = Arc::new(Ground::new(t.clone()));
+                self.grounds.insert(t.clone(), g.clone());
+                g
+            }
+        };
+        if let Some(k) = by_ptr {
+            if self.grounds_by_ptr.len() >= CONST_CACHE_MAX {
+                self.grounds_by_ptr.clear();
+            }
+            self.grounds_by_ptr.insert(k, (t.clone(), g.clone()));
         }
-        let g = Arc::new(Ground::new(t.clone()));
-        self.grounds.insert(t.clone(), g.clone());
         g
+    }
+
+    /// The [`Seg`] of a compound term, when it has one (cached by address).
+    fn seg(&mut self, t: &Term) -> Option<Arc<Seg>> {
+        let Term::Compound(f, args) = t else {
+            return None;
+        };
+        if args.is_empty() {
+            return None;
+        }
+        let k = (args.as_ptr() as usize, *f);
+        if let Some((_, s)) = self.segs.get(&k) {
+            return s.clone();
+        }
+        if self.segs.len() >= CONST_CACHE_MAX {
+            self.segs.clear();
+        }
+        let s = Seg::new(t).map(Arc::new);
+        self.segs.insert(k, (t.clone(), s.clone()));
+        s
+    }
+
+    /// Makes `player_segs` hold `players` (again if the players are not those of the last call).
+    fn player_segs(&mut self, players: &[Arc<Ground>]) {
+        let same = self.player_segs.len() == players.len()
+            && self
+                .player_segs
+                .iter()
+                .zip(players)
+                .all(|((q, _), p)| Arc::ptr_eq(q, p));
+        if !same {
+            self.player_segs = players
+                .iter()
+                .map(|p| (p.clone(), Seg::new(&p.term).map(Arc::new)))
+                .collect();
+        }
     }
 
     /// May the answers of this keyword's goals (arity 2) be cached?
@@ -616,6 +743,7 @@ impl Session {
             initial,
             scratch,
             interned,
+            by_state,
             ..
         } = self;
         machine.reset();
@@ -636,6 +764,7 @@ impl Session {
         // answers that depend on the players only stay valid for the same players
         if s.state.player_terms().eq(state.player_terms()) {
             s.consts = consts;
+            s.by_state = by_state;
         }
         s.scratch = scratch;
         s.interned = interned;
@@ -675,11 +804,13 @@ impl Session {
             initial: _,
             scratch: _,
             interned: _,
+            by_state,
         } = self;
         machine.reset();
         machine.rng = Rng::new(seed);
         if !init.player_terms().eq(state.player_terms()) {
             *consts = ConstCache::new(game);
+            *by_state = StateSwitches::new(game);
         }
         *seed_now = seed;
         *state = init;
@@ -795,6 +926,7 @@ impl Session {
     ) -> Session {
         Session {
             consts: ConstCache::new(&game),
+            by_state: StateSwitches::new(&game),
             game,
             settings,
             seed,
@@ -846,11 +978,32 @@ impl Session {
         &self.pending
     }
 
-    /// The legal switches of the current state with owners and actions (computed once per state).
+    /// The legal switches of the current state with owners and actions (computed once per state,
+    /// and once per facts when they follow from the facts: see [`StateSwitches`]).
     pub fn switches(&mut self) -> Result<Arc<Vec<SwitchInfo>>, RuntimeError> {
         if let Some(s) = &self.switches {
             return Ok(s.clone());
         }
+        // (not while profiling: the queries' calls are counted)
+        let key = match self.machine.profile {
+            None => self.by_state.key(&self.state.facts),
+            Some(_) => None,
+        };
+        if let Some(k) = key {
+            if let Some(s) = self.by_state.get(k, &self.state.facts) {
+                self.switches = Some(s.clone());
+                return Ok(s);
+            }
+        }
+        let out = self.compute_switches()?;
+        if let Some(k) = key {
+            self.by_state.insert(k, &self.state.facts, out.clone());
+        }
+        Ok(out)
+    }
+
+    /// [`Session::switches`] by asking `legal/1`, `owned/2`, `switch/2` and `unlimited/2`.
+    fn compute_switches(&mut self) -> Result<Arc<Vec<SwitchInfo>>, RuntimeError> {
         let state = self.state.clone();
         let mut host = KeywordHost::new(&state.facts, &state.players, &[]);
         let m = &mut self.machine;
@@ -972,17 +1125,19 @@ impl Session {
         }
         let state = self.state.clone();
         let facts: Vec<Arc<Ground>> = state.facts.iter().cloned().collect();
-        let m = self.hidden_of(&state, &facts)?;
+        let m = self.hidden_of(&state, &facts, true)?;
         let m = Arc::new(m);
         self.hidden = Some(m.clone());
         Ok(m)
     }
 
-    /// For each player, which of `words` are hidden from it in `state`.
+    /// For each player, which of `words` are hidden from it in `state` (without `keep`, the same
+    /// queries run but nothing is returned).
     fn hidden_of(
         &mut self,
         state: &State,
         words: &[Arc<Ground>],
+        keep: bool,
     ) -> Result<Vec<Vec<bool>>, RuntimeError> {
         let n = state.players.len();
         if self.game.program.pred(atom::HIDDEN, 2).is_none() {
@@ -1003,12 +1158,14 @@ impl Session {
             }
         }
         let mut host: Option<KeywordHost> = None;
-        let mut out = Vec::with_capacity(n);
+        let mut out = Vec::with_capacity(if keep { n } else { 0 });
         for (pi, p) in state.player_terms().enumerate() {
-            let mut row = Vec::with_capacity(len);
+            let mut row = Vec::with_capacity(if keep { len } else { 0 });
             for (wi, w) in words.iter().enumerate() {
                 if let Some(h) = known[pi * len + wi] {
-                    row.push(h);
+                    if keep {
+                        row.push(h);
+                    }
                     continue;
                 }
                 let host = host.get_or_insert_with(|| {
@@ -1041,9 +1198,13 @@ impl Session {
                     }
                     cached[pi] = Some(h);
                 }
-                row.push(h);
+                if keep {
+                    row.push(h);
+                }
             }
-            out.push(row);
+            if keep {
+                out.push(row);
+            }
         }
         Ok(out)
     }
@@ -1438,11 +1599,16 @@ impl Session {
             };
             let ok = if prog.pred(atom::DO, 1).is_some() {
                 host.placement = Placement::keyword(atom::DO, 1);
-                !call_solutions(
+                let seg = self.consts.seg(&action);
+                let arg = match &seg {
+                    Some(seg) => Arg::Seg(seg),
+                    None => Arg::Term(&action),
+                };
+                !call_solutions_args(
                     &mut self.machine,
                     &mut host,
                     atom::DO,
-                    &[&action],
+                    &[arg],
                     false,
                     1,
                     "do/1",
@@ -1469,12 +1635,17 @@ impl Session {
         let mut accounts = state.accounts.clone();
         if prog.pred(atom::PAYOFF, 2).is_some() {
             host.placement = Placement::keyword(atom::PAYOFF, 2);
-            for (pi, p) in state.players.iter().enumerate() {
-                for amount in call_solutions(
+            self.consts.player_segs(&state.players);
+            for (pi, (p, seg)) in self.consts.player_segs.iter().enumerate() {
+                let arg = match seg {
+                    Some(seg) => Arg::Seg(seg),
+                    None => Arg::Term(&p.term),
+                };
+                for amount in call_solutions_args(
                     &mut self.machine,
                     &mut host,
                     atom::PAYOFF,
-                    &[&p.term],
+                    &[arg],
                     true,
                     usize::MAX,
                     "payoff/2",
@@ -1497,7 +1668,7 @@ impl Session {
                     .map(|&i| state.facts.get(i).clone())
                     .chain(creates.iter().cloned())
                     .collect();
-                self.hidden_of(state, &words)?;
+                self.hidden_of(state, &words, false)?;
             }
             return Ok((self.next_state(state, &deletes, &creates, accounts), None));
         }
@@ -1524,7 +1695,7 @@ impl Session {
             .map(|&i| state.facts.get(i).clone())
             .chain(creates.iter().cloned())
             .collect();
-        let hidden = self.hidden_of(state, &words)?;
+        let hidden = self.hidden_of(state, &words, true)?;
         let mut player_events = Vec::with_capacity(state.players.len());
         for (pi, hidden_pi) in hidden.iter().enumerate() {
             let mut evs = Vec::with_capacity(events.len());

@@ -327,3 +327,99 @@ mod advance {
         }
     }
 }
+
+mod by_state {
+    use super::*;
+
+    fn shipped_games() -> Vec<(String, Arc<Game>)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
+        let mut files = Vec::new();
+        for dir in [root.clone(), root.join("paper")] {
+            for e in std::fs::read_dir(&dir).expect("games dir") {
+                let p = e.expect("entry").path();
+                if p.extension().is_some_and(|x| x == "sidl") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        files
+            .into_iter()
+            .map(|f| {
+                let src = std::fs::read_to_string(&f).expect("reads");
+                let (game, _) = Game::load(&src).expect("loads");
+                (f.display().to_string(), Arc::new(game))
+            })
+            .collect()
+    }
+
+    /// Random games back to back in recycled sessions (as `sidl bench` plays them, so states
+    /// recur), one session with the switches-by-facts table and one without: the same switches,
+    /// submissions, states and errors in every chronon.
+    #[test]
+    fn switches_by_facts_are_those_asked_again() {
+        let mut games_on = 0;
+        for (what, game) in shipped_games() {
+            games_on += usize::from(StateSwitches::new(&game).is_on());
+            let mut a = Session::new(game.clone(), 1, Settings::default()).expect("starts");
+            let mut b = Session::new(game.clone(), 1, Settings::default()).expect("starts");
+            b.by_state = StateSwitches::default();
+            for seed in 2..6 {
+                for n in 0..25 {
+                    let (x, y) = (a.switches(), b.switches());
+                    assert_eq!(x, y, "{what}: game {seed} chronon {n}");
+                    if x.map_or(true, |s| s.is_empty()) {
+                        break;
+                    }
+                    crate::game::trace::random_submissions(&mut a).expect("submits");
+                    crate::game::trace::random_submissions(&mut b).expect("submits");
+                    assert_eq!(a.pending(), b.pending(), "{what}: game {seed} chronon {n}");
+                    let (x, y) = (a.advance(false), b.advance(false));
+                    assert_eq!(x, y, "{what}: game {seed} chronon {n}");
+                    if x.is_err() {
+                        break;
+                    }
+                    assert_eq!(
+                        a.state().facts.iter().count(),
+                        b.state().facts.iter().count()
+                    );
+                    assert!(
+                        a.state().facts.terms().eq(b.state().facts.terms()),
+                        "{what}: game {seed} chronon {n}"
+                    );
+                    assert_eq!(
+                        a.accounts(),
+                        b.accounts(),
+                        "{what}: game {seed} chronon {n}"
+                    );
+                }
+                a = a.recycle(seed).expect("recycles");
+                b = b.recycle(seed).expect("recycles");
+                assert!(!b.by_state.is_on(), "{what}: stays off");
+            }
+        }
+        assert!(games_on >= 5, "the table serves {games_on} shipped games");
+    }
+
+    #[test]
+    fn only_where_the_switches_follow_from_the_facts_and_players() {
+        let on = |src: &str| {
+            let (g, _) = Game::load(src).expect("loads");
+            StateSwitches::new(&g).is_on()
+        };
+        let base = "game(g).\ninit([n, 0]).\ninit([p], 0).\nowned([s], [p]).\n";
+        assert!(on(&format!(
+            "{base}legal([s]) :- fact([n, N]), N < 3.\nswitch([s], [a]).\ndo([a])."
+        )));
+        // random numbers, the schedule or an unknown meta-call: asked in every state
+        assert!(!on(&format!(
+            "{base}legal([s]) :- X is random(2), X >= 0.\nswitch([s], [a]).\ndo([a])."
+        )));
+        assert!(!on(&format!(
+            "{base}legal([s]).\nswitch([s], [A]) :- member(A, [a, b]), tocreate([A]).\ndo([a])."
+        )));
+        assert!(!on(&format!(
+            "{base}legal([s]) :- G = true, call(G).\nswitch([s], [a]).\ndo([a])."
+        )));
+    }
+}

@@ -401,6 +401,43 @@ mod by_state {
         assert!(games_on >= 5, "the table serves {games_on} shipped games");
     }
 
+    /// Random plays of Connect Four rarely meet a state twice: the table is given up after its
+    /// first lookups, and play goes on with the same switches as without it. Nim's plays meet
+    /// their states again and again: its table stays.
+    #[test]
+    fn a_table_that_is_rarely_hit_is_given_up() {
+        let games = shipped_games();
+        let game = |name: &str| {
+            games
+                .iter()
+                .find(|(f, _)| f.ends_with(&format!("games/{name}.sidl")))
+                .map(|(_, g)| g.clone())
+                .expect("shipped")
+        };
+        for (name, gives_up) in [("connect4", true), ("nim", false)] {
+            let g = game(name);
+            let mut a = Session::new(g.clone(), 1, Settings::default()).expect("starts");
+            let mut b = Session::new(g.clone(), 1, Settings::default()).expect("starts");
+            b.by_state = StateSwitches::default();
+            assert!(a.by_state.is_on(), "{name}");
+            let mut seed = 1;
+            for n in 0..3000 {
+                let (x, y) = (a.switches(), b.switches());
+                assert_eq!(x, y, "{name}: chronon {n}");
+                if x.expect("switches").is_empty() {
+                    seed += 1;
+                    a = a.recycle(seed).expect("recycles");
+                    b = b.recycle(seed).expect("recycles");
+                    continue;
+                }
+                crate::game::trace::random_submissions(&mut a).expect("submits");
+                crate::game::trace::random_submissions(&mut b).expect("submits");
+                assert_eq!(a.advance(false), b.advance(false), "{name}: chronon {n}");
+            }
+            assert_eq!(a.by_state.given_up(), gives_up, "{name}");
+        }
+    }
+
     #[test]
     fn only_where_the_switches_follow_from_the_facts_and_players() {
         let on = |src: &str| {

@@ -4,10 +4,9 @@
 // them alike, and the median of RUNS is kept. Prints chronons per second and each variant's speed
 // over the first one. Usage (the shell script passes these):
 //   node opt.mjs ROOT CHRONONS RUNS "GAME ..." NAME=PKG_DIR ...      (GAME under games/, no .sidl)
-import { readFileSync } from 'node:fs';
-import { extname, join, dirname } from 'node:path';
+import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { openBrowser, origin } from './serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [root, nArg, runsArg, gamesArg, ...pairs] = process.argv.slice(2);
@@ -20,9 +19,6 @@ const seed = 1;
 const log = (s) => process.stderr.write(`${s}\n`);
 
 // every variant's page under /NAME/: its sidl/ is that variant's build, the rest is shared
-const origin = 'http://127.0.0.1:9/';
-const mime = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.data': 'application/octet-stream' };
 function fileOf(path) {
   const slash = path.indexOf('/');
   const pkg = pkgOf[path.slice(0, slash)];
@@ -35,23 +31,7 @@ function fileOf(path) {
   if (rest.startsWith('games/')) return join(root, rest);
   return null;
 }
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
-});
-const context = await browser.newContext();
-await context.route('**/*', async (route) => {
-  const url = new URL(route.request().url());
-  const file = url.origin + '/' === origin ? fileOf(decodeURIComponent(url.pathname.slice(1))) : null;
-  if (!file) return route.fulfill({ status: 404, body: 'not found' });
-  try {
-    await route.fulfill({ status: 200, body: readFileSync(file),
-      contentType: mime[extname(file)] || 'text/plain; charset=utf-8' });
-  } catch {
-    await route.fulfill({ status: 404, body: 'not found' });
-  }
-});
+const { browser, context } = await openBrowser(fileOf);
 const pages = {};
 for (const [name] of variants) {
   const page = await context.newPage();

@@ -6,9 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { extname, join, dirname } from 'node:path';
+import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { openBrowser, origin } from './serve.mjs';
 import SWIPL from 'swipl-wasm';
 import { aiLoop, apiLoop, benchCall, swiplBench } from './loops.mjs';
 
@@ -22,9 +22,6 @@ const gm = readFileSync(join(root, 'tests/reference/gm.pl'), 'utf8');
 const log = (s) => process.stderr.write(`${s}\n`);
 
 // the page's files, served from disk by Playwright's router (no server, nothing leaves the browser)
-const origin = 'http://127.0.0.1:9/';
-const mime = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.data': 'application/octet-stream' };
 function fileOf(path) {
   if (path === 'page.html' || path === 'loops.mjs') return join(here, path);
   if (path === 'gm.pl') return join(root, 'tests/reference/gm.pl');
@@ -33,24 +30,9 @@ function fileOf(path) {
   if (path.startsWith('games/')) return join(root, path);
   return null;
 }
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run'],
-});
-const page = await browser.newPage();
+const { browser, context } = await openBrowser(fileOf);
+const page = await context.newPage();
 page.on('pageerror', (e) => log(`page error: ${e}`));
-await page.route('**/*', async (route) => {
-  const url = new URL(route.request().url());
-  const file = url.origin + '/' === origin ? fileOf(decodeURIComponent(url.pathname.slice(1))) : null;
-  if (!file) return route.fulfill({ status: 404, body: 'not found' });
-  try {
-    await route.fulfill({ status: 200, body: readFileSync(file),
-      contentType: mime[extname(file)] || 'text/plain; charset=utf-8' });
-  } catch {
-    await route.fulfill({ status: 404, body: 'not found' });
-  }
-});
 await page.goto(`${origin}page.html`);
 await page.waitForFunction(() => document.title === 'ready', null, { timeout: 120000 });
 const browserVersion = browser.version();

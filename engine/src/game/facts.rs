@@ -1003,7 +1003,45 @@ impl Candidates<'_> {
     }
 }
 
+/// The tag and value word of an atomic cell's key (atom 1, integer 2, float 3, string 4), as
+/// [`Candidates::pattern`] and [`FactSet::candidates_of`] key a pattern's elements.
+#[inline(always)]
+fn atomic_part(e: Cell) -> (u32, u64) {
+    match e {
+        Cell::Atom(a) => (1, u64::from(a.0)),
+        Cell::Int(i) => (2, i as u64),
+        Cell::Float(f) => (3, f.to_bits()),
+        Cell::Str(s) => (4, u64::from(s.0)),
+        _ => (0, 0),
+    }
+}
+
+impl Candidates<'_> {
+    /// Element `n` has the key (`tag`, `v`): recorded, and mixed into the composite hash `h`.
+    #[inline(always)]
+    fn add_part(&mut self, n: usize, tag: u32, v: u64, h: &mut u64) {
+        self.parts.tags |= tag << (8 * n);
+        self.parts.vals[n] = v;
+        self.mask |= 1 << n;
+        *h = mix(*h, parts_word(tag, v));
+    }
+}
+
 impl Candidates<'static> {
+    /// No keys, no candidates, no variables; `len` elements ([`NOT_FLAT`]: not a short flat list).
+    #[inline(always)]
+    fn blank(len: u8) -> Candidates<'static> {
+        Candidates {
+            list: &[],
+            parts: Parts::default(),
+            mask: 0,
+            tmask: 0,
+            exact: false,
+            len,
+            vars: [0; INDEXED],
+        }
+    }
+
     /// The keys, binding mode, elements (when it is a short list of atomic elements and
     /// variables) and composite hash (not yet shifted) of the heap pattern `pat`'s leading
     /// elements, in one walk; no candidates listed yet. [`Candidates::matches`] and
@@ -1013,15 +1051,7 @@ impl Candidates<'static> {
         // the keys, the binding mode, the elements and the composite hash of the pattern's leading
         // elements, in one walk
         let heap = &store.heap;
-        let mut c = Candidates {
-            list: &[],
-            parts: Parts::default(),
-            mask: 0,
-            tmask: 0,
-            exact: false,
-            len: NOT_FLAT,
-            vars: [0; INDEXED],
-        };
+        let mut c = Candidates::blank(NOT_FLAT);
         let mut h = 0;
         let mut t = store.deref(pat);
         let mut n = 0;
@@ -1031,10 +1061,7 @@ impl Candidates<'static> {
             let Cell::List(p) = t else { break };
             let e = store.deref(heap[p as usize]);
             let (tag, v) = match e {
-                Cell::Atom(a) => (1, u64::from(a.0)),
-                Cell::Int(i) => (2, i as u64),
-                Cell::Float(f) => (3, f.to_bits()),
-                Cell::Str(s) => (4, u64::from(s.0)),
+                Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_) => atomic_part(e),
                 Cell::List(_) => (5, (u64::from(atom::DOT.0) << 32) | 2),
                 Cell::Struct(q) => match heap[q as usize] {
                     Cell::Functor(f, k) => (5, (u64::from(f.0) << 32) | u64::from(k)),
@@ -1053,10 +1080,7 @@ impl Candidates<'static> {
                 }
             };
             if tag != 0 {
-                c.parts.tags |= tag << (8 * n);
-                c.parts.vals[n] = v;
-                c.mask |= 1 << n;
-                h = mix(h, parts_word(tag, v));
+                c.add_part(n, tag, v, &mut h);
             }
             t = store.deref(heap[p as usize + 1]);
             n += 1;
@@ -1133,32 +1157,18 @@ impl FactSet {
         if elems.is_empty() || elems.len() > INDEXED {
             return None;
         }
-        let mut c = Candidates {
-            list: &[],
-            parts: Parts::default(),
-            mask: 0,
-            tmask: 0,
-            exact: false,
-            len: elems.len() as u8,
-            vars: [0; INDEXED],
-        };
+        let mut c = Candidates::blank(elems.len() as u8);
         let mut h = 0;
         for (n, &e) in elems.iter().enumerate() {
             let (tag, v) = match e {
-                Cell::Atom(a) => (1, u64::from(a.0)),
-                Cell::Int(i) => (2, i as u64),
-                Cell::Float(f) => (3, f.to_bits()),
-                Cell::Str(s) => (4, u64::from(s.0)),
+                Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_) => atomic_part(e),
                 Cell::Ref(x) => {
                     c.vars[n] = x;
                     continue;
                 }
                 _ => return None,
             };
-            c.parts.tags |= tag << (8 * n);
-            c.parts.vals[n] = v;
-            c.mask |= 1 << n;
-            h = mix(h, parts_word(tag, v));
+            c.add_part(n, tag, v, &mut h);
         }
         c.tmask = TAG_MASKS[usize::from(c.mask)];
         Some(match &self.index {

@@ -219,21 +219,14 @@ fn enumerate_words<'g>(
         return enumerate(store, h, start, items, count);
     }
     let (pat, _) = Candidates::pattern(store, h);
-    for (i, g) in items {
-        if i < start || !pat.matches(g) {
-            continue;
-        }
-        let t = store.trail.len();
-        if pat.unify(g, store, h) {
-            return if i + 1 < count {
-                Det::Retry(i as u64 + 1)
-            } else {
-                Det::True
-            };
-        }
-        store.undo_to(t, |_| {});
-    }
-    Det::Fail
+    first_unifying(
+        store,
+        start,
+        items,
+        count,
+        |g| pat.matches(g),
+        |g, store| pat.unify(g, store, h),
+    )
 }
 
 /// Tries `items[start..]` against `h` in order; succeeds with a retry point after the first match.
@@ -244,12 +237,33 @@ fn enumerate<'g>(
     items: impl Iterator<Item = (usize, &'g Ground)>,
     count: usize,
 ) -> Det {
+    first_unifying(
+        store,
+        start,
+        items,
+        count,
+        |_| true,
+        |g, store| g.unify(store, h),
+    )
+}
+
+/// The first of `items[start..]` that passes `may` and that `unify` accepts (its bindings kept;
+/// a rejected item's undone), with a retry point after it when it is not the last of `count`.
+#[inline(always)]
+fn first_unifying<'g>(
+    store: &mut Store,
+    start: usize,
+    items: impl Iterator<Item = (usize, &'g Ground)>,
+    count: usize,
+    may: impl Fn(&Ground) -> bool,
+    mut unify: impl FnMut(&Ground, &mut Store) -> bool,
+) -> Det {
     for (i, g) in items {
-        if i < start {
+        if i < start || !may(g) {
             continue;
         }
         let t = store.trail.len();
-        if g.unify(store, h) {
+        if unify(g, store) {
             return if i + 1 < count {
                 Det::Retry(i as u64 + 1)
             } else {

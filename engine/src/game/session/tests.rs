@@ -2,6 +2,22 @@
 
 use super::*;
 
+/// The games of games/ and games/paper/, sorted.
+fn shipped_game_files() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
+    let mut files = Vec::new();
+    for dir in [root.clone(), root.join("paper")] {
+        for e in std::fs::read_dir(&dir).expect("games dir") {
+            let p = e.expect("entry").path();
+            if p.extension().is_some_and(|x| x == "sidl") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
 mod basics {
     use super::*;
 
@@ -237,17 +253,7 @@ mod advance {
 
     #[test]
     fn advance_plays_every_shipped_game_as_run_chronon_does() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
-        let mut files = Vec::new();
-        for dir in [root.clone(), root.join("paper")] {
-            for e in std::fs::read_dir(&dir).expect("games dir") {
-                let p = e.expect("entry").path();
-                if p.extension().is_some_and(|x| x == "sidl") {
-                    files.push(p);
-                }
-            }
-        }
-        files.sort();
+        let files = shipped_game_files();
         assert!(files.len() >= 10, "found {} games", files.len());
         for f in files {
             let src = std::fs::read_to_string(&f).expect("reads");
@@ -332,17 +338,7 @@ mod by_state {
     use super::*;
 
     fn shipped_games() -> Vec<(String, Arc<Game>)> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../games");
-        let mut files = Vec::new();
-        for dir in [root.clone(), root.join("paper")] {
-            for e in std::fs::read_dir(&dir).expect("games dir") {
-                let p = e.expect("entry").path();
-                if p.extension().is_some_and(|x| x == "sidl") {
-                    files.push(p);
-                }
-            }
-        }
-        files.sort();
+        let files = shipped_game_files();
         files
             .into_iter()
             .map(|f| {

@@ -77,15 +77,6 @@ impl StateSwitches {
         self.0.is_some()
     }
 
-    /// The key of `facts` when the table is on.
-    pub(super) fn key(&self, facts: &FactSet) -> Option<u64> {
-        let t = self.0.as_ref()?;
-        if t.lock().unwrap_or_else(|e| e.into_inner()).off {
-            return None;
-        }
-        Some(facts_hash(facts))
-    }
-
     /// Was the table given up (rarely hit)?
     #[cfg(test)]
     pub(super) fn given_up(&self) -> bool {
@@ -94,11 +85,17 @@ impl StateSwitches {
             .is_some_and(|t| t.lock().unwrap_or_else(|e| e.into_inner()).off)
     }
 
-    pub(super) fn get(&self, key: u64, facts: &FactSet) -> Option<Arc<Vec<SwitchInfo>>> {
-        let mut t = self.0.as_ref()?.lock().unwrap_or_else(|e| e.into_inner());
+    /// The switches stored for `facts`, and the key to [`StateSwitches::insert`] them under on
+    /// a miss (`None`: the table is off or given up; nothing is hashed then).
+    pub(super) fn get(&self, facts: &FactSet) -> (Option<u64>, Option<Arc<Vec<SwitchInfo>>>) {
+        let Some(t) = &self.0 else {
+            return (None, None);
+        };
+        let mut t = t.lock().unwrap_or_else(|e| e.into_inner());
         if t.off {
-            return None;
+            return (None, None);
         }
+        let key = facts_hash(facts);
         t.lookups += 1;
         let found = t
             .rows
@@ -112,7 +109,7 @@ impl StateSwitches {
             t.rows = Default::default();
             t.items = 0;
         }
-        found
+        (Some(key), found)
     }
 
     pub(super) fn insert(&self, key: u64, facts: &FactSet, switches: Arc<Vec<SwitchInfo>>) {

@@ -985,15 +985,13 @@ impl Session {
             return Ok(s.clone());
         }
         // (not while profiling: the queries' calls are counted)
-        let key = match self.machine.profile {
-            None => self.by_state.key(&self.state.facts),
-            Some(_) => None,
+        let (key, hit) = match self.machine.profile {
+            None => self.by_state.get(&self.state.facts),
+            Some(_) => (None, None),
         };
-        if let Some(k) = key {
-            if let Some(s) = self.by_state.get(k, &self.state.facts) {
-                self.switches = Some(s.clone());
-                return Ok(s);
-            }
+        if let Some(s) = hit {
+            self.switches = Some(s.clone());
+            return Ok(s);
         }
         let out = self.compute_switches()?;
         if let Some(k) = key {

@@ -310,18 +310,22 @@ impl<'a> Cfr<'a> {
                 let is = f.infoset(n);
                 let (o, k) = (f.offset[is], f.actions[is]);
                 let kids = f.children(n);
+                if pi_i == 0.0 && pi_o == 0.0 {
+                    // reached by no one: no regret and no strategy weight below
+                    return 0.0;
+                }
                 if f.player(n) != i {
+                    // every action, also one the opponents never play now: player `i`'s average
+                    // strategy below it is weighted by `i`'s own reach only (Zinkevich et al.), and
+                    // a best response of an opponent may go there (skipping it froze that average
+                    // at its early iterations: NashConv stalled at 0.5 on a centipede game)
                     let mut v = 0.0;
                     for (a, c) in kids.iter().enumerate() {
                         let s = self.current[o + a];
-                        if s > 0.0 {
-                            v += s * self.walk(*c, i, pi_i, pi_o * s, t, scratch);
-                        }
+                        let va = self.walk(*c, i, pi_i, pi_o * s, t, scratch);
+                        v += s * va;
                     }
                     return v;
-                }
-                if pi_i == 0.0 && pi_o == 0.0 {
-                    return 0.0;
                 }
                 let base = scratch.len();
                 scratch.resize(base + k, 0.0);

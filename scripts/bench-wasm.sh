@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The engine where it runs (issue 17): chronons per second of random play on every game of games/
 # and games/paper/, in one run, in each setting:
-#   - native `sidl bench` (release build);
+#   - native `sidl bench` (release build), and `sidl bench --views` (the API loop's work natively:
+#     random moves with candidate/2, the chronons' records, every player's switches and view);
 #   - sidl-wasm in Node and in headless Chromium (Debian's, driven by playwright-core), both through
 #     the playground's API loop (every seat random: isTerminal, randomMoves, chronon, then every
 #     player's switches and view) and through SidlGame.bench() (`sidl bench`'s loop inside the wasm);

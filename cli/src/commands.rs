@@ -320,19 +320,30 @@ pub fn run(game: &Path, seed: u64, max_chronons: u64, interrupt: bool, raw: bool
 }
 
 /// `sidl bench`: times random play.
-pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool) -> u8 {
+pub fn bench(game: &Path, chronons: u64, seed: u64, profile: bool, views: bool) -> u8 {
+    use sidl_engine::game::trace::{random_play_with, PlayWork};
     let name = game.display().to_string();
     let (game, src) = match load_game(game) {
         Ok(g) => g,
         Err(c) => return c,
     };
+    let work = if views {
+        PlayWork::Views
+    } else {
+        PlayWork::Bench
+    };
     let start = std::time::Instant::now();
-    match sidl_engine::game::trace::random_play(game, seed, chronons, Settings::default(), profile)
-    {
+    match random_play_with(game, seed, chronons, Settings::default(), profile, work) {
         Ok(st) => {
             let secs = start.elapsed().as_secs_f64();
+            // with --views: the switches and facts shown, summed over the players and states
+            let shown = if views {
+                format!(" shown={}", st.shown)
+            } else {
+                String::new()
+            };
             println!(
-                "chronons={} games={} seconds={:.3} chronons_per_sec={:.0} legal_computations_per_sec={:.0}",
+                "chronons={} games={} seconds={:.3} chronons_per_sec={:.0} legal_computations_per_sec={:.0}{shown}",
                 st.chronons,
                 st.games,
                 secs,

@@ -118,6 +118,11 @@ enum Command {
         /// Also count calls per predicate and print the most called ones.
         #[arg(long)]
         profile: bool,
+        /// Per chronon, also the work of a page or `sidl serve`: random moves for every player
+        /// (unlimited switches from `candidate/2`), the chronon's record with its events, then
+        /// every player's legal switches and view (the playground's API loop, natively).
+        #[arg(long, conflicts_with = "ai")]
+        views: bool,
         /// Time an AI player instead (`random`, `minimax:DEPTH[:OBJECTIVE]`, `mcts:ITERATIONS[:OBJECTIVE]`): it decides at
         /// --decisions positions of random games; prints playouts (or nodes) and chronons per second.
         #[arg(long, value_name = "SPEC")]
@@ -269,11 +274,12 @@ fn main() -> ExitCode {
             chronons,
             seed,
             profile,
+            views,
             ai,
             decisions,
         } => match ai {
             Some(spec) => tournament::bench_ai(&game, &spec, decisions, seed),
-            None => commands::bench(&game, chronons, seed, profile),
+            None => commands::bench(&game, chronons, seed, profile, views),
         },
         Command::Tournament {
             game,

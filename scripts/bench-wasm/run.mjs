@@ -37,8 +37,8 @@ await page.goto(`${origin}page.html`);
 await page.waitForFunction(() => document.title === 'ready', null, { timeout: 120000 });
 const browserVersion = browser.version();
 
-function native(game) {
-  const p = spawnSync(sidlBin, ['bench', join(root, 'games', game), '--chronons', String(chronons), '--seed', String(seed)], { encoding: 'utf8' });
+function native(game, views = false) {
+  const p = spawnSync(sidlBin, ['bench', join(root, 'games', game), '--chronons', String(chronons), '--seed', String(seed), ...(views ? ['--views'] : [])], { encoding: 'utf8' });
   // chronons_per_sec is computed from the full-precision time (seconds= is printed to 1 ms)
   const m = /chronons=(\d+) .*chronons_per_sec=([0-9.]+)/.exec(p.stdout);
   if (p.status !== 0 || !m) throw new Error(`sidl bench: ${p.stderr || p.stdout}`);
@@ -46,6 +46,8 @@ function native(game) {
 }
 const settings = {
   native: async (g) => native(g),
+  // the API loop's work natively: random moves with candidate/2, records, every player's view
+  nativeViews: async (g) => native(g, true),
   nodeApi: async (g, src) => apiLoop(SidlGame, src, chronons, seed),
   nodeBench: async (g, src) => benchCall(SidlGame, src, chronons, seed),
   nodeSwipl: async (g, src) => swiplBench(SWIPL, {}, gm, src, chronons, seed),
@@ -130,16 +132,16 @@ const ratio = (a, b) => (a === null || b === null ? '–' : `${(a / b).toFixed(2
 console.log(`chronons per second (median of ${runs} runs of ${chronons} chronons, seed ${seed}; wall clock)`);
 console.log(`Node ${process.version}, Chromium ${browserVersion}, SWI-Prolog (wasm) ${swiplVersion}`);
 console.log('');
-console.log('| game | native `sidl bench` | Chromium API loop | Chromium `bench()` | Node API loop | Node `bench()` | swipl-wasm Chromium | swipl-wasm Node |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| game | native `sidl bench` | native `sidl bench --views` | Chromium API loop | Chromium `bench()` | Node API loop | Node `bench()` | swipl-wasm Chromium | swipl-wasm Node |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [g, r] of rows) {
-  console.log(`| ${g.replace(/\.sidl$/, '')} | ${[r.native, r.chromeApi, r.chromeBench, r.nodeApi, r.nodeBench, r.chromeSwipl, r.nodeSwipl].map(num).join(' | ')} |`);
+  console.log(`| ${g.replace(/\.sidl$/, '')} | ${[r.native, r.nativeViews, r.chromeApi, r.chromeBench, r.nodeApi, r.nodeBench, r.chromeSwipl, r.nodeSwipl].map(num).join(' | ')} |`);
 }
 console.log('');
-console.log('| game | native / Chromium API loop | native / Chromium `bench()` | native / Node API loop | Chromium `bench()` / swipl-wasm Chromium | Chromium API loop / swipl-wasm Chromium | Node `bench()` / swipl-wasm Node | Node API loop / swipl-wasm Node |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| game | native / Chromium API loop | native `--views` / Chromium API loop | native / Chromium `bench()` | native / Node API loop | Chromium `bench()` / swipl-wasm Chromium | Chromium API loop / swipl-wasm Chromium | Node `bench()` / swipl-wasm Node | Node API loop / swipl-wasm Node |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const [g, r] of rows) {
-  console.log(`| ${g.replace(/\.sidl$/, '')} | ${[ratio(r.native, r.chromeApi), ratio(r.native, r.chromeBench), ratio(r.native, r.nodeApi),
+  console.log(`| ${g.replace(/\.sidl$/, '')} | ${[ratio(r.native, r.chromeApi), ratio(r.nativeViews, r.chromeApi), ratio(r.native, r.chromeBench), ratio(r.native, r.nodeApi),
     ratio(r.chromeBench, r.chromeSwipl), ratio(r.chromeApi, r.chromeSwipl), ratio(r.nodeBench, r.nodeSwipl), ratio(r.nodeApi, r.nodeSwipl)].join(' | ')} |`);
 }
 if (aiRows.length) {

@@ -1,7 +1,7 @@
 //! `sidl trace`: the machine-readable trajectory format (`../shared/trace-format.md`). Pure: the
 //! caller prints the lines.
 
-use super::session::{Actions, RuntimeError, Session, Settings};
+use super::session::{Actions, Owner, RuntimeError, Session, Settings};
 use super::Game;
 use crate::diag::{Diagnostic, Span};
 use crate::term::Term;
@@ -328,8 +328,24 @@ pub struct PlayStats {
     pub games: u64,
     /// Evaluations of a state's legal switches with their owners and actions.
     pub legal_computations: u64,
+    /// [`PlayWork::Views`]: the switches and facts shown to the players, summed over the states.
+    pub shown: u64,
     /// Calls per predicate (most called first), when profiling was asked for.
     pub profile: Vec<((crate::atom::Atom, u32), u64)>,
+}
+
+/// What [`random_play_with`] does in each chronon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlayWork {
+    /// `sidl bench`: random submissions for finite switches ([`random_submissions`]), the chronon
+    /// without its record, the new state's legal switches.
+    #[default]
+    Bench,
+    /// `sidl bench --views`: the work of a page (the playground's API loop with every seat random)
+    /// or of `sidl serve` per chronon, natively. Random moves for every player, unlimited switches
+    /// from `candidate/2` (as the playground's random seats); the chronon with its record (events,
+    /// each player's events); then the new state's legal switches and every player's view.
+    Views,
 }
 
 /// Plays random games back to back (a new game at each terminal state, seeds `seed`, `seed + 1`, ...)
@@ -341,6 +357,18 @@ pub fn random_play(
     chronons: u64,
     settings: Settings,
     profile: bool,
+) -> Result<PlayStats, RuntimeError> {
+    random_play_with(game, seed, chronons, settings, profile, PlayWork::Bench)
+}
+
+/// [`random_play`] doing `work` in each chronon.
+pub fn random_play_with(
+    game: Arc<Game>,
+    seed: u64,
+    chronons: u64,
+    settings: Settings,
+    profile: bool,
+    work: PlayWork,
 ) -> Result<PlayStats, RuntimeError> {
     let mut stats = PlayStats::default();
     let mut game_seed = seed;
@@ -356,9 +384,20 @@ pub fn random_play(
         game_seed += 1;
         stats.legal_computations += 1;
         while stats.chronons < chronons && !s.switches()?.is_empty() {
-            random_submissions(&mut s)?;
-            // nothing reads the history or the events: no record is kept
-            s.advance(false)?;
+            match work {
+                PlayWork::Bench => {
+                    random_submissions(&mut s)?;
+                    // nothing reads the history or the events: no record is kept
+                    s.advance(false)?;
+                }
+                PlayWork::Views => {
+                    let players: Vec<Term> =
+                        s.state().players.iter().map(|p| p.term.clone()).collect();
+                    crate::seats::random_moves(&mut s, Some(&players), true, false)?;
+                    s.run_chronon()?;
+                    show_every_player(&mut s, &mut stats)?;
+                }
+            }
             stats.chronons += 1;
             stats.legal_computations += 1;
         }
@@ -380,6 +419,22 @@ pub fn random_play(
     }
     stats.profile.sort_by_key(|e| std::cmp::Reverse(e.1));
     Ok(stats)
+}
+
+/// [`PlayWork::Views`]' work in a state: every player's legal switches and view (what a page
+/// redraws), counted in `stats.shown`.
+fn show_every_player(s: &mut Session, stats: &mut PlayStats) -> Result<(), RuntimeError> {
+    let switches = s.switches()?;
+    let players: Vec<Term> = s.state().players.iter().map(|p| p.term.clone()).collect();
+    for p in &players {
+        let own = switches
+            .iter()
+            .filter(|sw| matches!(&sw.owner, Owner::Player(q) if q == p))
+            .count();
+        let view = s.view(Some(p))?;
+        stats.shown += (own + view.len()) as u64;
+    }
+    Ok(())
 }
 
 /// The session after the first `after` chronons of a script (all of it when `None`), as

@@ -310,8 +310,12 @@ impl<'a> Cfr<'a> {
                 let is = f.infoset(n);
                 let (o, k) = (f.offset[is], f.actions[is]);
                 let kids = f.children(n);
-                if pi_i == 0.0 && pi_o == 0.0 {
-                    // reached by no one: no regret and no strategy weight below
+                if pi_o == 0.0 {
+                    // the others never play here now: no regret below, only player `i`'s
+                    // strategy weights (the value is multiplied by 0 above)
+                    if pi_i > 0.0 {
+                        self.weigh(n, i, pi_i, t);
+                    }
                     return 0.0;
                 }
                 if f.player(n) != i {
@@ -342,6 +346,35 @@ impl<'a> Cfr<'a> {
                 }
                 scratch.truncate(base);
                 v
+            }
+        }
+    }
+
+    /// [`Cfr::walk`] below a node the others reach with probability 0: only the strategy sums of
+    /// player `i`'s information sets, weighted by `i`'s own reach `pi_i`.
+    fn weigh(&mut self, n: u32, i: usize, pi_i: f64, t: f64) {
+        let f = self.flat;
+        match f.kind[n as usize] {
+            0 => {}
+            1 => {
+                for c in f.children(n) {
+                    self.weigh(*c, i, pi_i, t);
+                }
+            }
+            _ => {
+                let o = f.offset[f.infoset(n)];
+                let mine = f.player(n) == i;
+                for (a, c) in f.children(n).iter().enumerate() {
+                    if mine {
+                        let s = self.current[o + a];
+                        self.strategy_sum[o + a] += t * pi_i * s;
+                        if s > 0.0 {
+                            self.weigh(*c, i, pi_i * s, t);
+                        }
+                    } else {
+                        self.weigh(*c, i, pi_i, t);
+                    }
+                }
             }
         }
     }

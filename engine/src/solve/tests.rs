@@ -673,3 +673,43 @@ fn compiled_control_constructs_count_as_their_meta_call() {
         }
     }
 }
+
+/// `\+ A = B` is decided in place (`negation::not_direct` calls `=/2` itself); `\+ eq(A, B)`
+/// with a user `eq/2` takes the general path (a choicepoint and an exit frame). Both count one
+/// inference for the negated goal: the same answers, the same inference counts and, under every
+/// inference budget, the same outcome at the same point.
+#[test]
+fn negated_unification_in_place_counts_as_the_general_path() {
+    let src = "
+n(1). n(2). n(3).
+eq(X, X).
+d(X, Y) :- n(X), \\+ X = 2, Y = f(X, _), \\+ Y = f(3, a), \\+ [X, Z] = [Z, 4].
+u(X, Y) :- n(X), \\+ eq(X, 2), Y = f(X, _), \\+ eq(Y, f(3, a)), \\+ eq([X, Z], [Z, 4]).
+dv(Z) :- \\+ Z = a.
+uv(Z) :- \\+ eq(Z, a).
+";
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    for (direct, general) in [
+        ("d(X, Y)", "u(X, Y)"),
+        ("d(1, Y)", "u(1, Y)"),
+        ("d(2, Y)", "u(2, Y)"),
+        ("dv(Z)", "uv(Z)"),
+        ("dv(b)", "uv(b)"),
+    ] {
+        let a = counted(&p, direct, Limits::default());
+        assert_eq!(a, counted(&p, general, Limits::default()), "{direct}");
+        let total = a.last().map(|x| x.1).unwrap_or(0);
+        for k in 1..=total + 1 {
+            let limits = Limits {
+                max_inferences: k,
+                ..Limits::default()
+            };
+            assert_eq!(
+                counted(&p, direct, limits),
+                counted(&p, general, limits),
+                "{direct}, budget {k}"
+            );
+        }
+    }
+}

@@ -230,6 +230,11 @@ impl Machine {
     }
 
     /// Backtracks to the newest choicepoint with an alternative; `Ok(false)` if none is left.
+    ///
+    /// The retry of a clause (by far the most frequent choicepoint) is read in place and run
+    /// here; every other kind is resumed by [`Machine::resume_other`] (inlined), whose rare and
+    /// large parts ([`Machine::seal_fill`], [`Machine::finish_findall`]) are out of line, so that
+    /// this function's prologue does not prepare their fields on every call.
     pub(super) fn backtrack(
         &mut self,
         data: &ProgramData,
@@ -239,207 +244,232 @@ impl Machine {
             let Some(cp) = self.cps.last() else {
                 return Ok(false);
             };
-            let idx = self.cps.len() - 1;
-            // the retry of a clause, read in place (the common case)
-            if let CpKind::Clauses {
+            let CpKind::Clauses {
                 pred,
                 list,
                 pos,
                 args,
             } = cp.kind
-            {
-                let next = cp.next;
-                self.restore(idx, host);
-                let cands = &data.preds[pred as usize].index.lists[list as usize];
-                let pos = pos as usize;
-                let ci = cands[pos];
-                if pos + 1 < cands.len() {
-                    if let CpKind::Clauses { pos: p, .. } = &mut self.cps[idx].kind {
-                        *p = pos as u32 + 1;
-                    }
-                } else {
-                    self.pop_cp();
+            else {
+                if self.resume_other(data, host)? {
+                    return Ok(true);
                 }
+                continue;
+            };
+            let (next, trail, heap, frames) = (cp.next, cp.trail, cp.heap, cp.frames);
+            let idx = self.cps.len() - 1;
+            self.restore_heights(trail, heap, frames, host);
+            let cands = &data.preds[pred as usize].index.lists[list as usize];
+            let pos = pos as usize;
+            let ci = cands[pos];
+            if pos + 1 < cands.len() {
+                if let Some(ChoicePoint {
+                    kind: CpKind::Clauses { pos: p, .. },
+                    ..
+                }) = self.cps.v.last_mut()
+                {
+                    *p = pos as u32 + 1;
+                }
+            } else {
+                self.pop_cp();
+            }
+            self.inferences += 1;
+            if self.inferences > self.limits.max_inferences {
+                return Err(self.budget("inferences", self.limits.max_inferences));
+            }
+            match self.try_clause(data, pred, ci, args, idx as u32, next)? {
+                Step::Go => return Ok(true),
+                Step::Fail => continue,
+                Step::Throw(b) => {
+                    self.throw(data, host, b)?;
+                    return Ok(true);
+                }
+            }
+        }
+    }
+
+    /// Backtracks into the newest choicepoint, which is not a clause retry: `Ok(true)` when
+    /// execution resumes, `Ok(false)` when that choicepoint gave nothing (it is gone; the caller
+    /// backtracks further).
+    #[inline(always)]
+    fn resume_other(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+    ) -> Result<bool, SolveError> {
+        let idx = self.cps.len() - 1;
+        let cp = self.cps[idx];
+        self.restore(idx, host);
+        match cp.kind {
+            CpKind::Clauses { .. } => unreachable!("retried above"),
+            CpKind::Alt { goal } => {
+                self.pop_cp();
+                self.cur = self.push_frame(FrameKind::Goal { goal }, cp.cutb, cp.next)?;
+                return Ok(true);
+            }
+            CpKind::AltSub {
+                pred,
+                clause,
+                node,
+                env,
+            } => {
+                self.pop_cp();
+                let kind = FrameKind::Sub {
+                    pred,
+                    clause,
+                    node,
+                    env,
+                };
+                self.cur = self.push_frame(kind, cp.cutb, cp.next)?;
+                return Ok(true);
+            }
+            CpKind::Not => {
+                // the negated goal failed: the negation succeeds
+                self.pop_cp();
+                self.cur = cp.next;
+                return Ok(true);
+            }
+            CpKind::Native {
+                f,
+                args,
+                arity,
+                state,
+                name,
+            } => {
+                self.pop_cp();
                 self.inferences += 1;
+                self.last_call = (name, arity);
                 if self.inferences > self.limits.max_inferences {
                     return Err(self.budget("inferences", self.limits.max_inferences));
                 }
-                match self.try_clause(data, pred, ci, args, idx as u32, next)? {
+                let marks = Some((cp.heap, cp.trail, cp.frames));
+                match self.call_native(f, name, arity, args, cp.next, Some(state), marks)? {
                     Step::Go => return Ok(true),
-                    Step::Fail => continue,
+                    Step::Fail => return Ok(false),
                     Step::Throw(b) => {
                         self.throw(data, host, b)?;
                         return Ok(true);
                     }
                 }
             }
-            let cp = *cp;
-            self.restore(idx, host);
-            match cp.kind {
-                CpKind::Clauses { .. } => unreachable!("retried above"),
-                CpKind::Alt { goal } => {
-                    self.pop_cp();
-                    self.cur = self.push_frame(FrameKind::Goal { goal }, cp.cutb, cp.next)?;
-                    return Ok(true);
+            CpKind::Host {
+                id,
+                args,
+                arity,
+                state,
+                name,
+            } => {
+                self.pop_cp();
+                self.inferences += 1;
+                self.last_call = (name, arity);
+                if self.inferences > self.limits.max_inferences {
+                    return Err(self.budget("inferences", self.limits.max_inferences));
                 }
-                CpKind::AltSub {
-                    pred,
-                    clause,
-                    node,
-                    env,
-                } => {
-                    self.pop_cp();
-                    let kind = FrameKind::Sub {
-                        pred,
-                        clause,
-                        node,
-                        env,
-                    };
-                    self.cur = self.push_frame(kind, cp.cutb, cp.next)?;
-                    return Ok(true);
-                }
-                CpKind::Not => {
-                    // the negated goal failed: the negation succeeds
-                    self.pop_cp();
-                    self.cur = cp.next;
-                    return Ok(true);
-                }
-                CpKind::Native {
-                    f,
-                    args,
-                    arity,
-                    state,
-                    name,
-                } => {
-                    self.pop_cp();
-                    self.inferences += 1;
-                    self.last_call = (name, arity);
-                    if self.inferences > self.limits.max_inferences {
-                        return Err(self.budget("inferences", self.limits.max_inferences));
-                    }
-                    let marks = Some((cp.heap, cp.trail, cp.frames));
-                    match self.call_native(f, name, arity, args, cp.next, Some(state), marks)? {
-                        Step::Go => return Ok(true),
-                        Step::Fail => continue,
-                        Step::Throw(b) => {
-                            self.throw(data, host, b)?;
-                            return Ok(true);
-                        }
-                    }
-                }
-                CpKind::Host {
-                    id,
-                    args,
-                    arity,
-                    state,
-                    name,
-                } => {
-                    self.pop_cp();
-                    self.inferences += 1;
-                    self.last_call = (name, arity);
-                    if self.inferences > self.limits.max_inferences {
-                        return Err(self.budget("inferences", self.limits.max_inferences));
-                    }
-                    let marks = Some((cp.heap, cp.trail, cp.frames));
-                    match self.call_host(
-                        host,
-                        id,
-                        name,
-                        arity,
-                        args,
-                        cp.next,
-                        Some(state),
-                        marks,
-                    )? {
-                        Step::Go => return Ok(true),
-                        Step::Fail => continue,
-                        Step::Throw(b) => {
-                            self.throw(data, host, b)?;
-                            return Ok(true);
-                        }
-                    }
-                }
-                CpKind::Catch { .. } | CpKind::Dead => {
-                    self.pop_cp();
-                }
-                CpKind::MemoFill {
-                    fill,
-                    pred,
-                    args,
-                    arity,
-                } => {
-                    self.pop_cp();
-                    self.fills.truncate(fill as usize + 1);
-                    let Some(mut f) = self.fills.pop() else {
-                        continue;
-                    };
-                    f.answers.seal(arity);
-                    let e = if f.state {
-                        let stat = self.state_stats.entry(pred).or_default();
-                        let k = usize::from(!f.general);
-                        if !stat.settled() {
-                            // measured during the trial only: the choice then stays as made
-                            stat.fills[k] += 1;
-                            stat.steps[k] += self.inferences - f.start;
-                            stat.stored[k] += f.answers.len() as u64;
-                            f.answers.trial = Some((pred, k));
-                        }
-                        let e = self.state_entries.len() as u32 | STATE_ENTRY;
-                        self.state_entries.push(f.answers);
-                        self.state_table.insert(f.key, e);
-                        e
-                    } else {
-                        self.arg_fill_done(pred, &f);
-                        let e = self.memo_entries.len() as u32;
-                        self.memo_entries.push(f.answers);
-                        self.memo_table.insert(f.key, e);
-                        e
-                    };
-                    match self.serve_memo(e, 0, args, arity, cp.next, None, 0)? {
-                        Step::Go => return Ok(true),
-                        Step::Fail => continue,
-                        Step::Throw(b) => {
-                            self.throw(data, host, b)?;
-                            return Ok(true);
-                        }
-                    }
-                }
-                CpKind::MemoServe {
-                    entry,
-                    pos,
-                    args,
-                    arity,
-                    skip,
-                } => {
-                    self.pop_cp();
-                    let marks = Some((cp.heap, cp.trail, cp.frames));
-                    match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks, skip)? {
-                        Step::Go => return Ok(true),
-                        Step::Fail => continue,
-                        Step::Throw(b) => {
-                            self.throw(data, host, b)?;
-                            return Ok(true);
-                        }
-                    }
-                }
-                CpKind::Findall { id, result, tail } => {
-                    self.pop_cp();
-                    let col = self.collectors.pop().unwrap_or_default();
-                    debug_assert_eq!(self.collectors.len(), id as usize);
-                    self.collected_cells -= col.cells.len() + col.roots.len();
-                    let base = self.store.len();
-                    self.store
-                        .heap
-                        .extend(col.cells.iter().map(|&c| relocate(c, base)));
-                    let roots: Vec<Cell> = col.roots.iter().map(|&c| relocate(c, base)).collect();
-                    let tail = tail.unwrap_or(Cell::Atom(atom::NIL));
-                    let list = self.store.make_list(&roots, tail);
-                    if self.store.unify(list, result) {
-                        self.cur = cp.next;
+                let marks = Some((cp.heap, cp.trail, cp.frames));
+                match self.call_host(host, id, name, arity, args, cp.next, Some(state), marks)? {
+                    Step::Go => return Ok(true),
+                    Step::Fail => return Ok(false),
+                    Step::Throw(b) => {
+                        self.throw(data, host, b)?;
                         return Ok(true);
                     }
                 }
             }
+            CpKind::Catch { .. } | CpKind::Dead => {
+                self.pop_cp();
+            }
+            CpKind::MemoFill {
+                fill,
+                pred,
+                args,
+                arity,
+            } => {
+                self.pop_cp();
+                let Some(e) = self.seal_fill(fill, pred, arity) else {
+                    return Ok(false);
+                };
+                match self.serve_memo(e, 0, args, arity, cp.next, None, 0)? {
+                    Step::Go => return Ok(true),
+                    Step::Fail => return Ok(false),
+                    Step::Throw(b) => {
+                        self.throw(data, host, b)?;
+                        return Ok(true);
+                    }
+                }
+            }
+            CpKind::MemoServe {
+                entry,
+                pos,
+                args,
+                arity,
+                skip,
+            } => {
+                self.pop_cp();
+                let marks = Some((cp.heap, cp.trail, cp.frames));
+                match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks, skip)? {
+                    Step::Go => return Ok(true),
+                    Step::Fail => return Ok(false),
+                    Step::Throw(b) => {
+                        self.throw(data, host, b)?;
+                        return Ok(true);
+                    }
+                }
+            }
+            CpKind::Findall { id, result, tail } => {
+                self.pop_cp();
+                if self.finish_findall(id, result, tail) {
+                    self.cur = cp.next;
+                    return Ok(true);
+                }
+            }
         }
+        Ok(false)
+    }
+
+    /// The fill `fill` of `pred`'s memo table (arity `arity`) is complete: its answers become a
+    /// table entry, whose number is returned (`None`: the fill is gone).
+    #[inline(never)]
+    fn seal_fill(&mut self, fill: u32, pred: u32, arity: u32) -> Option<u32> {
+        self.fills.truncate(fill as usize + 1);
+        let mut f = self.fills.pop()?;
+        f.answers.seal(arity);
+        Some(if f.state {
+            let stat = self.state_stats.entry(pred).or_default();
+            let k = usize::from(!f.general);
+            if !stat.settled() {
+                // measured during the trial only: the choice then stays as made
+                stat.fills[k] += 1;
+                stat.steps[k] += self.inferences - f.start;
+                stat.stored[k] += f.answers.len() as u64;
+                f.answers.trial = Some((pred, k));
+            }
+            let e = self.state_entries.len() as u32 | STATE_ENTRY;
+            self.state_entries.push(f.answers);
+            self.state_table.insert(f.key, e);
+            e
+        } else {
+            self.arg_fill_done(pred, &f);
+            let e = self.memo_entries.len() as u32;
+            self.memo_entries.push(f.answers);
+            self.memo_table.insert(f.key, e);
+            e
+        })
+    }
+
+    /// The last answer of `findall` collector `id` is in: unifies the list of its answers (ending
+    /// in `tail`, or `[]`) with `result`.
+    #[inline(never)]
+    fn finish_findall(&mut self, id: u32, result: Cell, tail: Option<Cell>) -> bool {
+        let col = self.collectors.pop().unwrap_or_default();
+        debug_assert_eq!(self.collectors.len(), id as usize);
+        self.collected_cells -= col.cells.len() + col.roots.len();
+        let base = self.store.len();
+        self.store
+            .heap
+            .extend(col.cells.iter().map(|&c| relocate(c, base)));
+        let roots: Vec<Cell> = col.roots.iter().map(|&c| relocate(c, base)).collect();
+        let tail = tail.unwrap_or(Cell::Atom(atom::NIL));
+        let list = self.store.make_list(&roots, tail);
+        self.store.unify(list, result)
     }
 }

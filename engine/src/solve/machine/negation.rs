@@ -1,6 +1,7 @@
 //! `\+ G` / `not(G)`: decided in place when one dispatch of `G` decides it.
 
 use super::*;
+use crate::solve::program::HOST_LIST_MAX;
 
 impl Machine {
     /// `\+ G` and `not(G)` (argument at `args`), out of [`Machine::control`]: by far its most
@@ -113,6 +114,38 @@ impl Machine {
         let h = self.cps.len() as u32;
         let k = self.frames.len() as u32;
         let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
+        match disp {
+            Dispatch::Host(id) => {
+                let goal = (id, name, arity, gargs);
+                if let Some(r) = self.not_host_list(data, host, goal, (heap, trail, k), cutb, next)
+                {
+                    return r;
+                }
+            }
+            // `\+ A = B`: the built-in `=/2` (it only unifies), called in place, counted as
+            // `dispatch` counts it (only where no profile count, budget check or heap check is
+            // due at it), its bindings trailed with the mark `call_native` sets
+            Dispatch::Native(_)
+                if name == atom::EQUALS
+                    && arity == 2
+                    && self.inferences < self.check_at
+                    && self.store.heap.len() <= self.heap_at =>
+            {
+                self.inferences += 1;
+                self.last_call = (name, arity);
+                self.cur = k;
+                let saved_mark = self.store.mark;
+                self.store.mark = heap;
+                let (a, b) = (
+                    self.store.heap[gargs as usize],
+                    self.store.heap[gargs as usize + 1],
+                );
+                let found = self.store.unify(a, b);
+                self.store.mark = saved_mark;
+                return Ok(self.not_decided(found, None, (heap, trail, k), cutb, next, host));
+            }
+            _ => {}
+        }
         self.cur = k;
         match self.dispatch_nested(data, host, disp, name, arity, gargs, h + 1, k)? {
             Step::Go => {
@@ -158,6 +191,142 @@ impl Machine {
                 Ok(Step::Throw(b))
             }
         }
+    }
+
+    /// [`Machine::not_direct`] of a host predicate `id` that takes its list's elements
+    /// (`ProgramData::list_hosts`) called with one argument, a proper list
+    /// of at most [`HOST_LIST_MAX`] elements each atomic or unbound, when the host answers it by
+    /// [`Host::call_list`] (as [`Machine::host_list`] answers a body goal `fact([..])`): the host
+    /// finds the same answer, bindings and effects from the elements as from the list, without
+    /// copying the arguments or walking the list again. `None`: nothing was done (the caller
+    /// dispatches as before). What `dispatch` does around the call is done here: the inference
+    /// counted under the goal's name, taken only when neither a profile count or budget check nor
+    /// a heap check is due at it; the bindings trailed with the mark `call_host` sets; and after
+    /// success, when the exit frame's step would first collect garbage or abort a memo fill, the
+    /// state of the general path (the negation's choicepoint, the retry choicepoint `call_host`
+    /// would push, the exit frame), as [`Machine::not_direct`] makes it.
+    #[inline]
+    fn not_host_list(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        (id, name, arity, gargs): (u32, Atom, u32, u32),
+        (heap, trail, k): (u32, u32, u32),
+        cutb: u32,
+        next: u32,
+    ) -> Option<Result<Step, SolveError>> {
+        if arity != 1
+            || id >= 64
+            || data.list_hosts & (1 << id) == 0
+            || self.inferences >= self.check_at
+            || self.store.heap.len() > self.heap_at
+        {
+            return None;
+        }
+        let mut elems = [Cell::Atom(atom::NIL); HOST_LIST_MAX];
+        let mut n = 0;
+        let mut t = self.store.deref(self.store.heap[gargs as usize]);
+        while let Cell::List(p) = t {
+            let e = self.store.deref(self.store.heap[p as usize]);
+            if n == HOST_LIST_MAX || !(e.is_atomic() || matches!(e, Cell::Ref(_))) {
+                return None;
+            }
+            elems[n] = e;
+            n += 1;
+            t = self.store.deref(self.store.heap[p as usize + 1]);
+        }
+        if n == 0 || !matches!(t, Cell::Atom(a) if a == atom::NIL) {
+            return None;
+        }
+        let saved_mark = self.store.mark;
+        self.store.mark = heap;
+        self.cur = k;
+        let Some(r) = host.call_list(id, &mut self.store, &elems[..n]) else {
+            self.store.mark = saved_mark;
+            return None;
+        };
+        self.inferences += 1;
+        self.last_call = (name, arity);
+        self.store.mark = saved_mark;
+        let hk = (heap, trail, k);
+        Some(match r {
+            Ok(Det::True) => Ok(self.not_decided(true, None, hk, cutb, next, host)),
+            Ok(Det::Retry(state)) => {
+                let retry = CpKind::Host {
+                    id,
+                    args: gargs,
+                    arity,
+                    state,
+                    name,
+                };
+                Ok(self.not_decided(true, Some(retry), hk, cutb, next, host))
+            }
+            Ok(Det::Fail) => Ok(self.not_decided(false, None, hk, cutb, next, host)),
+            Err(ball) => {
+                self.restore_heights(trail, heap, k, host);
+                Ok(Step::Throw(ball))
+            }
+        })
+    }
+
+    /// The end of a negated goal called in place by [`Machine::not_direct`] (heights `heap`,
+    /// `trail`, `k` from before the call, the mark restored) that was decided at once: `found`,
+    /// it succeeded (leaving choicepoint `retry` if `Some`, not pushed), or it failed.
+    /// - Failure undoes what the call did and continues at `next`, as backtracking into the
+    ///   negation's choicepoint does.
+    /// - Success fails, as the exit frame's step does (the mark left as pushing and popping
+    ///   `retry` leaves it); when that step would first collect garbage or abort a memo fill, the
+    ///   general path's state is made instead (its choicepoint, `retry` above it with that path's
+    ///   heights, its exit frame as the current frame) and the step runs it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn not_decided(
+        &mut self,
+        found: bool,
+        retry: Option<CpKind>,
+        (heap, trail, k): (u32, u32, u32),
+        cutb: u32,
+        next: u32,
+        host: &mut dyn Host,
+    ) -> Step {
+        if !found {
+            self.restore_heights(trail, heap, k, host);
+            self.cur = next;
+            return Step::Go;
+        }
+        if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) {
+            let h = self.cps.len() as u32;
+            self.cps.push(ChoicePoint {
+                kind: CpKind::Not,
+                heap,
+                trail,
+                frames: k,
+                next,
+                cutb,
+            });
+            if let Some(kind) = retry {
+                self.cps.push(ChoicePoint {
+                    kind,
+                    heap,
+                    trail,
+                    frames: k + 1,
+                    next: k,
+                    cutb: 0,
+                });
+            }
+            self.frames.push(Frame {
+                kind: FrameKind::NotExit { height: h },
+                cutb,
+                next,
+            });
+            self.store.mark = heap;
+            self.cur = k;
+            return Step::Go;
+        }
+        if retry.is_some() {
+            self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
+        }
+        Step::Fail
     }
 
     /// The outcome `r` of dispatching a negated plain goal in place (negation choicepoint at

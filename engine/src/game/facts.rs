@@ -762,7 +762,8 @@ impl Mode {
         let m = mask as u8;
         let slot = |g: &Ground| composite(&g.kw, mask) as usize & self.slot_mask;
         // the changed slots, ascending: those of the deleted facts and of the created ones
-        let mut touched: Vec<(usize, u32)> = Vec::new();
+        let mut touched: Vec<(usize, u32)> =
+            Vec::with_capacity(deleted.len() + facts.len().saturating_sub(created_from));
         // (an id listed twice gives its slot twice: the slot is rebuilt once either way)
         for &d in deleted {
             let g = &old[d as usize];

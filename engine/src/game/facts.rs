@@ -313,6 +313,42 @@ impl<'s> HeapWord<'s> {
         })
     }
 
+    /// [`HeapWord::copy`] of the proper list of `elems` (one to [`FLAT_MAX`] atomic cells), without
+    /// the list on the heap: the cells, ends, structural hash and keys [`copy_flat`] gives it.
+    pub fn of_elems(elems: &[Cell], scratch: &'s mut Scratch) -> HeapWord<'s> {
+        debug_assert!(!elems.is_empty() && elems.len() <= FLAT_MAX);
+        debug_assert!(elems.iter().all(|e| e.is_atomic()));
+        let Scratch { cells, ends, .. } = &mut *scratch;
+        cells.clear();
+        let mut hasher = FxHasher::default();
+        let mut keys = [None; INDEXED];
+        for (i, &e) in elems.iter().enumerate() {
+            feed(&mut hasher, Cell::List(0));
+            feed(&mut hasher, e);
+            let p = cells.len() as u32;
+            cells.push(e);
+            cells.push(Cell::List(p + 2));
+            if let Some(k) = keys.get_mut(i) {
+                *k = Key::of_cell(e, |_| Cell::Atom(atom::NIL));
+            }
+        }
+        let nil = Cell::Atom(atom::NIL);
+        feed(&mut hasher, nil);
+        let len = cells.len();
+        cells[len - 1] = nil;
+        ends.clear();
+        ends.resize(len, 0);
+        for p in (0..len).step_by(2) {
+            ends[p] = len as u32;
+        }
+        HeapWord {
+            root: Cell::List(0),
+            hash: hasher.finish(),
+            keys,
+            scratch,
+        }
+    }
+
     /// [`HeapWord::copy`]'s cells and ends of any term (into `cells` and `ends`): its root cell
     /// and structural hash.
     fn copy_any(
@@ -762,7 +798,8 @@ impl Mode {
         let m = mask as u8;
         let slot = |g: &Ground| composite(&g.kw, mask) as usize & self.slot_mask;
         // the changed slots, ascending: those of the deleted facts and of the created ones
-        let mut touched: Vec<(usize, u32)> = Vec::new();
+        let mut touched: Vec<(usize, u32)> =
+            Vec::with_capacity(deleted.len() + facts.len().saturating_sub(created_from));
         // (an id listed twice gives its slot twice: the slot is rebuilt once either way)
         for &d in deleted {
             let g = &old[d as usize];
@@ -983,7 +1020,7 @@ impl Candidates<'_> {
     /// heap): the same outcome, or `None`, having bound nothing, when `g` is not a short word of
     /// atomic elements (its unification needs the list). A short word of another length does not
     /// unify.
-    #[inline]
+    #[inline(always)]
     pub fn unify_elems(&self, g: &Ground, store: &mut Store) -> Option<bool> {
         if g.flat == NOT_FLAT {
             return None;
@@ -1040,6 +1077,31 @@ impl Candidates<'static> {
             len,
             vars: [0; INDEXED],
         }
+    }
+
+    /// [`Candidates::pattern`] of the proper list of `elems` (each atomic or an unbound variable
+    /// `Ref`), without the list on the heap: the same keys, mode, variables and hash. `None` for
+    /// more than [`INDEXED`] or no elements, or another cell.
+    #[inline(always)]
+    pub fn of_elems(elems: &[Cell]) -> Option<(Candidates<'static>, u64)> {
+        if elems.is_empty() || elems.len() > INDEXED {
+            return None;
+        }
+        let mut c = Candidates::blank(elems.len() as u8);
+        let mut h = 0;
+        for (n, &e) in elems.iter().enumerate() {
+            let (tag, v) = match e {
+                Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_) => atomic_part(e),
+                Cell::Ref(x) => {
+                    c.vars[n] = x;
+                    continue;
+                }
+                _ => return None,
+            };
+            c.add_part(n, tag, v, &mut h);
+        }
+        c.tmask = TAG_MASKS[usize::from(c.mask)];
+        Some((c, h))
     }
 
     /// The keys, binding mode, elements (when it is a short list of atomic elements and
@@ -1152,25 +1214,9 @@ impl FactSet {
     /// `Ref`, as [`crate::solve::host::Host::call_list`] hands them over), without the list on
     /// the heap: the same candidates, keys and variables. `None` for more than [`INDEXED`] or no
     /// elements.
-    #[inline]
+    #[inline(always)]
     pub fn candidates_of(&self, elems: &[Cell]) -> Option<Candidates<'_>> {
-        if elems.is_empty() || elems.len() > INDEXED {
-            return None;
-        }
-        let mut c = Candidates::blank(elems.len() as u8);
-        let mut h = 0;
-        for (n, &e) in elems.iter().enumerate() {
-            let (tag, v) = match e {
-                Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_) => atomic_part(e),
-                Cell::Ref(x) => {
-                    c.vars[n] = x;
-                    continue;
-                }
-                _ => return None,
-            };
-            c.add_part(n, tag, v, &mut h);
-        }
-        c.tmask = TAG_MASKS[usize::from(c.mask)];
+        let (mut c, h) = Candidates::of_elems(elems)?;
         Some(match &self.index {
             None => self.scan(c),
             Some(index) => {

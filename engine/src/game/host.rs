@@ -229,6 +229,35 @@ fn enumerate_words<'g>(
     )
 }
 
+/// [`enumerate_words`] (and [`enumerate`], which gives the same answers) from the first word, of
+/// the proper list of `elems` (each atomic or an unbound variable `Ref`) without the list on the
+/// heap: a word whose keys differ from the elements' does not unify; the others are unified with
+/// the elements ([`Candidates::unify_elems`]; a word that is not a short list of atomic elements
+/// with the list, built on the heap once then). The same bindings and retry states.
+fn words_list<'g>(
+    store: &mut Store,
+    elems: &[Cell],
+    items: impl Iterator<Item = &'g Ground>,
+    count: usize,
+) -> Option<Result<Det, Term>> {
+    let (pat, _) = Candidates::of_elems(elems)?;
+    let mut list = None;
+    Some(Ok(first_unifying(
+        store,
+        0,
+        items.enumerate(),
+        count,
+        |g| pat.matches(g),
+        |g, store| match pat.unify_elems(g, store) {
+            Some(b) => b,
+            None => {
+                let h = *list.get_or_insert_with(|| push_list(store, elems));
+                g.unify(store, h)
+            }
+        },
+    )))
+}
+
 /// Tries `items[start..]` against `h` in order; succeeds with a retry point after the first match.
 fn enumerate<'g>(
     store: &mut Store,
@@ -313,6 +342,99 @@ fn fact_answer(
     }
 }
 
+impl KeywordHost<'_> {
+    /// [`Host::call_list`] of the body keywords other than `fact/1` (out of line, so that the
+    /// `fact/1` path stays as it was): `create/1`, `delete/1`, `tocreate/1`, `todelete/1`.
+    #[inline(never)]
+    fn schedule_list(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        elems: &[Cell],
+    ) -> Option<Result<Det, Term>> {
+        if !self.placement.allows(id) {
+            return None;
+        }
+        match id {
+            CREATE => self.create_list(store, elems),
+            DELETE => self.delete_list(store, elems),
+            TOCREATE => {
+                let words = self.creates.iter().map(|g| &**g);
+                words_list(store, elems, words, self.creates.len())
+            }
+            TODELETE => {
+                let facts = self.facts;
+                let words = self.deletes.iter().map(|&i| &**facts.get(i));
+                words_list(store, elems, words, self.deletes.len())
+            }
+            _ => None,
+        }
+    }
+
+    /// [`Host::call_list`] of `create/1`: the word made from the elements as [`HeapWord::copy`]
+    /// makes it from the list (`None` with an unbound element: the instantiation error).
+    fn create_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Result<Det, Term>> {
+        if !elems.iter().all(|e| e.is_atomic()) {
+            return None;
+        }
+        // the schedules may change: tables of the old context must not be served
+        self.context = fresh_context();
+        let w = HeapWord::of_elems(elems, &mut self.scratch);
+        if self.facts.contains_word(&w)
+            || self
+                .creates
+                .iter()
+                .any(|c| c.may_match(&w.keys) && c.is_word(&w))
+        {
+            return Some(Ok(Det::Fail));
+        }
+        self.creates.push(w.into_shared());
+        store.trail.push(TrailEntry::Host(UNDO_CREATE));
+        Some(Ok(Det::True))
+    }
+
+    /// [`Host::call_list`] of `delete/1`: the candidates [`Host::call`] finds from the list, in
+    /// the same order, each not yet deleted one unified with the elements (a candidate whose keys
+    /// differ from the pattern's does not unify).
+    fn delete_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Result<Det, Term>> {
+        let facts = self.facts;
+        let cands = facts.candidates_of(elems)?;
+        self.context = fresh_context();
+        if self.deleted.len() < facts.len() {
+            self.deleted.resize(facts.len(), false);
+        }
+        let n = cands.len();
+        let mut list = None;
+        for pos in 0..n {
+            let fid = cands.id(pos);
+            if self.deleted[fid as usize] || !cands.agrees(facts, pos) {
+                continue;
+            }
+            let t = store.trail.len();
+            let g = facts.get(fid);
+            let ok = match cands.unify_elems(g, store) {
+                Some(b) => b,
+                None => {
+                    let h = *list.get_or_insert_with(|| push_list(store, elems));
+                    g.unify(store, h)
+                }
+            };
+            if ok {
+                self.deleted[fid as usize] = true;
+                self.deletes.push(fid);
+                store.trail.push(TrailEntry::Host(UNDO_DELETE));
+                return Some(Ok(if pos + 1 < n {
+                    Det::Retry(pos as u64 + 1)
+                } else {
+                    Det::True
+                }));
+            }
+            store.undo_to(t, |_| {});
+        }
+        Some(Ok(Det::Fail))
+    }
+}
+
 impl Host for KeywordHost<'_> {
     fn state_id(&self) -> u64 {
         self.facts.id()
@@ -331,15 +453,21 @@ impl Host for KeywordHost<'_> {
     fn forbidden(&self) -> u64 {
         self.placement.forbidden()
     }
-    /// `fact/1` of a short list (the list is built only to unify a candidate that is not a
-    /// short word of atomic elements): the answer [`Host::call`] gives.
+    /// `fact/1`, `create/1`, `delete/1`, `tocreate/1` and `todelete/1` of a short list (the list
+    /// is built only to unify a
+    /// candidate that is not a short word of atomic elements): the answer [`Host::call`] gives,
+    /// with the same schedules, trail entries and retry states. `None` (nothing done) where the
+    /// call would raise an error.
     fn call_list(
         &mut self,
         id: u32,
         store: &mut Store,
         elems: &[Cell],
     ) -> Option<Result<Det, Term>> {
-        if id != FACT || !self.placement.allows(FACT) {
+        if id != FACT {
+            return self.schedule_list(id, store, elems);
+        }
+        if !self.placement.allows(FACT) {
             return None;
         }
         let facts = self.facts;

@@ -67,6 +67,10 @@ const COMPOUND: u64 = 5 << 60;
 /// term has a variable or more than [`MAX_NODES`] nodes.
 fn encode(store: &Store, c: Cell, key: &mut Vec<u64>, stack: &mut Vec<Cell>) -> bool {
     key.clear();
+    if encode_flat(store, c, key) {
+        return true;
+    }
+    key.clear();
     stack.clear();
     stack.push(c);
     let mut nodes = 0u32;
@@ -101,6 +105,47 @@ fn encode(store: &Store, c: Cell, key: &mut Vec<u64>, stack: &mut Vec<Cell>) -> 
         }
     }
     true
+}
+
+/// [`encode`] of a proper list of atomic elements with an atomic tail (most switch ids and
+/// actions), along its spine without the stack: the same words. False (with `key` partly
+/// written) for any other term, which [`encode`] then walks in general.
+#[inline]
+fn encode_flat(store: &Store, c: Cell, key: &mut Vec<u64>) -> bool {
+    let atomic = |c: Cell, key: &mut Vec<u64>| match c {
+        Cell::Atom(a) => {
+            key.push(ATOM | a.0 as u64);
+            true
+        }
+        Cell::Str(s) => {
+            key.push(STR | s.0 as u64);
+            true
+        }
+        Cell::Int(i) => {
+            key.extend([INT, i as u64]);
+            true
+        }
+        Cell::Float(f) => {
+            key.extend([FLOAT, f.to_bits()]);
+            true
+        }
+        _ => false,
+    };
+    let mut t = store.deref(c);
+    let mut nodes = 1u32;
+    while let Cell::List(p) = t {
+        nodes += 2;
+        if nodes > MAX_NODES {
+            return false;
+        }
+        key.push(COMPOUND | (2 << 32) | atom::DOT.0 as u64);
+        let p = p as usize;
+        if !atomic(store.deref(store.heap[p]), key) {
+            return false;
+        }
+        t = store.deref(store.heap[p + 1]);
+    }
+    atomic(t, key)
 }
 
 impl Interner {

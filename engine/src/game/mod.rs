@@ -55,7 +55,13 @@ impl Game {
             .host_predicates(&host::keyword_predicates())
             .state_hosts((1 << host::PLAYER) | (1 << host::FACT))
             .context_hosts((1 << host::TOCREATE) | (1 << host::TODELETE) | (1 << host::DOES))
-            .list_hosts(1 << host::FACT)
+            .list_hosts(
+                (1 << host::FACT)
+                    | (1 << host::CREATE)
+                    | (1 << host::DELETE)
+                    | (1 << host::TOCREATE)
+                    | (1 << host::TODELETE),
+            )
             .clauses(clauses)
             .build();
         diags.append(&mut d);

@@ -1,7 +1,8 @@
-//! `fact/1` goals answered from their list's elements (`Host::call_list`, docs/performance.md
-//! "Keyword calls from the clause") give the answers of the same call with the list built: the
-//! fixtures in `tests/keyword_calls/` (see the comment at the top of each) list a fast goal, the
-//! general one and the answers both must give, in order.
+//! `fact/1`, `create/1`, `delete/1`, `tocreate/1` and `todelete/1` goals answered from their
+//! list's elements (`Host::call_list`, docs/performance.md "Keyword calls from the clause" and
+//! "Built-ins, arithmetic and keyword calls") give the answers of the same call with the list
+//! built: the fixtures in `tests/keyword_calls/` (see the comment at the top of each) list a fast
+//! goal, the general one and the answers both must give, in order.
 
 use sidl_engine::game::{Game, Session, Settings};
 use sidl_engine::term::Term;

@@ -252,12 +252,56 @@ const ARITH_DEPTH: u32 = 4;
 #[inline(always)]
 fn template_int(store: &Store, cells: &[Cell], env: u32, t: Cell, depth: u32) -> Option<i64> {
     match t {
-        Cell::Int(i) => Some(i),
-        Cell::Var(s) | Cell::Ref(s) => match store.deref(store.heap[(env + s) as usize]) {
-            Cell::Int(i) => Some(i),
-            _ => None,
-        },
         Cell::Struct(q) if depth < ARITH_DEPTH => template_op(store, cells, env, q, depth),
+        other => leaf_int(store, env, other),
+    }
+}
+
+/// [`template_int`] of a template cell that is not an operation: an integer, or a variable
+/// (dereferenced in place) bound to one.
+#[inline(always)]
+fn leaf_int(store: &Store, env: u32, t: Cell) -> Option<i64> {
+    match t {
+        Cell::Int(i) => Some(i),
+        Cell::Var(s) | Cell::Ref(s) => {
+            let heap = &store.heap;
+            let mut c = heap[(env + s) as usize];
+            loop {
+                match c {
+                    Cell::Int(i) => return Some(i),
+                    Cell::Ref(a) => {
+                        let v = heap[a as usize];
+                        if v == Cell::Ref(a) {
+                            return None;
+                        }
+                        c = v;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// [`template_int`] at depth 0 with the first operation evaluated in line (its operands through
+/// [`template_int`] at depth 1, as [`template_op`] evaluates them): the same value.
+#[inline(always)]
+fn expr_int(store: &Store, cells: &[Cell], env: u32, t: Cell) -> Option<i64> {
+    let Cell::Struct(q) = t else {
+        return leaf_int(store, env, t);
+    };
+    let q = q as usize;
+    match cells[q] {
+        Cell::Functor(atom::PLUS, 2) => template_int(store, cells, env, cells[q + 1], 1)?
+            .checked_add(template_int(store, cells, env, cells[q + 2], 1)?),
+        Cell::Functor(atom::MINUS, 2) => template_int(store, cells, env, cells[q + 1], 1)?
+            .checked_sub(template_int(store, cells, env, cells[q + 2], 1)?),
+        Cell::Functor(atom::STAR, 2) => template_int(store, cells, env, cells[q + 1], 1)?
+            .checked_mul(template_int(store, cells, env, cells[q + 2], 1)?),
+        Cell::Functor(atom::MINUS, 1) => {
+            template_int(store, cells, env, cells[q + 1], 1)?.checked_neg()
+        }
         _ => None,
     }
 }
@@ -316,7 +360,7 @@ impl Machine {
         g: &GoalT,
         env: u32,
     ) -> Option<FastArith> {
-        let val = |t: Cell| template_int(&self.store, &c.cells, env, t, 0);
+        let val = |t: Cell| expr_int(&self.store, &c.cells, env, t);
         if op == ArithOp::Is {
             return Some(FastArith::Is(val(g.args[1])?));
         }

@@ -73,6 +73,7 @@ impl StateStat {
     /// calls per fill), or are their answers rarely used again (fewer than 1.5 tries per answer
     /// stored, e.g. chess's `move/2`, whose table `once(move(C, _))` fills and one more call reads
     /// once: a direct call computes each answer about as often, and copies none)?
+    #[inline]
     pub(super) fn useless(&self) -> bool {
         if !self.settled() {
             return false;
@@ -239,24 +240,89 @@ impl Machine {
         cutb: u32,
         next: u32,
     ) -> Result<Step, SolveError> {
-        let mut fc = FlatCall::EMPTY;
-        if memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
-            let t = &self.memo_table;
-            let s = &t.cache[fc.key.hash as usize % MEMO_CACHE_SLOTS];
-            if s.gen == t.gen && s.key == fc.key && s.e != MEMO_THROWS {
-                // the key is the call's own: its answers are instances of the call
-                let entry = &self.memo_entries[s.e as usize];
-                match fc.answer_at_once(&mut self.store, entry) {
-                    Some(false) => return Ok(Step::Fail),
-                    Some(true) => {
-                        self.cur = next;
-                        return Ok(Step::Go);
-                    }
-                    None => {}
-                }
+        let hit = match arity {
+            1 => self.args_hit::<1>(p, args, next),
+            2 => self.args_hit::<2>(p, args, next),
+            3 => self.args_hit::<3>(p, args, next),
+            4 => self.args_hit::<4>(p, args, next),
+            5 => self.args_hit::<5>(p, args, next),
+            _ => {
+                let fc = memo_key_flat(&self.store, p, args, arity, 0);
+                self.serve_cached(fc, arity as usize, next)
             }
+        };
+        if let Some(step) = hit {
+            return Ok(step);
         }
         self.call_memo(data, p, args, arity, cutb, next, None)
+    }
+
+    /// The flat key of the argument-memo call `p(args...)` of arity `N` (no context id), by
+    /// [`key_cells`] unrolled for `N` arguments: the key [`memo_key_flat`] makes.
+    #[inline(always)]
+    fn flat_key<const N: usize>(&self, p: u32, args: u32) -> Option<FlatCall> {
+        let a = args as usize;
+        key_cells(&self.store, p, &self.store.heap[a..a + N], 0)
+    }
+
+    /// The argument table's entry of call `fc` (arity `n`) when its cache holds it.
+    #[inline(always)]
+    fn cached_entry(&self, fc: &FlatCall, n: usize) -> Option<u32> {
+        let t = &self.memo_table;
+        let s = &t.cache[fc.key.hash as usize % MEMO_CACHE_SLOTS];
+        (s.gen == t.gen && s.key.eq_first(&fc.key, n)).then_some(s.e)
+    }
+
+    /// [`Machine::serve_cached`] of the call `p(args...)` of arity `N`, keyed by
+    /// [`Machine::flat_key`] (one copy per arity, so that nothing is shared between them).
+    #[inline(always)]
+    fn args_hit<const N: usize>(&mut self, p: u32, args: u32, next: u32) -> Option<Step> {
+        let fc = self.flat_key::<N>(p, args);
+        self.serve_cached(fc, N, next)
+    }
+
+    /// The hit of [`Machine::call_memo_args`]: call `fc` (arity `n`) found in the table's cache,
+    /// its entry empty (`Step::Fail`) or one atomic answer (its variables bound, `Step::Go`);
+    /// `None` for everything else.
+    #[inline(always)]
+    fn serve_cached(&mut self, fc: Option<FlatCall>, n: usize, next: u32) -> Option<Step> {
+        let fc = fc?;
+        let e = self.cached_entry(&fc, n)?;
+        if e == MEMO_THROWS {
+            return None;
+        }
+        // the key is the call's own: its answers are instances of the call
+        let entry = &self.memo_entries[e as usize];
+        if fc.answer_at_once(&mut self.store, entry)? {
+            self.cur = next;
+            Some(Step::Go)
+        } else {
+            Some(Step::Fail)
+        }
+    }
+
+    /// [`Machine::entry_exists`] of the call `p(args...)` of arity `N`, keyed by
+    /// [`Machine::flat_key`] (one copy per arity).
+    #[inline(always)]
+    fn exists_n<const N: usize>(&mut self, p: u32, args: u32) -> Option<bool> {
+        let fc = self.flat_key::<N>(p, args);
+        self.entry_exists(fc, N)
+    }
+
+    /// [`Machine::memo_answer_exists`] once the call is keyed (arity `n`): its entry from the
+    /// table's cache or map.
+    #[inline(always)]
+    fn entry_exists(&mut self, fc: Option<FlatCall>, n: usize) -> Option<bool> {
+        let fc = fc?;
+        let e = match self.cached_entry(&fc, n) {
+            Some(e) => e,
+            None => self.memo_table.get_flat(&fc.key)?,
+        };
+        match e {
+            MEMO_THROWS => None,
+            // (per-state trials count served answers; argument-memo entries have none)
+            e => Some(!self.memo_entries[e as usize].list.is_empty()),
+        }
     }
 
     /// Does the argument-memo call `p(args...)` have an answer, known without running or serving
@@ -278,14 +344,15 @@ impl Machine {
         if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
             return None;
         }
-        let mut fc = FlatCall::EMPTY;
-        if !memo_key_flat(&self.store, p, args, arity, 0, &mut fc) {
-            return None;
-        }
-        match self.memo_table.get_flat(&fc.key)? {
-            MEMO_THROWS => None,
-            // (per-state trials count served answers; argument-memo entries have none)
-            e => Some(!self.memo_entries[e as usize].list.is_empty()),
+        match arity {
+            1 => self.exists_n::<1>(p, args),
+            2 => self.exists_n::<2>(p, args),
+            3 => self.exists_n::<3>(p, args),
+            4 => self.exists_n::<4>(p, args),
+            _ => {
+                let fc = memo_key_flat_cold(&self.store, p, args, arity, 0);
+                self.entry_exists(fc, arity as usize)
+            }
         }
     }
 
@@ -313,8 +380,7 @@ impl Machine {
             self.arg_stats[p as usize].calls += 1;
         }
         let (gen, general, cid) = gen.unwrap_or((args, false, 0));
-        let mut fc = FlatCall::EMPTY;
-        let key = if memo_key_flat(&self.store, p, gen, arity, cid, &mut fc) {
+        let key = if let Some(fc) = memo_key_flat(&self.store, p, gen, arity, cid) {
             let (table, entries) = if state {
                 (&mut self.state_table, &self.state_entries)
             } else {
@@ -427,8 +493,16 @@ impl Machine {
         marks: Option<(u32, u32, u32)>,
         skip: u32,
     ) -> Result<Step, SolveError> {
+        let entry = entry_of(&self.state_entries, &self.memo_entries, e);
+        if entry.atomic && entry.trial.is_none() && arity as usize <= FLAT_KEY_ARITY {
+            // (no trial: no answers to count)
+            if pos >= entry.len() {
+                return Ok(Step::Fail);
+            }
+            return self.serve_atomic(e, pos, args, arity, next, marks, skip);
+        }
         let trial = if e & STATE_ENTRY != 0 {
-            self.state_entries[(e & !STATE_ENTRY) as usize].trial
+            entry.trial
         } else {
             None
         };
@@ -460,9 +534,7 @@ impl Machine {
         if pos >= n {
             return Ok(Step::Fail);
         }
-        if entry.atomic && entry.trial.is_none() && arity as usize <= FLAT_KEY_ARITY {
-            return self.serve_atomic(e, pos, args, arity, next, marks, skip);
-        }
+        // (entries of atomic answers not measured by a trial are served by `serve_atomic`)
         // the call's atomic arguments (not already equal by the key): an answer that differs
         // there is passed over without unifying it (and undoing that)
         let mut bound = [(0u32, Cell::Atom(atom::NIL)); FLAT_KEY_ARITY];
@@ -531,13 +603,14 @@ impl Machine {
         Ok(Step::Fail)
     }
 
-    /// [`Machine::serve_answers`] for an entry whose answers are all atomic tuples (not measured
+    /// [`Machine::serve_memo`] for an entry whose answers are all atomic tuples (not measured
     /// by a trial): the call's arguments are classified once (atomic values to compare, first
     /// occurrences of variables to bind, repeated variables to compare, compounds that match no
     /// answer), then each answer from `pos` on is compared cell by cell, and only a matching one is
     /// bound, which is what unifying the answers in order would bind. A choicepoint resumes at the
     /// next answer if any remain.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(super) fn serve_atomic(
         &mut self,
         e: u32,
@@ -549,39 +622,46 @@ impl Machine {
         skip: u32,
     ) -> Result<Step, SolveError> {
         let a = arity as usize;
-        let mut want = [(0usize, [0u64; 2]); FLAT_KEY_ARITY];
-        let mut nw = 0;
-        let mut same = [(0usize, 0usize); FLAT_KEY_ARITY];
-        let mut ns = 0;
-        let mut vars = [(0usize, 0u32); FLAT_KEY_ARITY];
-        let mut nv = 0;
+        // per argument position, as bit sets: `want` (atomic, its code in `code`), `vars` (the
+        // first occurrence of an unbound variable, its address in `refs`), `same` (a repeated
+        // variable, the position of its first occurrence in `at`)
+        let mut code = [[0u64; 2]; FLAT_KEY_ARITY];
+        let mut refs = [0u32; FLAT_KEY_ARITY];
+        let mut at = [0u8; FLAT_KEY_ARITY];
+        let (mut want, mut vars, mut same) = (0u32, 0u32, 0u32);
+        let mut seen = 0u64;
         let argv = &self.store.heap[args as usize..args as usize + a];
         let mut todo = !skip & ((1u32 << a) - 1);
         while todo != 0 {
             let j = todo.trailing_zeros() as usize;
             todo &= todo - 1;
             match self.store.deref(argv[j]) {
-                Cell::Ref(r) => match vars[..nv].iter().find(|v| v.1 == r) {
-                    Some(&(i, _)) => {
-                        same[ns] = (j, i);
-                        ns += 1;
+                Cell::Ref(r) => {
+                    // (`seen`: a bit per variable address modulo 64, so that a variable not seen
+                    // yet is known without comparing it with the others)
+                    let mut f = if seen & (1 << (r & 63)) != 0 { vars } else { 0 };
+                    seen |= 1 << (r & 63);
+                    while f != 0 && refs[f.trailing_zeros() as usize] != r {
+                        f &= f - 1;
                     }
-                    None => {
-                        vars[nv] = (j, r);
-                        nv += 1;
+                    if f == 0 {
+                        refs[j] = r;
+                        vars |= 1 << j;
+                    } else {
+                        at[j] = f.trailing_zeros() as u8;
+                        same |= 1 << j;
                     }
-                },
+                }
                 // no atomic answer unifies with a compound
                 Cell::Struct(_) | Cell::List(_) => return Ok(Step::Fail),
                 b => {
-                    want[nw] = (j, atomic_code(b));
-                    nw += 1;
+                    code[j] = atomic_code(b);
+                    want |= 1 << j;
                 }
             }
         }
         let entry = entry_of(&self.state_entries, &self.memo_entries, e);
         let n = entry.len();
-        let (want, same) = (&want[..nw], &same[..ns]);
         let codes = &entry.codes[..n * a];
         let mut k = pos;
         loop {
@@ -589,8 +669,22 @@ impl Machine {
                 return Ok(Step::Fail);
             }
             let v = &codes[k * a..(k + 1) * a];
-            if want.iter().all(|&(j, b)| v[j] == b) && same.iter().all(|&(j, i)| v[j] == v[i]) {
-                break;
+            let mut f = want;
+            while f != 0 && v[f.trailing_zeros() as usize] == code[f.trailing_zeros() as usize] {
+                f &= f - 1;
+            }
+            if f == 0 {
+                let mut s = same;
+                while s != 0 {
+                    let j = s.trailing_zeros() as usize;
+                    if v[j] != v[at[j] as usize] {
+                        break;
+                    }
+                    s &= s - 1;
+                }
+                if s == 0 {
+                    break;
+                }
             }
             k += 1;
         }
@@ -614,8 +708,11 @@ impl Machine {
         }
         let entry = entry_of(&self.state_entries, &self.memo_entries, e);
         let v = &entry.cells[k * stride + 1..(k + 1) * stride];
-        for &(j, r) in &vars[..nv] {
-            self.store.bind(r, v[j]);
+        let mut f = vars;
+        while f != 0 {
+            let j = f.trailing_zeros() as usize;
+            self.store.bind(refs[j], v[j]);
+            f &= f - 1;
         }
         self.cur = next;
         Ok(Step::Go)

@@ -40,6 +40,23 @@ impl PartialEq for FlatKey {
     }
 }
 
+impl FlatKey {
+    /// `self == o` for two keys of calls of arity `n` made by [`key_cells`]: the words past the
+    /// arguments are 0 in both (the arity is in word 0), so only the hash, word 0, the `n`
+    /// argument words and the context id are compared.
+    #[inline(always)]
+    pub(super) fn eq_first(&self, o: &FlatKey, n: usize) -> bool {
+        let mut d = (self.hash ^ o.hash)
+            | (self.w[0] ^ o.w[0])
+            | (self.w[FLAT_WORDS - 1] ^ o.w[FLAT_WORDS - 1]);
+        let (a, b) = (&self.w[1..FLAT_WORDS - 1], &o.w[1..FLAT_WORDS - 1]);
+        for i in 0..n.min(FLAT_KEY_ARITY) {
+            d |= a[i] ^ b[i];
+        }
+        d == 0
+    }
+}
+
 impl std::hash::Hash for FlatKey {
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
@@ -246,17 +263,6 @@ pub(super) struct FlatCall {
 }
 
 impl FlatCall {
-    /// To be filled by [`memo_key_flat`].
-    pub(super) const EMPTY: FlatCall = FlatCall {
-        key: FlatKey {
-            hash: 0,
-            w: [0; FLAT_WORDS],
-        },
-        bound: 0,
-        first: 0,
-        refs: [0; FLAT_KEY_ARITY],
-    };
-
     /// Answers the call from `entry`, the table entry of its own key (whose answers are instances
     /// of the call), when that takes no choicepoint: `Some(false)` when the entry has no answer
     /// (e.g. `xvalue(h, X, 1)` off the board), `Some(true)` after binding the call's variables to
@@ -292,8 +298,11 @@ pub(super) fn entry_of<'a>(state: &'a [MemoEntry], memo: &'a [MemoEntry], e: u32
     }
 }
 
-/// Keys the call `pred(args...)` with context id `cid` into `out` as a [`FlatKey`]; `false` when
-/// the arity is above [`FLAT_KEY_ARITY`] or an argument is compound.
+/// Keys the call `pred(args...)` with context id `cid` as a [`FlatKey`]; `None` when the arity is
+/// above [`FLAT_KEY_ARITY`] or an argument is compound. All arities go through [`key_cells`]; the
+/// hot hit paths ([`Machine::call_memo_args`], [`Machine::memo_answer_exists`]) call it with a
+/// fixed length for arities 1 to 4 (and 5 in `Machine::call_memo_args`: kalah's `store/5`)
+/// instead (`Machine::flat_key`), which gives the same key.
 #[inline(always)]
 pub(super) fn memo_key_flat(
     store: &Store,
@@ -301,56 +310,84 @@ pub(super) fn memo_key_flat(
     args: u32,
     arity: u32,
     cid: u64,
-    out: &mut FlatCall,
-) -> bool {
+) -> Option<FlatCall> {
     if arity as usize > FLAT_KEY_ARITY {
-        return false;
+        return None;
     }
-    let w = &mut out.key.w;
+    let a = args as usize;
+    key_cells(store, pred, &store.heap[a..a + arity as usize], cid)
+}
+
+/// [`memo_key_flat`] out of line (the uncommon arities of [`Machine::memo_answer_exists`]).
+#[inline(never)]
+pub(super) fn memo_key_flat_cold(
+    store: &Store,
+    pred: u32,
+    args: u32,
+    arity: u32,
+    cid: u64,
+) -> Option<FlatCall> {
+    memo_key_flat(store, pred, args, arity, cid)
+}
+
+/// The key of [`memo_key_flat`] from the call's argument cells (at most [`FLAT_KEY_ARITY`]).
+/// Inlined where `cells` has a known length, so that its loop is unrolled.
+#[inline(always)]
+pub(super) fn key_cells(store: &Store, pred: u32, cells: &[Cell], cid: u64) -> Option<FlatCall> {
+    let mut w = [0u64; FLAT_WORDS];
+    let mut refs = [0u32; FLAT_KEY_ARITY];
     let mut h = 0u64;
     let mut tags = 0u64;
     let mut bound = 0u32;
     let mut first = 0u32;
-    let cells = &store.heap[args as usize..args as usize + arity as usize];
-    for (j, (&c, wj)) in cells.iter().zip(w[1..].iter_mut()).enumerate() {
-        let (tag, v): (u64, u64) = match store.deref(c) {
+    for (j, &c) in cells.iter().enumerate() {
+        let c = match c {
+            Cell::Ref(_) => store.deref(c),
+            c => c,
+        };
+        let (tag, v): (u64, u64) = match c {
+            Cell::Atom(a) => (1, a.0 as u64),
             Cell::Ref(a) => {
                 // the variable's number: the number of the first position holding it
                 let mut k = 0;
                 let mut f = first;
                 while f != 0 {
                     let i = f.trailing_zeros() as usize;
-                    if out.refs[i] == a {
+                    if refs[i] == a {
                         break;
                     }
                     k += 1;
                     f &= f - 1;
                 }
                 if f == 0 {
-                    out.refs[j] = a;
+                    refs[j] = a;
                     first |= 1 << j;
                 }
                 (0, k)
             }
-            Cell::Atom(a) => (1, a.0 as u64),
             Cell::Int(i) => (2, i as u64),
             Cell::Float(f) => (3, f.to_bits()),
             Cell::Str(a) => (4, a.0 as u64),
-            _ => return false,
+            _ => return None,
         };
         if tag != 0 {
             bound |= 1 << j;
         }
         tags |= tag << (3 * j);
-        *wj = v;
+        w[j + 1] = v;
         h = mix(h, v);
     }
-    w[0] = pred as u64 | (tags << 32) | ((arity as u64) << 56);
+    w[0] = pred as u64 | (tags << 32) | ((cells.len() as u64) << 56);
     w[FLAT_WORDS - 1] = cid;
-    out.key.hash = mix(mix(h, w[0]), cid).rotate_left(26);
-    out.bound = bound;
-    out.first = first;
-    true
+    Some(FlatCall {
+        key: FlatKey {
+            hash: mix(mix(h, w[0]), cid).rotate_left(26),
+            w,
+        },
+        bound,
+        first,
+        refs,
+    })
 }
 
 /// An atomic cell as two words (its kind, its value; floats by bit pattern): two atomic cells

@@ -297,8 +297,8 @@ impl Machine {
     }
 
     /// Tries clause `ci` of predicate `p` on the call's arguments at `args` (for a retry, from
-    /// [`Machine::backtrack`]).
-    #[inline(never)]
+    /// [`Machine::backtrack`], where it is inlined too).
+    #[inline(always)]
     pub(super) fn try_clause(
         &mut self,
         data: &ProgramData,

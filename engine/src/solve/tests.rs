@@ -713,3 +713,90 @@ uv(Z) :- \\+ eq(Z, a).
         }
     }
 }
+
+/// `f(X0, f(X1, ... f(Xn-1, end)))`, its variables numbered from `from`.
+fn nested(n: u32, from: u32, leaf: Term) -> Term {
+    (0..n)
+        .rev()
+        .fold(leaf, |acc, i| c("f", vec![v(from + i), acc]))
+}
+
+#[test]
+fn nested_head_compounds_unify_past_the_recursion_bound() {
+    // nest(f(X0, f(X1, ...)), [X0, ..., X39], X0): 40 levels, deeper than the machine's direct
+    // recursion into head compounds (the rest on its work stack)
+    let n = 40;
+    let head = c(
+        "nest",
+        vec![
+            nested(n, 0, a("end")),
+            Term::list((0..n).map(v).collect()),
+            v(0),
+        ],
+    );
+    let p = app_prog(vec![fact(head)]);
+    let ground = |leaf: Term| {
+        (0..n as i64)
+            .rev()
+            .fold(leaf, |acc, i| c("f", vec![Term::Int(i), acc]))
+    };
+    // read mode: every level's variable bound from the call
+    let r = answers(
+        &p,
+        c("nest", vec![ground(a("end")), v(0), v(1)]),
+        Limits::default(),
+    );
+    assert_eq!(r.len(), 1);
+    let ans = r[0].as_ref().unwrap();
+    assert_eq!(ans[0], Term::list((0..n as i64).map(Term::Int).collect()));
+    assert_eq!(ans[1], Term::Int(0));
+    // a mismatch at the deepest level fails
+    let r = answers(
+        &p,
+        c("nest", vec![ground(a("other")), v(0), v(1)]),
+        Limits::default(),
+    );
+    assert!(r.is_empty());
+    // write mode: the compound built from the clause, its variables those of the list
+    let r = answers(
+        &p,
+        c(
+            "nest",
+            vec![
+                v(0),
+                Term::list((0..n as i64).map(Term::Int).collect()),
+                v(1),
+            ],
+        ),
+        Limits::default(),
+    );
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].as_ref().unwrap()[0], ground(a("end")));
+    // mixed: an unbound subterm half-way down is built, the variables above it shared
+    let half = (0..20i64)
+        .rev()
+        .fold(v(0), |acc, i| c("f", vec![Term::Int(i), acc]));
+    let r = answers(&p, c("nest", vec![half, v(1), v(2)]), Limits::default());
+    assert_eq!(r.len(), 1);
+    let ans = r[0].as_ref().unwrap();
+    // V0: the 20 levels below, built by the clause
+    let (mut t, mut depth) = (&ans[0], 0);
+    while let Term::Compound(_, args) = t {
+        assert!(matches!(args[0], Term::Var(_)), "{:?}", ans[0]);
+        t = &args[1];
+        depth += 1;
+    }
+    assert_eq!((depth, t), (20, &a("end")));
+    let mut items = Vec::new();
+    let mut l = &ans[1];
+    while let Term::Compound(_, args) = l {
+        items.push(args[0].clone());
+        l = &args[1];
+    }
+    assert_eq!(items.len(), n as usize);
+    assert_eq!(
+        items[..20],
+        (0..20i64).map(Term::Int).collect::<Vec<_>>()[..]
+    );
+    assert_eq!(ans[2], Term::Int(0));
+}

@@ -3,18 +3,22 @@
 
 use super::*;
 
+/// How deep [`Machine::unify_head_struct`] recurses into nested head compounds before it hands
+/// the rest to the work stack of [`Machine::unify_head`].
+const HEAD_DEPTH: u32 = 16;
+
 impl Machine {
     /// Copies the template subtree rooted at `root` (a compound starting at `p`) onto the heap.
     pub(super) fn build_sub(&mut self, c: &ClauseT, p: u32, root: Cell, env: u32) -> Cell {
         let end = c.ends[p as usize];
         let base = self.store.len();
         let heap = &mut self.store.heap;
-        // the copy's cells are made first, then written from the template: the environment is
-        // older than the copy, so it is read from the part below `base`
-        heap.resize(base as usize + (end - p) as usize, Cell::Atom(atom::NIL));
-        let (old, new) = heap.split_at_mut(base as usize);
-        for (dst, &cell) in new.iter_mut().zip(&c.cells[p as usize..end as usize]) {
-            *dst = instantiate(cell, old, env, p, base);
+        heap.reserve((end - p) as usize);
+        // each cell pushed once: the environment is older than the copy, so it is read from the
+        // part below `base`
+        for &cell in &c.cells[p as usize..end as usize] {
+            let v = instantiate(cell, heap, env, p, base);
+            heap.push(v);
         }
         match root {
             Cell::Struct(_) => Cell::Struct(base),
@@ -62,7 +66,8 @@ impl Machine {
 
     /// Unifies the head list template starting at `p` with heap cell `h`, walking both spines
     /// without the work stack of [`Machine::unify_head`] (in the same order: each element before
-    /// the rest of the list).
+    /// the rest of the list). Inlined into the clause try (the common case of list heads).
+    #[inline(always)]
     pub(super) fn unify_head_list(
         &mut self,
         c: &ClauseT,
@@ -112,6 +117,59 @@ impl Machine {
                 constant => return self.unify_head_const(constant, rest),
             }
         }
+    }
+
+    /// Unifies the head compound template at `p` (a `Struct(p)` template cell) with heap cell
+    /// `h`: its arguments one by one, without the work stack of [`Machine::unify_head`], in the
+    /// same order (preorder, left to right). Nested compounds recurse, `depth` deep at most
+    /// [`HEAD_DEPTH`]; deeper ones (and compounds in lists) go to [`Machine::unify_head`].
+    pub(super) fn unify_head_struct(
+        &mut self,
+        c: &ClauseT,
+        p: u32,
+        h: Cell,
+        env: u32,
+        depth: u32,
+    ) -> bool {
+        let q = match self.store.deref(h) {
+            Cell::Struct(q) => q,
+            // an unbound variable: build the compound (write mode)
+            Cell::Ref(x) => {
+                let v = self.build_sub(c, p, Cell::Struct(p), env);
+                self.store.bind(x, v);
+                return true;
+            }
+            _ => return false,
+        };
+        let f = c.cells[p as usize];
+        if self.store.heap[q as usize] != f {
+            return false;
+        }
+        let Cell::Functor(_, n) = f else {
+            unreachable!("a compound template starts with its functor")
+        };
+        let (p, q) = (p as usize, q as usize);
+        for i in 1..=n as usize {
+            let t = c.cells[p + i];
+            let x = self.store.heap[q + i];
+            let ok = match t {
+                Cell::Ref(s) => {
+                    self.head_first_var(env + s, x);
+                    true
+                }
+                Cell::Var(s) => self.unify_head_var(env + s, x),
+                Cell::List(p2) => self.unify_head_list(c, p2, x, env),
+                Cell::Struct(p2) if depth < HEAD_DEPTH => {
+                    self.unify_head_struct(c, p2, x, env, depth + 1)
+                }
+                Cell::Struct(_) => self.unify_head(c, t, x, env),
+                constant => self.unify_head_const(constant, x),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
     }
 
     /// Unifies clause head argument template `t` with heap cell `h`.
@@ -225,7 +283,7 @@ impl Machine {
                 height,
             )?;
         }
-        self.try_clause(data, p, cands[0], args, height, next)
+        self.enter_clause(data, p, cands[0], args, height, next)
     }
 
     /// Records the clause of the game calling a library predicate ([`Machine::library_caller`]).
@@ -238,7 +296,25 @@ impl Machine {
         }
     }
 
+    /// Tries clause `ci` of predicate `p` on the call's arguments at `args` (for a retry, from
+    /// [`Machine::backtrack`], where it is inlined too).
+    #[inline(always)]
     pub(super) fn try_clause(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        ci: u32,
+        args: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, SolveError> {
+        self.enter_clause(data, p, ci, args, cutb, next)
+    }
+
+    /// [`Machine::try_clause`], inlined into [`Machine::call_user`] (a call's first clause): the
+    /// environment, the head arguments, the body's frame.
+    #[inline(always)]
+    fn enter_clause(
         &mut self,
         data: &ProgramData,
         p: u32,
@@ -262,7 +338,7 @@ impl Machine {
                 Cell::Functor(..) => true,
                 Cell::Var(s) => self.unify_head_var(env + s, h),
                 Cell::List(p) => self.unify_head_list(c, p, h, env),
-                Cell::Struct(_) => self.unify_head(c, t, h, env),
+                Cell::Struct(p) => self.unify_head_struct(c, p, h, env, 0),
                 constant => self.unify_head_const(constant, h),
             };
             if !ok {

@@ -455,19 +455,20 @@ impl Machine {
     /// `block` is not its list's: [`host_list_block`]).
     #[inline(always)]
     pub(super) fn goal_args_in(&mut self, c: &ClauseT, g: &GoalT, env: u32, (bp, be): (u32, u32)) {
-        let args = self.store.len();
         let n = g.args.len();
-        let base = args + n as u32;
+        let base = self.store.len() + n as u32;
         let heap = &mut self.store.heap;
-        heap.resize((base + (be - bp)) as usize, Cell::Atom(atom::NIL));
-        let (old, new) = heap.split_at_mut(args as usize);
-        let (argv, block) = new.split_at_mut(n);
-        for (dst, &a) in argv.iter_mut().zip(g.args.iter()) {
+        heap.reserve(n + (be - bp) as usize);
+        // each cell pushed once (the environment is below the new cells, so it is read from the
+        // heap as it grows)
+        for &a in g.args.iter() {
             // an unbound environment cell is `Ref(addr)` itself: the cell is the value
-            *dst = instantiate(a, old, env, bp, base);
+            let v = instantiate(a, heap, env, bp, base);
+            heap.push(v);
         }
-        for (dst, &a) in block.iter_mut().zip(&c.cells[bp as usize..be as usize]) {
-            *dst = instantiate(a, old, env, bp, base);
+        for &a in &c.cells[bp as usize..be as usize] {
+            let v = instantiate(a, heap, env, bp, base);
+            heap.push(v);
         }
     }
 

@@ -2,9 +2,9 @@
 # Builds the sidl-wasm crate for the browser:
 #   bash scripts/wasm-build.sh OUT_DIR [--target web|nodejs] [--no-analyse]
 # writes the wasm-bindgen output (sidl_wasm.js, sidl_wasm_bg.wasm, sidl_wasm.d.ts) into OUT_DIR and
-# prints the .wasm size, raw and gzipped; fails if the gzipped size is over its budget: 640 KB for
+# prints the .wasm size, raw and gzipped; fails if the gzipped size is over its budget: 655 KB for
 # the page's engine (`--no-analyse`: without the on-demand panels' API, the feature `analyse`: the
-# Analyse panel and the Statistics panel's runs), 780 KB with it (the playground loads that build
+# Analyse panel and the Statistics panel's runs), 795 KB with it (the playground loads that build
 # only when one of those panels is first used; docs/wasm.md).
 # Installs what is missing (idempotent): the wasm32-unknown-unknown target, and wasm-bindgen-cli at
 # exactly the version wasm/Cargo.toml pins (`wasm-bindgen = "=X.Y.Z"`; CLI and crate must match).
@@ -17,11 +17,11 @@ out=${1:?usage: scripts/wasm-build.sh OUT_DIR [--target web|nodejs] [--no-analys
 shift
 bindgen_target=web
 features=()
-budget_kb=780
+budget_kb=795
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) bindgen_target=${2:?--target needs web or nodejs}; shift 2 ;;
-    --no-analyse) features=(--no-default-features); budget_kb=640; shift ;;
+    --no-analyse) features=(--no-default-features); budget_kb=655; shift ;;
     *) echo "wasm-build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +56,10 @@ done
 # 640 KB and 780 KB: the merges of the twelfth session (fact17's keyword calls from the clause,
 # query17's switches by state: engine/src/game/session/by_state.rs) made 626,101 and 768,603 bytes
 # (+9.8 KB and +9.5 KB), too close to 630 / 770 to leave room for a fix
+# 655 KB and 795 KB: the merges of the thirteenth session (bt17, host17, memo17c, step17: retries,
+# negations, arithmetic, keyword lists, memo keys unrolled per arity, head compounds and clause tries
+# inlined) made 639,356 and 781,645 bytes (+13.3 KB and +13.0 KB, measured 2026-11-26) for 4.6-9.2 %
+# fewer instructions on every game natively (docs/performance.md, the top section)
 max_gzip=$((budget_kb * 1000))
 
 log() { printf '==> %s\n' "$*" >&2; }

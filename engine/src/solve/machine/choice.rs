@@ -288,6 +288,35 @@ impl Machine {
         }
     }
 
+    /// The inference a built-in's or host predicate's retry counts, checked against the budget.
+    #[inline(always)]
+    fn count_retry(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+        self.inferences += 1;
+        self.last_call = (name, arity);
+        if self.inferences > self.limits.max_inferences {
+            return Err(self.budget("inferences", self.limits.max_inferences));
+        }
+        Ok(())
+    }
+
+    /// [`Machine::resume_other`]'s answer for a retried call's step.
+    #[inline(always)]
+    fn retried(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        step: Step,
+    ) -> Result<bool, SolveError> {
+        match step {
+            Step::Go => Ok(true),
+            Step::Fail => Ok(false),
+            Step::Throw(b) => {
+                self.throw(data, host, b)?;
+                Ok(true)
+            }
+        }
+    }
+
     /// Backtracks into the newest choicepoint, which is not a clause retry: `Ok(true)` when
     /// execution resumes, `Ok(false)` when that choicepoint gave nothing (it is gone; the caller
     /// backtracks further).
@@ -337,20 +366,10 @@ impl Machine {
                 name,
             } => {
                 self.pop_cp();
-                self.inferences += 1;
-                self.last_call = (name, arity);
-                if self.inferences > self.limits.max_inferences {
-                    return Err(self.budget("inferences", self.limits.max_inferences));
-                }
+                self.count_retry(name, arity)?;
                 let marks = Some((cp.heap, cp.trail, cp.frames));
-                match self.call_native(f, name, arity, args, cp.next, Some(state), marks)? {
-                    Step::Go => return Ok(true),
-                    Step::Fail => return Ok(false),
-                    Step::Throw(b) => {
-                        self.throw(data, host, b)?;
-                        return Ok(true);
-                    }
-                }
+                let step = self.call_native(f, name, arity, args, cp.next, Some(state), marks)?;
+                return self.retried(data, host, step);
             }
             CpKind::Host {
                 id,
@@ -360,20 +379,11 @@ impl Machine {
                 name,
             } => {
                 self.pop_cp();
-                self.inferences += 1;
-                self.last_call = (name, arity);
-                if self.inferences > self.limits.max_inferences {
-                    return Err(self.budget("inferences", self.limits.max_inferences));
-                }
+                self.count_retry(name, arity)?;
                 let marks = Some((cp.heap, cp.trail, cp.frames));
-                match self.call_host(host, id, name, arity, args, cp.next, Some(state), marks)? {
-                    Step::Go => return Ok(true),
-                    Step::Fail => return Ok(false),
-                    Step::Throw(b) => {
-                        self.throw(data, host, b)?;
-                        return Ok(true);
-                    }
-                }
+                let step =
+                    self.call_host(host, id, name, arity, args, cp.next, Some(state), marks)?;
+                return self.retried(data, host, step);
             }
             CpKind::Catch { .. } | CpKind::Dead => {
                 self.pop_cp();

@@ -468,12 +468,14 @@ impl Answers {
                 .iter()
                 .enumerate()
                 .all(|(i, &(s, g))| g && s as usize == i * stride)
-            && self.cells.iter().enumerate().all(|(i, c)| {
-                i % stride == 0
-                    || matches!(
+            // answer by answer (the length is a multiple of `stride` here): no division per cell
+            && self.cells.chunks_exact(stride).all(|answer| {
+                answer[1..].iter().all(|c| {
+                    matches!(
                         c,
                         Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_)
                     )
+                })
             });
         if self.atomic {
             let mut codes = Vec::with_capacity(self.list.len() * (stride - 1));

@@ -85,6 +85,19 @@ impl Machine {
         Ok(self.not_outcome(r, h, k, next, host))
     }
 
+    /// A direct negation that must go on as the general path (a collection or a memo fill is
+    /// due): its exit frame (choicepoint height `h`) is pushed and the goal resumes at frame `k`.
+    #[cold]
+    fn exit_not_later(&mut self, h: u32, cutb: u32, next: u32, heap: u32, k: u32) {
+        self.frames.push(Frame {
+            kind: FrameKind::NotExit { height: h },
+            cutb,
+            next,
+        });
+        self.store.mark = heap;
+        self.cur = k;
+    }
+
     /// `\+ G` for a host or native predicate `G` (`goal`: name, arity, arguments), called without
     /// the negation's choicepoint and exit frame of the general path: such a call is decided at
     /// once (it fails, succeeds, possibly leaving one retry choicepoint, or throws). Exact: the
@@ -166,13 +179,7 @@ impl Machine {
                         retry.next = k;
                     }
                     self.cps.insert(h as usize, not);
-                    self.frames.push(Frame {
-                        kind: FrameKind::NotExit { height: h },
-                        cutb,
-                        next,
-                    });
-                    self.store.mark = heap;
-                    self.cur = k;
+                    self.exit_not_later(h, cutb, next, heap, k);
                     return Ok(Step::Go);
                 }
                 if self.cps.len() > h as usize {
@@ -314,13 +321,7 @@ impl Machine {
                     cutb: 0,
                 });
             }
-            self.frames.push(Frame {
-                kind: FrameKind::NotExit { height: h },
-                cutb,
-                next,
-            });
-            self.store.mark = heap;
-            self.cur = k;
+            self.exit_not_later(h, cutb, next, heap, k);
             return Step::Go;
         }
         if retry.is_some() {

@@ -247,7 +247,7 @@ pub fn solve(
                     None => println!("  {p:<12} {v:>12.6}"),
                 }
             }
-            println!("NashConv: {:.6}", sol.nash_conv);
+            println!("NashConv: {:.6} ({})", sol.nash_conv, sol.verdict);
             if let Some(x) = &exploited {
                 println!(
                     "exploit {}={}: the AI gets {:.6} against the profile above",

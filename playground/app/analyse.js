@@ -130,9 +130,7 @@ function showResult(r) {
       el('td', {}, v.name === v.player ? v.player : `${v.name} ${v.player}`),
       el('td', { class: 'num' }, num(v.value)),
       el('td', { class: 'none' }, v.exact !== null ? `exactly ${v.exact}` : ''))));
-  const eq = r.nashConv < 1e-6 ? 'an equilibrium: no player gains by deviating alone'
-    : `a best-responding player would gain ${num(r.nashConv)} in total (0 at an equilibrium; more iterations bring it down${r.zeroSum || r.values.length !== 2 ? '' : ', but CFR+ need not converge in a general-sum game'})`;
-  const conv = el('div', { id: 'analyse-nashconv' }, `NashConv ${num(r.nashConv)}: ${eq}`);
+  const conv = el('div', { id: 'analyse-nashconv' }, `NashConv ${num(r.nashConv)}: ${r.verdict}`);
   const table = el('table', { id: 'analyse-strategies' },
     el('tr', {}, el('th', {}, 'player'), el('th', {}, 'after its own moves'), el('th', {}, 'when it sees'), el('th', {}, 'it plays')),
     ...r.strategies.map((s) => strategyRow(s, names)));

@@ -108,6 +108,8 @@ pub struct AnalysisResultDto {
     pub zero_sum: bool,
     pub values: Vec<PlayerValueDto>,
     pub nash_conv: f64,
+    /// What NashConv says about the profile, in words (the engine's `verdict`).
+    pub verdict: String,
     pub strategies: Vec<InfosetStrategyDto>,
 }
 
@@ -267,6 +269,7 @@ impl AnalysisCore {
             zero_sum: sol.zero_sum,
             values,
             nash_conv: sol.nash_conv,
+            verdict: sol.verdict.to_string(),
             strategies,
         })
     }

@@ -266,6 +266,8 @@ export interface AnalysisResult {
   zeroSum: boolean;
   values: PlayerValue[];
   nashConv: number;
+  /** What NashConv says about the profile, in words (an equilibrium, or how far from one). */
+  verdict: string;
   strategies: InfosetStrategy[];
 }
 /** What one other player gains by best-responding to an AI seat. */

@@ -80,6 +80,31 @@ fn solve_with_cfr_prints_a_table() {
     );
     assert!(out.contains("  Matcher at show your coin\n"), "{out}");
     assert!(out.contains("NashConv: 0.0000"), "{out}");
+    assert!(
+        out.contains("(an equilibrium: no player gains by deviating alone)"),
+        "{out}"
+    );
+}
+
+/// NashConv is read in words (the engine's `verdict`): a zero-sum game after few CFR+ iterations is
+/// "not yet" an equilibrium, a general-sum game's profile has no convergence guarantee.
+#[test]
+fn solve_says_what_nashconv_means() {
+    let solve = |game: &str, iterations: &str| {
+        let (out, err, code) =
+            sidl(&["solve", game, "--method", "cfr", "--iterations", iterations]);
+        assert_eq!(code, 0, "{out}{err}");
+        out.lines()
+            .find(|l| l.starts_with("NashConv: "))
+            .unwrap_or_else(|| panic!("no NashConv line: {out}"))
+            .to_string()
+    };
+    let kuhn = solve("games/kuhn.sidl", "3");
+    assert!(kuhn.contains("(not yet an equilibrium: "), "{kuhn}");
+    assert!(kuhn.contains("more iterations bring it down"), "{kuhn}");
+    let three = solve("games/econ/volunteer.sidl", "3");
+    assert!(three.contains("(not an equilibrium: "), "{three}");
+    assert!(three.contains("need not converge"), "{three}");
 }
 
 #[test]

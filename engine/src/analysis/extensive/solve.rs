@@ -85,7 +85,29 @@ pub struct Solution {
     pub nodes: usize,
     pub infosets: usize,
     pub zero_sum: bool,
+    /// What NashConv says about the profile, in words ([`verdict`]): the CLI prints it after
+    /// NashConv, the playground's Analyse panel shows it.
+    pub verdict: &'static str,
     pub strategies: Vec<InfosetStrategy>,
+}
+
+/// Below this NashConv a profile is reported as an equilibrium (the exact methods give 0 up to
+/// the floating-point evaluation of their rational profile).
+pub const EQUILIBRIUM_TOLERANCE: f64 = 1e-6;
+
+/// What NashConv `nash_conv` says about a profile of a game with `players` players: an
+/// equilibrium, or how far from one and whether CFR+ is known to get there (docs/analysis.md,
+/// "Solvers and their guarantees": only in two-player zero-sum games).
+pub fn verdict(nash_conv: f64, players: usize, zero_sum: bool) -> &'static str {
+    if nash_conv < EQUILIBRIUM_TOLERANCE {
+        "an equilibrium: no player gains by deviating alone"
+    } else if players == 2 && zero_sum {
+        "not yet an equilibrium: this is what best-responding players would gain in total; \
+         CFR+ converges here, so more iterations bring it down"
+    } else {
+        "not an equilibrium: this is what best-responding players would gain in total; CFR+ \
+         need not converge with more than two players or general-sum payoffs"
+    }
 }
 
 fn ordered<S: Serializer, V: Serialize>(v: &[(String, V)], s: S) -> Result<S::Ok, S::Error> {
@@ -231,6 +253,7 @@ fn solution_of(
                 .collect(),
         })
         .collect();
+    let zero_sum = t.is_zero_sum();
     Solution {
         method: name,
         values: t.players.iter().cloned().zip(values_f).collect(),
@@ -239,7 +262,8 @@ fn solution_of(
         iterations,
         nodes: t.nodes.len(),
         infosets: t.infosets.len(),
-        zero_sum: t.is_zero_sum(),
+        zero_sum,
+        verdict: verdict(nash_conv, t.players.len(), zero_sum),
         strategies,
     }
 }

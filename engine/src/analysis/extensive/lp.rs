@@ -167,22 +167,26 @@ fn pivot(tab: &mut [Vec<Q>], basis: &mut [usize], r: usize, j: usize) {
 
 /// Maximises `cost·z` from the current basic feasible solution, entering only columns `< cols`
 /// (Bland's rule). `None` when unbounded.
+///
+/// The reduced costs (`cost_j − Σ_r cost_{basis r} tab[r][j]`) are computed once and then kept as
+/// an objective row updated by each pivot, as a textbook tableau does: the same exact values, so
+/// the same pivots, for one row operation per pivot instead of a pass over the whole tableau.
 fn run(tab: &mut [Vec<Q>], basis: &mut [usize], cost: &[Q], cols: usize) -> Option<()> {
     let rhs = tab.first().map(|r| r.len() - 1).unwrap_or(0);
-    loop {
-        // reduced cost of column j: cost_j − Σ_r cost_{basis r} tab[r][j]
-        let entering = (0..cols).find(|&j| {
-            if basis.contains(&j) {
-                return false;
-            }
+    let mut reduced: Vec<Q> = (0..cols)
+        .map(|j| {
             let mut rc = cost[j].clone();
             for (r, &bj) in basis.iter().enumerate() {
                 if !cost[bj].is_zero() && !tab[r][j].is_zero() {
                     rc -= &cost[bj] * &tab[r][j];
                 }
             }
-            rc.is_positive()
-        });
+            rc
+        })
+        .collect();
+    loop {
+        // a basic column's reduced cost is exactly 0
+        let entering = (0..cols).find(|&j| reduced[j].is_positive());
         let Some(j) = entering else { return Some(()) };
         let mut leave: Option<(usize, Q)> = None;
         for (r, row) in tab.iter().enumerate() {
@@ -199,6 +203,13 @@ fn run(tab: &mut [Vec<Q>], basis: &mut [usize], cost: &[Q], cols: usize) -> Opti
         }
         let (r, _) = leave?;
         pivot(tab, basis, r, j);
+        // the pivot row is now normalised (1 at column j): take it out of the objective row
+        let f = reduced[j].clone();
+        for (v, pv) in reduced.iter_mut().zip(&tab[r][..cols]) {
+            if !pv.is_zero() {
+                *v -= &f * pv;
+            }
+        }
     }
 }
 

@@ -281,7 +281,7 @@ impl Machine {
                 Step::Go => return Ok(true),
                 Step::Fail => continue,
                 Step::Throw(b) => {
-                    self.throw(data, host, b)?;
+                    self.throw(data, host, *b)?;
                     return Ok(true);
                 }
             }
@@ -311,7 +311,7 @@ impl Machine {
             Step::Go => Ok(true),
             Step::Fail => Ok(false),
             Step::Throw(b) => {
-                self.throw(data, host, b)?;
+                self.throw(data, host, *b)?;
                 Ok(true)
             }
         }
@@ -398,7 +398,7 @@ impl Machine {
                     Step::Go => return Ok(true),
                     Step::Fail => return Ok(false),
                     Step::Throw(b) => {
-                        self.throw(data, host, b)?;
+                        self.throw(data, host, *b)?;
                         return Ok(true);
                     }
                 }
@@ -416,7 +416,7 @@ impl Machine {
                     Step::Go => return Ok(true),
                     Step::Fail => return Ok(false),
                     Step::Throw(b) => {
-                        self.throw(data, host, b)?;
+                        self.throw(data, host, *b)?;
                         return Ok(true);
                     }
                 }

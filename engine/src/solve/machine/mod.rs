@@ -430,7 +430,7 @@ impl Machine {
                     }
                 }
                 Step::Throw(ball) => {
-                    if let Err(e) = self.throw(data, host, ball) {
+                    if let Err(e) = self.throw(data, host, *ball) {
                         self.cur = NO_FRAME;
                         return Err(e);
                     }

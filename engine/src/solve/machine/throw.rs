@@ -107,9 +107,9 @@ impl Machine {
         &mut self,
         _data: &ProgramData,
         host: &mut dyn Host,
-        ball: Box<Term>,
+        ball: Term,
     ) -> Result<(), Fault> {
-        let ball = self.add_context(*ball);
+        let ball = self.add_context(ball);
         let info = self.error_info(ball.clone());
         if super::super::errors::uncatchable(&info.ball) {
             return Err(Box::new(info));

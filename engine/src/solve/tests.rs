@@ -514,6 +514,10 @@ eq(X, Y) :- X =:= Y + 0.
 eq_m(X, Y) :- G = (X =:= Y + 0), call(G).
 ne(X, Y) :- X =\\= Y - 0.
 ne_m(X, Y) :- G = (X =\\= Y - 0), call(G).
+mul(X, Y, R) :- R is X * Y.
+mul_m(X, Y, R) :- G = (R is X * Y), call(G).
+neg(X, Y) :- -X < Y - 3000000000.
+neg_m(X, Y) :- G = (-X < Y - 3000000000), call(G).
 ";
     let values = [
         "3",
@@ -547,8 +551,12 @@ ne_m(X, Y) :- G = (X =\\= Y - 0), call(G).
                     format!("is_e({x}, {y}, {r})"),
                     format!("is_m({x}, {y}, {r})"),
                 );
+                answers += check(
+                    format!("mul({x}, {y}, {r})"),
+                    format!("mul_m({x}, {y}, {r})"),
+                );
             }
-            for name in ["lt", "gt", "le", "ge", "eq", "ne"] {
+            for name in ["lt", "gt", "le", "ge", "eq", "ne", "neg"] {
                 answers += check(format!("{name}({x}, {y})"), format!("{name}_m({x}, {y})"));
             }
         }

@@ -39,7 +39,7 @@ impl Limits {
 }
 
 impl Machine {
-    pub(super) fn budget(&self, what: &'static str, n: u64) -> SolveError {
+    pub(super) fn budget(&self, what: &'static str, n: u64) -> Fault {
         let (name, arity) = self.last_call;
         let ball = Term::compound(
             "error",
@@ -60,14 +60,14 @@ impl Machine {
         let mut e = self.error_info(ball);
         e.kind = ErrorKind::Budget(what);
         e.message = format!("{} exhausted while running {}/{}", limit, name, arity);
-        e
+        Box::new(e)
     }
 
     /// What [`Machine::dispatch`] does first when the inference count passes `check_at`: count
     /// the call when profiling, check the inference budget.
     #[cold]
     #[inline(never)]
-    pub(super) fn count_call(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+    pub(super) fn count_call(&mut self, name: Atom, arity: u32) -> Result<(), Fault> {
         if let Some(p) = &mut self.profile {
             *p.entry((name, arity)).or_insert(0) += 1;
         }
@@ -81,7 +81,7 @@ impl Machine {
     /// is then brought up to date).
     #[cold]
     #[inline(never)]
-    pub(super) fn check_heap(&mut self) -> Result<(), SolveError> {
+    pub(super) fn check_heap(&mut self) -> Result<(), Fault> {
         self.heap_at = self
             .limits
             .max_heap_cells

@@ -111,7 +111,7 @@ impl Machine {
         kind: FrameKind,
         cutb: u32,
         next: u32,
-    ) -> Result<u32, SolveError> {
+    ) -> Result<u32, Fault> {
         if self.frames.len() >= self.limits.max_frames {
             return Err(self.budget("frames", self.limits.max_frames as u64));
         }
@@ -120,7 +120,7 @@ impl Machine {
     }
 
     #[inline]
-    pub(super) fn push_cp(&mut self, kind: CpKind, next: u32, cutb: u32) -> Result<(), SolveError> {
+    pub(super) fn push_cp(&mut self, kind: CpKind, next: u32, cutb: u32) -> Result<(), Fault> {
         let now = self.heights(None);
         self.push_cp_at(kind, now, next, cutb)
     }
@@ -134,7 +134,7 @@ impl Machine {
         (heap, trail, frames): (u32, u32, u32),
         next: u32,
         cutb: u32,
-    ) -> Result<(), SolveError> {
+    ) -> Result<(), Fault> {
         if self.cps.len() >= self.limits.max_choicepoints {
             return Err(self.budget("choicepoints", self.limits.max_choicepoints as u64));
         }
@@ -239,7 +239,7 @@ impl Machine {
         &mut self,
         data: &ProgramData,
         host: &mut dyn Host,
-    ) -> Result<bool, SolveError> {
+    ) -> Result<bool, Fault> {
         loop {
             let Some(cp) = self.cps.last() else {
                 return Ok(false);
@@ -281,7 +281,7 @@ impl Machine {
                 Step::Go => return Ok(true),
                 Step::Fail => continue,
                 Step::Throw(b) => {
-                    self.throw(data, host, b)?;
+                    self.throw(data, host, *b)?;
                     return Ok(true);
                 }
             }
@@ -290,7 +290,7 @@ impl Machine {
 
     /// The inference a built-in's or host predicate's retry counts, checked against the budget.
     #[inline(always)]
-    fn count_retry(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+    fn count_retry(&mut self, name: Atom, arity: u32) -> Result<(), Fault> {
         self.inferences += 1;
         self.last_call = (name, arity);
         if self.inferences > self.limits.max_inferences {
@@ -306,12 +306,12 @@ impl Machine {
         data: &ProgramData,
         host: &mut dyn Host,
         step: Step,
-    ) -> Result<bool, SolveError> {
+    ) -> Result<bool, Fault> {
         match step {
             Step::Go => Ok(true),
             Step::Fail => Ok(false),
             Step::Throw(b) => {
-                self.throw(data, host, b)?;
+                self.throw(data, host, *b)?;
                 Ok(true)
             }
         }
@@ -321,11 +321,7 @@ impl Machine {
     /// execution resumes, `Ok(false)` when that choicepoint gave nothing (it is gone; the caller
     /// backtracks further).
     #[inline(always)]
-    fn resume_other(
-        &mut self,
-        data: &ProgramData,
-        host: &mut dyn Host,
-    ) -> Result<bool, SolveError> {
+    fn resume_other(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<bool, Fault> {
         let idx = self.cps.len() - 1;
         let cp = self.cps[idx];
         self.restore(idx, host);
@@ -402,7 +398,7 @@ impl Machine {
                     Step::Go => return Ok(true),
                     Step::Fail => return Ok(false),
                     Step::Throw(b) => {
-                        self.throw(data, host, b)?;
+                        self.throw(data, host, *b)?;
                         return Ok(true);
                     }
                 }
@@ -420,7 +416,7 @@ impl Machine {
                     Step::Go => return Ok(true),
                     Step::Fail => return Ok(false),
                     Step::Throw(b) => {
-                        self.throw(data, host, b)?;
+                        self.throw(data, host, *b)?;
                         return Ok(true);
                     }
                 }

@@ -253,7 +253,7 @@ impl Machine {
         args: u32,
         arity: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let pred = &data.preds[p as usize];
         if pred.library {
             self.note_library_caller(data);
@@ -307,7 +307,7 @@ impl Machine {
         args: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         self.enter_clause(data, p, ci, args, cutb, next)
     }
 
@@ -322,7 +322,7 @@ impl Machine {
         args: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
         let env = self.store.len();
         self.store.heap.extend((env..env + c.nvars).map(Cell::Ref));

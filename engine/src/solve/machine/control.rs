@@ -77,7 +77,7 @@ impl Machine {
         g: Cell,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         if let Some((name, arity, args)) = self.goal_parts(g) {
             let disp = self.resolve_goal(data, name, arity);
             if !matches!(disp, Dispatch::Control(_)) {
@@ -87,7 +87,7 @@ impl Machine {
         }
         let goal = match self.prepare_body(g) {
             Ok(g) => g,
-            Err(e) => return Ok(Step::Throw(e)),
+            Err(e) => return Ok(Step::throw(e)),
         };
         self.cur = self.push_frame(FrameKind::Goal { goal }, cutb, next)?;
         Ok(Step::Go)
@@ -103,7 +103,7 @@ impl Machine {
         args: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let arg = |m: &Machine, i: u32| m.store.heap[(args + i) as usize];
         match c {
             Control::True => {
@@ -163,7 +163,7 @@ impl Machine {
                 let g = self.store.deref(arg(self, 0));
                 let extra: Vec<Cell> = (1..=n as u32).map(|i| arg(self, i)).collect();
                 let goal = match g {
-                    Cell::Ref(_) => return Ok(Step::Throw(Term::instantiation_error())),
+                    Cell::Ref(_) => return Ok(Step::throw(Term::instantiation_error())),
                     Cell::Atom(a) => self.store.make_compound(a, &extra),
                     Cell::Struct(_) | Cell::List(_) => {
                         let (f, k) = self.store.functor(g).expect("compound");
@@ -177,7 +177,7 @@ impl Machine {
                     }
                     other => {
                         let t = self.store.to_term(other);
-                        return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
+                        return Ok(Step::throw(Term::type_error(atom::CALLABLE, t)));
                     }
                 };
                 let h = self.cps.len() as u32;
@@ -186,7 +186,7 @@ impl Machine {
             Control::Catch => {
                 let goal = match self.prepare_body(arg(self, 0)) {
                     Ok(g) => g,
-                    Err(e) => return Ok(Step::Throw(e)),
+                    Err(e) => return Ok(Step::throw(e)),
                 };
                 let h = self.cps.len() as u32;
                 self.push_cp(
@@ -204,15 +204,15 @@ impl Machine {
             Control::Throw => {
                 let b = self.store.deref(arg(self, 0));
                 if let Cell::Ref(_) = b {
-                    return Ok(Step::Throw(Term::instantiation_error()));
+                    return Ok(Step::throw(Term::instantiation_error()));
                 }
-                return Ok(Step::Throw(self.store.to_term(b)));
+                return Ok(Step::throw(self.store.to_term(b)));
             }
             Control::Findall | Control::Findall4 => {
                 let template = arg(self, 0);
                 let goal = match self.prepare_body(arg(self, 1)) {
                     Ok(g) => g,
-                    Err(e) => return Ok(Step::Throw(e)),
+                    Err(e) => return Ok(Step::throw(e)),
                 };
                 let result = arg(self, 2);
                 let tail = if c == Control::Findall4 {
@@ -326,7 +326,7 @@ impl Machine {
         env: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let c: &ClauseT = &data.preds[pred as usize].clauses[clause as usize];
         let sub = |node: u32| FrameKind::Sub {
             pred,
@@ -417,7 +417,7 @@ impl Machine {
     /// constructs compiled into their clauses): one inference, the call's name for error
     /// messages, the inference and heap budgets.
     #[inline(always)]
-    pub(super) fn count_control(&mut self, name: Atom, arity: u32) -> Result<(), SolveError> {
+    pub(super) fn count_control(&mut self, name: Atom, arity: u32) -> Result<(), Fault> {
         self.inferences += 1;
         self.last_call = (name, arity);
         if self.inferences > self.check_at {

@@ -181,7 +181,7 @@ impl Machine {
         next: u32,
         ids: (u64, u64),
         modes: u8,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let (sid, cid) = ids;
         use crate::solve::statememo::{MODE_FIRST, MODE_NONE};
         let stat = self.state_stats.entry(p).or_default();
@@ -239,7 +239,7 @@ impl Machine {
         arity: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let hit = match arity {
             1 => self.args_hit::<1>(p, args, next),
             2 => self.args_hit::<2>(p, args, next),
@@ -370,7 +370,7 @@ impl Machine {
         cutb: u32,
         next: u32,
         gen: Option<(u32, bool, u64)>,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let state = gen.is_some();
         if !state {
             // (the hits of `call_memo_args` are not counted: a flat-keyed table is never given up)
@@ -492,7 +492,7 @@ impl Machine {
         next: u32,
         marks: Option<(u32, u32, u32)>,
         skip: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let entry = entry_of(&self.state_entries, &self.memo_entries, e);
         if entry.atomic && entry.trial.is_none() && arity as usize <= FLAT_KEY_ARITY {
             // (no trial: no answers to count)
@@ -528,7 +528,7 @@ impl Machine {
         marks: Option<(u32, u32, u32)>,
         skip: u32,
         tried: &mut u64,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let entry = entry_of(&self.state_entries, &self.memo_entries, e);
         let n = entry.len();
         if pos >= n {
@@ -620,7 +620,7 @@ impl Machine {
         next: u32,
         marks: Option<(u32, u32, u32)>,
         skip: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let a = arity as usize;
         // per argument position, as bit sets: `want` (atomic, its code in `code`), `vars` (the
         // first occurrence of an unbound variable, its address in `refs`), `same` (a repeated
@@ -752,7 +752,7 @@ impl Machine {
         &mut self,
         data: &ProgramData,
         host: &mut dyn Host,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let Some(f) = self.fills.last() else {
             return Ok(Step::Fail);
         };

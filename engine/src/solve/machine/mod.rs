@@ -51,6 +51,7 @@ mod tests;
 mod throw;
 
 pub use budget::Limits;
+use throw::Fault;
 pub use throw::{ErrorKind, SolveError};
 
 use choice::*;
@@ -126,8 +127,20 @@ struct Frame {
 enum Step {
     Go,
     Fail,
-    Throw(Term),
+    /// An exception: the ball, boxed so that a step's result fits in two registers.
+    Throw(Box<Term>),
 }
+
+impl Step {
+    fn throw(ball: Term) -> Step {
+        Step::Throw(Box::new(ball))
+    }
+}
+
+// every step returns one: small enough to be returned in registers, not through memory
+const _: () = assert!(std::mem::size_of::<Result<Step, Fault>>() <= 16);
+const _: () = assert!(std::mem::size_of::<Option<Result<Step, Fault>>>() <= 16);
+const _: () = assert!(std::mem::size_of::<Result<bool, Fault>>() <= 16);
 
 /// The running state of one query.
 pub struct Machine {
@@ -378,6 +391,11 @@ impl Machine {
     /// Runs until the next answer (`Ok(true)`), no more answers (`Ok(false)`) or an error. With
     /// `redo`, first backtracks into the previous answer's alternatives.
     pub fn solve(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, SolveError> {
+        self.run(redo, host).map_err(|e| *e)
+    }
+
+    /// [`Machine::solve`] with the error boxed (as every step returns it).
+    fn run(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, Fault> {
         self.check_at = if self.profile.is_some() {
             0
         } else {
@@ -412,7 +430,7 @@ impl Machine {
                     }
                 }
                 Step::Throw(ball) => {
-                    if let Err(e) = self.throw(data, host, ball) {
+                    if let Err(e) = self.throw(data, host, *ball) {
                         self.cur = NO_FRAME;
                         return Err(e);
                     }
@@ -425,7 +443,7 @@ impl Machine {
     }
 
     /// One step: run the current frame.
-    fn step(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<Step, SolveError> {
+    fn step(&mut self, data: &ProgramData, host: &mut dyn Host) -> Result<Step, Fault> {
         if self.store.heap.len() > self.gc_at {
             self.collect_garbage(data);
         }
@@ -534,10 +552,10 @@ impl Machine {
                 let g = self.store.deref(goal);
                 let Some((name, arity, args)) = self.goal_parts(g) else {
                     if let Cell::Ref(_) = g {
-                        return Ok(Step::Throw(Term::instantiation_error()));
+                        return Ok(Step::throw(Term::instantiation_error()));
                     }
                     let t = self.store.to_term(g);
-                    return Ok(Step::Throw(Term::type_error(atom::CALLABLE, t)));
+                    return Ok(Step::throw(Term::type_error(atom::CALLABLE, t)));
                 };
                 let disp = self.resolve_goal(data, name, arity);
                 self.dispatch_nested(data, host, disp, name, arity, args, f.cutb, f.next)
@@ -623,7 +641,7 @@ impl Machine {
         args: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         self.dispatch(data, host, disp, name, arity, args, cutb, next)
     }
 
@@ -639,7 +657,7 @@ impl Machine {
         args: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         self.count_control(name, arity)?;
         match disp {
             Dispatch::User(p) => {
@@ -682,7 +700,7 @@ impl Machine {
             Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
             Dispatch::Control(Control::Not) => self.negation(data, host, args, cutb, next),
             Dispatch::Control(c) => self.control(data, host, c, args, cutb, next),
-            Dispatch::Unknown => Ok(Step::Throw(Term::existence_error(
+            Dispatch::Unknown => Ok(Step::throw(Term::existence_error(
                 atom::PROCEDURE,
                 Term::indicator(name, arity as usize),
             ))),

@@ -22,7 +22,7 @@ impl Machine {
         next: u32,
         redo: Option<u64>,
         marks: Option<(u32, u32, u32)>,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
         let r = self.with_args(args, arity, |m, buf| {
             f(
@@ -85,7 +85,7 @@ impl Machine {
         saved_mark: u32,
         (heap, trail, frames): (u32, u32, u32),
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         match r {
             Ok(Det::True) => {
                 self.store.mark = saved_mark;
@@ -103,7 +103,7 @@ impl Machine {
             }
             Err(ball) => {
                 self.store.mark = saved_mark;
-                Ok(Step::Throw(ball))
+                Ok(Step::throw(ball))
             }
         }
     }
@@ -119,7 +119,7 @@ impl Machine {
         next: u32,
         redo: Option<u64>,
         marks: Option<(u32, u32, u32)>,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
         let r = self.with_args(args, arity, |m, buf| {
             host.call(id, &mut m.store, &mut m.rng, buf, redo)
@@ -152,7 +152,7 @@ impl Machine {
         g: &GoalT,
         env: u32,
         next: u32,
-    ) -> Option<Result<Step, SolveError>> {
+    ) -> Option<Result<Step, Fault>> {
         let Dispatch::Host(id) = g.disp else {
             return None;
         };
@@ -227,7 +227,7 @@ impl Machine {
             }
             Err(ball) => {
                 self.store.mark = saved_mark;
-                Ok(Step::Throw(ball))
+                Ok(Step::throw(ball))
             }
         })
     }
@@ -340,7 +340,7 @@ impl Machine {
         pc: u32,
         env: u32,
         next: u32,
-    ) -> Option<Result<Step, SolveError>> {
+    ) -> Option<Result<Step, Fault>> {
         let g = &c.body[pc as usize];
         let r = self.arith_goal(op, c, g, env)?;
         self.last_clause = Some(at);
@@ -386,7 +386,7 @@ impl Machine {
         r: FastArith,
         env: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         self.inferences += 1;
         self.last_call = (g.name, g.arity);
         if self.inferences > self.check_at {

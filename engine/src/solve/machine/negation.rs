@@ -14,7 +14,7 @@ impl Machine {
         args: u32,
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let g = self.store.deref(self.store.heap[args as usize]);
         if let Some((name, arity, gargs)) = self.goal_parts(g) {
             let disp = self.resolve_goal(data, name, arity);
@@ -25,7 +25,7 @@ impl Machine {
         let h = self.cps.len() as u32;
         let goal = match self.prepare_body(g) {
             Ok(g) => g,
-            Err(e) => return Ok(Step::Throw(e)),
+            Err(e) => return Ok(Step::throw(e)),
         };
         self.push_cp(CpKind::Not, next, cutb)?;
         let k = self.push_frame(FrameKind::NotExit { height: h }, cutb, next)?;
@@ -45,7 +45,7 @@ impl Machine {
         (name, arity, gargs): (Atom, u32, u32),
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let h = self.cps.len() as u32;
         if matches!(disp, Dispatch::Host(_) | Dispatch::Native(_))
             && self.cps.len() + 1 < self.limits.max_choicepoints
@@ -123,7 +123,7 @@ impl Machine {
         (name, arity, gargs): (Atom, u32, u32),
         cutb: u32,
         next: u32,
-    ) -> Result<Step, SolveError> {
+    ) -> Result<Step, Fault> {
         let h = self.cps.len() as u32;
         let k = self.frames.len() as u32;
         let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
@@ -221,7 +221,7 @@ impl Machine {
         (heap, trail, k): (u32, u32, u32),
         cutb: u32,
         next: u32,
-    ) -> Option<Result<Step, SolveError>> {
+    ) -> Option<Result<Step, Fault>> {
         if arity != 1
             || id >= 64
             || data.list_hosts & (1 << id) == 0
@@ -271,7 +271,7 @@ impl Machine {
             Ok(Det::Fail) => Ok(self.not_decided(false, None, hk, cutb, next, host)),
             Err(ball) => {
                 self.restore_heights(trail, heap, k, host);
-                Ok(Step::Throw(ball))
+                Ok(Step::throw(ball))
             }
         })
     }

@@ -27,6 +27,10 @@ pub struct SolveError {
     pub path_spans: Box<[Option<crate::diag::Span>]>,
 }
 
+/// A [`SolveError`] as the machine passes it around: boxed, so that the results of its steps stay
+/// small (see `Step`).
+pub(super) type Fault = Box<SolveError>;
+
 impl SolveError {
     /// Source span of the innermost clause of the program (not of the library) on the call path:
     /// the clause whose goal raised the error, or that called the library predicate that did.
@@ -104,11 +108,11 @@ impl Machine {
         _data: &ProgramData,
         host: &mut dyn Host,
         ball: Term,
-    ) -> Result<(), SolveError> {
+    ) -> Result<(), Fault> {
         let ball = self.add_context(ball);
         let info = self.error_info(ball.clone());
         if super::super::errors::uncatchable(&info.ball) {
-            return Err(info);
+            return Err(Box::new(info));
         }
         while let Some(&cp) = self.cps.last() {
             let idx = self.cps.len() - 1;
@@ -166,7 +170,7 @@ impl Machine {
                 _ => {}
             }
         }
-        Err(info)
+        Err(Box::new(info))
     }
 
     /// Fills the context of `error(Formal, Context)` with the predicate being called.

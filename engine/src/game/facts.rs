@@ -159,6 +159,18 @@ impl Ground {
                 })
     }
 
+    /// Is it the proper list of `elems` (atomic cells; floats compared by bit pattern, as
+    /// [`Ground::is_word`] compares cells)?
+    #[inline]
+    pub fn is_elems(&self, elems: &[Cell]) -> bool {
+        usize::from(self.flat) == elems.len()
+            && self
+                .elems
+                .iter()
+                .zip(elems)
+                .all(|(&a, &b)| same_atomic(a, b))
+    }
+
     /// See the `hash` field.
     #[inline]
     pub fn hash_value(&self) -> u64 {
@@ -193,6 +205,28 @@ impl Ground {
         }
         out
     }
+}
+
+/// Are the atomic cells `a` and `b` the same value (floats by bit pattern)?
+#[inline(always)]
+fn same_atomic(a: Cell, b: Cell) -> bool {
+    match (a, b) {
+        (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}
+
+/// The structural hash of the proper list of `elems` (atomic cells), as [`HeapWord::of_elems`]
+/// computes it.
+#[inline]
+fn elems_hash(elems: &[Cell]) -> u64 {
+    let mut hasher = FxHasher::default();
+    for &e in elems {
+        feed(&mut hasher, Cell::List(0));
+        feed(&mut hasher, e);
+    }
+    feed(&mut hasher, Cell::Atom(atom::NIL));
+    hasher.finish()
 }
 
 /// The term of the cells of a [`HeapWord`] (ground).
@@ -267,6 +301,20 @@ pub struct Scratch {
     /// outgrows [`MADE_MAX`]. A `Ground` is immutable and equal cells are the same term, so a word
     /// made again is the same `Arc` instead of a new `Ground` and `Term`.
     made: rustc_hash::FxHashMap<u64, Arc<Ground>>,
+}
+
+impl Scratch {
+    /// [`HeapWord::of_elems`] of `elems` (1 to [`INDEXED`] atomic cells) as a shared word
+    /// ([`HeapWord::into_shared`]): the word made before, found by its hash and elements without
+    /// copying its cells, or else made so.
+    pub fn shared_elems(&mut self, elems: &[Cell]) -> Arc<Ground> {
+        if let Some(g) = self.made.get(&elems_hash(elems)) {
+            if g.is_elems(elems) {
+                return g.clone();
+            }
+        }
+        HeapWord::of_elems(elems, self).into_shared()
+    }
 }
 
 /// How many words [`Scratch::made`] keeps.
@@ -1189,6 +1237,13 @@ impl FactSet {
         (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term == *t)
     }
 
+    /// Is the proper list of `elems` (1 to [`INDEXED`] atomic cells) a fact? [`FactSet::contains_word`]
+    /// of the word [`HeapWord::of_elems`] makes, from the candidates of the elements.
+    pub fn contains_elems(&self, elems: &[Cell]) -> bool {
+        self.candidates_of(elems)
+            .is_some_and(|c| c.ids().iter().any(|&i| self.get(i).is_elems(elems)))
+    }
+
     /// Is the word a fact?
     pub fn contains_word(&self, w: &HeapWord) -> bool {
         let cands = self.candidates_by_keys(&w.keys);
@@ -1537,7 +1592,31 @@ mod tests {
             prop_assert_eq!(set.contains_word(&w), a == b);
             let ga = w.into_ground();
             prop_assert!(ga.term == a);
-            prop_assert_eq!(ga.hash_value(), Ground::new(a).hash_value());
+            prop_assert_eq!(ga.hash_value(), Ground::new(a.clone()).hash_value());
+            // a short word of atomic elements compared by its elements: the same outcome
+            let elems: Option<Vec<Cell>> = a.as_list().and_then(|l| {
+                l.iter()
+                    .map(|e| match e {
+                        Term::Atom(x) => Some(Cell::Atom(*x)),
+                        Term::Int(i) => Some(Cell::Int(*i)),
+                        Term::Float(f) => Some(Cell::Float(*f)),
+                        _ => None,
+                    })
+                    .collect()
+            });
+            if let Some(elems) = elems.filter(|e| !e.is_empty() && e.len() <= INDEXED) {
+                prop_assert_eq!(set.contains_elems(&elems), a == b);
+                prop_assert_eq!(set.get(0).is_elems(&elems), a == b);
+                let mut scratch = Scratch::default();
+                let gb2 = HeapWord::of_elems(&elems, &mut scratch).into_shared();
+                let shared = scratch.shared_elems(&elems);
+                prop_assert!(Arc::ptr_eq(&gb2, &shared));
+                prop_assert!(shared.term == a);
+                let mut other = Scratch::default();
+                let fresh = other.shared_elems(&elems);
+                prop_assert!(fresh.term == a);
+                prop_assert_eq!(fresh.hash_value(), gb2.hash_value());
+            }
         }
 
         /// A word made again through the same scratch is the word made before (the same `Arc`)

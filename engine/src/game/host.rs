@@ -149,6 +149,20 @@ pub struct KeywordHost<'a> {
     pub scratch: Scratch,
     /// The body keywords the goal being evaluated may call ([`Placement::ANY`] until set).
     pub placement: Placement,
+    /// The candidates of the last `fact/1` call that answered with a retry state, and the
+    /// generation that state carries (its high 32 bits, [`retry_state`]): a retry of that call
+    /// takes them instead of finding them again (the pattern is as it was then).
+    retry: Option<(u32, Candidates<'a>)>,
+    /// The last generation given ([`KeywordHost::keep_retry`]).
+    retries: u32,
+}
+
+/// The retry state of `fact/1` at candidate `pos` whose candidates are kept under generation
+/// `gen` (the low 32 bits: the candidate; the high ones: the generation, 0 for none).
+#[inline(always)]
+fn retry_state(pos: u64, gen: u32) -> u64 {
+    debug_assert!(pos < 1 << 32);
+    pos | (u64::from(gen) << 32)
 }
 
 /// The next fresh context id (odd numbers; even ones are `FactSet` ids of states with empty
@@ -176,6 +190,8 @@ impl<'a> KeywordHost<'a> {
             scratch: Scratch::default(),
             context: fresh_context(),
             placement: Placement::ANY,
+            retry: None,
+            retries: 0,
         }
     }
 
@@ -204,8 +220,21 @@ impl<'a> KeywordHost<'a> {
         self.context = fresh_context();
     }
 
-    /// Is fact `fid` scheduled for deletion?
+    /// Keeps `cands`, the candidates of a `fact/1` call that answers with a retry state, under a
+    /// generation of their own (never given twice by this host; 0, nothing kept, once they are
+    /// used up): the generation for the state ([`retry_state`]).
     #[inline]
+    fn keep_retry(&mut self, cands: Candidates<'a>) -> u32 {
+        if self.retries == u32::MAX {
+            return 0;
+        }
+        self.retries += 1;
+        self.retry = Some((self.retries, cands));
+        self.retries
+    }
+
+    /// Is fact `fid` scheduled for deletion?
+    #[inline(always)]
     fn is_deleted(&self, fid: u32) -> bool {
         if self.deleted.is_empty() {
             self.deletes.contains(&fid)
@@ -502,7 +531,7 @@ impl Host for KeywordHost<'_> {
         // a candidate that is not a short word of atomic elements is unified with the list,
         // built (once) on the heap then
         let mut list = None;
-        fact_answer(facts, &cands, store, 0, |g, store| {
+        let r = fact_answer(facts, &cands, store, 0, |g, store| {
             Some(match cands.unify_elems(g, store) {
                 Some(b) => b,
                 None => {
@@ -510,8 +539,15 @@ impl Host for KeywordHost<'_> {
                     g.unify(store, h)
                 }
             })
-        })
-        .map(Ok)
+        })?;
+        Some(Ok(match r {
+            // the retry gets the list of the elements (as `candidates` would find them from it)
+            Det::Retry(pos) => {
+                let gen = self.keep_retry(cands);
+                Det::Retry(retry_state(pos, gen))
+            }
+            other => other,
+        }))
     }
     fn call(
         &mut self,
@@ -539,12 +575,29 @@ impl Host for KeywordHost<'_> {
             ),
             FACT => {
                 let facts = self.facts;
-                let cands = facts.candidates(store, args[0]);
+                let redo = redo.unwrap_or(0);
+                let gen = (redo >> 32) as u32;
+                let (cands, gen) = match self.retry {
+                    // a retry of the call whose candidates are kept
+                    Some((g, c)) if gen != 0 && g == gen => (c, gen),
+                    _ => (facts.candidates(store, args[0]), 0),
+                };
                 let pat = args[0];
-                fact_answer(facts, &cands, store, start, |g, store| {
+                let start = redo as u32 as usize;
+                match fact_answer(facts, &cands, store, start, |g, store| {
                     Some(cands.unify(g, store, pat))
-                })
-                .unwrap_or(Det::Fail)
+                }) {
+                    Some(Det::Retry(pos)) => {
+                        let gen = if gen == 0 {
+                            self.keep_retry(cands)
+                        } else {
+                            gen
+                        };
+                        Det::Retry(retry_state(pos, gen))
+                    }
+                    Some(other) => other,
+                    None => Det::Fail,
+                }
             }
             TOCREATE => enumerate_words(
                 store,

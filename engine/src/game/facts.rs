@@ -159,6 +159,18 @@ impl Ground {
                 })
     }
 
+    /// Is it the proper list of `elems` (atomic cells; floats compared by bit pattern, as
+    /// [`Ground::is_word`] compares cells)?
+    #[inline]
+    pub fn is_elems(&self, elems: &[Cell]) -> bool {
+        usize::from(self.flat) == elems.len()
+            && self
+                .elems
+                .iter()
+                .zip(elems)
+                .all(|(&a, &b)| same_atomic(a, b))
+    }
+
     /// See the `hash` field.
     #[inline]
     pub fn hash_value(&self) -> u64 {
@@ -193,6 +205,28 @@ impl Ground {
         }
         out
     }
+}
+
+/// Are the atomic cells `a` and `b` the same value (floats by bit pattern)?
+#[inline(always)]
+fn same_atomic(a: Cell, b: Cell) -> bool {
+    match (a, b) {
+        (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}
+
+/// The structural hash of the proper list of `elems` (atomic cells), as [`HeapWord::of_elems`]
+/// computes it.
+#[inline]
+fn elems_hash(elems: &[Cell]) -> u64 {
+    let mut hasher = FxHasher::default();
+    for &e in elems {
+        feed(&mut hasher, Cell::List(0));
+        feed(&mut hasher, e);
+    }
+    feed(&mut hasher, Cell::Atom(atom::NIL));
+    hasher.finish()
 }
 
 /// The term of the cells of a [`HeapWord`] (ground).
@@ -267,6 +301,20 @@ pub struct Scratch {
     /// outgrows [`MADE_MAX`]. A `Ground` is immutable and equal cells are the same term, so a word
     /// made again is the same `Arc` instead of a new `Ground` and `Term`.
     made: rustc_hash::FxHashMap<u64, Arc<Ground>>,
+}
+
+impl Scratch {
+    /// [`HeapWord::of_elems`] of `elems` (1 to [`INDEXED`] atomic cells) as a shared word
+    /// ([`HeapWord::into_shared`]): the word made before, found by its hash and elements without
+    /// copying its cells, or else made so.
+    pub fn shared_elems(&mut self, elems: &[Cell]) -> Arc<Ground> {
+        if let Some(g) = self.made.get(&elems_hash(elems)) {
+            if g.is_elems(elems) {
+                return g.clone();
+            }
+        }
+        HeapWord::of_elems(elems, self).into_shared()
+    }
 }
 
 /// How many words [`Scratch::made`] keeps.
@@ -798,20 +846,32 @@ impl Mode {
         let m = mask as u8;
         let slot = |g: &Ground| composite(&g.kw, mask) as usize & self.slot_mask;
         // the changed slots, ascending: those of the deleted facts and of the created ones
-        let mut touched: Vec<(usize, u32)> =
-            Vec::with_capacity(deleted.len() + facts.len().saturating_sub(created_from));
+        // (on the stack when there are few: most transitions change a few facts)
+        let cap = deleted.len() + facts.len().saturating_sub(created_from);
+        let mut small = [(0usize, 0u32); 16];
+        let mut large = Vec::new();
+        let buf: &mut [(usize, u32)] = if cap <= small.len() {
+            &mut small
+        } else {
+            large.resize(cap, (0, 0));
+            &mut large
+        };
+        let mut nt = 0;
         // (an id listed twice gives its slot twice: the slot is rebuilt once either way)
         for &d in deleted {
             let g = &old[d as usize];
             if g.kmask & m == m {
-                touched.push((slot(g), u32::MAX));
+                buf[nt] = (slot(g), u32::MAX);
+                nt += 1;
             }
         }
         for (i, g) in facts.iter().enumerate().skip(created_from) {
             if g.kmask & m == m {
-                touched.push((slot(g), i as u32));
+                buf[nt] = (slot(g), i as u32);
+                nt += 1;
             }
         }
+        let touched = &mut buf[..nt];
         // by slot (a slot's created facts in id order)
         touched.sort_unstable();
         let mut table = Vec::with_capacity(size + 1 + facts.len());
@@ -1087,21 +1147,38 @@ impl Candidates<'static> {
         if elems.is_empty() || elems.len() > INDEXED {
             return None;
         }
-        let mut c = Candidates::blank(elems.len() as u8);
+        // the keys gathered in locals (not through the struct), as `add_part` records them
+        let mut tags = 0u32;
+        let mut vals = [0u64; INDEXED];
+        let mut mask = 0u8;
+        let mut vars = [0u32; INDEXED];
         let mut h = 0;
         for (n, &e) in elems.iter().enumerate() {
             let (tag, v) = match e {
                 Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_) => atomic_part(e),
                 Cell::Ref(x) => {
-                    c.vars[n] = x;
+                    vars[n] = x;
                     continue;
                 }
                 _ => return None,
             };
-            c.add_part(n, tag, v, &mut h);
+            tags |= tag << (8 * n);
+            vals[n] = v;
+            mask |= 1 << n;
+            h = mix(h, parts_word(tag, v));
         }
-        c.tmask = TAG_MASKS[usize::from(c.mask)];
-        Some((c, h))
+        Some((
+            Candidates {
+                list: &[],
+                parts: Parts { tags, vals },
+                mask,
+                tmask: TAG_MASKS[usize::from(mask)],
+                exact: false,
+                len: elems.len() as u8,
+                vars,
+            },
+            h,
+        ))
     }
 
     /// The keys, binding mode, elements (when it is a short list of atomic elements and
@@ -1189,6 +1266,13 @@ impl FactSet {
         (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term == *t)
     }
 
+    /// Is the proper list of `elems` (1 to [`INDEXED`] atomic cells) a fact? [`FactSet::contains_word`]
+    /// of the word [`HeapWord::of_elems`] makes, from the candidates of the elements.
+    pub fn contains_elems(&self, elems: &[Cell]) -> bool {
+        self.candidates_of(elems)
+            .is_some_and(|c| c.ids().iter().any(|&i| self.get(i).is_elems(elems)))
+    }
+
     /// Is the word a fact?
     pub fn contains_word(&self, w: &HeapWord) -> bool {
         let cands = self.candidates_by_keys(&w.keys);
@@ -1270,11 +1354,22 @@ impl FactSet {
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.
     pub fn apply(&self, deleted: &[u32], created: &[Arc<Ground>]) -> FactSet {
-        let mut gone = vec![false; self.facts.len()];
+        // `renum`: the old fact ids renumbered (`u32::MAX`: deleted), from the first deleted one
+        // on (the ids before it keep their numbers)
         let mut first = self.facts.len();
         for &d in deleted {
-            gone[d as usize] = true;
             first = first.min(d as usize);
+        }
+        let mut renum: Vec<u32> = (0..self.facts.len() as u32).collect();
+        for &d in deleted {
+            renum[d as usize] = u32::MAX;
+        }
+        let mut k = first as u32;
+        for r in &mut renum[first..] {
+            if *r != u32::MAX {
+                *r = k;
+                k += 1;
+            }
         }
         let mut next: Vec<Arc<Ground>> =
             Vec::with_capacity(self.facts.len().saturating_sub(deleted.len()) + created.len());
@@ -1282,8 +1377,8 @@ impl FactSet {
         next.extend(
             self.facts[first..]
                 .iter()
-                .zip(&gone[first..])
-                .filter(|(_, &g)| !g)
+                .zip(&renum[first..])
+                .filter(|(_, &r)| r != u32::MAX)
                 .map(|(f, _)| f.clone()),
         );
         next.extend(created.iter().cloned());
@@ -1292,12 +1387,6 @@ impl FactSet {
             if let Some(old) = &self.index {
                 // the modes used in this state, carried over: the old fact ids renumbered, the
                 // created facts appended to their slots
-                let mut renum = Vec::with_capacity(self.facts.len());
-                let mut k = 0u32;
-                for &g in &gone {
-                    renum.push(if g { u32::MAX } else { k });
-                    k += u32::from(!g);
-                }
                 let created_from = next.len() - created.len();
                 let used = old.used.load(Ordering::Relaxed);
                 for (mask, (new, mode)) in index.modes.iter_mut().zip(&old.modes).enumerate() {
@@ -1537,7 +1626,31 @@ mod tests {
             prop_assert_eq!(set.contains_word(&w), a == b);
             let ga = w.into_ground();
             prop_assert!(ga.term == a);
-            prop_assert_eq!(ga.hash_value(), Ground::new(a).hash_value());
+            prop_assert_eq!(ga.hash_value(), Ground::new(a.clone()).hash_value());
+            // a short word of atomic elements compared by its elements: the same outcome
+            let elems: Option<Vec<Cell>> = a.as_list().and_then(|l| {
+                l.iter()
+                    .map(|e| match e {
+                        Term::Atom(x) => Some(Cell::Atom(*x)),
+                        Term::Int(i) => Some(Cell::Int(*i)),
+                        Term::Float(f) => Some(Cell::Float(*f)),
+                        _ => None,
+                    })
+                    .collect()
+            });
+            if let Some(elems) = elems.filter(|e| !e.is_empty() && e.len() <= INDEXED) {
+                prop_assert_eq!(set.contains_elems(&elems), a == b);
+                prop_assert_eq!(set.get(0).is_elems(&elems), a == b);
+                let mut scratch = Scratch::default();
+                let gb2 = HeapWord::of_elems(&elems, &mut scratch).into_shared();
+                let shared = scratch.shared_elems(&elems);
+                prop_assert!(Arc::ptr_eq(&gb2, &shared));
+                prop_assert!(shared.term == a);
+                let mut other = Scratch::default();
+                let fresh = other.shared_elems(&elems);
+                prop_assert!(fresh.term == a);
+                prop_assert_eq!(fresh.hash_value(), gb2.hash_value());
+            }
         }
 
         /// A word made again through the same scratch is the word made before (the same `Arc`)

@@ -9,7 +9,7 @@
 //! evaluating ([`Placement`]); a call of a body keyword that keyword may not use is the uncatchable
 //! runtime error `E0946` (one bit test per body-keyword call).
 
-use super::facts::{push_list, Candidates, FactSet, Ground, HeapWord, Scratch};
+use super::facts::{push_list, Candidates, FactSet, Ground, HeapWord, Scratch, INDEXED};
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::Det;
@@ -139,6 +139,8 @@ pub struct KeywordHost<'a> {
     pub does: &'a [(Arc<Ground>, Arc<Ground>)],
     pub creates: Vec<Arc<Ground>>,
     pub deletes: Vec<u32>,
+    /// `deleted[i]`: fact `i` is in `deletes`; kept only once `deletes` has more than
+    /// [`DELETED_SCAN`] ids (empty before: `deletes` is scanned, no allocation per chronon).
     deleted: Vec<bool>,
     /// [`Host::context_id`] while the schedules or `does` are not empty: drawn afresh (unique) at
     /// every change of the schedules and every undo of one.
@@ -147,6 +149,20 @@ pub struct KeywordHost<'a> {
     pub scratch: Scratch,
     /// The body keywords the goal being evaluated may call ([`Placement::ANY`] until set).
     pub placement: Placement,
+    /// The candidates of the last `fact/1` call that answered with a retry state, and the
+    /// generation that state carries (its high 32 bits, [`retry_state`]): a retry of that call
+    /// takes them instead of finding them again (the pattern is as it was then).
+    retry: Option<(u32, Candidates<'a>)>,
+    /// The last generation given ([`KeywordHost::keep_retry`]).
+    retries: u32,
+}
+
+/// The retry state of `fact/1` at candidate `pos` whose candidates are kept under generation
+/// `gen` (the low 32 bits: the candidate; the high ones: the generation, 0 for none).
+#[inline(always)]
+fn retry_state(pos: u64, gen: u32) -> u64 {
+    debug_assert!(pos < 1 << 32);
+    pos | (u64::from(gen) << 32)
 }
 
 /// The next fresh context id (odd numbers; even ones are `FactSet` ids of states with empty
@@ -169,11 +185,13 @@ impl<'a> KeywordHost<'a> {
             does,
             creates: Vec::new(),
             deletes: Vec::new(),
-            // sized at the first delete/1: most queries delete nothing
+            // made when `deletes` outgrows `DELETED_SCAN`: most chronons delete a few facts
             deleted: Vec::new(),
             scratch: Scratch::default(),
             context: fresh_context(),
             placement: Placement::ANY,
+            retry: None,
+            retries: 0,
         }
     }
 
@@ -186,12 +204,11 @@ impl<'a> KeywordHost<'a> {
     /// then restores the schedules as they were before it).
     pub fn set_schedules(&mut self, creates: Vec<Arc<Ground>>, deletes: Vec<u32>) {
         self.deleted.clear();
-        self.deleted.resize(self.facts.len(), false);
-        for &d in &deletes {
-            self.deleted[d as usize] = true;
-        }
         self.creates = creates;
         self.deletes = deletes;
+        if self.deletes.len() > DELETED_SCAN {
+            self.mark_deleted();
+        }
         self.context = fresh_context();
     }
 
@@ -202,7 +219,55 @@ impl<'a> KeywordHost<'a> {
         self.deleted.iter_mut().for_each(|d| *d = false);
         self.context = fresh_context();
     }
+
+    /// Keeps `cands`, the candidates of a `fact/1` call that answers with a retry state, under a
+    /// generation of their own (never given twice by this host; 0, nothing kept, once they are
+    /// used up): the generation for the state ([`retry_state`]).
+    #[inline]
+    fn keep_retry(&mut self, cands: Candidates<'a>) -> u32 {
+        if self.retries == u32::MAX {
+            return 0;
+        }
+        self.retries += 1;
+        self.retry = Some((self.retries, cands));
+        self.retries
+    }
+
+    /// Is fact `fid` scheduled for deletion?
+    #[inline(always)]
+    fn is_deleted(&self, fid: u32) -> bool {
+        if self.deleted.is_empty() {
+            self.deletes.contains(&fid)
+        } else {
+            self.deleted[fid as usize]
+        }
+    }
+
+    /// Schedules the deletion of fact `fid` (not yet scheduled): undone by [`UNDO_DELETE`].
+    #[inline]
+    fn schedule_delete(&mut self, store: &mut Store, fid: u32) {
+        self.deletes.push(fid);
+        if !self.deleted.is_empty() {
+            self.deleted[fid as usize] = true;
+        } else if self.deletes.len() > DELETED_SCAN {
+            self.mark_deleted();
+        }
+        store.trail.push(TrailEntry::Host(UNDO_DELETE));
+    }
+
+    /// Makes `deleted` from `deletes` (which has outgrown [`DELETED_SCAN`]).
+    #[cold]
+    fn mark_deleted(&mut self) {
+        self.deleted.clear();
+        self.deleted.resize(self.facts.len(), false);
+        for &d in &self.deletes {
+            self.deleted[d as usize] = true;
+        }
+    }
 }
+
+/// Up to this many scheduled deletions, [`KeywordHost::is_deleted`] scans them.
+const DELETED_SCAN: usize = 16;
 
 /// [`enumerate`] of words that are tried only where their index keys agree with the pattern's
 /// ([`Candidates::matches`], a necessary condition for unifying), and unified as `fact/1` unifies
@@ -371,24 +436,20 @@ impl KeywordHost<'_> {
         }
     }
 
-    /// [`Host::call_list`] of `create/1`: the word made from the elements as [`HeapWord::copy`]
-    /// makes it from the list (`None` with an unbound element: the instantiation error).
+    /// [`Host::call_list`] of `create/1`: the word [`HeapWord::copy`] makes from the list,
+    /// compared with the facts and the scheduled words by its elements and shared with the word
+    /// made before ([`Scratch::shared_elems`]), without copying its cells (`None` with an unbound
+    /// element: the instantiation error).
     fn create_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Result<Det, Term>> {
-        if !elems.iter().all(|e| e.is_atomic()) {
+        if elems.len() > INDEXED || !elems.iter().all(|e| e.is_atomic()) {
             return None;
         }
         // the schedules may change: tables of the old context must not be served
         self.context = fresh_context();
-        let w = HeapWord::of_elems(elems, &mut self.scratch);
-        if self.facts.contains_word(&w)
-            || self
-                .creates
-                .iter()
-                .any(|c| c.may_match(&w.keys) && c.is_word(&w))
-        {
+        if self.facts.contains_elems(elems) || self.creates.iter().any(|c| c.is_elems(elems)) {
             return Some(Ok(Det::Fail));
         }
-        self.creates.push(w.into_shared());
+        self.creates.push(self.scratch.shared_elems(elems));
         store.trail.push(TrailEntry::Host(UNDO_CREATE));
         Some(Ok(Det::True))
     }
@@ -400,14 +461,11 @@ impl KeywordHost<'_> {
         let facts = self.facts;
         let cands = facts.candidates_of(elems)?;
         self.context = fresh_context();
-        if self.deleted.len() < facts.len() {
-            self.deleted.resize(facts.len(), false);
-        }
         let n = cands.len();
         let mut list = None;
         for pos in 0..n {
             let fid = cands.id(pos);
-            if self.deleted[fid as usize] || !cands.agrees(facts, pos) {
+            if self.is_deleted(fid) || !cands.agrees(facts, pos) {
                 continue;
             }
             let t = store.trail.len();
@@ -420,9 +478,7 @@ impl KeywordHost<'_> {
                 }
             };
             if ok {
-                self.deleted[fid as usize] = true;
-                self.deletes.push(fid);
-                store.trail.push(TrailEntry::Host(UNDO_DELETE));
+                self.schedule_delete(store, fid);
                 return Some(Ok(if pos + 1 < n {
                     Det::Retry(pos as u64 + 1)
                 } else {
@@ -475,7 +531,7 @@ impl Host for KeywordHost<'_> {
         // a candidate that is not a short word of atomic elements is unified with the list,
         // built (once) on the heap then
         let mut list = None;
-        fact_answer(facts, &cands, store, 0, |g, store| {
+        let r = fact_answer(facts, &cands, store, 0, |g, store| {
             Some(match cands.unify_elems(g, store) {
                 Some(b) => b,
                 None => {
@@ -483,8 +539,15 @@ impl Host for KeywordHost<'_> {
                     g.unify(store, h)
                 }
             })
-        })
-        .map(Ok)
+        })?;
+        Some(Ok(match r {
+            // the retry gets the list of the elements (as `candidates` would find them from it)
+            Det::Retry(pos) => {
+                let gen = self.keep_retry(cands);
+                Det::Retry(retry_state(pos, gen))
+            }
+            other => other,
+        }))
     }
     fn call(
         &mut self,
@@ -512,12 +575,29 @@ impl Host for KeywordHost<'_> {
             ),
             FACT => {
                 let facts = self.facts;
-                let cands = facts.candidates(store, args[0]);
+                let redo = redo.unwrap_or(0);
+                let gen = (redo >> 32) as u32;
+                let (cands, gen) = match self.retry {
+                    // a retry of the call whose candidates are kept
+                    Some((g, c)) if gen != 0 && g == gen => (c, gen),
+                    _ => (facts.candidates(store, args[0]), 0),
+                };
                 let pat = args[0];
-                fact_answer(facts, &cands, store, start, |g, store| {
+                let start = redo as u32 as usize;
+                match fact_answer(facts, &cands, store, start, |g, store| {
                     Some(cands.unify(g, store, pat))
-                })
-                .unwrap_or(Det::Fail)
+                }) {
+                    Some(Det::Retry(pos)) => {
+                        let gen = if gen == 0 {
+                            self.keep_retry(cands)
+                        } else {
+                            gen
+                        };
+                        Det::Retry(retry_state(pos, gen))
+                    }
+                    Some(other) => other,
+                    None => Det::Fail,
+                }
             }
             TOCREATE => enumerate_words(
                 store,
@@ -585,21 +665,16 @@ impl Host for KeywordHost<'_> {
                 Det::True
             }
             DELETE => {
-                if self.deleted.len() < self.facts.len() {
-                    self.deleted.resize(self.facts.len(), false);
-                }
                 let cands = self.facts.candidates(store, args[0]);
                 let n = cands.len();
                 for pos in start..n {
                     let fid = cands.id(pos);
-                    if self.deleted[fid as usize] {
+                    if self.is_deleted(fid) {
                         continue;
                     }
                     let t = store.trail.len();
                     if self.facts.get(fid).unify(store, args[0]) {
-                        self.deleted[fid as usize] = true;
-                        self.deletes.push(fid);
-                        store.trail.push(TrailEntry::Host(UNDO_DELETE));
+                        self.schedule_delete(store, fid);
                         return Ok(if pos + 1 < n {
                             Det::Retry(pos as u64 + 1)
                         } else {
@@ -622,7 +697,9 @@ impl Host for KeywordHost<'_> {
             }
             UNDO_DELETE => {
                 if let Some(fid) = self.deletes.pop() {
-                    self.deleted[fid as usize] = false;
+                    if !self.deleted.is_empty() {
+                        self.deleted[fid as usize] = false;
+                    }
                 }
             }
             _ => {}

@@ -19,7 +19,9 @@ const MAX_TERMS: usize = 1 << 16;
 /// Ground answer terms by their structure (see [`encode`]).
 #[derive(Default)]
 pub(crate) struct Interner {
-    terms: FxHashMap<Box<[u64]>, Term>,
+    /// By the hash of the words ([`encode`]; hashed once per answer): the words and the term. A
+    /// term whose hash another one holds is not shared.
+    terms: FxHashMap<u64, (Box<[u64]>, Term)>,
     /// Scratch buffers of [`encode`] and [`Interner::distinct`].
     key: Vec<u64>,
     stack: Vec<Cell>,
@@ -42,14 +44,19 @@ impl Interner {
             return (t, h.finish());
         }
         let hash = self.terms.hasher().hash_one(&self.key[..]);
-        if let Some(t) = self.terms.get(&self.key[..]) {
-            return (t.clone(), hash);
+        if let Some((key, t)) = self.terms.get(&hash) {
+            if **key == self.key[..] {
+                return (t.clone(), hash);
+            }
+            // another term with the same hash: not shared
+            return (store.to_term(c), hash);
         }
         if self.terms.len() >= MAX_TERMS {
             self.terms.clear();
         }
         let t = store.to_term(c);
-        self.terms.insert(self.key.as_slice().into(), t.clone());
+        self.terms
+            .insert(hash, (self.key.as_slice().into(), t.clone()));
         (t, hash)
     }
 }

@@ -317,8 +317,7 @@ fn trace_into(
 /// get none. The random seats' driver ([`crate::seats::random_moves`]) without filling unlimited
 /// switches, as the trace format specifies.
 pub fn random_submissions(s: &mut Session) -> Result<(), RuntimeError> {
-    crate::seats::random_moves(s, None, false, false)?;
-    Ok(())
+    crate::seats::draw_moves(s, None, false, false, None)
 }
 
 /// Counts of a random-play benchmark run.
@@ -376,6 +375,11 @@ pub fn random_play_with(
     while stats.chronons < chronons {
         // the next game reuses the machine (memo table, allocations) of the previous one
         let mut s = match last.take() {
+            // in place when the initial state is known (no `init` query, no move of the session)
+            Some(mut prev) if prev.restarts_in_place() => {
+                prev.restart(game_seed)?;
+                prev
+            }
             Some(prev) => prev.recycle(game_seed)?,
             None => Session::new(game.clone(), game_seed, settings.clone())?,
         };

@@ -395,9 +395,8 @@ pub fn random_play_with(
                     s.advance(false)?;
                 }
                 PlayWork::Views => {
-                    let players: Vec<Term> =
-                        s.state().players.iter().map(|p| p.term.clone()).collect();
-                    crate::seats::random_moves(&mut s, Some(&players), true, false)?;
+                    // every player's random moves (every owner of a player's switch is a player)
+                    crate::seats::draw_moves(&mut s, None, true, false, None)?;
                     s.run_chronon()?;
                     show_every_player(&mut s, &mut stats)?;
                 }
@@ -429,8 +428,8 @@ pub fn random_play_with(
 /// redraws), counted in `stats.shown`.
 fn show_every_player(s: &mut Session, stats: &mut PlayStats) -> Result<(), RuntimeError> {
     let switches = s.switches()?;
-    let players: Vec<Term> = s.state().players.iter().map(|p| p.term.clone()).collect();
-    for p in &players {
+    let players = s.state().players.clone();
+    for p in players.iter().map(|p| &p.term) {
         let own = switches
             .iter()
             .filter(|sw| matches!(&sw.owner, Owner::Player(q) if q == p))

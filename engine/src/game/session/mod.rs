@@ -364,23 +364,58 @@ fn call_succeeds(
     Ok(!collect_with(machine, host, g, 1, 0, during, |_| ())?.is_empty())
 }
 
-/// [`call_solutions`] with the answers shared through `intern` and hashed (for [`Interner::distinct`]).
-#[allow(clippy::too_many_arguments)]
-fn call_hashed(
+/// The distinct answers of the keyword goal `name(args..., V)` (all of them, in order of first
+/// appearance), shared through `intern`: while they are few they are deduplicated as they come (by
+/// hash, then by term: no vector of all the answers, no second pass), the rest by
+/// [`Interner::distinct`] (the same first occurrences in the same order).
+fn call_distinct(
     machine: &mut Machine,
     host: &mut dyn Host,
     intern: &mut Interner,
     name: Atom,
     args: &[&Term],
-    var: bool,
-    max: usize,
     during: &str,
-) -> Result<Vec<Hashed>, RuntimeError> {
-    let (g, t) = build_call(machine, name, args.iter().map(|&a| Arg::Term(a)), var);
-    // (legal switch ids and actions: a few answers, one allocation)
-    collect_with(machine, host, g, max, 8, during, |store| {
-        intern.answer(store, t)
-    })
+) -> Result<Vec<Term>, RuntimeError> {
+    const LINEAR: usize = 16;
+    let (g, t) = build_call(machine, name, args.iter().map(|&a| Arg::Term(a)), true);
+    machine.start(g);
+    let mut out: Vec<Term> = Vec::new();
+    let mut hashes = [0u64; LINEAR];
+    let mut rest: Vec<Hashed> = Vec::new();
+    let mut redo = false;
+    loop {
+        match machine.solve(redo, host) {
+            Ok(true) => {
+                let (a, h) = intern.answer(&machine.store, t);
+                if !rest.is_empty() || out.len() == LINEAR {
+                    rest.push((a, h));
+                } else if !hashes[..out.len()]
+                    .iter()
+                    .zip(&out)
+                    .any(|(&g, u)| g == h && u == &a)
+                {
+                    if out.is_empty() {
+                        // (legal switch ids and actions: a few answers, one allocation)
+                        out.reserve_exact(8);
+                    }
+                    hashes[out.len()] = h;
+                    out.push(a);
+                }
+            }
+            Ok(false) => break,
+            Err(e) => return Err(RuntimeError::from_solve(during, e)),
+        }
+        if !machine.has_alternatives() {
+            break;
+        }
+        redo = true;
+    }
+    if rest.is_empty() {
+        return Ok(out);
+    }
+    let mut items: Vec<Hashed> = out.into_iter().zip(hashes).collect();
+    items.append(&mut rest);
+    Ok(intern.distinct(items))
 }
 
 /// A ground term as the relocatable cells [`Store::copy_out`] makes of it: put on a heap by one
@@ -742,8 +777,7 @@ fn distinct_answers(
         )?;
         return Ok(distinct(a));
     }
-    let a = call_hashed(machine, host, intern, name, args, true, usize::MAX, during)?;
-    Ok(intern.distinct(a))
+    call_distinct(machine, host, intern, name, args, during)
 }
 
 /// The distinct terms of `items`, in first-appearance order.
@@ -1080,17 +1114,7 @@ impl Session {
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
             host.placement = Placement::keyword(atom::LEGAL, 1);
-            let a = call_hashed(
-                m,
-                &mut host,
-                &mut self.interned,
-                atom::LEGAL,
-                &[],
-                true,
-                usize::MAX,
-                "legal/1",
-            )?;
-            ids = self.interned.distinct(a);
+            ids = call_distinct(m, &mut host, &mut self.interned, atom::LEGAL, &[], "legal/1")?;
         }
         let by_id = self.consts.switch_info(&self.game);
         if by_id {
@@ -1290,6 +1314,10 @@ impl Session {
                 format!("{} is not a player", show(p)),
             ));
         };
+        if self.game.program.pred(atom::HIDDEN, 2).is_none() {
+            // nothing is hidden (the matrix would be all `false`)
+            return Ok(self.state.facts.terms().cloned().collect());
+        }
         let hidden = self.hidden_matrix()?;
         Ok(self
             .state

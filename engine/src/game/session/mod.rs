@@ -560,6 +560,9 @@ struct ConstCache {
     /// shared terms (see [`Interner`]), so a lookup needs no hashing of the term. An entry holds
     /// its term, so the address is not reused by another term while the entry is there.
     grounds_by_ptr: rustc_hash::FxHashMap<(usize, Atom), (Term, Arc<Ground>)>,
+    /// When `owned`: the first `owned/2` answer of a compound switch id, by address as
+    /// `grounds_by_ptr` (the entry holds the id).
+    owners_by_ptr: rustc_hash::FxHashMap<(usize, Atom), (Term, Option<Term>)>,
     /// The [`Seg`]s of compound actions (for `do/1`), by address as `grounds_by_ptr`.
     segs: rustc_hash::FxHashMap<(usize, Atom), SegEntry>,
     /// Each player and its [`Seg`] (for `payoff/2`).
@@ -608,6 +611,7 @@ impl ConstCache {
             last_switches: None,
             grounds: Default::default(),
             grounds_by_ptr: Default::default(),
+            owners_by_ptr: Default::default(),
             segs: Default::default(),
             player_segs: Vec::new(),
         }
@@ -1114,7 +1118,14 @@ impl Session {
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
             host.placement = Placement::keyword(atom::LEGAL, 1);
-            ids = call_distinct(m, &mut host, &mut self.interned, atom::LEGAL, &[], "legal/1")?;
+            ids = call_distinct(
+                m,
+                &mut host,
+                &mut self.interned,
+                atom::LEGAL,
+                &[],
+                "legal/1",
+            )?;
         }
         let by_id = self.consts.switch_info(&self.game);
         if by_id {
@@ -1135,18 +1146,37 @@ impl Session {
                 }
             }
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
-                host.placement = Placement::keyword(atom::OWNED, 2);
-                cached_with(
-                    &mut self.consts,
-                    m,
-                    &mut host,
-                    atom::OWNED,
-                    &[&id],
-                    true,
-                    1,
-                    "owned/2",
-                    |a| a.first().cloned(),
-                )?
+                // a constant owner, by the address of the id's shared arguments first
+                let by_ptr = match &id {
+                    Term::Compound(f, args) if self.consts.owned && !args.is_empty() => {
+                        Some((args.as_ptr() as usize, *f))
+                    }
+                    _ => None,
+                };
+                match by_ptr.and_then(|k| self.consts.owners_by_ptr.get(&k)) {
+                    Some((_, o)) => o.clone(),
+                    None => {
+                        host.placement = Placement::keyword(atom::OWNED, 2);
+                        let o = cached_with(
+                            &mut self.consts,
+                            m,
+                            &mut host,
+                            atom::OWNED,
+                            &[&id],
+                            true,
+                            1,
+                            "owned/2",
+                            |a| a.first().cloned(),
+                        )?;
+                        if let Some(k) = by_ptr {
+                            if self.consts.owners_by_ptr.len() >= CONST_CACHE_MAX {
+                                self.consts.owners_by_ptr.clear();
+                            }
+                            self.consts.owners_by_ptr.insert(k, (id.clone(), o.clone()));
+                        }
+                        o
+                    }
+                }
             } else {
                 None
             };
@@ -1348,7 +1378,15 @@ impl Session {
         switch: &Term,
         action: &Term,
     ) -> Result<Result<Term, Rejection>, RuntimeError> {
-        if !action.is_ground() || !switch.is_ground() || !player.is_ground() {
+        // (a player that is, by address, the owner of a switch in the current list is a player:
+        // ground)
+        let player_ground = self.switches.as_ref().is_some_and(|sws| {
+            sws.iter().any(|s| {
+                std::ptr::eq(&s.id, switch)
+                    && matches!(&s.owner, Owner::Player(o) if std::ptr::eq(o, player))
+            })
+        }) || player.is_ground();
+        if !action.is_ground() || !switch.is_ground() || !player_ground {
             return Ok(Err(Rejection(format!(
                 "submit({}, {}, {}) is not ground: a submission names one action",
                 show(player),
@@ -1660,7 +1698,8 @@ impl Session {
                 .map(|(a, _)| (consts.ground(&sw.id), consts.ground(a)))
         }));
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
-        host.scratch = std::mem::take(&mut self.scratch);
+        // (lent by swapping: no empty buffers made and dropped)
+        std::mem::swap(&mut host.scratch, &mut self.scratch);
         let prog = self.game.program.clone();
         // (no allocation when nothing is recorded)
         let (mut events, mut switch_owner) = if record {
@@ -1758,7 +1797,7 @@ impl Session {
         }
         let creates = std::mem::take(&mut host.creates);
         let deletes = std::mem::take(&mut host.deletes);
-        self.scratch = std::mem::take(&mut host.scratch);
+        std::mem::swap(&mut self.scratch, &mut host.scratch);
         drop(host);
         // (the buffers are kept for the next chronon, emptied: they hold no term between chronons)
         does.clear();

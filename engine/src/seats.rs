@@ -77,20 +77,6 @@ impl fmt::Display for Seat {
     }
 }
 
-/// The actions a random seat draws from for a switch: a finite switch's actions; an unlimited
-/// switch's `candidate/2` actions when `fill_unlimited` (none without `candidate/2`).
-fn random_pool(
-    s: &mut Session,
-    sw: &SwitchInfo,
-    fill_unlimited: bool,
-) -> Result<Vec<Term>, RuntimeError> {
-    match &sw.actions {
-        Actions::Finite(a) => Ok(a.clone()),
-        Actions::Unlimited(_) if !fill_unlimited => Ok(Vec::new()),
-        Actions::Unlimited(t) => Ok(sim::game_candidates(s, &sw.id, t)?.unwrap_or_default()),
-    }
-}
-
 /// Random seats: for every legal switch (legal order) owned by one of `players` (every player for
 /// `None`) with something to draw from, a uniformly random action (`rng.below(n)` of the session's
 /// driver RNG), submitted at once. Finite switches draw from their actions; unlimited switches,
@@ -108,8 +94,22 @@ pub fn random_moves(
     fill_unlimited: bool,
     one: bool,
 ) -> Result<Vec<Submission>, RuntimeError> {
-    let switches = s.switches()?;
     let mut accepted = Vec::new();
+    draw_moves(s, players, fill_unlimited, one, Some(&mut accepted))?;
+    Ok(accepted)
+}
+
+/// [`random_moves`], keeping the accepted submissions in `keep` when given (`sidl trace` and
+/// `sidl bench` do not read them).
+pub(crate) fn draw_moves(
+    s: &mut Session,
+    players: Option<&[Term]>,
+    fill_unlimited: bool,
+    one: bool,
+    mut keep: Option<&mut Vec<Submission>>,
+) -> Result<(), RuntimeError> {
+    let switches = s.switches()?;
+    let mut any = false;
     for sw in switches.iter() {
         let Owner::Player(p) = &sw.owner else {
             continue;
@@ -117,31 +117,51 @@ pub fn random_moves(
         if players.is_some_and(|ps| !ps.contains(p)) {
             continue;
         }
-        let mut pool = random_pool(s, sw, fill_unlimited)?;
-        // a finite switch's action is drawn once (it is always accepted, except for a switch that
-        // an earlier transition of this call made illegal); a candidate that switch/2 refuses is
-        // dropped and another one drawn
-        let retry = matches!(sw.actions, Actions::Unlimited(_));
-        while !pool.is_empty() {
-            let i = s.rng().below(pool.len() as u64) as usize;
-            if s.submit(p, &sw.id, &pool[i])?.is_ok() {
-                accepted.push(Submission {
-                    player: p.clone(),
-                    switch: sw.id.clone(),
-                    action: pool.swap_remove(i),
-                });
-                break;
+        match &sw.actions {
+            // a finite switch's action is drawn once from its actions (it is always accepted,
+            // except for a switch that an earlier transition of this call made illegal)
+            Actions::Finite(acts) => {
+                if !acts.is_empty() {
+                    let i = s.rng().below(acts.len() as u64) as usize;
+                    if s.submit(p, &sw.id, &acts[i])?.is_ok() {
+                        any = true;
+                        if let Some(k) = keep.as_deref_mut() {
+                            k.push(Submission {
+                                player: p.clone(),
+                                switch: sw.id.clone(),
+                                action: acts[i].clone(),
+                            });
+                        }
+                    }
+                }
             }
-            if !retry {
-                break;
+            Actions::Unlimited(_) if !fill_unlimited => {}
+            Actions::Unlimited(t) => {
+                // the game's `candidate/2` actions (none without it); a candidate that switch/2
+                // refuses is dropped and another one drawn
+                let mut pool = sim::game_candidates(s, &sw.id, t)?.unwrap_or_default();
+                while !pool.is_empty() {
+                    let i = s.rng().below(pool.len() as u64) as usize;
+                    if s.submit(p, &sw.id, &pool[i])?.is_ok() {
+                        any = true;
+                        if let Some(k) = keep.as_deref_mut() {
+                            k.push(Submission {
+                                player: p.clone(),
+                                switch: sw.id.clone(),
+                                action: pool.swap_remove(i),
+                            });
+                        }
+                        break;
+                    }
+                    pool.remove(i);
+                }
             }
-            pool.remove(i);
         }
-        if one && !accepted.is_empty() {
+        if one && any {
             break;
         }
     }
-    Ok(accepted)
+    Ok(())
 }
 
 /// An AI seat: `player`'s choice by the AI `spec` ([`ai::choose`]) from the player's own

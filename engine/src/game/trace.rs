@@ -317,8 +317,7 @@ fn trace_into(
 /// get none. The random seats' driver ([`crate::seats::random_moves`]) without filling unlimited
 /// switches, as the trace format specifies.
 pub fn random_submissions(s: &mut Session) -> Result<(), RuntimeError> {
-    crate::seats::random_moves(s, None, false, false)?;
-    Ok(())
+    crate::seats::draw_moves(s, None, false, false, None)
 }
 
 /// Counts of a random-play benchmark run.
@@ -376,6 +375,11 @@ pub fn random_play_with(
     while stats.chronons < chronons {
         // the next game reuses the machine (memo table, allocations) of the previous one
         let mut s = match last.take() {
+            // in place when the initial state is known (no `init` query, no move of the session)
+            Some(mut prev) if prev.restarts_in_place() => {
+                prev.restart(game_seed)?;
+                prev
+            }
             Some(prev) => prev.recycle(game_seed)?,
             None => Session::new(game.clone(), game_seed, settings.clone())?,
         };
@@ -391,9 +395,8 @@ pub fn random_play_with(
                     s.advance(false)?;
                 }
                 PlayWork::Views => {
-                    let players: Vec<Term> =
-                        s.state().players.iter().map(|p| p.term.clone()).collect();
-                    crate::seats::random_moves(&mut s, Some(&players), true, false)?;
+                    // every player's random moves (every owner of a player's switch is a player)
+                    crate::seats::draw_moves(&mut s, None, true, false, None)?;
                     s.run_chronon()?;
                     show_every_player(&mut s, &mut stats)?;
                 }
@@ -425,8 +428,8 @@ pub fn random_play_with(
 /// redraws), counted in `stats.shown`.
 fn show_every_player(s: &mut Session, stats: &mut PlayStats) -> Result<(), RuntimeError> {
     let switches = s.switches()?;
-    let players: Vec<Term> = s.state().players.iter().map(|p| p.term.clone()).collect();
-    for p in &players {
+    let players = s.state().players.clone();
+    for p in players.iter().map(|p| &p.term) {
         let own = switches
             .iter()
             .filter(|sw| matches!(&sw.owner, Owner::Player(q) if q == p))

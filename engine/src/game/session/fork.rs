@@ -30,6 +30,7 @@ impl Session {
             scratch: Scratch::default(),
             interned: Interner::default(),
             by_state: self.by_state.clone(),
+            bufs: Buffers::default(),
         }
     }
 

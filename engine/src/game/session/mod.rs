@@ -283,6 +283,17 @@ pub struct Session {
     interned: Interner,
     /// The switches of states seen before (shared with forks and recycled sessions).
     by_state: StateSwitches,
+    /// Buffers of [`Session::transition`], kept empty between chronons.
+    bufs: Buffers,
+}
+
+/// [`Session::transition`]'s buffers (their room is reused from chronon to chronon).
+#[derive(Default)]
+struct Buffers {
+    /// Per legal switch, the action it runs and how it was chosen.
+    chosen: Vec<Option<(Term, ActionSource)>>,
+    /// The `does/2` pairs of the chronon (switch id, action).
+    does: Vec<(Arc<Ground>, Arc<Ground>)>,
 }
 
 fn show(t: &Term) -> String {
@@ -340,22 +351,71 @@ fn call_solutions_args(
     collect_answers(machine, host, g, t, max, during)
 }
 
-/// [`call_solutions`] with the answers shared through `intern` and hashed (for [`Interner::distinct`]).
-#[allow(clippy::too_many_arguments)]
-fn call_hashed(
+/// Has the keyword goal `name(args...)` a solution (the first one is looked for, as
+/// [`call_solutions_args`] with `max` 1; no answer is built)?
+fn call_succeeds(
+    machine: &mut Machine,
+    host: &mut dyn Host,
+    name: Atom,
+    args: &[Arg],
+    during: &str,
+) -> Result<bool, RuntimeError> {
+    let (g, _) = build_call(machine, name, args.iter().copied(), false);
+    Ok(!collect_with(machine, host, g, 1, 0, during, |_| ())?.is_empty())
+}
+
+/// The distinct answers of the keyword goal `name(args..., V)` (all of them, in order of first
+/// appearance), shared through `intern`: while they are few they are deduplicated as they come (by
+/// hash, then by term: no vector of all the answers, no second pass), the rest by
+/// [`Interner::distinct`] (the same first occurrences in the same order).
+fn call_distinct(
     machine: &mut Machine,
     host: &mut dyn Host,
     intern: &mut Interner,
     name: Atom,
     args: &[&Term],
-    var: bool,
-    max: usize,
     during: &str,
-) -> Result<Vec<Hashed>, RuntimeError> {
-    let (g, t) = build_call(machine, name, args.iter().map(|&a| Arg::Term(a)), var);
-    collect_with(machine, host, g, max, during, |store| {
-        intern.answer(store, t)
-    })
+) -> Result<Vec<Term>, RuntimeError> {
+    const LINEAR: usize = 16;
+    let (g, t) = build_call(machine, name, args.iter().map(|&a| Arg::Term(a)), true);
+    machine.start(g);
+    let mut out: Vec<Term> = Vec::new();
+    let mut hashes = [0u64; LINEAR];
+    let mut rest: Vec<Hashed> = Vec::new();
+    let mut redo = false;
+    loop {
+        match machine.solve(redo, host) {
+            Ok(true) => {
+                let (a, h) = intern.answer(&machine.store, t);
+                if !rest.is_empty() || out.len() == LINEAR {
+                    rest.push((a, h));
+                } else if !hashes[..out.len()]
+                    .iter()
+                    .zip(&out)
+                    .any(|(&g, u)| g == h && u == &a)
+                {
+                    if out.is_empty() {
+                        // (legal switch ids and actions: a few answers, one allocation)
+                        out.reserve_exact(8);
+                    }
+                    hashes[out.len()] = h;
+                    out.push(a);
+                }
+            }
+            Ok(false) => break,
+            Err(e) => return Err(RuntimeError::from_solve(during, e)),
+        }
+        if !machine.has_alternatives() {
+            break;
+        }
+        redo = true;
+    }
+    if rest.is_empty() {
+        return Ok(out);
+    }
+    let mut items: Vec<Hashed> = out.into_iter().zip(hashes).collect();
+    items.append(&mut rest);
+    Ok(intern.distinct(items))
 }
 
 /// A ground term as the relocatable cells [`Store::copy_out`] makes of it: put on a heap by one
@@ -433,24 +493,33 @@ fn collect_answers(
     max: usize,
     during: &str,
 ) -> Result<Vec<Term>, RuntimeError> {
-    collect_with(machine, host, g, max, during, |store| store.to_term(t))
+    collect_with(machine, host, g, max, 0, during, |store| store.to_term(t))
 }
 
-/// Runs goal `g` (already on the heap) and collects `answer(store)` of up to `max` answers.
+/// Runs goal `g` (already on the heap) and collects `answer(store)` of up to `max` answers
+/// (room for `room` of them made at the first).
 fn collect_with<T>(
     machine: &mut Machine,
     host: &mut dyn Host,
     g: Cell,
     max: usize,
+    room: usize,
     during: &str,
     mut answer: impl FnMut(&Store) -> T,
 ) -> Result<Vec<T>, RuntimeError> {
     machine.start(g);
     let mut out = Vec::new();
+    let mut room = room.min(max);
     let mut redo = false;
     while out.len() < max {
         match machine.solve(redo, host) {
-            Ok(true) => out.push(answer(&machine.store)),
+            Ok(true) => {
+                if room > 0 {
+                    out.reserve_exact(room);
+                    room = 0;
+                }
+                out.push(answer(&machine.store))
+            }
             Ok(false) => break,
             Err(e) => return Err(RuntimeError::from_solve(during, e)),
         }
@@ -472,8 +541,10 @@ struct ConstCache {
     unlimited: bool,
     hidden: bool,
     default: bool,
-    /// (goal, maximum number of solutions) -> the solutions.
-    answers: rustc_hash::FxHashMap<(Term, usize), Vec<Term>>,
+    /// The goal (its keyword, its arguments, does it end with the answer variable) and the
+    /// maximum number of solutions -> the solutions. (A key is made of the arguments' shared
+    /// terms: no allocation to look one up.)
+    answers: rustc_hash::FxHashMap<ConstKey, Vec<Term>>,
     /// When `hidden`: word -> per player (by index), is the word hidden from them (`None`: not
     /// asked yet). Looked up by the word alone (its structural hash), without building the goal.
     hidden_rows: rustc_hash::FxHashMap<ByHash, Vec<Option<bool>>>,
@@ -489,11 +560,18 @@ struct ConstCache {
     /// shared terms (see [`Interner`]), so a lookup needs no hashing of the term. An entry holds
     /// its term, so the address is not reused by another term while the entry is there.
     grounds_by_ptr: rustc_hash::FxHashMap<(usize, Atom), (Term, Arc<Ground>)>,
+    /// When `owned`: the first `owned/2` answer of a compound switch id, by address as
+    /// `grounds_by_ptr` (the entry holds the id).
+    owners_by_ptr: rustc_hash::FxHashMap<(usize, Atom), (Term, Option<Term>)>,
     /// The [`Seg`]s of compound actions (for `do/1`), by address as `grounds_by_ptr`.
     segs: rustc_hash::FxHashMap<(usize, Atom), SegEntry>,
     /// Each player and its [`Seg`] (for `payoff/2`).
     player_segs: Vec<(Arc<Ground>, Option<Arc<Seg>>)>,
 }
+
+/// A key of [`ConstCache::answers`]: `name(arg1, arg2)` or `name(arg1)` (`None`), with the answer
+/// variable when `true`, up to the number of solutions.
+type ConstKey = (Atom, Term, Option<Term>, bool, usize);
 
 /// An entry of [`ConstCache::segs`]: the term (keeping its address taken) and its [`Seg`].
 type SegEntry = (Term, Option<Arc<Seg>>);
@@ -533,6 +611,7 @@ impl ConstCache {
             last_switches: None,
             grounds: Default::default(),
             grounds_by_ptr: Default::default(),
+            owners_by_ptr: Default::default(),
             segs: Default::default(),
             player_segs: Vec::new(),
         }
@@ -614,6 +693,14 @@ impl ConstCache {
         }
     }
 
+    /// Are the `hidden/2` answers of word `w` known for the first `n` players
+    /// ([`ConstCache::hidden_rows`])? Then [`Session::hidden_of`] asks nothing for it.
+    fn hidden_known(&self, w: &Arc<Ground>, n: usize) -> bool {
+        self.hidden_rows
+            .get(&ByHash(w.clone()))
+            .is_some_and(|row| row.len() >= n && row[..n].iter().all(Option::is_some))
+    }
+
     /// May the answers of this keyword's goals (arity 2) be cached?
     fn constant(&self, name: Atom) -> bool {
         match name {
@@ -631,10 +718,10 @@ impl ConstCache {
 const CONST_CACHE_MAX: usize = 1 << 16;
 
 /// [`call_solutions`] of the keyword goal `name(arg1, arg2)` (`var`: `name(arg, V)`), answered
-/// from `cache` when its predicate is constant in the session (see [`ConstCache`]). Errors are not
-/// cached.
+/// from `cache` when its predicate is constant in the session (see [`ConstCache`]); `f` reads the
+/// solutions. Errors are not cached.
 #[allow(clippy::too_many_arguments)]
-fn cached_solutions(
+fn cached_with<R>(
     cache: &mut ConstCache,
     machine: &mut Machine,
     host: &mut dyn Host,
@@ -643,24 +730,29 @@ fn cached_solutions(
     var: bool,
     max: usize,
     during: &str,
-) -> Result<Vec<Term>, RuntimeError> {
-    if !cache.constant(name) {
-        return call_solutions(machine, host, name, args, var, max, during);
+    f: impl FnOnce(&[Term]) -> R,
+) -> Result<R, RuntimeError> {
+    if !cache.constant(name) || args.is_empty() || args.len() > 2 {
+        let a = call_solutions(machine, host, name, args, var, max, during)?;
+        return Ok(f(&a));
     }
-    let mut goal_args: Vec<Term> = args.iter().map(|&a| a.clone()).collect();
-    if var {
-        goal_args.push(Term::Var(0));
-    }
-    let key = (Term::new_compound(name, goal_args), max);
+    let key = (
+        name,
+        args[0].clone(),
+        args.get(1).map(|&t| t.clone()),
+        var,
+        max,
+    );
     if let Some(a) = cache.answers.get(&key) {
-        return Ok(a.clone());
+        return Ok(f(a));
     }
     let a = call_solutions(machine, host, name, args, var, max, during)?;
+    let r = f(&a);
     if cache.answers.len() >= CONST_CACHE_MAX {
         cache.answers.clear();
     }
-    cache.answers.insert(key, a.clone());
-    Ok(a)
+    cache.answers.insert(key, a);
+    Ok(r)
 }
 
 /// The distinct answers of the keyword goal `name(arg, V)` (all of them), in order: from `cache`
@@ -676,11 +768,20 @@ fn distinct_answers(
     during: &str,
 ) -> Result<Vec<Term>, RuntimeError> {
     if cache.constant(name) {
-        let a = cached_solutions(cache, machine, host, name, args, true, usize::MAX, during)?;
+        let a = cached_with(
+            cache,
+            machine,
+            host,
+            name,
+            args,
+            true,
+            usize::MAX,
+            during,
+            <[Term]>::to_vec,
+        )?;
         return Ok(distinct(a));
     }
-    let a = call_hashed(machine, host, intern, name, args, true, usize::MAX, during)?;
-    Ok(intern.distinct(a))
+    call_distinct(machine, host, intern, name, args, during)
 }
 
 /// The distinct terms of `items`, in first-appearance order.
@@ -805,6 +906,7 @@ impl Session {
             scratch: _,
             interned: _,
             by_state,
+            bufs: _,
         } = self;
         machine.reset();
         machine.rng = Rng::new(seed);
@@ -823,6 +925,12 @@ impl Session {
         *replaying = false;
         *driver_rng = Rng::new(seed ^ DRIVER_SEED_MIX);
         Ok(())
+    }
+
+    /// Does [`Session::restart`] reset this session in place (the initial state is known and
+    /// nothing is profiled), with the same result as [`Session::recycle`]?
+    pub fn restarts_in_place(&self) -> bool {
+        self.initial.is_some() && self.machine.profile.is_none()
     }
 
     fn with_machine(
@@ -943,6 +1051,7 @@ impl Session {
             initial: None,
             scratch: Scratch::default(),
             interned: Interner::default(),
+            bufs: Buffers::default(),
         }
     }
 
@@ -1009,17 +1118,14 @@ impl Session {
         let mut ids = Vec::new();
         if prog.pred(atom::LEGAL, 1).is_some() {
             host.placement = Placement::keyword(atom::LEGAL, 1);
-            let a = call_hashed(
+            ids = call_distinct(
                 m,
                 &mut host,
                 &mut self.interned,
                 atom::LEGAL,
                 &[],
-                true,
-                usize::MAX,
                 "legal/1",
             )?;
-            ids = self.interned.distinct(a);
         }
         let by_id = self.consts.switch_info(&self.game);
         if by_id {
@@ -1040,18 +1146,37 @@ impl Session {
                 }
             }
             let owner_term = if prog.pred(atom::OWNED, 2).is_some() {
-                host.placement = Placement::keyword(atom::OWNED, 2);
-                cached_solutions(
-                    &mut self.consts,
-                    m,
-                    &mut host,
-                    atom::OWNED,
-                    &[&id],
-                    true,
-                    1,
-                    "owned/2",
-                )?
-                .pop()
+                // a constant owner, by the address of the id's shared arguments first
+                let by_ptr = match &id {
+                    Term::Compound(f, args) if self.consts.owned && !args.is_empty() => {
+                        Some((args.as_ptr() as usize, *f))
+                    }
+                    _ => None,
+                };
+                match by_ptr.and_then(|k| self.consts.owners_by_ptr.get(&k)) {
+                    Some((_, o)) => o.clone(),
+                    None => {
+                        host.placement = Placement::keyword(atom::OWNED, 2);
+                        let o = cached_with(
+                            &mut self.consts,
+                            m,
+                            &mut host,
+                            atom::OWNED,
+                            &[&id],
+                            true,
+                            1,
+                            "owned/2",
+                            |a| a.first().cloned(),
+                        )?;
+                        if let Some(k) = by_ptr {
+                            if self.consts.owners_by_ptr.len() >= CONST_CACHE_MAX {
+                                self.consts.owners_by_ptr.clear();
+                            }
+                            self.consts.owners_by_ptr.insert(k, (id.clone(), o.clone()));
+                        }
+                        o
+                    }
+                }
             } else {
                 None
             };
@@ -1171,7 +1296,7 @@ impl Session {
                     h.placement = Placement::keyword(atom::HIDDEN, 2);
                     h
                 });
-                let r = cached_solutions(
+                let h = cached_with(
                     &mut self.consts,
                     &mut self.machine,
                     host,
@@ -1180,8 +1305,8 @@ impl Session {
                     false,
                     1,
                     "hidden/2",
+                    |a| !a.is_empty(),
                 )?;
-                let h = !r.is_empty();
                 if self.consts.hidden {
                     if self.consts.hidden_rows.len() >= CONST_CACHE_MAX {
                         self.consts.hidden_rows.clear();
@@ -1209,8 +1334,9 @@ impl Session {
 
     /// The facts `player` may see (all facts for `None`, the designer's view), in fact order.
     pub fn view(&mut self, player: Option<&Term>) -> Result<Vec<Term>, RuntimeError> {
-        let facts: Vec<Term> = self.state.facts.terms().cloned().collect();
-        let Some(p) = player else { return Ok(facts) };
+        let Some(p) = player else {
+            return Ok(self.state.facts.terms().cloned().collect());
+        };
         let Some(pi) = self.state.player_index(p) else {
             return Err(RuntimeError::new(
                 codes::NOT_A_PLAYER,
@@ -1218,12 +1344,18 @@ impl Session {
                 format!("{} is not a player", show(p)),
             ));
         };
+        if self.game.program.pred(atom::HIDDEN, 2).is_none() {
+            // nothing is hidden (the matrix would be all `false`)
+            return Ok(self.state.facts.terms().cloned().collect());
+        }
         let hidden = self.hidden_matrix()?;
-        Ok(facts
-            .into_iter()
+        Ok(self
+            .state
+            .facts
+            .terms()
             .zip(hidden[pi].iter())
             .filter(|(_, &h)| !h)
-            .map(|(f, _)| f)
+            .map(|(f, _)| f.clone())
             .collect())
     }
 
@@ -1246,7 +1378,15 @@ impl Session {
         switch: &Term,
         action: &Term,
     ) -> Result<Result<Term, Rejection>, RuntimeError> {
-        if !action.is_ground() || !switch.is_ground() || !player.is_ground() {
+        // (a player that is, by address, the owner of a switch in the current list is a player:
+        // ground)
+        let player_ground = self.switches.as_ref().is_some_and(|sws| {
+            sws.iter().any(|s| {
+                std::ptr::eq(&s.id, switch)
+                    && matches!(&s.owner, Owner::Player(o) if std::ptr::eq(o, player))
+            })
+        }) || player.is_ground();
+        if !action.is_ground() || !switch.is_ground() || !player_ground {
             return Ok(Err(Rejection(format!(
                 "submit({}, {}, {}) is not ground: a submission names one action",
                 show(player),
@@ -1255,7 +1395,13 @@ impl Session {
             ))));
         }
         let switches = self.switches()?;
-        let Some(sw) = switches.iter().find(|s| &s.id == switch) else {
+        // (a driver submits the ids and actions of the switch list itself: found by address
+        // first; the ids are distinct)
+        let Some(sw) = switches
+            .iter()
+            .find(|s| std::ptr::eq(&s.id, switch))
+            .or_else(|| switches.iter().find(|s| &s.id == switch))
+        else {
             return Ok(Err(Rejection(format!(
                 "switch {} is not legal now",
                 show(switch)
@@ -1293,7 +1439,7 @@ impl Session {
         }
         let action = match &sw.actions {
             Actions::Finite(acts) => {
-                if !acts.contains(action) {
+                if !acts.iter().any(|a| std::ptr::eq(a, action)) && !acts.contains(action) {
                     let list: Vec<String> = acts.iter().map(show).collect();
                     return Ok(Err(Rejection(format!(
                         "{} is not an action of switch {} (its actions: {})",
@@ -1429,7 +1575,7 @@ impl Session {
         let result = self.transition(&switches, &state, true);
         self.machine.keep_inferences = false;
         match result {
-            Ok((next, record)) => {
+            Ok((next, record, next_hidden)) => {
                 let record = record.expect("asked for");
                 self.undo.push(Snapshot {
                     state: state.clone(),
@@ -1439,7 +1585,7 @@ impl Session {
                 });
                 self.state = Arc::new(next);
                 self.switches = None;
-                self.hidden = None;
+                self.hidden = next_hidden;
                 self.pending.clear();
                 self.overrides.clear();
                 self.history.push(record);
@@ -1468,7 +1614,7 @@ impl Session {
         let result = self.transition(&switches, &state, false);
         self.machine.keep_inferences = false;
         match result {
-            Ok((next, _)) => {
+            Ok((next, _, _)) => {
                 if undoable {
                     self.undo.push(Snapshot {
                         state,
@@ -1497,16 +1643,21 @@ impl Session {
     }
 
     /// The next state of Algorithm 1 and, when `record`, the chronon's record (events and
-    /// per-player events); without `record` the same queries run in the same order.
+    /// per-player events); without `record` the same queries run in the same order. With the
+    /// record, also the next state's [`Session::hidden_matrix`] when it follows from the current
+    /// one (see [`Session::next_hidden`]).
+    #[allow(clippy::type_complexity)]
     fn transition(
         &mut self,
         switches: &[SwitchInfo],
         state: &State,
         record: bool,
-    ) -> Result<(State, Option<ChrononRecord>), RuntimeError> {
+    ) -> Result<(State, Option<ChrononRecord>, Option<Arc<Vec<Vec<bool>>>>), RuntimeError> {
         let interrupt = self.settings.interrupt;
         // 1. nature draws; choose each switch's action
-        let mut chosen: Vec<Option<(Term, ActionSource)>> = vec![None; switches.len()];
+        let mut chosen = std::mem::take(&mut self.bufs.chosen);
+        chosen.clear();
+        chosen.resize(switches.len(), None);
         let mut draws = Vec::new();
         for (i, sw) in switches.iter().enumerate() {
             if sw.owner.is_nature() {
@@ -1540,16 +1691,15 @@ impl Session {
             }
         }
         let consts = &mut self.consts;
-        let does: Vec<(Arc<Ground>, Arc<Ground>)> = switches
-            .iter()
-            .zip(&chosen)
-            .filter_map(|(sw, c)| {
-                c.as_ref()
-                    .map(|(a, _)| (consts.ground(&sw.id), consts.ground(a)))
-            })
-            .collect();
+        let mut does = std::mem::take(&mut self.bufs.does);
+        does.clear();
+        does.extend(switches.iter().zip(&chosen).filter_map(|(sw, c)| {
+            c.as_ref()
+                .map(|(a, _)| (consts.ground(&sw.id), consts.ground(a)))
+        }));
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
-        host.scratch = std::mem::take(&mut self.scratch);
+        // (lent by swapping: no empty buffers made and dropped)
+        std::mem::swap(&mut host.scratch, &mut self.scratch);
         let prog = self.game.program.clone();
         // (no allocation when nothing is recorded)
         let (mut events, mut switch_owner) = if record {
@@ -1570,10 +1720,10 @@ impl Session {
                     if interrupt {
                         continue;
                     }
-                    let mut d = Vec::new();
+                    let mut d = None;
                     if prog.pred(atom::DEFAULT, 2).is_some() {
                         host.placement = Placement::keyword(atom::DEFAULT, 2);
-                        d = cached_solutions(
+                        d = cached_with(
                             &mut self.consts,
                             &mut self.machine,
                             &mut host,
@@ -1582,14 +1732,15 @@ impl Session {
                             true,
                             1,
                             "default/2",
+                            |a| a.first().cloned(),
                         )?;
                     }
-                    if d.is_empty() {
+                    if d.is_none() {
                         if let Actions::Finite(acts) = &sw.actions {
-                            d = acts.first().cloned().into_iter().collect();
+                            d = acts.first().cloned();
                         }
                     }
-                    match d.pop() {
+                    match d {
                         Some(a) => (a, ActionSource::Default),
                         None => continue,
                     }
@@ -1602,16 +1753,7 @@ impl Session {
                     Some(seg) => Arg::Seg(seg),
                     None => Arg::Term(&action),
                 };
-                !call_solutions_args(
-                    &mut self.machine,
-                    &mut host,
-                    atom::DO,
-                    &[arg],
-                    false,
-                    1,
-                    "do/1",
-                )?
-                .is_empty()
+                call_succeeds(&mut self.machine, &mut host, atom::DO, &[arg], "do/1")?
             } else {
                 false
             };
@@ -1655,12 +1797,27 @@ impl Session {
         }
         let creates = std::mem::take(&mut host.creates);
         let deletes = std::mem::take(&mut host.deletes);
-        self.scratch = std::mem::take(&mut host.scratch);
+        std::mem::swap(&mut self.scratch, &mut host.scratch);
         drop(host);
+        // (the buffers are kept for the next chronon, emptied: they hold no term between chronons)
+        does.clear();
+        self.bufs.does = does;
+        chosen.clear();
+        self.bufs.chosen = chosen;
         if !record {
             // the same hidden/2 queries as below (their errors, budget and random numbers count),
-            // their answers unused; without hidden/2 there is nothing to ask
-            if prog.pred(atom::HIDDEN, 2).is_some() {
+            // their answers unused; without hidden/2 there is nothing to ask, and nothing is
+            // asked when every answer is known (see `ConstCache::hidden_known`)
+            let n = state.players.len();
+            let consts = &self.consts;
+            if prog.pred(atom::HIDDEN, 2).is_some()
+                && !(consts.hidden
+                    && deletes
+                        .iter()
+                        .map(|&i| state.facts.get(i))
+                        .chain(creates.iter())
+                        .all(|w| consts.hidden_known(w, n)))
+            {
                 let words: Vec<Arc<Ground>> = deletes
                     .iter()
                     .map(|&i| state.facts.get(i).clone())
@@ -1668,19 +1825,18 @@ impl Session {
                     .collect();
                 self.hidden_of(state, &words, false)?;
             }
-            return Ok((self.next_state(state, &deletes, &creates, accounts), None));
+            return Ok((
+                self.next_state(state, &deletes, &creates, accounts),
+                None,
+                None,
+            ));
         }
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
-        let created: Vec<Term> = creates.iter().map(|g| g.term.clone()).collect();
-        let deleted: Vec<Term> = deletes
-            .iter()
-            .map(|&i| state.facts.get(i).term.clone())
-            .collect();
-        for w in &deleted {
-            events.push(Event::Deleted(w.clone()));
+        for &i in &deletes {
+            events.push(Event::Deleted(state.facts.get(i).term.clone()));
         }
-        for w in &created {
-            events.push(Event::Created(w.clone()));
+        for g in &creates {
+            events.push(Event::Created(g.term.clone()));
         }
         for (p, a) in state.player_terms().zip(&accounts) {
             events.push(Event::Account {
@@ -1700,7 +1856,7 @@ impl Session {
             let mut switch_no = 0;
             // the deleted words are distinct facts and the created words distinct: the k-th
             // Deleted (Created) event is the k-th deleted (created) word
-            let (mut del_no, mut cre_no) = (0, deleted.len());
+            let (mut del_no, mut cre_no) = (0, deletes.len());
             for e in &events {
                 let keep = match e {
                     Event::Deleted(_) => {
@@ -1724,6 +1880,7 @@ impl Session {
             }
             player_events.push(evs);
         }
+        let next_hidden = self.next_hidden(state, &deletes, &hidden);
         let next = self.next_state(state, &deletes, &creates, accounts);
         let record = ChrononRecord {
             submissions: self.pending.clone(),
@@ -1732,7 +1889,45 @@ impl Session {
             events,
             player_events,
         };
-        Ok((next, Some(record)))
+        Ok((next, Some(record), next_hidden))
+    }
+
+    /// The next state's [`Session::hidden_matrix`] without asking `hidden/2` again, when its
+    /// answers depend on the word and the player only ([`ConstCache`]) and the current state's
+    /// matrix is known: the next state's facts are the current ones without `deletes`, in order,
+    /// then the created words ([`FactSet::apply`]), so each row is the current row without the
+    /// deleted facts' entries, then the created words' entries of `changed` (the rows of the
+    /// chronon's changed words: the deleted ones, then the created ones).
+    fn next_hidden(
+        &self,
+        state: &State,
+        deletes: &[u32],
+        changed: &[Vec<bool>],
+    ) -> Option<Arc<Vec<Vec<bool>>>> {
+        if !self.consts.hidden || !std::ptr::eq(state, &*self.state) {
+            return None;
+        }
+        let old = self.hidden.as_ref()?;
+        if old.len() != changed.len() {
+            return None;
+        }
+        let mut gone = vec![false; state.facts.len()];
+        for &d in deletes {
+            gone[d as usize] = true;
+        }
+        Some(Arc::new(
+            old.iter()
+                .zip(changed)
+                .map(|(row, ch)| {
+                    row.iter()
+                        .zip(&gone)
+                        .filter(|(_, &g)| !g)
+                        .map(|(&h, _)| h)
+                        .chain(ch[deletes.len()..].iter().copied())
+                        .collect()
+                })
+                .collect(),
+        ))
     }
 
     /// Step 5 of a transition: deletions, then creations in scheduling order.

@@ -456,3 +456,45 @@ mod by_state {
         )));
     }
 }
+
+mod views {
+    use super::*;
+
+    /// The hidden matrix a chronon carries over to the next state (`Session::next_hidden`, when
+    /// `hidden/2` is constant) is the one asked afresh, and so are the players' views: every
+    /// shipped game, random plays (every player's moves, unlimited switches from `candidate/2`),
+    /// views asked in every state as the playground does.
+    #[test]
+    fn carried_hidden_matrices_are_the_fresh_ones() {
+        let mut carried = 0;
+        for f in shipped_game_files() {
+            let src = std::fs::read_to_string(&f).expect("reads");
+            let (game, _) = Game::load(&src).expect("loads");
+            let game = Arc::new(game);
+            for seed in 1..=3 {
+                let what = format!("{} seed {seed}", f.display());
+                let mut s = Session::new(game.clone(), seed, Settings::default()).expect("starts");
+                for n in 0..40 {
+                    let players = s.players();
+                    let kept = s.hidden.clone();
+                    let views: Vec<_> = players.iter().map(|p| s.view(Some(p))).collect();
+                    s.hidden = None;
+                    let fresh: Vec<_> = players.iter().map(|p| s.view(Some(p))).collect();
+                    assert_eq!(views, fresh, "{what}: chronon {n}");
+                    if let Some(k) = kept {
+                        carried += 1;
+                        assert_eq!(Ok(k), s.hidden_matrix(), "{what}: chronon {n}");
+                    }
+                    if s.is_terminal().expect("legal") {
+                        break;
+                    }
+                    crate::seats::random_moves(&mut s, None, true, false).expect("moves");
+                    if s.run_chronon().is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(carried > 0, "no matrix carried over");
+    }
+}

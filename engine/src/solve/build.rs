@@ -7,7 +7,7 @@ use super::compile::{
     split_clause, SourceClause,
 };
 use super::memoizable::memoizable;
-use super::program::{Dispatch, Program, ProgramData};
+use super::program::{Dispatch, Program, ProgramData, SubGoal};
 use crate::atom::Atom;
 use crate::diag::{Diagnostic, Span};
 use crate::solve::builtins;
@@ -46,6 +46,7 @@ pub struct ProgramBuilder {
     context_hosts: u64,
     list_hosts: u64,
     with_prelude: bool,
+    library_fast: bool,
 }
 
 impl ProgramBuilder {
@@ -57,11 +58,18 @@ impl ProgramBuilder {
             context_hosts: 0,
             list_hosts: 0,
             with_prelude: true,
+            library_fast: true,
         }
     }
     /// Leaves the Prolog prelude out (for tests of the machine itself).
     pub fn without_prelude(mut self) -> ProgramBuilder {
         self.with_prelude = false;
+        self
+    }
+    /// Leaves out the native fast paths of library predicates ([`builtins::library_fast`]): every
+    /// call runs the prelude's clauses (for the tests that compare the two).
+    pub fn without_library_fast(mut self) -> ProgramBuilder {
+        self.library_fast = false;
         self
     }
     /// Declares predicates provided by the host, in host-id order.
@@ -214,8 +222,62 @@ impl ProgramBuilder {
             }
         }
         data.subs = subs;
+        if self.library_fast {
+            library_fast_paths(&mut data);
+        }
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
+    }
+}
+
+/// Gives the call sites of a library predicate with a native fast path
+/// ([`builtins::library_fast`]) that fast path, after the analyses (which see the clauses). Not
+/// for a predicate that may be memoized (its calls go through its tables), nor for the goal of
+/// a compiled negation (decided in place by `Machine::negation_goal`, which assumes a built-in
+/// never runs clauses); meta-calls resolve by name and run the clauses.
+fn library_fast_paths(data: &mut ProgramData) {
+    let fast: Vec<Option<builtins::Builtin>> = data
+        .preds
+        .iter()
+        .map(|p| {
+            if p.library && !p.memo && p.state_memo == 0 {
+                builtins::library_fast(p.name, p.arity)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if fast.iter().all(Option::is_none) {
+        return;
+    }
+    let swap = |g: &mut super::program::GoalT| {
+        if let Dispatch::User(q) = g.disp {
+            if let Some(f) = fast[q as usize] {
+                g.disp = Dispatch::Native(f);
+            }
+        }
+    };
+    for p in data.preds.iter_mut() {
+        for c in p.clauses.iter_mut() {
+            for g in c.body.iter_mut() {
+                swap(g);
+            }
+        }
+    }
+    let negated: Vec<u32> = data
+        .subs
+        .iter()
+        .filter_map(|s| match s {
+            SubGoal::Not(_, g) => Some(*g),
+            _ => None,
+        })
+        .collect();
+    for (i, s) in data.subs.iter_mut().enumerate() {
+        if let SubGoal::Goal(g) = s {
+            if !negated.contains(&(i as u32)) {
+                swap(g);
+            }
+        }
     }
 }
 

@@ -31,14 +31,7 @@ fn solutions(name: &str, args: Vec<Term>) -> Result<Vec<String>, Term> {
     loop {
         let tl = store.trail.len();
         store.mark = store.len();
-        let r = f(
-            &mut Ctx {
-                store: &mut store,
-                rng: &mut rng,
-            },
-            &cells,
-            redo,
-        )?;
+        let r = f(&mut Ctx::new(&mut store, &mut rng), &cells, redo)?;
         if r == Det::Fail {
             return Ok(out);
         }
@@ -147,39 +140,15 @@ fn between_is_deterministic_on_the_last_solution() {
     let f = lookup(Atom::new("between"), 3).unwrap();
     let args = [Cell::Int(1), Cell::Int(2), x];
     store.mark = store.len();
-    let r1 = f(
-        &mut Ctx {
-            store: &mut store,
-            rng: &mut rng,
-        },
-        &args,
-        None,
-    )
-    .unwrap();
+    let r1 = f(&mut Ctx::new(&mut store, &mut rng), &args, None).unwrap();
     assert_eq!(r1, Det::Retry(2));
     store.undo_to(0, |_| {});
-    let r2 = f(
-        &mut Ctx {
-            store: &mut store,
-            rng: &mut rng,
-        },
-        &args,
-        Some(2),
-    )
-    .unwrap();
+    let r2 = f(&mut Ctx::new(&mut store, &mut rng), &args, Some(2)).unwrap();
     assert_eq!(r2, Det::True);
     let inf = [Cell::Int(i64::MAX - 1), Cell::Atom(Atom::new("inf")), x];
     store.undo_to(0, |_| {});
     assert_eq!(
-        f(
-            &mut Ctx {
-                store: &mut store,
-                rng: &mut rng
-            },
-            &inf,
-            None
-        )
-        .unwrap(),
+        f(&mut Ctx::new(&mut store, &mut rng), &inf, None).unwrap(),
         Det::Retry(i64::MAX as u64)
     );
 }
@@ -195,15 +164,7 @@ fn length_generates_lists() {
     for k in 0..5 {
         store.mark = store.len();
         let tl = store.trail.len();
-        let r = f(
-            &mut Ctx {
-                store: &mut store,
-                rng: &mut rng,
-            },
-            &[l, n],
-            redo,
-        )
-        .unwrap();
+        let r = f(&mut Ctx::new(&mut store, &mut rng), &[l, n], redo).unwrap();
         assert_eq!(store.deref(n), Cell::Int(k));
         assert_eq!(store.list_items(l).map(|v| v.len()), Ok(k as usize));
         store.undo_to(tl, |_| {});
@@ -223,14 +184,7 @@ fn cyclic_lists_do_not_hang() {
     assert!(store.unify(x, cyc));
     let mut call = |name: &str, args: &[Cell]| {
         let f = lookup(Atom::new(name), args.len() as u32).unwrap();
-        f(
-            &mut Ctx {
-                store: &mut store,
-                rng: &mut rng,
-            },
-            args,
-            None,
-        )
+        f(&mut Ctx::new(&mut store, &mut rng), args, None)
     };
     assert_eq!(call("is_list", &[cyc]).unwrap(), Det::Fail);
     assert!(call("msort", &[cyc, Cell::Atom(Atom::new("x"))]).is_err());
@@ -263,45 +217,21 @@ fn cyclic_terms_copy_and_variables() {
     let out = store.new_var();
     let tv = lookup(Atom::new("term_variables"), 2).unwrap();
     assert_eq!(
-        tv(
-            &mut Ctx {
-                store: &mut store,
-                rng: &mut rng
-            },
-            &[x, out],
-            None
-        )
-        .unwrap(),
+        tv(&mut Ctx::new(&mut store, &mut rng), &[x, out], None).unwrap(),
         Det::True
     );
     assert_eq!(store.list_items(out).unwrap().len(), 1);
     let out2 = store.new_var();
     let ct = lookup(Atom::new("copy_term"), 2).unwrap();
     assert_eq!(
-        ct(
-            &mut Ctx {
-                store: &mut store,
-                rng: &mut rng
-            },
-            &[x, out2],
-            None
-        )
-        .unwrap(),
+        ct(&mut Ctx::new(&mut store, &mut rng), &[x, out2], None).unwrap(),
         Det::True
     );
     let z = store.new_var();
     let g = store.make_compound(Atom::new("g"), &[z]);
     let uo = lookup(Atom::new("unify_with_occurs_check"), 2).unwrap();
     assert_eq!(
-        uo(
-            &mut Ctx {
-                store: &mut store,
-                rng: &mut rng
-            },
-            &[z, g],
-            None
-        )
-        .unwrap(),
+        uo(&mut Ctx::new(&mut store, &mut rng), &[z, g], None).unwrap(),
         Det::Fail
     );
     assert!(store.is_var(z));
@@ -316,7 +246,7 @@ fn deep_terms_in_builtins() {
     let n = store.new_var();
     let call = |store: &mut Store, rng: &mut Rng, name: &str, args: &[Cell]| {
         let f = lookup(Atom::new(name), args.len() as u32).unwrap();
-        f(&mut Ctx { store, rng }, args, None).unwrap()
+        f(&mut Ctx::new(store, rng), args, None).unwrap()
     };
     assert_eq!(call(&mut store, &mut rng, "length", &[l, n]), Det::True);
     assert_eq!(store.deref(n), Cell::Int(1_000_000));
@@ -342,14 +272,7 @@ fn deep_terms_in_builtins() {
     );
     assert_eq!(call(&mut store, &mut rng, "ground", &[d]), Det::True);
     let e = store.new_var();
-    let r = lookup(Atom::new("is"), 2).unwrap()(
-        &mut Ctx {
-            store: &mut store,
-            rng: &mut rng,
-        },
-        &[e, d],
-        None,
-    );
+    let r = lookup(Atom::new("is"), 2).unwrap()(&mut Ctx::new(&mut store, &mut rng), &[e, d], None);
     assert!(r.is_err());
 }
 
@@ -363,15 +286,7 @@ fn random_uses_the_game_rng() {
         let x = store.new_var();
         let f = lookup(Atom::new("is"), 2).unwrap();
         assert_eq!(
-            f(
-                &mut Ctx {
-                    store: &mut store,
-                    rng: &mut rng
-                },
-                &[x, e],
-                None
-            )
-            .unwrap(),
+            f(&mut Ctx::new(&mut store, &mut rng), &[x, e], None).unwrap(),
             Det::True
         );
         store.deref(x)

@@ -20,6 +20,7 @@ mod ide;
 mod keyword_calls;
 mod keyword_docs;
 mod layout;
+mod library_fast;
 mod memo;
 mod placement_runtime;
 mod present;

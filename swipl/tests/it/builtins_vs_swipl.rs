@@ -354,10 +354,7 @@ fn run_native(goal_and_vars: &Term) -> Term {
         sols: Vec::new(),
         vars,
     };
-    let mut ctx = Ctx {
-        store: &mut store,
-        rng: &mut rng,
-    };
+    let mut ctx = Ctx::new(&mut store, &mut rng);
     let out = match solve(&mut ctx, &goals, 0, &mut run) {
         Ok(Flow::Continue) => Term::atom("ok"),
         Ok(Flow::Stop) => Term::atom("more"),

@@ -13,6 +13,7 @@
 
 mod arith;
 mod atoms;
+mod lists;
 mod sort;
 mod terms;
 mod typeck;
@@ -32,7 +33,42 @@ use std::sync::OnceLock;
 pub struct Ctx<'a> {
     pub store: &'a mut Store,
     pub rng: &'a mut Rng,
+    /// Calls a library fast path ([`library_fast`]) may count besides its own: none at which the
+    /// machine would count a profile entry, check the inference budget or abort a memo fill, with
+    /// room for the choicepoint and frame of the clauses (0: it runs the clauses).
+    pub room: u64,
+    /// Heap cells the arguments of those calls may take below the heap budget.
+    pub heap_room: usize,
+    /// Set by a library fast path: the machine notes the game clause calling the library, as a
+    /// call of the clauses does.
+    pub library: bool,
+    /// Out: the calls a library fast path counted besides its own.
+    pub used: u64,
+    /// Out: the library predicate's clauses are to run on the (counted) call whose arguments are
+    /// at this heap address ([`OWN_ARGS`]: the call's own); the answer is then ignored.
+    pub clauses: Option<u32>,
+    /// Out, with `clauses`: that call is to be counted first, as [`Ctx::used`] does not.
+    pub count_first: bool,
 }
+
+impl<'a> Ctx<'a> {
+    /// A context for a built-in called outside the machine (no library fast path runs there).
+    pub fn new(store: &'a mut Store, rng: &'a mut Rng) -> Ctx<'a> {
+        Ctx {
+            store,
+            rng,
+            room: 0,
+            heap_room: 0,
+            library: false,
+            used: 0,
+            clauses: None,
+            count_first: false,
+        }
+    }
+}
+
+/// [`Ctx::clauses`]: the clauses run on the call's own arguments.
+pub const OWN_ARGS: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Det {
@@ -58,6 +94,25 @@ fn table() -> &'static HashMap<(Atom, u32), Builtin> {
 /// The native built-in `name/arity`, if there is one.
 pub fn lookup(name: Atom, arity: u32) -> Option<Builtin> {
     table().get(&(name, arity)).copied()
+}
+
+/// The native fast path of library predicate `name/arity` of the prelude, if it has one (see
+/// `lists.rs`): not a built-in of that name; the program builder gives it to the call sites.
+pub fn library_fast(name: Atom, arity: u32) -> Option<Builtin> {
+    match (name.name(), arity) {
+        ("$member_loop", 3) => Some(lists::member_loop),
+        ("append", 3) => Some(lists::append3),
+        _ => None,
+    }
+}
+
+/// Is `name` (of arity 3) the name of a library predicate with a native fast path
+/// ([`library_fast`])? Cheap: the machine asks it at every native call of arity 3.
+#[inline]
+pub fn has_library_fast(name: Atom) -> bool {
+    static NAMES: OnceLock<[Atom; 2]> = OnceLock::new();
+    let names = NAMES.get_or_init(|| [Atom::new("$member_loop"), Atom::new("append")]);
+    name == names[0] || name == names[1]
 }
 
 /// Every native built-in's name and arity (for completion, hover and the library-redefinition lint).

@@ -1,8 +1,12 @@
 //! Calls of native built-ins and host predicates (with their retry choicepoints).
 
 use super::*;
+use crate::solve::builtins;
 use crate::solve::program::{ArithOp, GoalT, HOST_LIST_MAX};
 use crate::solve::store::Store;
+
+/// At most this many calls are counted by one call of a library fast path ([`Ctx::room`]).
+const LIBRARY_ROOM: u64 = 1 << 12;
 
 impl Machine {
     pub(super) fn load_args(&mut self, args: u32, arity: u32) -> Vec<Cell> {
@@ -24,16 +28,49 @@ impl Machine {
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, Fault> {
         let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
-        let r = self.with_args(args, arity, |m, buf| {
-            f(
-                &mut Ctx {
-                    store: &mut m.store,
-                    rng: &mut m.rng,
+        let (r, library, used, clauses) = self.with_args(args, arity, |m, buf| {
+            let mut ctx = Ctx {
+                room: if arity == 3 && builtins::has_library_fast(name) {
+                    m.library_room()
+                } else {
+                    0
                 },
-                buf,
-                redo,
+                heap_room: m.heap_at.saturating_sub(m.store.heap.len()),
+                store: &mut m.store,
+                rng: &mut m.rng,
+                library: false,
+                used: 0,
+                clauses: None,
+                count_first: false,
+            };
+            let r = f(&mut ctx, buf, redo);
+            (
+                r,
+                ctx.library,
+                ctx.used,
+                ctx.clauses.map(|a| (a, ctx.count_first)),
             )
         });
+        if library {
+            // a library fast path (`builtins::library_fast`)
+            self.inferences += used;
+            let prog = self.prog.clone();
+            if let Some((q, c)) = self
+                .last_clause
+                .filter(|&(q, _)| !prog.0.preds[q as usize].library)
+            {
+                self.library_caller = Some((q, c));
+            }
+            if let Some((a, count_first)) = clauses {
+                self.store.mark = saved_mark;
+                if count_first {
+                    self.count_control(name, arity)?;
+                }
+                let p = prog.0.by_key[&(name, arity)];
+                let a = if a == builtins::OWN_ARGS { args } else { a };
+                return self.call_user(&prog.0, p, a, arity, next);
+            }
+        }
         let retry = |state| CpKind::Native {
             f,
             args,
@@ -42,6 +79,26 @@ impl Machine {
             name,
         };
         self.finish_call(r, retry, saved_mark, (heap, trail, frames), next)
+    }
+
+    /// [`Ctx::room`]: the calls a library fast path may count with none of the checks
+    /// [`Machine::dispatch`] and the step loop make due (at most [`LIBRARY_ROOM`]), and room for
+    /// the choicepoint and frame its clauses would push.
+    #[inline(always)]
+    fn library_room(&self) -> u64 {
+        let r = self
+            .check_at
+            .saturating_sub(self.inferences)
+            .min(LIBRARY_ROOM);
+        if r == 0
+            || self.fills.overdue(self.inferences + r)
+            || self.cps.len() + 1 >= self.limits.max_choicepoints
+            || self.frames.len() + 1 >= self.limits.max_frames
+        {
+            0
+        } else {
+            r
+        }
     }
 
     /// Before a native or host call: the mark to restore, and the heights a retry choicepoint gets

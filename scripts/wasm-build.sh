@@ -4,7 +4,7 @@
 # writes the wasm-bindgen output (sidl_wasm.js, sidl_wasm_bg.wasm, sidl_wasm.d.ts) into OUT_DIR and
 # prints the .wasm size, raw and gzipped; fails if the gzipped size is over its budget: 655 KB for
 # the page's engine (`--no-analyse`: without the on-demand panels' API, the feature `analyse`: the
-# Analyse panel and the Statistics panel's runs), 795 KB with it (the playground loads that build
+# Analyse panel and the Statistics panel's runs), 820 KB with it (the playground loads that build
 # only when one of those panels is first used; docs/wasm.md).
 # Installs what is missing (idempotent): the wasm32-unknown-unknown target, and wasm-bindgen-cli at
 # exactly the version wasm/Cargo.toml pins (`wasm-bindgen = "=X.Y.Z"`; CLI and crate must match).
@@ -17,11 +17,11 @@ out=${1:?usage: scripts/wasm-build.sh OUT_DIR [--target web|nodejs] [--no-analys
 shift
 bindgen_target=web
 features=()
-budget_kb=795
+budget_kb=820
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) bindgen_target=${2:?--target needs web or nodejs}; shift 2 ;;
-    --no-analyse) features=(--no-default-features); budget_kb=655; shift ;;
+    --no-analyse) features=(--no-default-features); budget_kb=670; shift ;;
     *) echo "wasm-build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -60,6 +60,11 @@ done
 # negations, arithmetic, keyword lists, memo keys unrolled per arity, head compounds and clause tries
 # inlined) made 639,356 and 781,645 bytes (+13.3 KB and +13.0 KB, measured 2026-11-26) for 4.6-9.2 %
 # fewer instructions on every game natively (docs/performance.md, the top section)
+# 670 KB and 820 KB: the merges of the fourteenth session made 664,134 and 812,512 bytes (measured
+# 2026-11-26 per merge for the page's engine: ret18 and kw18 -0.5 KB, sess18 +22.7 KB (the manager's
+# per-chronon paths: constant answers by key, distinct answers as they come, restarts in place,
+# carried hidden matrices), lib18 +2.5 KB (native append/3 and member loop)) for 5-11 % fewer
+# instructions on every game natively; why sess18's 250 lines weigh 22.7 KB was not found in time
 max_gzip=$((budget_kb * 1000))
 
 log() { printf '==> %s\n' "$*" >&2; }

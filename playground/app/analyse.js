@@ -46,6 +46,11 @@ export async function analyse() {
     let step = await engine.analyse(options, (p) => { text.textContent = `building the extensive form: ${p.nodes} nodes`; });
     $button('download-efg').disabled = false;
     phase = 'solve';
+    // an exact method (total 1) solves in one step: say so while it runs, with an indeterminate bar
+    if (step.total <= 1 && !step.finished) {
+      text.textContent = 'solving exactly (this can take a while on larger games)…';
+      bar.removeAttribute('value');
+    }
     let chunk = 10;
     while (!step.finished && !stopAsked) {
       const t0 = performance.now();

@@ -42,7 +42,15 @@ await check('Analyse Kuhn poker: the exact LP value -1/18 for p1, 12 information
   await page.goto(base);
   await ready();
   await pickGame('kuhn.sidl');
+  // every text the progress line shows during the run (the exact solve says so while it runs)
+  await page.evaluate(() => {
+    const seen = /** @type {string[]} */ ((/** @type {any} */ (window)).progressSeen = []);
+    new MutationObserver(() => seen.push(document.querySelector('#analyse-progress').textContent))
+      .observe(document.querySelector('#analyse-progress'), { childList: true, characterData: true, subtree: true });
+  });
   await runAnalyse();
+  const seen = await page.evaluate(() => (/** @type {any} */ (window)).progressSeen);
+  assert.ok(seen.some((t) => t.startsWith('solving exactly')), JSON.stringify(seen));
   assert.match(await text('#analyse-progress'), /^kuhn: 55 nodes \(24 decisions, 1 chance, 30 ends\), 12 information sets, zero-sum; lp \(exact\)$/);
   assert.equal(await value('[p1]'), -0.0556);
   assert.match(await text('#analyse-values tr[data-player="[p1]"]'), /exactly -1\/18/);

@@ -25,9 +25,11 @@ const MEMBER_CELLS: usize = 3;
 const APPEND_CELLS: usize = 5;
 
 /// Unifies `a` and `b`, undoing the bindings when that fails (as backtracking to the next clause
-/// does); every binding of a cell below the top is trailed.
+/// does); every binding of a cell below the top is trailed and its trail entry kept (unlike
+/// `util::unify_or_undo`, which drops the entries no outer choicepoint needs: the member loop
+/// answers with a retry, whose choicepoint is pushed after these bindings and undoes them all).
 #[inline]
-fn unify_or_undo(store: &mut Store, a: Cell, b: Cell) -> bool {
+fn unify_trailed(store: &mut Store, a: Cell, b: Cell) -> bool {
     let saved_mark = store.mark;
     store.mark = store.len();
     let tl = store.trail.len();
@@ -111,7 +113,7 @@ pub fn member_loop(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Resul
                 let Cell::List(p) = td else {
                     unreachable!("a list cell")
                 };
-                if unify_or_undo(ctx.store, elem, h) {
+                if unify_trailed(ctx.store, elem, h) {
                     ctx.used = used;
                     return Ok(Det::Retry(p as u64));
                 }

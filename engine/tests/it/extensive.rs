@@ -128,6 +128,33 @@ fn fixtures() {
         let exact: Option<(Vec<Q>, Vec<Vec<Q>>)> = match c.get("method") {
             Some("lp") => {
                 let sol = lp::solve(&t).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+                // the float run first finds the vertex the exact simplex alone ends at: the
+                // exact simplex's whole profile, run here or written in the fixture's file
+                match c.get("exact_profile") {
+                    None => {
+                        let exact =
+                            lp::solve_exact(&t).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+                        assert_eq!(sol.values, exact.values, "{}: values", c.name);
+                        assert_eq!(sol.profile, exact.profile, "{}: profile", c.name);
+                    }
+                    Some(file) => {
+                        let text = std::fs::read_to_string(dir().join(file)).unwrap();
+                        let mut seen = 0;
+                        for line in text.lines().filter(|l| !l.starts_with('#')) {
+                            let (head, probs) = line.split_once(" = ").expect("LABEL = ...");
+                            let (player, label) = head.split_once(' ').expect("PLAYER LABEL");
+                            let i = t
+                                .infosets
+                                .iter()
+                                .position(|is| t.players[is.player] == player && is.label == label)
+                                .unwrap_or_else(|| panic!("{}: no information set {head}", c.name));
+                            let want: Vec<Q> = probs.split_whitespace().map(q).collect();
+                            assert_eq!(sol.profile[i], want, "{}: strategy at {head}", c.name);
+                            seen += 1;
+                        }
+                        assert_eq!(seen, t.infosets.len(), "{}: every information set", c.name);
+                    }
+                }
                 Some((sol.values.to_vec(), sol.profile))
             }
             Some("support") => {

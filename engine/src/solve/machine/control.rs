@@ -458,6 +458,41 @@ impl Machine {
         let n = g.args.len();
         let base = self.store.len() + n as u32;
         let heap = &mut self.store.heap;
+        if be == bp {
+            // no compound argument (the common case): up to four arguments read first, then
+            // appended at once (no push, no length update and no growing heap per cell)
+            let v = |a: Cell, heap: &[Cell]| match a {
+                Cell::Var(s) | Cell::Ref(s) => heap[(env + s) as usize],
+                other => {
+                    debug_assert!(!matches!(other, Cell::Struct(_) | Cell::List(_)));
+                    other
+                }
+            };
+            match *g.args {
+                [] => return,
+                [a] => {
+                    let x = v(a, heap);
+                    heap.push(x);
+                    return;
+                }
+                [a, b] => {
+                    let x = [v(a, heap), v(b, heap)];
+                    heap.extend_from_slice(&x);
+                    return;
+                }
+                [a, b, c] => {
+                    let x = [v(a, heap), v(b, heap), v(c, heap)];
+                    heap.extend_from_slice(&x);
+                    return;
+                }
+                [a, b, c, d] => {
+                    let x = [v(a, heap), v(b, heap), v(c, heap), v(d, heap)];
+                    heap.extend_from_slice(&x);
+                    return;
+                }
+                _ => {}
+            }
+        }
         heap.reserve(n + (be - bp) as usize);
         // each cell pushed once (the environment is below the new cells, so it is read from the
         // heap as it grows)

@@ -298,6 +298,7 @@ impl Machine {
     /// (the same words and hash as [`key_cells`]), without making the key. `None`: not in the
     /// cache, or an argument is compound.
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
     fn probe<const N: usize>(&self, p: u32, args: u32) -> Option<(u32, u32, [u32; N])> {
         let a = args as usize;
         let cells: &[Cell; N] = self.store.heap.get(a..a + N)?.try_into().ok()?;

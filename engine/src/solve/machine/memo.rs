@@ -246,13 +246,31 @@ impl Machine {
             3 => self.args_hit::<3>(p, args, next),
             4 => self.args_hit::<4>(p, args, next),
             5 => self.args_hit::<5>(p, args, next),
-            _ => {
-                let fc = memo_key_flat(&self.store, p, args, arity, 0);
-                self.serve_cached(fc, arity as usize, next)
-            }
+            _ => None,
         };
-        if let Some(step) = hit {
-            return Ok(step);
+        match hit {
+            Some(step) => Ok(step),
+            None => self.call_memo_args_slow(data, p, args, arity, cutb, next),
+        }
+    }
+
+    /// [`Machine::call_memo_args`] past the probe of the table's cache: the other arities'
+    /// cache hits, then [`Machine::call_memo`].
+    #[inline(never)]
+    fn call_memo_args_slow(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        args: u32,
+        arity: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Result<Step, Fault> {
+        if arity > 5 {
+            let fc = memo_key_flat(&self.store, p, args, arity, 0);
+            if let Some(step) = self.serve_cached(fc, arity as usize, next) {
+                return Ok(step);
+            }
         }
         self.call_memo(data, p, args, arity, cutb, next, None)
     }
@@ -273,12 +291,97 @@ impl Machine {
         (s.gen == t.gen && s.key.eq_first(&fc.key, n)).then_some(s.e)
     }
 
-    /// [`Machine::serve_cached`] of the call `p(args...)` of arity `N`, keyed by
-    /// [`Machine::flat_key`] (one copy per arity, so that nothing is shared between them).
+    /// The entry that the argument table's cache holds for the call `p(args...)` of arity `N`
+    /// (no context id), with the call's first occurrences of unbound variables (positions and
+    /// addresses, as [`FlatCall`]'s `first` and `refs`): what [`Machine::cached_entry`] of
+    /// [`Machine::flat_key`] finds, compared word by word with the slot as the key is made
+    /// (the same words and hash as [`key_cells`]), without making the key. `None`: not in the
+    /// cache, or an argument is compound.
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn probe<const N: usize>(&self, p: u32, args: u32) -> Option<(u32, u32, [u32; N])> {
+        let a = args as usize;
+        let cells: &[Cell; N] = self.store.heap.get(a..a + N)?.try_into().ok()?;
+        let mut v = [0u64; N];
+        let mut refs = [0u32; N];
+        let (mut h, mut tags, mut first) = (0u64, 0u64, 0u32);
+        for j in 0..N {
+            let c = match cells[j] {
+                c @ Cell::Ref(_) => self.store.deref(c),
+                c => c,
+            };
+            // (tested in the order of their frequency, not through a jump table)
+            let (tag, x): (u64, u64) = if let Cell::Atom(a) = c {
+                (1, a.0 as u64)
+            } else if let Cell::Int(i) = c {
+                (2, i as u64)
+            } else if let Cell::Ref(r) = c {
+                // the variable's number: the number of the first position holding it
+                let mut k = 0;
+                let mut f = first;
+                while f != 0 {
+                    if refs[f.trailing_zeros() as usize] == r {
+                        break;
+                    }
+                    k += 1;
+                    f &= f - 1;
+                }
+                if f == 0 {
+                    refs[j] = r;
+                    first |= 1 << j;
+                }
+                (0, k)
+            } else {
+                match c {
+                    Cell::Float(f) => (3, f.to_bits()),
+                    Cell::Str(a) => (4, a.0 as u64),
+                    _ => return None,
+                }
+            };
+            tags |= tag << (3 * j);
+            v[j] = x;
+            h = mix(h, x);
+        }
+        let w0 = p as u64 | (tags << 32) | ((N as u64) << 56);
+        let hash = mix(mix(h, w0), 0).rotate_left(26);
+        let t = &self.memo_table;
+        let s = &t.cache[hash as usize % MEMO_CACHE_SLOTS];
+        let mut d = (s.key.hash ^ hash)
+            | (s.key.w[0] ^ w0)
+            | s.key.w[FLAT_WORDS - 1]
+            | u64::from(s.gen ^ t.gen);
+        for j in 0..N {
+            d |= s.key.w[j + 1] ^ v[j];
+        }
+        (d == 0).then_some((s.e, first, refs))
+    }
+
+    /// [`Machine::serve_cached`] of the call `p(args...)` of arity `N`, found by
+    /// [`Machine::probe`] (one copy per arity, so that nothing is shared between them).
     #[inline(always)]
     fn args_hit<const N: usize>(&mut self, p: u32, args: u32, next: u32) -> Option<Step> {
-        let fc = self.flat_key::<N>(p, args);
-        self.serve_cached(fc, N, next)
+        let (e, first, refs) = self.probe::<N>(p, args)?;
+        if e == MEMO_THROWS {
+            return None;
+        }
+        // the key is the call's own: its answers are instances of the call (as
+        // `FlatCall::answer_at_once`)
+        let entry = &self.memo_entries[e as usize];
+        if entry.list.is_empty() {
+            return Some(Step::Fail);
+        }
+        if !entry.single_atomic || entry.trial.is_some() {
+            return None;
+        }
+        let vals: &[Cell; N] = entry.cells.get(1..1 + N)?.try_into().ok()?;
+        // (unrolled for `N` positions: no bit scan, no bounds checks)
+        for j in 0..N {
+            if first & (1 << j) != 0 {
+                self.store.bind(refs[j], vals[j]);
+            }
+        }
+        self.cur = next;
+        Some(Step::Go)
     }
 
     /// The hit of [`Machine::call_memo_args`]: call `fc` (arity `n`) found in the table's cache,
@@ -301,10 +404,22 @@ impl Machine {
         }
     }
 
-    /// [`Machine::entry_exists`] of the call `p(args...)` of arity `N`, keyed by
-    /// [`Machine::flat_key`] (one copy per arity).
+    /// [`Machine::entry_exists`] of the call `p(args...)` of arity `N`: its entry found in the
+    /// table's cache by [`Machine::probe`], else keyed by [`Machine::flat_key`] and looked up
+    /// out of line (one copy per arity).
     #[inline(always)]
     fn exists_n<const N: usize>(&mut self, p: u32, args: u32) -> Option<bool> {
+        match self.probe::<N>(p, args) {
+            Some((MEMO_THROWS, ..)) => None,
+            // (per-state trials count served answers; argument-memo entries have none)
+            Some((e, ..)) => Some(!self.memo_entries[e as usize].list.is_empty()),
+            None => self.exists_slow::<N>(p, args),
+        }
+    }
+
+    /// [`Machine::exists_n`] past the cache: the key made and looked up in the table's map.
+    #[inline(never)]
+    fn exists_slow<const N: usize>(&mut self, p: u32, args: u32) -> Option<bool> {
         let fc = self.flat_key::<N>(p, args);
         self.entry_exists(fc, N)
     }
@@ -770,5 +885,97 @@ impl Machine {
         };
         self.no_memo.insert(pred);
         self.call_user(data, pred, args, arity, cp.next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::host::NoHost;
+
+    /// `Machine::probe` (the cache probe of `call_memo_args` and `memo_answer_exists`) finds what
+    /// the key of `key_cells` finds in the table's cache, with the same first occurrences of
+    /// variables: for calls of every argument kind (atoms, integers, floats, strings, repeated and
+    /// distinct variables, a compound), filled and not.
+    #[test]
+    fn probe_agrees_with_the_flat_key() {
+        let src = r#"
+f(a, 1, x). f(b, 2, y). f(b, 3, z). f(1.5, "s", w). f(V, V, same).
+g(A, B, C) :- f(A, B, C).
+"#;
+        let (p, d) = Program::from_source(src);
+        assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+        let gp = *p.0.by_key.get(&(Atom::new("g"), 3)).expect("g/3");
+        assert!(
+            p.0.preds[gp as usize].memo,
+            "g/3 is memoized by its arguments"
+        );
+        let mut m = Machine::new(p.clone(), Limits::default());
+        let mut host = NoHost;
+        let calls: Vec<[Term; 3]> = vec![
+            [Term::atom("a"), Term::Var(0), Term::Var(1)],
+            [Term::atom("b"), Term::Int(2), Term::Var(0)],
+            [Term::atom("b"), Term::Var(0), Term::Var(0)],
+            [Term::Var(0), Term::Var(0), Term::Var(1)],
+            [Term::Var(0), Term::Var(1), Term::Var(2)],
+            [Term::Float(1.5), Term::Var(0), Term::atom("w")],
+            [Term::Var(0), Term::Str(Atom::new("s")), Term::Var(1)],
+            [Term::atom("c"), Term::Var(0), Term::Var(1)],
+            [
+                Term::compound("h", vec![Term::Var(0)]),
+                Term::Var(1),
+                Term::Var(2),
+            ],
+        ];
+        let goal = |args: &[Term; 3]| Term::compound("g", args.to_vec());
+        // the call's arguments: the cells after the header of `g(..)` built on the heap
+        let args_of = |m: &mut Machine, args: &[Term; 3]| {
+            let mut vars = Vec::new();
+            match m.store.build(&goal(args), &mut vars) {
+                Cell::Struct(s) => s + 1,
+                other => panic!("{other:?}"),
+            }
+        };
+        // (returns the calls found in the cache: a slot may be taken by a later key)
+        let check = |m: &mut Machine, filled: bool| {
+            let mut hits = 0;
+            for (i, call) in calls.iter().enumerate() {
+                let args = args_of(m, call);
+                let by_key = m
+                    .flat_key::<3>(gp, args)
+                    .map(|fc| (m.cached_entry(&fc, 3), fc.first, fc.refs));
+                let probed = m.probe::<3>(gp, args);
+                match (by_key, probed) {
+                    (None, None) => assert_eq!(i, 8, "only the compound is not keyed flat"),
+                    (Some((None, ..)), None) => {}
+                    (Some((Some(e), first, refs)), Some((pe, pfirst, prefs))) => {
+                        assert!(filled, "{i}");
+                        hits += 1;
+                        assert_eq!((e, first), (pe, pfirst), "{i}");
+                        for j in 0..3 {
+                            if first & (1 << j) != 0 {
+                                assert_eq!(refs[j], prefs[j], "{i} {j}");
+                            }
+                        }
+                    }
+                    (k, pr) => panic!("{i}: key {:?}, probe {pr:?}", k.map(|k| k.0)),
+                }
+            }
+            hits
+        };
+        assert_eq!(check(&mut m, false), 0);
+        // fill the entries by running the calls (all answers)
+        for call in &calls {
+            m.reset();
+            let mut vars = Vec::new();
+            let g = m.store.build(&goal(call), &mut vars);
+            m.start(g);
+            let mut redo = false;
+            while m.solve(redo, &mut host).unwrap() {
+                redo = true;
+            }
+        }
+        m.reset();
+        assert!(check(&mut m, true) >= 6, "the filled calls are found");
     }
 }

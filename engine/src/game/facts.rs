@@ -1039,12 +1039,6 @@ impl Candidates<'_> {
     pub fn ids(&self) -> &[u32] {
         self.list
     }
-    /// Is the pattern a proper list of at most [`INDEXED`] elements, each atomic or a variable
-    /// (whose addresses the candidates hold)?
-    #[inline]
-    pub fn is_short(&self) -> bool {
-        self.len != NOT_FLAT
-    }
 
     /// Does candidate `pos` agree with the keys of the pattern ([`Ground::may_match`])?
     #[inline]

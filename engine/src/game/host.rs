@@ -539,31 +539,6 @@ impl Host for KeywordHost<'_> {
             other => other,
         })
     }
-    /// A retry of `fact/1` whose candidates are kept (the generation in `redo` is the kept one)
-    /// and whose pattern is a short list of atomic elements and variables: the candidates from
-    /// `redo`'s position, each short word unified with the pattern's variables, as
-    /// [`Candidates::unify`] does (a short word of another length does not unify). `None`,
-    /// having bound nothing, at a candidate that is not a short word (its unification needs the
-    /// pattern's list), and for any other retry: `call` then answers it.
-    fn redo_kept(&mut self, id: u32, store: &mut Store, redo: u64) -> Option<Det> {
-        if id != FACT || !self.placement.allows(FACT) {
-            return None;
-        }
-        let gen = (redo >> 32) as u32;
-        let cands = match &self.retry {
-            Some((g, c)) if gen != 0 && *g == gen && c.is_short() => c,
-            _ => return None,
-        };
-        let start = redo as u32 as usize;
-        Some(
-            match fact_answer(self.facts, cands, store, start, |g, store| {
-                cands.unify_elems(g, store)
-            })? {
-                Det::Retry(pos) => Det::Retry(retry_state(pos, gen)),
-                other => other,
-            },
-        )
-    }
     fn call(
         &mut self,
         id: u32,

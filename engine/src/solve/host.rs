@@ -30,15 +30,6 @@ pub trait Host {
     fn call_list(&mut self, _id: u32, _store: &mut Store, _elems: &[Cell]) -> Option<Det> {
         None
     }
-    /// [`Host::call`] of host predicate `id` retried with `redo`, answered without its
-    /// arguments when the host kept what the retry needs (e.g. `fact/1`'s candidates and the
-    /// pattern's variables): the same answer, bindings and effects as `call`, or `None` (the
-    /// default), having changed nothing, when the host leaves the retry to `call`. Never an error.
-    /// Asked only for retry states whose high 32 bits are not all zero (a host that keeps
-    /// something for a retry marks its states so); the others go to `call` at once.
-    fn redo_kept(&mut self, _id: u32, _store: &mut Store, _redo: u64) -> Option<Det> {
-        None
-    }
     fn undo(&mut self, entry: u32);
     /// An identity of the state that the host predicates declared with
     /// [`ProgramBuilder::state_hosts`](super::build::ProgramBuilder::state_hosts) read: two

@@ -178,14 +178,9 @@ impl Machine {
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, Fault> {
         let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
-        // a retry the host answers from what it kept: no arguments copied
-        let kept = redo.filter(|&state| state >> 32 != 0);
-        let r = match kept.and_then(|state| host.redo_kept(id, &mut self.store, state)) {
-            Some(d) => Ok(d),
-            None => self.with_args(args, arity, |m, buf| {
-                host.call(id, &mut m.store, &mut m.rng, buf, redo)
-            }),
-        };
+        let r = self.with_args(args, arity, |m, buf| {
+            host.call(id, &mut m.store, &mut m.rng, buf, redo)
+        });
         let retry = |state| CpKind::Host {
             id,
             args,

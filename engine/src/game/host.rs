@@ -304,10 +304,10 @@ fn words_list<'g>(
     elems: &[Cell],
     items: impl Iterator<Item = &'g Ground>,
     count: usize,
-) -> Option<Result<Det, Term>> {
+) -> Option<Det> {
     let (pat, _) = Candidates::of_elems(elems)?;
     let mut list = None;
-    Some(Ok(first_unifying(
+    Some(first_unifying(
         store,
         0,
         items.enumerate(),
@@ -320,7 +320,7 @@ fn words_list<'g>(
                 g.unify(store, h)
             }
         },
-    )))
+    ))
 }
 
 /// Tries `items[start..]` against `h` in order; succeeds with a retry point after the first match.
@@ -411,12 +411,7 @@ impl KeywordHost<'_> {
     /// [`Host::call_list`] of the body keywords other than `fact/1` (out of line, so that the
     /// `fact/1` path stays as it was): `create/1`, `delete/1`, `tocreate/1`, `todelete/1`.
     #[inline(never)]
-    fn schedule_list(
-        &mut self,
-        id: u32,
-        store: &mut Store,
-        elems: &[Cell],
-    ) -> Option<Result<Det, Term>> {
+    fn schedule_list(&mut self, id: u32, store: &mut Store, elems: &[Cell]) -> Option<Det> {
         if !self.placement.allows(id) {
             return None;
         }
@@ -440,24 +435,24 @@ impl KeywordHost<'_> {
     /// compared with the facts and the scheduled words by its elements and shared with the word
     /// made before ([`Scratch::shared_elems`]), without copying its cells (`None` with an unbound
     /// element: the instantiation error).
-    fn create_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Result<Det, Term>> {
+    fn create_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Det> {
         if elems.len() > INDEXED || !elems.iter().all(|e| e.is_atomic()) {
             return None;
         }
         // the schedules may change: tables of the old context must not be served
         self.context = fresh_context();
         if self.facts.contains_elems(elems) || self.creates.iter().any(|c| c.is_elems(elems)) {
-            return Some(Ok(Det::Fail));
+            return Some(Det::Fail);
         }
         self.creates.push(self.scratch.shared_elems(elems));
         store.trail.push(TrailEntry::Host(UNDO_CREATE));
-        Some(Ok(Det::True))
+        Some(Det::True)
     }
 
     /// [`Host::call_list`] of `delete/1`: the candidates [`Host::call`] finds from the list, in
     /// the same order, each not yet deleted one unified with the elements (a candidate whose keys
     /// differ from the pattern's does not unify).
-    fn delete_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Result<Det, Term>> {
+    fn delete_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Det> {
         let facts = self.facts;
         let cands = facts.candidates_of(elems)?;
         self.context = fresh_context();
@@ -479,15 +474,15 @@ impl KeywordHost<'_> {
             };
             if ok {
                 self.schedule_delete(store, fid);
-                return Some(Ok(if pos + 1 < n {
+                return Some(if pos + 1 < n {
                     Det::Retry(pos as u64 + 1)
                 } else {
                     Det::True
-                }));
+                });
             }
             store.undo_to(t, |_| {});
         }
-        Some(Ok(Det::Fail))
+        Some(Det::Fail)
     }
 }
 
@@ -514,12 +509,7 @@ impl Host for KeywordHost<'_> {
     /// candidate that is not a short word of atomic elements): the answer [`Host::call`] gives,
     /// with the same schedules, trail entries and retry states. `None` (nothing done) where the
     /// call would raise an error.
-    fn call_list(
-        &mut self,
-        id: u32,
-        store: &mut Store,
-        elems: &[Cell],
-    ) -> Option<Result<Det, Term>> {
+    fn call_list(&mut self, id: u32, store: &mut Store, elems: &[Cell]) -> Option<Det> {
         if id != FACT {
             return self.schedule_list(id, store, elems);
         }
@@ -540,14 +530,14 @@ impl Host for KeywordHost<'_> {
                 }
             })
         })?;
-        Some(Ok(match r {
+        Some(match r {
             // the retry gets the list of the elements (as `candidates` would find them from it)
             Det::Retry(pos) => {
                 let gen = self.keep_retry(cands);
                 Det::Retry(retry_state(pos, gen))
             }
             other => other,
-        }))
+        })
     }
     fn call(
         &mut self,

@@ -26,6 +26,61 @@ pub(crate) struct Interner {
     key: Vec<u64>,
     stack: Vec<Cell>,
     seen: FxHashMap<u64, usize>,
+    /// The shared terms of recent flat answers ([`gather`]), by a hash of their cells (direct
+    /// mapped, [`RECENT_SLOTS`] slots, made at the first one): an answer whose cells are an
+    /// entry's gets the entry's term and hash without being encoded and looked up again. Only
+    /// terms held by `terms` are entered, and the entries go when `terms` is emptied, so an
+    /// answer gets what the table would give it.
+    recent: Vec<Option<Recent>>,
+}
+
+/// The elements and tail ([`gather`]) of a recent flat answer, its hash and shared term.
+#[derive(Clone)]
+struct Recent {
+    n: usize,
+    cells: [Cell; RECENT_LEN + 1],
+    hash: u64,
+    term: Term,
+}
+
+/// At most this many elements in a [`Recent`] answer.
+const RECENT_LEN: usize = 6;
+/// The slots of [`Interner::recent`] (a power of two).
+const RECENT_SLOTS: usize = 256;
+
+/// The elements of the answer at `c` into `cells` and its tail after them, when it is a proper
+/// list (or any list with an atomic tail) of at most [`RECENT_LEN`] atom, integer or string
+/// elements, or such an atomic term itself (no elements): the number of elements and a hash of
+/// the cells (for the slot). Equal cells of these kinds are equal values, encoded alike.
+#[inline(always)]
+fn gather(store: &Store, c: Cell, cells: &mut [Cell; RECENT_LEN + 1]) -> Option<(usize, u64)> {
+    #[inline(always)]
+    fn word(c: Cell) -> Option<u64> {
+        match c {
+            Cell::Atom(a) => Some(u64::from(a.0)),
+            Cell::Int(i) => Some((i as u64) ^ (1 << 62)),
+            Cell::Str(s) => Some(u64::from(s.0) ^ (1 << 63)),
+            _ => None,
+        }
+    }
+    let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(0x517C_C1B7_2722_0A95);
+    let heap = &store.heap;
+    let mut t = store.deref(c);
+    let mut n = 0;
+    let mut h = 0u64;
+    while let Cell::List(p) = t {
+        if n == RECENT_LEN {
+            return None;
+        }
+        let e = store.deref(heap[p as usize]);
+        h = mix(h, word(e)?);
+        cells[n] = e;
+        n += 1;
+        t = store.deref(heap[p as usize + 1]);
+    }
+    h = mix(h, word(t)?);
+    cells[n] = t;
+    Some((n, h))
 }
 
 /// An answer and the hash it is deduplicated by: equal terms have equal hashes.
@@ -35,7 +90,26 @@ impl Interner {
     /// The term at `c` (as [`Store::to_term`] makes it) and its hash. A small ground term is shared
     /// with the earlier answers of the same structure.
     pub(crate) fn answer(&mut self, store: &Store, c: Cell) -> Hashed {
-        if !encode(store, c, &mut self.key, &mut self.stack) {
+        let mut cells = [Cell::Atom(atom::NIL); RECENT_LEN + 1];
+        let quick = gather(store, c, &mut cells);
+        let mut slot = usize::MAX;
+        if let Some((n, h)) = quick {
+            slot = (h >> 32) as usize & (RECENT_SLOTS - 1);
+            if let Some(Some(r)) = self.recent.get(slot) {
+                if r.n == n && r.cells[..=n] == cells[..=n] {
+                    return (r.term.clone(), r.hash);
+                }
+            }
+        }
+        if let Some((n, _)) = quick {
+            // the words `encode_flat` writes, from the cells gathered
+            self.key.clear();
+            for &e in &cells[..n] {
+                self.key.push(COMPOUND | (2 << 32) | atom::DOT.0 as u64);
+                push_plain(&mut self.key, e);
+            }
+            push_plain(&mut self.key, cells[n]);
+        } else if !encode(store, c, &mut self.key, &mut self.stack) {
             // a variable or a large term: not shared (hashed as a term, with another first word)
             let t = store.to_term(c);
             let mut h = FxHasher::default();
@@ -46,18 +120,64 @@ impl Interner {
         let hash = self.terms.hasher().hash_one(&self.key[..]);
         if let Some((key, t)) = self.terms.get(&hash) {
             if **key == self.key[..] {
-                return (t.clone(), hash);
+                let t = t.clone();
+                if let Some((n, _)) = quick {
+                    self.remember(slot, n, cells, hash, &t);
+                }
+                return (t, hash);
             }
             // another term with the same hash: not shared
             return (store.to_term(c), hash);
         }
         if self.terms.len() >= MAX_TERMS {
             self.terms.clear();
+            self.recent.iter_mut().for_each(|r| *r = None);
         }
         let t = store.to_term(c);
         self.terms
             .insert(hash, (self.key.as_slice().into(), t.clone()));
+        if let Some((n, _)) = quick {
+            self.remember(slot, n, cells, hash, &t);
+        }
         (t, hash)
+    }
+
+    /// Enters the shared term `t` of the flat answer with `cells` ([`gather`]) into slot `slot`
+    /// of [`Interner::recent`] if it is free (a slot is not taken over: games with many distinct
+    /// answers would only pay for the copies).
+    #[cold]
+    fn remember(
+        &mut self,
+        slot: usize,
+        n: usize,
+        cells: [Cell; RECENT_LEN + 1],
+        hash: u64,
+        t: &Term,
+    ) {
+        if self.recent.is_empty() {
+            self.recent = vec![None; RECENT_SLOTS];
+        }
+        if self.recent[slot].is_some() {
+            return;
+        }
+        self.recent[slot] = Some(Recent {
+            n,
+            cells,
+            hash,
+            term: t.clone(),
+        });
+    }
+}
+
+/// The word of an atom or string cell, or the two words of an integer cell, as [`encode_flat`]
+/// writes them ([`gather`]'s cells are of these kinds).
+#[inline(always)]
+fn push_plain(key: &mut Vec<u64>, c: Cell) {
+    match c {
+        Cell::Atom(a) => key.push(ATOM | a.0 as u64),
+        Cell::Str(s) => key.push(STR | s.0 as u64),
+        Cell::Int(i) => key.extend([INT, i as u64]),
+        _ => unreachable!("gather takes atoms, integers and strings only"),
     }
 }
 
@@ -232,6 +352,41 @@ mod tests {
             };
             assert!(Arc::ptr_eq(x, y), "{src} is shared");
         }
+    }
+
+    #[test]
+    fn recent_flat_answers_get_what_the_table_gives() {
+        // the second and third answers come from `recent`: the same term (shared) and hash as a
+        // fresh interner computes; answers that differ in one cell stay apart
+        let mut i = Interner::default();
+        let mut store = Store::new();
+        let srcs = [
+            "[drop, 3]",
+            "[drop, 4]",
+            "[drop, \"3\"]",
+            "red",
+            "7",
+            "[a|b]",
+            "[a, b, c, d, e, f]",
+            "[a, b, c, d, e, f, g]",
+            "[1.5]",
+            "[]",
+        ];
+        for src in srcs {
+            let (a, ha) = answer(&mut i, &mut store, src);
+            let (b, hb) = answer(&mut i, &mut store, src);
+            let (c, hc) = answer(&mut i, &mut store, src);
+            let (d, hd) = answer(&mut Interner::default(), &mut store, src);
+            assert_eq!(a, t(src), "{src}");
+            assert_eq!((b, c), (d.clone(), d), "{src}");
+            assert_eq!((ha, hb, hc), (hd, hd, hd), "{src}");
+        }
+        let (x, _) = answer(&mut i, &mut store, "[drop, 3]");
+        let (y, _) = answer(&mut i, &mut store, "[drop, 3]");
+        let (Term::Compound(_, x), Term::Compound(_, y)) = (&x, &y) else {
+            panic!("lists are compounds");
+        };
+        assert!(Arc::ptr_eq(x, y), "shared");
     }
 
     #[test]

@@ -24,13 +24,10 @@ pub trait Host {
     /// unbound variable `Ref`), handed over without the list being built
     /// ([`super::program::GoalT::host_list`]): the same answer, bindings and effects as `call`
     /// would give with that list, or `None` (the default), having changed nothing, when the host
-    /// leaves the call to `call`. A retry state it returns is given to `call` with the list.
-    fn call_list(
-        &mut self,
-        _id: u32,
-        _store: &mut Store,
-        _elems: &[Cell],
-    ) -> Option<Result<Det, Term>> {
+    /// leaves the call to `call` (every call that would raise an error is left to it, so the
+    /// answer is a [`Det`]: 16 bytes, returned in registers). A retry state it returns is given
+    /// to `call` with the list.
+    fn call_list(&mut self, _id: u32, _store: &mut Store, _elems: &[Cell]) -> Option<Det> {
         None
     }
     fn undo(&mut self, entry: u32);

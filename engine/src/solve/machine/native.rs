@@ -243,16 +243,16 @@ impl Machine {
         self.inferences += 1;
         self.last_call = (g.name, g.arity);
         Some(match r {
-            Ok(Det::True) => {
+            Det::True => {
                 self.store.mark = saved_mark;
                 self.cur = next;
                 Ok(Step::Go)
             }
-            Ok(Det::Fail) => {
+            Det::Fail => {
                 self.store.mark = saved_mark;
                 Ok(Step::Fail)
             }
-            Ok(Det::Retry(state)) => {
+            Det::Retry(state) => {
                 // the argument: the list of the elements as they were before the call (above
                 // what the host may have pushed)
                 let args = self.store.len();
@@ -281,10 +281,6 @@ impl Machine {
                     }
                     Err(e) => Err(e),
                 }
-            }
-            Err(ball) => {
-                self.store.mark = saved_mark;
-                Ok(Step::throw(ball))
             }
         })
     }

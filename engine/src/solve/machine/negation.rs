@@ -257,8 +257,8 @@ impl Machine {
         self.store.mark = saved_mark;
         let hk = (heap, trail, k);
         Some(match r {
-            Ok(Det::True) => Ok(self.not_decided(true, None, hk, cutb, next, host)),
-            Ok(Det::Retry(state)) => {
+            Det::True => Ok(self.not_decided(true, None, hk, cutb, next, host)),
+            Det::Retry(state) => {
                 let retry = CpKind::Host {
                     id,
                     args: gargs,
@@ -268,11 +268,7 @@ impl Machine {
                 };
                 Ok(self.not_decided(true, Some(retry), hk, cutb, next, host))
             }
-            Ok(Det::Fail) => Ok(self.not_decided(false, None, hk, cutb, next, host)),
-            Err(ball) => {
-                self.restore_heights(trail, heap, k, host);
-                Ok(Step::throw(ball))
-            }
+            Det::Fail => Ok(self.not_decided(false, None, hk, cutb, next, host)),
         })
     }
 

@@ -2,9 +2,9 @@
 # Builds the sidl-wasm crate for the browser:
 #   bash scripts/wasm-build.sh OUT_DIR [--target web|nodejs] [--no-analyse]
 # writes the wasm-bindgen output (sidl_wasm.js, sidl_wasm_bg.wasm, sidl_wasm.d.ts) into OUT_DIR and
-# prints the .wasm size, raw and gzipped; fails if the gzipped size is over its budget: 658 KB for
+# prints the .wasm size, raw and gzipped; fails if the gzipped size is over its budget: 662 KB for
 # the page's engine (`--no-analyse`: without the on-demand panels' API, the feature `analyse`: the
-# Analyse panel and the Statistics panel's runs), 803 KB with it (the playground loads that build
+# Analyse panel and the Statistics panel's runs), 812 KB with it (the playground loads that build
 # only when one of those panels is first used; docs/wasm.md).
 # Installs what is missing (idempotent): the wasm32-unknown-unknown target, and wasm-bindgen-cli at
 # exactly the version wasm/Cargo.toml pins (`wasm-bindgen = "=X.Y.Z"`; CLI and crate must match).
@@ -17,11 +17,11 @@ out=${1:?usage: scripts/wasm-build.sh OUT_DIR [--target web|nodejs] [--no-analys
 shift
 bindgen_target=web
 features=()
-budget_kb=803
+budget_kb=812
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) bindgen_target=${2:?--target needs web or nodejs}; shift 2 ;;
-    --no-analyse) features=(--no-default-features); budget_kb=658; shift ;;
+    --no-analyse) features=(--no-default-features); budget_kb=662; shift ;;
     *) echo "wasm-build.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -68,6 +68,9 @@ done
 # 658 KB and 803 KB (the builds' sizes plus about 1 %; issue 17, wasm19, 2026-11-27): sess18's weight
 # was a Vec<()> (call_succeeds), which made every vector's deallocation in the engine compile worse:
 # without it 646,024 and 790,390 bytes; then sidl-wasm at opt-level 2 too (below): 651,115 and 794,357
+# 662 KB and 812 KB: the fifteenth session's merges made 655,126 and 803,543 bytes (args19, memo19,
+# host19: 2-3 % fewer instructions natively, +4 KB; the exact LP's float run first, in the analyse
+# build only, +5.8 KB)
 max_gzip=$((budget_kb * 1000))
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -671,16 +671,21 @@ mod tests {
         Q::new(n.into(), d.into())
     }
 
-    /// Small programs solved both ways give the same vertex.
-    #[test]
-    fn float_first_finds_the_exact_vertex() {
-        // max 3 z0 + 2 z1 subject to z0 + z1 + z2 = 4, z0 + 3 z1 + z3 = 6: z0 = 4, value 12
+    /// `max 3 z0 + 2 z1` subject to `z0 + z1 + z2 = 4`, `z0 + 3 z1 + z3 = 6`: `z0 = 4`, value 12.
+    fn small_program() -> (Vec<Vec<Q>>, Vec<Q>, Vec<Q>) {
         let m = vec![
             vec![q(1, 1), q(1, 1), q(1, 1), q(0, 1)],
             vec![q(1, 1), q(3, 1), q(0, 1), q(1, 1)],
         ];
         let b = vec![q(4, 1), q(6, 1)];
         let c = vec![q(3, 1), q(2, 1), q(0, 1), q(0, 1)];
+        (m, b, c)
+    }
+
+    /// A small program solved both ways gives the same vertex.
+    #[test]
+    fn float_first_finds_the_exact_vertex() {
+        let (m, b, c) = small_program();
         let f = float_basis(&m, &b, &c).expect("the float run ends");
         let fast = verified_vertex(&m, &b, &c, &f).expect("its vertex verifies");
         assert_eq!(fast, simplex_exact(&m, &b, &c).unwrap());
@@ -707,12 +712,7 @@ mod tests {
     /// refused by the exact check.
     #[test]
     fn a_suboptimal_vertex_does_not_verify() {
-        let m = vec![
-            vec![q(1, 1), q(1, 1), q(1, 1), q(0, 1)],
-            vec![q(1, 1), q(3, 1), q(0, 1), q(1, 1)],
-        ];
-        let b = vec![q(4, 1), q(6, 1)];
-        let c = vec![q(3, 1), q(2, 1), q(0, 1), q(0, 1)];
+        let (m, b, c) = small_program();
         // the slack basis: z2 = 4, z3 = 6, duals 0: column 0 priced 0 < 3
         let v = FloatVertex {
             rows: vec![0, 1],

@@ -16,7 +16,7 @@ use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
 use sidl_engine::game::why::{self, WhyLimits};
 use sidl_engine::game::{
     account_value, fill_template, template_slots, Actions, Game, Owner, RuntimeError, Session,
-    Settings, SwitchInfo,
+    Settings, Submission, SwitchInfo,
 };
 use sidl_engine::seats::{self, Seat};
 use sidl_engine::solve::errors::codes;
@@ -130,6 +130,7 @@ pub struct Core {
     session: Session,
     shown: Written,
     shown_switches: ShownSwitches,
+    snapshot_text: SnapshotText,
     players_read: ReadTerms,
     /// The table of values handed to JavaScript (`wire.rs`).
     wire: wire::Wire,
@@ -159,17 +160,93 @@ impl ReadTerms {
     }
 }
 
-/// The switch DTOs of the last legal switches asked for, by player (`None`: all): the engine
-/// shares one `Arc` of switches while the state's legal switches stay the same (within a state,
-/// and across states with the same legal switches when their rows are constant), so asking every
-/// player's switches again shows nothing again. The `Arc` held keeps its address from being reused.
+/// The switch DTOs of legal switches asked for, by the engine's `Arc` of switches, then by player
+/// (`None`: all): the engine shares one `Arc` of switches while the state's legal switches stay
+/// the same (within a state, across states with the same legal switches when their rows are
+/// constant, and when a state comes again: `Session`'s table by state), so asking every player's
+/// switches again, or in a state seen before, shows nothing again. Each entry holds its `Arc`,
+/// which keeps its address from being reused while it is a key; the table is emptied past
+/// [`ShownSwitches::MAX`] entries.
 #[derive(Default)]
 struct ShownSwitches {
-    of: Option<Arc<Vec<SwitchInfo>>>,
-    /// Player, entry number ([`Core::switches_shared`]), switches.
-    by_player: Vec<(Option<String>, u64, Arc<[SwitchDto]>)>,
+    by_arc: FxHashMap<usize, ShownOf>,
     /// Entries made so far.
     entries: u64,
+}
+
+struct ShownOf {
+    _all: Arc<Vec<SwitchInfo>>,
+    /// Player, entry number ([`Core::switches_shared`]), switches.
+    by_player: Vec<(Option<String>, u64, Arc<[SwitchDto]>)>,
+}
+
+impl ShownSwitches {
+    const MAX: usize = 1024;
+}
+
+/// [`Core::snapshot`]'s JSON (`dto::snapshot_json` of the session's snapshot, byte for byte) with
+/// the history's chronons written once: each chronon's part is kept with the submissions and
+/// overrides it was written from, and written again only when the record at its place has other
+/// ones (a kept chronon shares its terms with the history, so comparing them is mostly comparing
+/// addresses). Run in the playground asks for a snapshot after every chronon, and writing the whole
+/// history each time made a long game quadratic (chess: a third of a step at chronon 100).
+#[derive(Default)]
+struct SnapshotText {
+    chronons: Vec<SnapshotPart>,
+}
+
+/// A chronon's submissions and overrides, and its part of the snapshot's JSON.
+type SnapshotPart = (Vec<Submission>, Vec<(Term, Term)>, String);
+
+impl SnapshotText {
+    fn json(&mut self, session: &Session) -> String {
+        let history = session.history();
+        self.chronons.truncate(history.len());
+        let same = self
+            .chronons
+            .iter()
+            .zip(history)
+            .take_while(|((s, o, _), r)| *s == r.submissions && *o == r.overrides)
+            .count();
+        self.chronons.truncate(same);
+        let sub = |s: &Submission| [show(&s.player), show(&s.switch), show(&s.action)];
+        for r in &history[same..] {
+            let part = SnapshotChrononDto {
+                submissions: r.submissions.iter().map(sub).collect(),
+                overrides: r
+                    .overrides
+                    .iter()
+                    .map(|(s, a)| [show(s), show(a)])
+                    .collect(),
+            };
+            let text = serde_json::to_string(&part).unwrap_or_default();
+            self.chronons
+                .push((r.submissions.clone(), r.overrides.clone(), text));
+        }
+        let pending: Vec<[String; 3]> = session.pending().iter().map(sub).collect();
+        let mut out = String::with_capacity(
+            64 + self
+                .chronons
+                .iter()
+                .map(|(_, _, t)| t.len() + 1)
+                .sum::<usize>(),
+        );
+        out.push_str(&format!(
+            "{{\"seed\":{},\"interrupt\":{},\"chronons\":[",
+            session.seed(),
+            session.settings().interrupt
+        ));
+        for (i, (_, _, t)) in self.chronons.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(t);
+        }
+        out.push_str("],\"pending\":");
+        out.push_str(&serde_json::to_string(&pending).unwrap_or_default());
+        out.push('}');
+        out
+    }
 }
 
 /// The canonical text of compound terms written before, by term: a chronon shares the facts it
@@ -237,6 +314,7 @@ impl Core {
             session,
             shown: Written::default(),
             shown_switches: ShownSwitches::default(),
+            snapshot_text: SnapshotText::default(),
             players_read: ReadTerms::default(),
             wire: wire::Wire::default(),
         })
@@ -395,21 +473,18 @@ impl Core {
         &mut self,
         player: Option<&str>,
     ) -> Result<(u64, Arc<[SwitchDto]>), CoreError> {
-        let p = player.map(|p| self.players_read.player(p)).transpose()?;
         let all = self.session.switches().map_err(|e| self.rt(e))?;
+        let key = Arc::as_ptr(&all) as usize;
         let cache = &mut self.shown_switches;
-        if !cache.of.as_ref().is_some_and(|a| Arc::ptr_eq(a, &all)) {
-            cache.of = Some(all.clone());
-            cache.by_player.clear();
+        if let Some(of) = cache.by_arc.get(&key) {
+            if let Some((_, n, dtos)) = of.by_player.iter().find(|(k, _, _)| k.as_deref() == player)
+            {
+                return Ok((*n, dtos.clone()));
+            }
         }
-        if let Some((_, n, dtos)) = cache
-            .by_player
-            .iter()
-            .find(|(k, _, _)| k.as_deref() == player)
-        {
-            return Ok((*n, dtos.clone()));
-        }
-        let key = player.map(str::to_string);
+        let p = player.map(|p| self.players_read.player(p)).transpose()?;
+        let shown = &mut self.shown;
+        let mut show_term = |t: &Term| shown.text(t);
         let dtos: Vec<SwitchDto> = all
             .iter()
             .filter(|s| match &p {
@@ -426,19 +501,32 @@ impl Core {
                     .map(|a| if unlimited { slots_of(a) } else { Vec::new() })
                     .collect();
                 SwitchDto {
-                    switch: show(&s.id),
-                    owner: s.owner_term.as_ref().map(show),
+                    switch: show_term(&s.id),
+                    owner: s.owner_term.as_ref().map(&mut show_term),
                     nature: s.owner.is_nature(),
                     unlimited,
-                    actions: acts.iter().map(show).collect(),
+                    actions: acts.iter().map(&mut show_term).collect(),
                     slots,
                 }
             })
             .collect();
         let dtos: Arc<[SwitchDto]> = dtos.into();
+        let cache = &mut self.shown_switches;
+        if cache.by_arc.len() >= ShownSwitches::MAX && !cache.by_arc.contains_key(&key) {
+            cache.by_arc.clear();
+        }
         cache.entries += 1;
-        cache.by_player.push((key, cache.entries, dtos.clone()));
-        Ok((cache.entries, dtos))
+        let n = cache.entries;
+        cache
+            .by_arc
+            .entry(key)
+            .or_insert_with(|| ShownOf {
+                _all: all.clone(),
+                by_player: Vec::new(),
+            })
+            .by_player
+            .push((player.map(str::to_string), n, dtos.clone()));
+        Ok((n, dtos))
     }
 
     pub fn submit(
@@ -632,8 +720,8 @@ impl Core {
     }
 
     /// The session as JSON ([`SnapshotDto`]).
-    pub fn snapshot(&self) -> String {
-        snapshot_json(&self.session.snapshot())
+    pub fn snapshot(&mut self) -> String {
+        self.snapshot_text.json(&self.session)
     }
 
     /// Replaces the session with one rebuilt from [`Core::snapshot`] text (its seed, interrupt mode

@@ -355,7 +355,7 @@ impl SidlGame {
     }
 
     /// The session as JSON (seed, interrupt mode and submissions; the source is not included).
-    pub fn snapshot(&self) -> String {
+    pub fn snapshot(&mut self) -> String {
         self.core.snapshot()
     }
 

@@ -1491,3 +1491,50 @@ fn kept_views_and_switches_are_the_engines_of_each_state() {
         }
     }
 }
+
+/// `snapshot()` writes each chronon of the history once (`SnapshotText`): its text is the session's
+/// snapshot written afresh (`snapshot_json`), byte for byte, after chronons, undo, restore, a new
+/// game (the same length of history with other moves) and in interrupt mode.
+#[test]
+fn snapshots_written_once_are_the_sessions_snapshot() {
+    use sidl_wasm::core::snapshot_json;
+    for (name, interrupt) in [
+        ("nim", false),
+        ("kuhn", false),
+        ("tictactoe", true),
+        ("mcp", false),
+    ] {
+        let src = game(&format!("games/{name}.sidl"));
+        let mut g = Core::new(&src).expect("loads");
+        let check = |g: &mut Core, at: &str| {
+            let want = snapshot_json(&g.session_mut().snapshot());
+            assert_eq!(g.snapshot(), want, "{name} {at}");
+        };
+        let mut kept = None;
+        for seed in 1..=3 {
+            g.start(seed, interrupt).expect("start");
+            check(&mut g, "start");
+            for k in 0..30 {
+                if g.is_terminal().expect("terminal") {
+                    break;
+                }
+                g.random_moves(None).expect("moves");
+                if !interrupt {
+                    g.run_chronon().expect("chronon");
+                }
+                check(&mut g, "chronon");
+                if k == 2 {
+                    kept = Some(g.snapshot());
+                }
+                if k == 4 && g.undo() {
+                    check(&mut g, "undo");
+                }
+            }
+            if let Some(s) = &kept {
+                g.restore(s).expect("restore");
+                check(&mut g, "restore");
+                assert_eq!(&g.snapshot(), s, "{name}: restored");
+            }
+        }
+    }
+}

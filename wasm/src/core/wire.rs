@@ -83,7 +83,11 @@ impl Wire {
             self.events.clear();
             self.texts.clear();
         }
-        vec![if reset { 1.0 } else { 0.0 }]
+        // room for a typical call's numbers (a chronon of a few events, a view of a few dozen
+        // facts) without growing the vector step by step
+        let mut nums = Vec::with_capacity(64);
+        nums.push(if reset { 1.0 } else { 0.0 });
+        nums
     }
 
     fn end(&mut self, nums: Vec<f64>) -> WireOut {
@@ -225,8 +229,11 @@ impl Core {
                 }
             }
             nums.push(rec.events.len() as f64);
-            let ids: Vec<u32> = rec.events.iter().map(|e| wire.event(e)).collect();
-            nums.extend(ids.iter().map(|&id| id as f64));
+            let first = nums.len();
+            for e in &rec.events {
+                let id = wire.event(e);
+                nums.push(id as f64);
+            }
             nums.push(rec.player_events.len() as f64);
             for es in &rec.player_events {
                 nums.push(es.len() as f64);
@@ -237,7 +244,7 @@ impl Core {
                     let id = match rec.events[from..].iter().position(|x| x == e) {
                         Some(k) => {
                             from += k + 1;
-                            ids[from - 1]
+                            nums[first + from - 1] as u32
                         }
                         None => wire.event(e),
                     };

@@ -37,6 +37,17 @@
  * }} Waiting
  */
 
+/**
+ * The error of an answer (`{message, sidl}`) as an Error.
+ * @param {{ message: string, sidl?: unknown }} error
+ * @returns {EngineError}
+ */
+function engineError(error) {
+  const err = /** @type {EngineError} */ (new Error(error.message));
+  if (error.sidl) err.sidl = /** @type {EngineError['sidl']} */ (error.sidl);
+  return err;
+}
+
 export class Engine {
   /** @param {{ timeoutMs?: number, onRestart?: (message: string) => void }} [options] */
   constructor({ timeoutMs = 5000, onRestart = () => {} } = {}) {
@@ -65,11 +76,7 @@ export class Engine {
       this.waiting.delete(id);
       clearTimeout(w.timer);
       if (ok) w.resolve(value);
-      else {
-        const err = /** @type {EngineError} */ (new Error(error.message));
-        if (error.sidl) err.sidl = error.sidl;
-        w.reject(err);
-      }
+      else w.reject(engineError(error));
     };
     this.worker.onerror = (e) => {
       e.preventDefault();
@@ -153,6 +160,20 @@ export class Engine {
   has(method) { return this.send('has', [method]); }
   /** @type {Call} */
   call(method, ...args) { return this.send('call', [method, ...args]); }
+  /**
+   * Run's steps in one message (worker.js `steps`): the seats that are not human move, then the
+   * chronon runs, step after step, until the game is over, `max` steps or `budgetMs` (at least one
+   * step). The timeline entries made, and the error that ended the batch (null: none).
+   * @param {[string, string][]} seats player, seat
+   * @param {number} seed the first step's seed (step k: `seed +` the entries before it)
+   * @param {number} budgetMs
+   * @param {number} max
+   * @returns {Promise<{ entries: import('./app/state.js').TimelineEntry[], error: EngineError | null }>}
+   */
+  async steps(seats, seed, budgetMs, max) {
+    const r = await this.send('steps', [seats, seed, budgetMs, max]);
+    return { entries: r.entries, error: r.error ? engineError(r.error) : null };
+  }
   /**
    * The §11 check (SidlGame.checkHidden) with progress.
    * @param {number} maxStates

@@ -4,6 +4,7 @@
 // Ops: `check(source)`, `load(source)` (the new game's players), `keywords()`, `has(method)`,
 // `checkHidden(maxStates)` (with progress), `call(method, ...args)` (a SidlGame method),
 // `analyse(options)` (builds the game's extensive form, with progress; app/analyse.js) and
+// `steps(seats, seed, budgetMs, max)` (Run's steps, many in one message: app/game.js `run`),
 // `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`) and
 // `stats(method, ...args)` (a statistics run's method: `statsSimulate` and `statsRead` start one on
 // a game of its own, `statsStep`, `statsResult`, `statsRecords`). The analysis and the statistics
@@ -12,6 +13,7 @@
 // stays small (docs/wasm.md).
 // engine.js drives it; a call that does not answer in time gets this worker terminated.
 import init, * as wasm from './pkg/sidl_wasm.js';
+import { seatMoves } from './play.js';
 
 const { SidlGame } = wasm;
 
@@ -106,6 +108,36 @@ const ops = {
     if (typeof methods[method] !== 'function') throw new Error(`no statistics method ${method}`);
     return methods[method](...args);
   },
+  // Run's steps, as app/game.js `step` makes them one by one through `call` (the seats that are not
+  // human move, then the chronon runs unless a submission ran it in interrupt mode): step k's seed is
+  // `seed + ` the chronons made before it, each chronon comes with the snapshot and the accounts
+  // after its step. Steps go on until the game is over, `max` steps, or `budgetMs` has passed (at
+  // least one step). An error ends the batch: the chronons made before it and the error.
+  steps: async (/** @type {[string, string][]} */ seats, /** @type {number} */ seed,
+    /** @type {number} */ budgetMs, /** @type {number} */ max) => {
+    if (!game) throw new Error('no game is loaded');
+    const g = game;
+    const methods = /** @type {Record<string, (...a: unknown[]) => unknown>} */ (/** @type {unknown} */ (g));
+    const call = /** @type {import('./engine.js').Call} */ (/** @type {unknown} */ ((/** @type {string} */ m, /** @type {unknown[]} */ ...a) => methods[m](...a)));
+    const seatMap = new Map(seats);
+    /** @type {import('./app/state.js').TimelineEntry[]} */
+    const entries = [];
+    const t0 = performance.now();
+    try {
+      for (let n = 0; n < max && !(n > 0 && performance.now() - t0 > budgetMs); n++) {
+        if (g.isTerminal()) break;
+        const ran = await seatMoves(call, seatMap, seed + entries.length);
+        const chronons = ran.length ? ran : [g.chronon()];
+        const snap = g.snapshot();
+        const accounts = g.accounts();
+        for (const chronon of chronons) entries.push({ snap, chronon, accounts });
+        if (chronons[chronons.length - 1].terminal) break;
+      }
+    } catch (err) {
+      return { entries, error: errorOf(err) };
+    }
+    return { entries, error: null };
+  },
   call: (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {
     if (!game) throw new Error('no game is loaded');
     // a method by its name (engine.js types the names and their arguments: its `Call`)
@@ -123,10 +155,18 @@ self.onmessage = async (e) => {
       : op === 'analyse' ? await ops.analyse(args[0], id) : await ops[op](...args);
     postMessage({ id, ok: true, value });
   } catch (err) {
-    // an Error of the engine (with `sidl` for a runtime error), or anything else thrown
-    const x = /** @type {{ message?: unknown, sidl?: unknown } | null | undefined} */ (err);
-    const message = String(x && x.message ? x.message : err);
-    const sidl = x && typeof x === 'object' && x.sidl ? x.sidl : null;
-    postMessage({ id, ok: false, error: { message, sidl } });
+    postMessage({ id, ok: false, error: errorOf(err) });
   }
 };
+
+/**
+ * An error as it crosses to the page: an Error of the engine (with `sidl` for a runtime error), or
+ * anything else thrown.
+ * @param {unknown} err
+ */
+function errorOf(err) {
+  const x = /** @type {{ message?: unknown, sidl?: unknown } | null | undefined} */ (err);
+  const message = String(x && x.message ? x.message : err);
+  const sidl = x && typeof x === 'object' && x.sidl ? x.sidl : null;
+  return { message, sidl };
+}

@@ -79,6 +79,45 @@ export async function step(allRandom = false) {
   await render();
 }
 
+// Run at full speed (`every 0 ms`): the steps of up to RUN_BATCH_MS of the engine's time in one
+// message to the worker (engine.steps: the same steps as `step`, each chronon with its snapshot and
+// accounts), and the pane drawn at most every RUN_DRAW_MS (and when the game ends or Run stops).
+// Drawing the pane after every step, with a round trip to the worker per call, held Run to about
+// 10 chronons per second (docs/performance.md, "Run in the playground").
+const RUN_BATCH_MS = 50;
+const RUN_BATCH_MAX = 10000;
+const RUN_DRAW_MS = 250;
+const R = { drawn: 0, stale: false };
+/** @returns {Promise<void>} */
+async function steps() {
+  if (!S.loaded) return;
+  dropFuture();
+  const { entries, error } = await engine.steps([...S.seats], S.seed + S.cursor, RUN_BATCH_MS, RUN_BATCH_MAX);
+  for (const e of entries) S.timeline.push(e);
+  if (entries.length) {
+    S.cursor = S.timeline.length - 1;
+    engine.snapshot = entries[entries.length - 1].snap;
+    R.stale = true;
+  }
+  const c = entries.length ? entries[entries.length - 1].chronon : null;
+  if (error) {
+    await drawRun();
+    throw error;
+  }
+  if (!c) { status('the game is over'); return; }
+  status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
+  clearError();
+  if (c.terminal || performance.now() - R.drawn >= RUN_DRAW_MS) await drawRun();
+}
+
+// The pane after Run's steps, if they changed it since it was drawn.
+async function drawRun() {
+  if (!R.stale) return;
+  R.stale = false;
+  await render();
+  R.drawn = performance.now();
+}
+
 /**
  * Time travel: show timeline entry i (its snapshot is restored; the entries after it stay).
  * @param {number} i
@@ -105,20 +144,23 @@ export function stopRunning() {
   $('run').textContent = 'Run';
 }
 
-// Run: a step every few milliseconds until the game ends (a second click pauses).
+// Run: a step every few milliseconds until the game ends (a second click pauses); with `every 0 ms`
+// as many steps as fit in RUN_BATCH_MS between two drawings of the pane.
 export async function run() {
   if (S.running) { stopRunning(); return; }
   S.running = true;
   $('run').textContent = 'Pause';
   rateStart();
+  R.drawn = performance.now();
   while (S.running) {
     const before = S.timeline.length;
-    await act(() => step(false));
+    const ms = Math.max(0, Number($input('run-ms').value) || 0);
+    await act(() => (ms === 0 ? steps() : step(false)));
     rateStep(Math.max(0, S.timeline.length - before));
     if (!S.running || S.timeline.length === before || S.timeline[S.cursor].chronon?.terminal) break;
-    const ms = Math.max(0, Number($input('run-ms').value) || 0);
     await new Promise((r) => setTimeout(r, ms));
   }
+  await act(drawRun);
   stopRunning();
 }
 

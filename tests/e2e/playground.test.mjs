@@ -583,6 +583,38 @@ await check('at phone width (375 px) nothing overflows horizontally: editor, gam
   }
 });
 
+// Run with `every 0 ms` makes its steps in the worker, many in one message (engine.steps), and draws
+// the pane now and then: the timeline is the one Step gives, chronon by chronon, each entry with its
+// snapshot and accounts (an MCTS seat, whose moves depend on each step's seed, against a random
+// seat; its decisions make several messages of a run), and travelling back restores the position.
+await check('Run at full speed gives the chronons, snapshots and accounts that Step gives', async () => {
+  await pickGame('connect4.sidl');
+  await select('#seats select[data-player="[red]"]', 'mcts:500');
+  await select('#seats select[data-player="[yellow]"]', 'random');
+  await page.fill('#seed', '3');
+  await click('#restart');
+  const timeline = () => page.evaluate(() => window.sidlState.timeline.map((e) => ({
+    chronon: JSON.stringify(e.chronon), snap: e.snap, accounts: JSON.stringify(e.accounts) })));
+  await page.fill('#run-ms', '0');
+  await page.click('#run');
+  await page.waitForFunction(() => document.querySelector('#run').textContent === 'Run', null, { timeout: 120000 });
+  await idle();
+  const ran = await timeline();
+  assert.ok(ran.length > 4, `Run made ${ran.length - 1} chronons`);
+  assert.equal(JSON.parse(ran[ran.length - 1].chronon).terminal, true, 'Run went on to the end');
+  assert.match(await label(), /game over/);
+  await click('#restart');
+  for (let i = 1; i < ran.length && !/game over/.test(await label()); i++) await click('#chronon');
+  const stepped = await timeline();
+  for (let i = 0; i < Math.min(ran.length, stepped.length); i++) assert.deepEqual(stepped[i], ran[i], `timeline entry ${i}`);
+  assert.equal(stepped.length, ran.length, 'as many chronons');
+  // back to the middle of the game: the Step timeline's entry there
+  const mid = Math.floor(ran.length / 2);
+  for (let i = ran.length - 1; i > mid; i--) await click('#back');
+  assert.match(await label(), new RegExp(`chronon ${mid}\\b`));
+  assert.equal(await page.evaluate(() => window.sidlEngine.call('snapshot')), ran[mid].snap);
+});
+
 // Every shipped game played with random seats until it ends (bounded).
 const bound = { 'chess.sidl': 400 };
 for (const name of shippedGames) {

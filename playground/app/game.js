@@ -9,7 +9,7 @@ import { rateStart, rateStep } from './rate.js';
 import { updateUrl } from './share.js';
 import { S, engine, act, clearError } from './state.js';
 import { eventQuestion, whyButton } from './why.js';
-import { L, accountText, actionText, eventTexts, factText, onLabelsChange, playerText, refreshLabels, switchText } from './labels.js';
+import { L, accountText, actionText, applyLabels, eventTexts, factText, fetchLabels, onLabelsChange, playerText, switchText } from './labels.js';
 
 onLabelsChange(() => act(render));
 
@@ -230,27 +230,40 @@ export async function render() {
 }
 
 async function renderGame() {
+  const viewer = S.viewAs === '' ? null : S.viewAs;
+  // everything the pane shows is asked of the engine first, then the pane is changed in one go:
+  // the page is laid out and painted once per drawing, not after each answer of the worker
   const terminal = await engine.call('isTerminal');
-  await refreshLabels(S.viewAs);
+  const labels = await fetchLabels(S.viewAs);
+  // the moves of the human seats the view may see: the viewed player's, or every human seat's
+  // for the designer
+  const shown = S.viewAs === '' ? S.players : [S.viewAs];
+  /** @type {[string, Switch[]][]} */
+  const humanSwitches = [];
+  for (const p of shown) if (S.seats.get(p) === 'human') humanSwitches.push([p, await engine.call('switches', p)]);
+  const pending = (await engine.call('pending')).filter(([p]) => S.viewAs === '' || p === S.viewAs);
+  const facts = await engine.call('view', viewer);
+  // the game's layout, evaluated by the engine from the same view (gallery images: games/), in
+  // the labels' language, or in raw terms when the toggle says so
+  const layout = await engine.call('layout', viewer, L.lang || null, !L.on);
+  const acc = await accountsNow();
+
+  applyLabels(labels);
   const n = S.cursor;
   const last = S.timeline.length - 1;
   $('chronon-label').replaceChildren(
     `chronon ${n}`, n < last ? el('span', { class: 'future' }, ` (of ${last})`) : '',
     terminal ? el('span', { class: 'over' }, ' — game over') : '');
 
-  // the moves of the human seats the view may see: the viewed player's, or every human seat's
-  // for the designer
   const moves = $('moves');
   moves.replaceChildren();
   let any = false;
-  const shown = S.viewAs === '' ? S.players : [S.viewAs];
   for (const p of shown) {
     const kind = S.seats.get(p);
-    if (kind !== 'human') {
-      if (S.viewAs !== '') moves.append(el('span', { class: 'none' }, `${p} is played by: ${kind}`));
-      continue;
-    }
-    for (const sw of await engine.call('switches', p)) {
+    if (kind !== 'human' && S.viewAs !== '') moves.append(el('span', { class: 'none' }, `${p} is played by: ${kind}`));
+  }
+  for (const [p, switches] of humanSwitches) {
+    for (const sw of switches) {
       any = true;
       moves.append(renderSwitch(p, sw));
     }
@@ -258,22 +271,15 @@ async function renderGame() {
   if (!any && !moves.childElementCount) {
     moves.append(el('span', { class: 'none' }, terminal ? 'the game is over' : 'no human seat in this view has a switch now'));
   }
-  const pending = (await engine.call('pending')).filter(([p]) => S.viewAs === '' || p === S.viewAs);
   $('pending').textContent = pending.length
     ? 'pending: ' + pending.map(([p, s, a]) => `${playerText(p)} ${switchText(s)} ← ${actionText(s, a)}`).join('; ') : '';
 
-  // the view: facts, board
-  const facts = await engine.call('view', S.viewAs === '' ? null : S.viewAs);
   $('facts-who').textContent = S.viewAs === '' ? '(the designer sees all)' : `(as ${S.viewAs} sees them)`;
   const ul = $('facts');
   ul.replaceChildren(...facts.map((f) => el('li', { title: factText(f) === f ? undefined : f }, factText(f))));
   if (facts.length === 0) ul.append(el('li', { class: 'none' }, 'no visible facts'));
-  // the game's layout, evaluated by the engine from the same view (gallery images: games/), in
-  // the labels' language, or in raw terms when the toggle says so
-  const layout = await engine.call('layout', S.viewAs === '' ? null : S.viewAs, L.lang || null, !L.on);
   $('board').replaceChildren(...renderLayout(layout, new URL('games/', location.href)));
 
-  const acc = await accountsNow();
   $('accounts').replaceChildren(...acc.map((a) => el('tr', { 'data-player': a.player }, el('td', { title: a.player }, accountText(a.player) ?? playerText(a.player)), el('td', {}, a.amount),
     el('td', {}, n > 0 ? whyButton({ kind: 'payoff', player: a.player, chronon: n }, `why was ${a.player} paid (or not) in chronon ${n}?`) : ''))));
   renderChart();

@@ -26,18 +26,26 @@ export const L = {
 };
 
 /**
- * Asks the engine for the labels of the current state as `viewer` ('' for the designer) sees it;
- * with the toggle off, or for a game without labels, every text stays raw.
+ * The engine's labels of the current state as `viewer` ('' for the designer) sees it (null when
+ * the view itself fails: the panes show the engine's error); with the toggle off, or for a game
+ * without labels, every text stays raw (`applyLabels`).
  * @param {string} viewer
+ * @returns {Promise<Labels | null>}
  */
-export async function refreshLabels(viewer) {
-  /** @type {Labels | null} */
-  let l = null;
+export async function fetchLabels(viewer) {
   try {
-    l = await engine.call('labels', viewer === '' ? null : viewer, L.lang || null);
+    return await engine.call('labels', viewer === '' ? null : viewer, L.lang || null);
   } catch (_) {
-    l = null; // the view itself failed: the panes show the engine's error
+    return null;
   }
+}
+
+/**
+ * Shows labels from `fetchLabels` (the bar, the description and roles) and makes them the texts
+ * of the pane.
+ * @param {Labels | null} l
+ */
+export function applyLabels(l) {
   renderBar(l);
   L.t = labelText(L.on ? l : null);
   renderAbout(L.on && l && l.active ? l : null);

@@ -635,7 +635,7 @@ impl Nested<'_> {
                 self.ends.resize(self.cells.len(), 0);
                 for i in 1..=k as usize {
                     let a = store.deref(store.heap[q as usize + i]);
-                    let v = self.node(a, depth + 1)?;
+                    let v = self.element(a, depth)?;
                     self.cells[p + i] = v;
                 }
                 self.ends[p] = self.cells.len() as u32;
@@ -643,6 +643,19 @@ impl Nested<'_> {
             }
             Cell::Ref(_) => Err(true),
             other => {
+                feed(&mut self.hasher, other);
+                Ok(other)
+            }
+        }
+    }
+
+    /// [`Nested::node`] of a subterm of a compound at `depth`: an atomic one without the call.
+    #[inline(always)]
+    fn element(&mut self, c: Cell, depth: u32) -> Result<Cell, bool> {
+        match c {
+            Cell::List(_) | Cell::Struct(_) | Cell::Ref(_) => self.node(c, depth + 1),
+            other => {
+                self.steps += 1;
                 feed(&mut self.hasher, other);
                 Ok(other)
             }
@@ -672,12 +685,12 @@ impl Nested<'_> {
                 self.cells[slot] = Cell::List(p as u32);
             }
             let e = store.deref(store.heap[q as usize]);
-            let v = self.node(e, depth + 1)?;
+            let v = self.element(e, depth)?;
             self.cells[p] = v;
             slot = p + 1;
             c = store.deref(store.heap[q as usize + 1]);
         }
-        let v = self.node(c, depth + 1)?;
+        let v = self.element(c, depth)?;
         self.cells[slot] = v;
         // every list cell of the chain ends where its last tail does
         let end = self.cells.len() as u32;
@@ -1038,15 +1051,27 @@ impl Mode {
                     .map(|&i| renum[i as usize])
                     .filter(|&j| j != u32::MAX),
             );
+            let kept = table.len() - from;
             while k < touched.len() && touched[k].0 == t {
                 if touched[k].1 != u32::MAX {
                     table.push(touched[k].1);
                 }
                 k += 1;
             }
-            let mixed = table[from..]
-                .windows(2)
-                .any(|w| !same_keys(&facts[w[0] as usize], &facts[w[1] as usize], mask));
+            // a slot whose facts agreed agrees with its kept facts: only the created ones (after
+            // the first kept or created fact) are compared with their predecessors
+            let check = if self.table[t] & MIXED == 0 {
+                (kept.max(1) + from).min(table.len())
+            } else {
+                from + 1
+            };
+            let mixed = (check..table.len()).any(|j| {
+                !same_keys(
+                    &facts[table[j - 1] as usize],
+                    &facts[table[j] as usize],
+                    mask,
+                )
+            });
             table[t] = from as u32 | if mixed { MIXED } else { 0 };
             delta = (table.len() as u32).wrapping_sub(start(t + 1) as u32);
             next = t + 1;

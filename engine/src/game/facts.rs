@@ -1847,6 +1847,50 @@ mod tests {
         }
     }
 
+    /// Words deeper than `NESTED_DEPTH` (copied by `copy_any`) and long lists of compounds
+    /// (copied by `copy_nested`, tails in a loop) are the words compiled from their terms (cells,
+    /// ends, hash and keys: checked inside `into_ground`), their lazily built terms the terms.
+    #[test]
+    fn deep_and_long_words_are_copied_exactly() {
+        let mut deep = Term::Int(7);
+        for i in 0..(NESTED_DEPTH as i64 + 8) {
+            deep = if i % 2 == 0 {
+                Term::compound("f", vec![deep, Term::Int(i)])
+            } else {
+                Term::list(vec![Term::atom("a"), deep])
+            };
+        }
+        let long = Term::list(
+            (0..100)
+                .map(|i| {
+                    Term::list(vec![
+                        Term::Int(i),
+                        Term::compound("g", vec![Term::Float(0.5)]),
+                    ])
+                })
+                .collect(),
+        );
+        let shallow = Term::list(vec![
+            Term::atom("pits"),
+            Term::atom("south"),
+            Term::list((0..6).map(Term::Int).collect()),
+        ]);
+        for t in [Term::list(vec![deep]), long, shallow] {
+            let mut store = Store::new();
+            let h = store.build(&t, &mut Vec::new());
+            let mut scratch = Scratch::default();
+            let Ok(w) = HeapWord::copy(&store, h, &mut scratch) else {
+                panic!("a ground word is copied");
+            };
+            let eager = Ground::new(t.clone());
+            assert!(eager.is_word(&w));
+            let g = w.into_ground();
+            assert!(g.same(&eager) && eager.same(&g));
+            assert_eq!(g.hash_value(), eager.hash_value());
+            assert!(*g.term() == t);
+        }
+    }
+
     #[test]
     fn a_heap_word_with_a_variable_is_refused() {
         let mut store = Store::new();

@@ -456,7 +456,7 @@ impl Core {
         };
         for (i, fact) in state.facts.iter().enumerate() {
             if hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][i]) {
-                self.shown.with_text(&fact.term, f);
+                self.shown.with_text(fact.term(), f);
             }
         }
         Ok(())

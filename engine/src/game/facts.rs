@@ -13,7 +13,9 @@ use std::sync::{Arc, OnceLock};
 /// A ground term compiled for fast unification against heap patterns.
 #[derive(Debug)]
 pub struct Ground {
-    pub term: Term,
+    /// The term, built from `cells` at its first use ([`Ground::term`]): most words made by a
+    /// chronon are compared, indexed and unified by their cells only, and dropped unread.
+    term: OnceLock<Term>,
     cells: Box<[Cell]>,
     ends: Box<[u32]>,
     root: Cell,
@@ -122,9 +124,29 @@ impl Ground {
         Ground::assemble(term, cells, ends, root)
     }
 
+    /// The term (built from the cells at the first call, then kept).
+    #[inline]
+    pub fn term(&self) -> &Term {
+        self.term
+            .get_or_init(|| cells_to_term(self.root, &self.cells))
+    }
+
+    /// Is it the same word as `other` (equal terms: the same cells, floats by bit pattern, as
+    /// [`Term`]'s equality compares them), compared without building their terms?
+    pub fn same(&self, other: &Ground) -> bool {
+        self.hash == other.hash
+            && self.root == other.root
+            && self.cells.len() == other.cells.len()
+            && self
+                .cells
+                .iter()
+                .zip(other.cells.iter())
+                .all(|(&a, &b)| same_cell(a, b))
+    }
+
     fn assemble(term: Term, cells: Vec<Cell>, ends: Vec<u32>, root: Cell) -> Ground {
         let mut g = Ground {
-            term,
+            term: OnceLock::from(term),
             cells: cells.into(),
             ends: ends.into(),
             root,
@@ -153,10 +175,7 @@ impl Ground {
                 .cells
                 .iter()
                 .zip(&w.scratch.cells)
-                .all(|(a, b)| match (a, b) {
-                    (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
-                    _ => a == b,
-                })
+                .all(|(&a, &b)| same_cell(a, b))
     }
 
     /// Is it the proper list of `elems` (atomic cells; floats compared by bit pattern, as
@@ -207,6 +226,15 @@ impl Ground {
     }
 }
 
+/// Are the cells `a` and `b` of two compiled words the same (floats by bit pattern)?
+#[inline(always)]
+fn same_cell(a: Cell, b: Cell) -> bool {
+    match (a, b) {
+        (Cell::Float(x), Cell::Float(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
+}
+
 /// Are the atomic cells `a` and `b` the same value (floats by bit pattern)?
 #[inline(always)]
 fn same_atomic(a: Cell, b: Cell) -> bool {
@@ -229,16 +257,10 @@ fn elems_hash(elems: &[Cell]) -> u64 {
     hasher.finish()
 }
 
-/// The term of the cells of a [`HeapWord`] (ground).
-fn cells_to_term(root: Cell, scratch: &mut Scratch) -> Term {
-    let Scratch {
-        cells,
-        tjobs,
-        terms,
-        ..
-    } = scratch;
-    tjobs.clear();
-    terms.clear();
+/// The term of the compiled word `root` over `cells` (the inverse of [`compile_term`]).
+fn cells_to_term(root: Cell, cells: &[Cell]) -> Term {
+    let mut tjobs: Vec<TJob> = Vec::with_capacity(16);
+    let mut terms: Vec<Term> = Vec::with_capacity(16);
     tjobs.push(TJob::Visit(root));
     while let Some(job) = tjobs.pop() {
         match job {
@@ -295,8 +317,6 @@ pub struct Scratch {
     cells: Vec<Cell>,
     ends: Vec<u32>,
     jobs: Vec<Job>,
-    tjobs: Vec<TJob>,
-    terms: Vec<Term>,
     /// Words made by [`HeapWord::into_shared`], by structural hash (one per hash), emptied when it
     /// outgrows [`MADE_MAX`]. A `Ground` is immutable and equal cells are the same term, so a word
     /// made again is the same `Arc` instead of a new `Ground` and `Term`.
@@ -343,7 +363,12 @@ impl<'s> HeapWord<'s> {
         } = &mut *scratch;
         let (root, hash) = match copy_flat(store, h, cells, ends) {
             Some(flat) => flat,
-            None => Self::copy_any(store, h, cells, ends, jobs)?,
+            None => match copy_nested(store, h, cells, ends) {
+                Ok(copied) => copied,
+                Err(true) => return Err(true),
+                // deeper than `NESTED_DEPTH` (or larger than `HEAP_COPY_MAX`)
+                Err(false) => Self::copy_any(store, h, cells, ends, jobs)?,
+            },
         };
         let mut keys = [None; INDEXED];
         let at = |q: u32| cells[q as usize];
@@ -552,13 +577,141 @@ fn copy_flat(
 /// The longest word [`copy_flat`] copies.
 const FLAT_MAX: usize = 16;
 
-/// The copied word in `scratch` as a [`Ground`] (its term built from the cells).
+/// The deepest nesting of compounds [`copy_nested`] copies (a list's cells are one level: its
+/// tail is copied in a loop).
+const NESTED_DEPTH: u32 = 32;
+
+/// [`HeapWord::copy_any`] by recursion (on the Rust stack, at most [`NESTED_DEPTH`] deep) instead
+/// of a job stack: the same cells, ends and hash. `Err(true)`: an unbound variable; `Err(false)`:
+/// too deep or too large (then `copy_any` copies it, or refuses it).
+fn copy_nested(
+    store: &Store,
+    h: Cell,
+    cells: &mut Vec<Cell>,
+    ends: &mut Vec<u32>,
+) -> Result<(Cell, u64), bool> {
+    cells.clear();
+    ends.clear();
+    let mut c = Nested {
+        store,
+        cells,
+        ends,
+        hasher: FxHasher::default(),
+        steps: 0,
+    };
+    let root = c.node(store.deref(h), 0)?;
+    Ok((root, c.hasher.finish()))
+}
+
+/// The state of [`copy_nested`]: `ends` is kept as long as `cells`.
+struct Nested<'a> {
+    store: &'a Store,
+    cells: &'a mut Vec<Cell>,
+    ends: &'a mut Vec<u32>,
+    hasher: FxHasher,
+    steps: usize,
+}
+
+impl Nested<'_> {
+    /// Copies the node `c` (dereferenced) and its subterms: the cell that stands for it.
+    fn node(&mut self, c: Cell, depth: u32) -> Result<Cell, bool> {
+        self.steps += 1;
+        if self.steps > HEAP_COPY_MAX || depth >= NESTED_DEPTH {
+            return Err(false);
+        }
+        match c {
+            Cell::List(_) => self.list(c, depth),
+            Cell::Struct(q) => {
+                let store = self.store;
+                let f = store.heap[q as usize];
+                feed(&mut self.hasher, f);
+                let Cell::Functor(_, k) = f else {
+                    unreachable!("struct without header")
+                };
+                let p = self.cells.len();
+                self.cells.push(f);
+                self.cells
+                    .extend(std::iter::repeat_n(Cell::Atom(atom::NIL), k as usize));
+                self.ends.resize(self.cells.len(), 0);
+                for i in 1..=k as usize {
+                    let a = store.deref(store.heap[q as usize + i]);
+                    let v = self.element(a, depth)?;
+                    self.cells[p + i] = v;
+                }
+                self.ends[p] = self.cells.len() as u32;
+                Ok(Cell::Struct(p as u32))
+            }
+            Cell::Ref(_) => Err(true),
+            other => {
+                feed(&mut self.hasher, other);
+                Ok(other)
+            }
+        }
+    }
+
+    /// [`Nested::node`] of a subterm of a compound at `depth`: an atomic one without the call.
+    #[inline(always)]
+    fn element(&mut self, c: Cell, depth: u32) -> Result<Cell, bool> {
+        match c {
+            Cell::List(_) | Cell::Struct(_) | Cell::Ref(_) => self.node(c, depth + 1),
+            other => {
+                self.steps += 1;
+                feed(&mut self.hasher, other);
+                Ok(other)
+            }
+        }
+    }
+
+    /// Copies the list cell `c` and its tail (the list cells in a loop, their elements and
+    /// the last tail by [`Nested::node`]): the cell that stands for it.
+    fn list(&mut self, mut c: Cell, depth: u32) -> Result<Cell, bool> {
+        let store = self.store;
+        let start = self.cells.len();
+        let mut first = true;
+        let mut slot = usize::MAX;
+        while let Cell::List(q) = c {
+            if !first {
+                self.steps += 1;
+                if self.steps > HEAP_COPY_MAX {
+                    return Err(false);
+                }
+            }
+            first = false;
+            feed(&mut self.hasher, c);
+            let p = self.cells.len();
+            self.cells.extend([Cell::Atom(atom::NIL); 2]);
+            self.ends.extend([0, 0]);
+            if slot != usize::MAX {
+                self.cells[slot] = Cell::List(p as u32);
+            }
+            let e = store.deref(store.heap[q as usize]);
+            let v = self.element(e, depth)?;
+            self.cells[p] = v;
+            slot = p + 1;
+            c = store.deref(store.heap[q as usize + 1]);
+        }
+        let v = self.element(c, depth)?;
+        self.cells[slot] = v;
+        // every list cell of the chain ends where its last tail does
+        let end = self.cells.len() as u32;
+        let mut p = start;
+        loop {
+            self.ends[p] = end;
+            match self.cells[p + 1] {
+                Cell::List(q) => p = q as usize,
+                _ => break,
+            }
+        }
+        Ok(Cell::List(start as u32))
+    }
+}
+
+/// The copied word in `scratch` as a [`Ground`] (its term built at its first use).
 fn ground_of(scratch: &mut Scratch, root: Cell, hash: u64, keys: [Option<Key>; INDEXED]) -> Ground {
-    let term = cells_to_term(root, scratch);
     let (kw, kmask) = key_words(&keys);
     let (flat, elems) = flat_elements(&scratch.cells, root);
     let g = Ground {
-        term,
+        term: OnceLock::new(),
         cells: Box::from(&scratch.cells[..]),
         ends: Box::from(&scratch.ends[..]),
         root,
@@ -578,7 +731,7 @@ fn ground_of(scratch: &mut Scratch, root: Cell, hash: u64, keys: [Option<Key>; I
     debug_assert!({
         let mut cells = Vec::new();
         let mut ends = Vec::new();
-        let r = compile_term(&g.term, &mut cells, &mut ends);
+        let r = compile_term(&cells_to_term(g.root, &g.cells), &mut cells, &mut ends);
         r == g.root && *cells == *g.cells && *ends == *g.ends
     });
     g
@@ -898,15 +1051,27 @@ impl Mode {
                     .map(|&i| renum[i as usize])
                     .filter(|&j| j != u32::MAX),
             );
+            let kept = table.len() - from;
             while k < touched.len() && touched[k].0 == t {
                 if touched[k].1 != u32::MAX {
                     table.push(touched[k].1);
                 }
                 k += 1;
             }
-            let mixed = table[from..]
-                .windows(2)
-                .any(|w| !same_keys(&facts[w[0] as usize], &facts[w[1] as usize], mask));
+            // a slot whose facts agreed agrees with its kept facts: only the created ones (after
+            // the first kept or created fact) are compared with their predecessors
+            let check = if self.table[t] & MIXED == 0 {
+                (kept.max(1) + from).min(table.len())
+            } else {
+                from + 1
+            };
+            let mixed = (check..table.len()).any(|j| {
+                !same_keys(
+                    &facts[table[j - 1] as usize],
+                    &facts[table[j] as usize],
+                    mask,
+                )
+            });
             table[t] = from as u32 | if mixed { MIXED } else { 0 };
             delta = (table.len() as u32).wrapping_sub(start(t + 1) as u32);
             next = t + 1;
@@ -1259,11 +1424,11 @@ impl FactSet {
         self.facts.iter()
     }
     pub fn terms(&self) -> impl Iterator<Item = &Term> {
-        self.facts.iter().map(|g| &g.term)
+        self.facts.iter().map(|g| g.term())
     }
     pub fn contains(&self, t: &Term) -> bool {
         let cands = self.candidates_by_keys(&term_keys(t));
-        (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term == *t)
+        (0..cands.len()).any(|pos| cands.agrees(self, pos) && self.get(cands.id(pos)).term() == t)
     }
 
     /// Is the proper list of `elems` (1 to [`INDEXED`] atomic cells) a fact? [`FactSet::contains_word`]
@@ -1462,7 +1627,7 @@ mod tests {
         let cands = set.candidates_by_keys(keys);
         (0..cands.len())
             .filter(|&pos| cands.agrees(set, pos))
-            .map(|pos| set.get(cands.id(pos)).term.clone())
+            .map(|pos| set.get(cands.id(pos)).term().clone())
             .collect()
     }
 
@@ -1470,7 +1635,7 @@ mod tests {
     fn scanned(set: &FactSet, keys: &[Option<Key>; INDEXED]) -> Vec<Term> {
         set.iter()
             .filter(|g| g.may_match(keys))
-            .map(|g| g.term.clone())
+            .map(|g| g.term().clone())
             .collect()
     }
 
@@ -1524,7 +1689,7 @@ mod tests {
                 }
                 let mut created: Vec<Arc<Ground>> = Vec::new();
                 for w in news {
-                    if !set.contains(&w) && !created.iter().any(|c| c.term == w) {
+                    if !set.contains(&w) && !created.iter().any(|c| c.term() == &w) {
                         created.push(Arc::new(Ground::new(w)));
                     }
                 }
@@ -1544,7 +1709,7 @@ mod tests {
                     .enumerate()
                     .filter(|(i, _)| !deleted.contains(&(*i as u32)))
                     .map(|(_, t)| t.clone())
-                    .chain(created.iter().map(|g| g.term.clone()))
+                    .chain(created.iter().map(|g| g.term().clone()))
                     .collect();
                 prop_assert_eq!(next.terms().cloned().collect::<Vec<_>>(), want.clone());
                 let fresh = FactSet::from_grounds(next.iter().cloned().collect());
@@ -1625,7 +1790,12 @@ mod tests {
             let set = FactSet::from_grounds(vec![Arc::new(gb)]);
             prop_assert_eq!(set.contains_word(&w), a == b);
             let ga = w.into_ground();
-            prop_assert!(ga.term == a);
+            // the term built lazily from the copied cells is the term; `same` compares the cells
+            // as the terms compare
+            prop_assert!(*ga.term() == a);
+            prop_assert!(ga.same(&Ground::new(a.clone())));
+            prop_assert_eq!(ga.same(set.get(0)), a == b);
+            prop_assert_eq!(set.get(0).same(&ga), a == b);
             prop_assert_eq!(ga.hash_value(), Ground::new(a.clone()).hash_value());
             // a short word of atomic elements compared by its elements: the same outcome
             let elems: Option<Vec<Cell>> = a.as_list().and_then(|l| {
@@ -1645,10 +1815,10 @@ mod tests {
                 let gb2 = HeapWord::of_elems(&elems, &mut scratch).into_shared();
                 let shared = scratch.shared_elems(&elems);
                 prop_assert!(Arc::ptr_eq(&gb2, &shared));
-                prop_assert!(shared.term == a);
+                prop_assert!(*shared.term() == a);
                 let mut other = Scratch::default();
                 let fresh = other.shared_elems(&elems);
-                prop_assert!(fresh.term == a);
+                prop_assert!(*fresh.term() == a);
                 prop_assert_eq!(fresh.hash_value(), gb2.hash_value());
             }
         }
@@ -1671,9 +1841,53 @@ mod tests {
             let ga2 = copy(ha, &mut scratch);
             prop_assert!(Arc::ptr_eq(&ga, &ga2));
             prop_assert_eq!(Arc::ptr_eq(&ga, &gb), a == b);
-            prop_assert!(ga.term == a);
-            prop_assert!(gb.term == b);
+            prop_assert!(*ga.term() == a);
+            prop_assert!(*gb.term() == b);
             prop_assert_eq!(gb.hash_value(), Ground::new(b).hash_value());
+        }
+    }
+
+    /// Words deeper than `NESTED_DEPTH` (copied by `copy_any`) and long lists of compounds
+    /// (copied by `copy_nested`, tails in a loop) are the words compiled from their terms (cells,
+    /// ends, hash and keys: checked inside `into_ground`), their lazily built terms the terms.
+    #[test]
+    fn deep_and_long_words_are_copied_exactly() {
+        let mut deep = Term::Int(7);
+        for i in 0..(NESTED_DEPTH as i64 + 8) {
+            deep = if i % 2 == 0 {
+                Term::compound("f", vec![deep, Term::Int(i)])
+            } else {
+                Term::list(vec![Term::atom("a"), deep])
+            };
+        }
+        let long = Term::list(
+            (0..100)
+                .map(|i| {
+                    Term::list(vec![
+                        Term::Int(i),
+                        Term::compound("g", vec![Term::Float(0.5)]),
+                    ])
+                })
+                .collect(),
+        );
+        let shallow = Term::list(vec![
+            Term::atom("pits"),
+            Term::atom("south"),
+            Term::list((0..6).map(Term::Int).collect()),
+        ]);
+        for t in [Term::list(vec![deep]), long, shallow] {
+            let mut store = Store::new();
+            let h = store.build(&t, &mut Vec::new());
+            let mut scratch = Scratch::default();
+            let Ok(w) = HeapWord::copy(&store, h, &mut scratch) else {
+                panic!("a ground word is copied");
+            };
+            let eager = Ground::new(t.clone());
+            assert!(eager.is_word(&w));
+            let g = w.into_ground();
+            assert!(g.same(&eager) && eager.same(&g));
+            assert_eq!(g.hash_value(), eager.hash_value());
+            assert!(*g.term() == t);
         }
     }
 

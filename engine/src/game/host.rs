@@ -644,7 +644,7 @@ impl Host for KeywordHost<'_> {
                             return Err(Term::instantiation_error());
                         }
                         let w = store.to_term(args[0]);
-                        if self.facts.contains(&w) || self.creates.iter().any(|c| c.term == w) {
+                        if self.facts.contains(&w) || self.creates.iter().any(|c| *c.term() == w) {
                             return Ok(Det::Fail);
                         }
                         Arc::new(Ground::new(w))

@@ -429,7 +429,7 @@ pub fn random_play_with(
 fn show_every_player(s: &mut Session, stats: &mut PlayStats) -> Result<(), RuntimeError> {
     let switches = s.switches()?;
     let players = s.state().players.clone();
-    for p in players.iter().map(|p| &p.term) {
+    for p in players.iter().map(|p| p.term()) {
         let own = switches
             .iter()
             .filter(|sw| matches!(&sw.owner, Owner::Player(q) if q == p))

@@ -1305,7 +1305,7 @@ fn fact_answer(
     // which switch's do/1 scheduled it (on the viewed state)
     let mut by: Option<(usize, bool)> = None;
     let mut nodes: Vec<WhyNode> = Vec::new();
-    let fact_id = state.facts.iter().position(|g| &g.term == fact);
+    let fact_id = state.facts.iter().position(|g| g.term() == fact);
     let switches_ref = &switches;
     replay_dos(
         ex,
@@ -1323,7 +1323,11 @@ fn fact_answer(
             let _ = ex.commit(host, &call(atom::DO, vec![a.clone()]));
             let after = host.schedules();
             host.set_schedules(before.0.clone(), before.1.clone());
-            let made = after.0.iter().skip(before.0.len()).any(|g| &g.term == fact);
+            let made = after
+                .0
+                .iter()
+                .skip(before.0.len())
+                .any(|g| g.term() == fact);
             let removed = fact_id.is_some_and(|id| {
                 after
                     .1

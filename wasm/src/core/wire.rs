@@ -243,7 +243,7 @@ impl Core {
                 nums.push(0.0);
                 for (i, fact) in state.facts.iter().enumerate() {
                     if hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][i]) {
-                        nums.push(self.wire.term(&fact.term) as f64);
+                        nums.push(self.wire.term(fact.term()) as f64);
                     }
                 }
             }

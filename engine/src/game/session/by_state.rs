@@ -50,9 +50,9 @@ fn facts_hash(facts: &FactSet) -> u64 {
 
 fn same_facts(a: &[Arc<Ground>], b: &FactSet) -> bool {
     a.len() == b.len()
-        && a.iter().zip(b.iter()).all(|(x, y)| {
-            Arc::ptr_eq(x, y) || (x.hash_value() == y.hash_value() && x.term == y.term)
-        })
+        && a.iter()
+            .zip(b.iter())
+            .all(|(x, y)| Arc::ptr_eq(x, y) || x.same(y))
 }
 
 impl StateSwitches {

@@ -70,10 +70,10 @@ pub struct State {
 
 impl State {
     pub fn player_terms(&self) -> impl Iterator<Item = &Term> {
-        self.players.iter().map(|g| &g.term)
+        self.players.iter().map(|g| g.term())
     }
     pub fn player_index(&self, p: &Term) -> Option<usize> {
-        self.players.iter().position(|g| &g.term == p)
+        self.players.iter().position(|g| g.term() == p)
     }
     /// The accounts as numbers ([`account_value`]), in player order.
     pub fn account_values(&self) -> Vec<f64> {
@@ -588,7 +588,7 @@ struct ByHash(Arc<Ground>);
 
 impl PartialEq for ByHash {
     fn eq(&self, other: &ByHash) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.term == other.0.term
+        Arc::ptr_eq(&self.0, &other.0) || self.0.same(&other.0)
     }
 }
 impl Eq for ByHash {}
@@ -694,7 +694,7 @@ impl ConstCache {
         if !same {
             self.player_segs = players
                 .iter()
-                .map(|p| (p.clone(), Seg::new(&p.term).map(Arc::new)))
+                .map(|p| (p.clone(), Seg::new(p.term()).map(Arc::new)))
                 .collect();
         }
     }
@@ -1307,7 +1307,7 @@ impl Session {
                     &mut self.machine,
                     host,
                     atom::HIDDEN,
-                    &[&w.term, p],
+                    &[w.term(), p],
                     false,
                     1,
                     "hidden/2",
@@ -1785,7 +1785,7 @@ impl Session {
             for (pi, (p, seg)) in self.consts.player_segs.iter().enumerate() {
                 let arg = match seg {
                     Some(seg) => Arg::Seg(seg),
-                    None => Arg::Term(&p.term),
+                    None => Arg::Term(p.term()),
                 };
                 for amount in call_solutions_args(
                     &mut self.machine,
@@ -1839,10 +1839,10 @@ impl Session {
         }
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
         for &i in &deletes {
-            events.push(Event::Deleted(state.facts.get(i).term.clone()));
+            events.push(Event::Deleted(state.facts.get(i).term().clone()));
         }
         for g in &creates {
-            events.push(Event::Created(g.term.clone()));
+            events.push(Event::Created(g.term().clone()));
         }
         for (p, a) in state.player_terms().zip(&accounts) {
             events.push(Event::Account {

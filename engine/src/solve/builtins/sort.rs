@@ -532,7 +532,10 @@ mod tests {
             ints(&[i64::MAX, -1, 1]),
             ints(&long),
             Term::list(vec![Term::Int(1), Term::Float(2.5)]),
-            Term::list(vec![Term::Int(1), Term::compound("+", vec![Term::Int(1), Term::Int(2)])]),
+            Term::list(vec![
+                Term::Int(1),
+                Term::compound("+", vec![Term::Int(1), Term::Int(2)]),
+            ]),
             Term::list(vec![Term::Int(1), Term::atom("a")]),
             Term::list(vec![Term::Int(1), Term::Var(0)]),
             Term::list_with_tail(vec![Term::Int(1)], Term::Var(0)),

@@ -350,6 +350,25 @@ fn code_val(store: &Store, nodes: &[ANode], env: u32, v: AVal) -> Option<i64> {
     match v {
         AVal::Slot(s) => slot_int(store, env, s),
         AVal::Int(i) => Some(i),
+        AVal::Node(i) => {
+            // one nested operation in line (`A - B + C`), deeper ones out of line
+            let n = nodes[i as usize];
+            let a = code_leaf(store, nodes, env, n.a)?;
+            if n.op == AOp::Val {
+                return Some(a);
+            }
+            let b = code_leaf(store, nodes, env, n.b)?;
+            int_fn(n.op, a, b)
+        }
+    }
+}
+
+/// [`code_val`] with the operations out of line.
+#[inline(always)]
+fn code_leaf(store: &Store, nodes: &[ANode], env: u32, v: AVal) -> Option<i64> {
+    match v {
+        AVal::Slot(s) => slot_int(store, env, s),
+        AVal::Int(i) => Some(i),
         AVal::Node(i) => code_node(store, nodes, env, i),
     }
 }

@@ -9,6 +9,7 @@
 
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
+use crate::solve::program::AOp;
 use crate::solve::store::{Cell, Store};
 use crate::term::Term;
 use std::cmp::Ordering;
@@ -307,6 +308,41 @@ fn int_op(store: &Store, p: u32) -> Option<i64> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// The value of operation `op` of the integers `a` and `b` (`b` unused by `-/1` and `abs/1`): what
+/// [`eval`] computes for it, when that is an integer. `None` where [`eval`] raises an error
+/// (overflow, division by zero): the caller then leaves the goal to the built-in.
+#[inline(always)]
+pub fn int_fn(op: AOp, a: i64, b: i64) -> Option<i64> {
+    match op {
+        AOp::Val => Some(a),
+        AOp::Add => a.checked_add(b),
+        AOp::Sub => a.checked_sub(b),
+        AOp::Mul => a.checked_mul(b),
+        AOp::Neg => a.checked_neg(),
+        AOp::Abs => a.checked_abs(),
+        AOp::Min => Some(a.min(b)),
+        AOp::Max => Some(a.max(b)),
+        AOp::IntDiv | AOp::FloorDiv | AOp::Mod | AOp::Rem => {
+            if b == 0 {
+                return None;
+            }
+            match op {
+                AOp::IntDiv => a.checked_div(b),
+                AOp::FloorDiv => floor_div(a, b).ok(),
+                AOp::Rem => Some(a.checked_rem(b).unwrap_or(0)),
+                _ => {
+                    let r = a.checked_rem(b).unwrap_or(0);
+                    Some(if r != 0 && ((r < 0) != (b < 0)) {
+                        r + b
+                    } else {
+                        r
+                    })
+                }
+            }
+        }
     }
 }
 
@@ -853,6 +889,56 @@ mod tests {
             t = Term::compound("+", vec![Term::Int(1), t]);
         }
         assert!(ev(&t).is_err());
+    }
+
+    #[test]
+    fn int_fn_is_what_eval_computes() {
+        // `int_fn` gives `eval`'s integer value, and `None` exactly where `eval` raises an error
+        let values = [
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            3,
+            7,
+            -7,
+            13,
+            -13,
+            1 << 32,
+            i64::MAX,
+            i64::MAX - 1,
+            i64::MIN,
+            i64::MIN + 1,
+        ];
+        let ops = [
+            (AOp::Add, "+", 2),
+            (AOp::Sub, "-", 2),
+            (AOp::Mul, "*", 2),
+            (AOp::Neg, "-", 1),
+            (AOp::Abs, "abs", 1),
+            (AOp::IntDiv, "//", 2),
+            (AOp::FloorDiv, "div", 2),
+            (AOp::Mod, "mod", 2),
+            (AOp::Rem, "rem", 2),
+            (AOp::Min, "min", 2),
+            (AOp::Max, "max", 2),
+        ];
+        for &(op, name, n) in &ops {
+            for &a in &values {
+                for &b in &values {
+                    let args = [Term::Int(a), Term::Int(b)];
+                    let t = Term::compound(name, args[..n].to_vec());
+                    let want = match ev(&t) {
+                        Ok(Num::Int(i)) => Some(i),
+                        Ok(f) => panic!("{t:?} is {f:?}"),
+                        Err(_) => None,
+                    };
+                    assert_eq!(int_fn(op, a, b), want, "{t:?}");
+                }
+            }
+        }
+        assert_eq!(int_fn(AOp::Val, 5, 9), Some(5));
     }
 
     #[test]

@@ -8,8 +8,8 @@
 //! Uses the program data (`program.rs`) only.
 
 use super::program::{
-    ArithOp, ClauseT, Control, Dispatch, GoalT, Pred, PredIndex, Program, ProgramData, SubGoal,
-    HOST_LIST_MAX,
+    ANode, AOp, AVal, ArithCode, ArithOp, ClauseT, Control, Dispatch, GoalT, Pred, PredIndex,
+    Program, ProgramData, SubGoal, HOST_LIST_MAX,
 };
 use crate::atom::{self, Atom};
 use crate::diag::{Diagnostic, Span};
@@ -228,6 +228,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
                 .collect(),
             block: (u32::MAX, 0),
             arith: None,
+            code: None,
             sub: u32::MAX,
             host_list: false,
         })
@@ -307,6 +308,90 @@ fn arith_goal(cells: &[Cell], ends: &[u32], g: &mut GoalT, list_hosts: u64) {
             })
             .sum();
         g.block = (u32::MAX, size);
+    }
+    g.code = g.arith.and_then(|op| arith_code(cells, op, &g.args));
+}
+
+/// The most operations of an [`ArithCode`], and how deeply they may nest.
+const ARITH_NODES: usize = 8;
+const ARITH_CODE_DEPTH: u32 = 4;
+
+/// The [`ArithCode`] of an arithmetic goal (`op`, arguments `args`) whose arguments are integer
+/// expressions of variables and integers with the operations of [`AOp`] (for `is/2` a left-hand
+/// side that is a variable or an integer); `None` for anything else (the machine then walks the
+/// templates or calls the built-in).
+pub(super) fn arith_code(cells: &[Cell], op: ArithOp, args: &[Cell]) -> Option<Box<ArithCode>> {
+    let mut nodes = Vec::new();
+    let lhs = match (op, args[0]) {
+        (ArithOp::Is, Cell::Var(s) | Cell::Ref(s)) => val_node(AVal::Slot(s)),
+        (ArithOp::Is, Cell::Int(i)) => val_node(AVal::Int(i)),
+        (ArithOp::Is, _) => return None,
+        (_, t) => arith_node(cells, t, &mut nodes)?,
+    };
+    let rhs = arith_node(cells, args[1], &mut nodes)?;
+    Some(Box::new(ArithCode {
+        lhs,
+        rhs,
+        nodes: nodes.into_boxed_slice(),
+    }))
+}
+
+/// The [`ANode`] of an operand that is a value.
+fn val_node(a: AVal) -> ANode {
+    ANode {
+        op: AOp::Val,
+        a,
+        b: AVal::Int(0),
+    }
+}
+
+/// The [`ANode`] of template cell `t`, an argument of an arithmetic goal (its nested operations
+/// pushed onto `nodes`).
+fn arith_node(cells: &[Cell], t: Cell, nodes: &mut Vec<ANode>) -> Option<ANode> {
+    match arith_val(cells, t, nodes, 0)? {
+        AVal::Node(i) if i as usize + 1 == nodes.len() => nodes.pop(),
+        a => Some(val_node(a)),
+    }
+}
+
+/// The operand of [`ArithCode`] for template cell `t` (its operations pushed onto `nodes`, the
+/// operands before the operation).
+fn arith_val(cells: &[Cell], t: Cell, nodes: &mut Vec<ANode>, depth: u32) -> Option<AVal> {
+    match t {
+        Cell::Var(s) | Cell::Ref(s) => Some(AVal::Slot(s)),
+        Cell::Int(i) => Some(AVal::Int(i)),
+        Cell::Struct(p) if depth < ARITH_CODE_DEPTH => {
+            let p = p as usize;
+            let Cell::Functor(f, n) = cells[p] else {
+                return None;
+            };
+            let op = match (f.name(), n) {
+                ("+", 2) => AOp::Add,
+                ("-", 2) => AOp::Sub,
+                ("*", 2) => AOp::Mul,
+                ("-", 1) => AOp::Neg,
+                ("abs", 1) => AOp::Abs,
+                ("//", 2) => AOp::IntDiv,
+                ("div", 2) => AOp::FloorDiv,
+                ("mod", 2) => AOp::Mod,
+                ("rem", 2) => AOp::Rem,
+                ("min", 2) => AOp::Min,
+                ("max", 2) => AOp::Max,
+                _ => return None,
+            };
+            let a = arith_val(cells, cells[p + 1], nodes, depth + 1)?;
+            let b = if n == 2 {
+                arith_val(cells, cells[p + 2], nodes, depth + 1)?
+            } else {
+                AVal::Int(0)
+            };
+            if nodes.len() >= ARITH_NODES {
+                return None;
+            }
+            nodes.push(ANode { op, a, b });
+            Some(AVal::Node(nodes.len() as u32 - 1))
+        }
+        _ => None,
     }
 }
 
@@ -429,6 +514,7 @@ fn sub_node(
                 args: args.into(),
                 block: args_block(ends, args),
                 arith: None,
+                code: None,
                 sub: u32::MAX,
                 host_list: false,
             };

@@ -84,6 +84,10 @@ pub struct GoalT {
     /// The built-in arithmetic goal (`is/2` or a comparison, [`ArithOp`]) the machine may run from
     /// the templates when its operands are integers (set by `arith_goals`; `None` otherwise).
     pub arith: Option<ArithOp>,
+    /// A goal with `arith` whose operands are small integer expressions, decoded
+    /// (`compile::arith_code`): what the machine evaluates instead of walking the templates
+    /// (`None`: the templates are walked, e.g. for deeper expressions).
+    pub code: Option<Box<ArithCode>>,
     /// The root of this goal's compiled control construct in [`ProgramData::subs`] (`u32::MAX`: none;
     /// set by `compile::control_subs`): an if-then-else, disjunction or negation run from the
     /// clause's templates instead of being built as a term and meta-called.
@@ -126,6 +130,57 @@ pub enum ArithOp {
     Ge,
     Eq,
     Ne,
+}
+
+/// An arithmetic goal ([`GoalT::arith`]) decoded at compile time (`compile::arith_code`): its
+/// two arguments, each an operation of two operands ([`AOp::Val`]: the first operand itself;
+/// for `is/2` the left-hand side is a variable or an integer); the operations nested deeper are
+/// `nodes`. The machine evaluates it with integers only and leaves everything else (unbound or
+/// non-integer operands, overflow, division by zero) to the built-in, which then finds the same
+/// value or raises the error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArithCode {
+    pub lhs: ANode,
+    pub rhs: ANode,
+    pub nodes: Box<[ANode]>,
+}
+
+/// An operand of [`ArithCode`]: a clause variable's slot, an integer, or the result of node `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AVal {
+    Slot(u32),
+    Int(i64),
+    Node(u32),
+}
+
+/// An operation of [`ArithCode`] on its operands (`b` unused by the unary ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ANode {
+    pub op: AOp,
+    pub a: AVal,
+    pub b: AVal,
+}
+
+/// The evaluable functions [`ArithCode`] computes (on integers, as `arith::eval` does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AOp {
+    /// The first operand (no operation).
+    Val,
+    /// `+/2`, `-/2`, `*/2`
+    Add,
+    Sub,
+    Mul,
+    /// `-/1`, `abs/1`
+    Neg,
+    Abs,
+    /// `///2`, `div/2`, `mod/2`, `rem/2`
+    IntDiv,
+    FloorDiv,
+    Mod,
+    Rem,
+    /// `min/2`, `max/2`
+    Min,
+    Max,
 }
 
 /// A compiled clause.

@@ -566,6 +566,92 @@ neg_m(X, Y) :- G = (-X < Y - 3000000000), call(G).
 }
 
 #[test]
+fn decoded_arithmetic_goals_agree_with_the_built_ins() {
+    // goals with an `ArithCode` (`compile::arith_code`: `mod`, `rem`, `//`, `div`, `min`, `max`,
+    // `abs` and nested operations) run it (`Machine::arith_goal`); the same goals meta-called
+    // (`*_m`) run the built-ins: same answers, same errors (division by zero, overflow, floats,
+    // unbound and non-numeric operands)
+    let src = "
+md(X, Y, R) :- R is (7 - X) mod Y.
+md_m(X, Y, R) :- G = (R is (7 - X) mod Y), call(G).
+rm(X, Y, R) :- R is X rem Y + 0.
+rm_m(X, Y, R) :- G = (R is X rem Y + 0), call(G).
+dv(X, Y, R) :- R is X // Y.
+dv_m(X, Y, R) :- G = (R is X // Y), call(G).
+fd(X, Y, R) :- R is X div Y.
+fd_m(X, Y, R) :- G = (R is X div Y), call(G).
+mn(X, Y, R) :- R is min(X, Y) * 1.
+mn_m(X, Y, R) :- G = (R is min(X, Y) * 1), call(G).
+mx(X, Y, R) :- R is max(X, Y - 1).
+mx_m(X, Y, R) :- G = (R is max(X, Y - 1)), call(G).
+ab(X, Y, R) :- R is abs(X) - abs(Y).
+ab_m(X, Y, R) :- G = (R is abs(X) - abs(Y)), call(G).
+ne(X, Y) :- X =\\= (7 - Y) mod 13.
+ne_m(X, Y) :- G = (X =\\= (7 - Y) mod 13), call(G).
+eq(X, Y) :- X mod 3 =:= -(Y) mod 3.
+eq_m(X, Y) :- G = (X mod 3 =:= -(Y) mod 3), call(G).
+lt(X, Y) :- max(X, 2) + min(Y, X) * 2 < abs(X - Y) // 2.
+lt_m(X, Y) :- G = (max(X, 2) + min(Y, X) * 2 < abs(X - Y) // 2), call(G).
+";
+    // every goal of the fast predicates has an `ArithCode`
+    let (p, _) = Program::from_source(src);
+    for name in ["md", "rm", "dv", "fd", "mn", "mx", "ab", "ne", "eq", "lt"] {
+        let arity = if matches!(name, "ne" | "eq" | "lt") {
+            2
+        } else {
+            3
+        };
+        let pred = p.pred(Atom::new(name), arity).expect("pred");
+        assert!(pred.clauses[0].body[0].code.is_some(), "{name}");
+    }
+    let values = [
+        "0",
+        "3",
+        "-4",
+        "13",
+        "-1",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "2.5",
+        "1 + 2",
+        "a",
+        "_",
+    ];
+    let shown = |r: &Result<Vec<Term>, SolveError>| match r {
+        Ok(t) => format!("{t:?}"),
+        Err(e) => format!("{:?}", e.ball),
+    };
+    let check = |goal: String, meta: String| {
+        let fast = src_answers(src, &goal, Limits::default());
+        let slow = src_answers(src, &meta, Limits::default());
+        assert_eq!(
+            fast.iter().map(shown).collect::<Vec<_>>(),
+            slow.iter().map(shown).collect::<Vec<_>>(),
+            "{goal} vs {meta}"
+        );
+        fast.iter().filter(|r| r.is_err()).count()
+    };
+    let mut errors = 0;
+    for x in values {
+        for y in values {
+            for name in ["md", "rm", "dv", "fd", "mn", "mx", "ab"] {
+                for r in ["R", "3", "-1", "3.0"] {
+                    errors += check(
+                        format!("{name}({x}, {y}, {r})"),
+                        format!("{name}_m({x}, {y}, {r})"),
+                    );
+                }
+            }
+            for name in ["ne", "eq", "lt"] {
+                errors += check(format!("{name}({x}, {y})"), format!("{name}_m({x}, {y})"));
+            }
+        }
+    }
+    // the errors occur too
+    assert!(errors > 100, "{errors}");
+}
+
+#[test]
 fn argument_tables_that_do_not_pay_are_given_up() {
     // keyed by a compound (`f(N)`), so general keys: `g/2`, a new key at each call, never a hit
     // (its table is given up after `ARG_TRIAL` fills and it is called directly); `h/2`, each key

@@ -190,7 +190,41 @@ fn length(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det, Te
     }
 }
 
+/// The longest list [`int_sum`] adds up (a longer or cyclic one takes the general path).
+const SUM_FAST_MAX: usize = 1 << 12;
+
+/// The sum of list `l` when it is a proper list (of at most [`SUM_FAST_MAX`] elements) of
+/// integers whose sum does not overflow: what [`sum_list`]'s general path computes then, without
+/// collecting the elements. `None` for everything else (the general path gives the value or the
+/// error).
+fn int_sum(store: &Store, l: Cell) -> Option<i64> {
+    let mut t = store.deref(l);
+    let mut acc: i64 = 0;
+    for _ in 0..SUM_FAST_MAX {
+        match t {
+            Cell::List(p) => {
+                let Cell::Int(x) = store.deref(store.heap[p as usize]) else {
+                    return None;
+                };
+                acc = acc.checked_add(x)?;
+                t = store.deref(store.heap[p as usize + 1]);
+            }
+            Cell::Atom(atom::NIL) => return Some(acc),
+            _ => return None,
+        }
+    }
+    None
+}
+
 fn sum_list(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    if let Some(sum) = int_sum(ctx.store, args[0]) {
+        return Ok(unify(ctx, args[1], Cell::Int(sum)));
+    }
+    sum_list_general(ctx, args)
+}
+
+/// [`sum_list`] of any list: every element evaluated and added.
+fn sum_list_general(ctx: &mut Ctx<'_>, args: &[Cell]) -> Result<Det, Term> {
     let items = need_list(ctx.store, args[0])?;
     let mut acc = Num::Int(0);
     let store = &mut *ctx.store;
@@ -451,5 +485,67 @@ fn getsubset(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det,
             });
         }
         mask = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// `sum_list(L, S)` in a fresh store: the answer and `S`.
+    fn run(l: &Term, general: bool) -> (Result<Det, Term>, Term) {
+        let mut store = Store::new();
+        let mut vars = Vec::new();
+        let l = store.build(l, &mut vars);
+        let s = store.new_var();
+        let mut rng = Rng::new(0);
+        let mut ctx = Ctx {
+            store: &mut store,
+            rng: &mut rng,
+            room: 0,
+            heap_room: 0,
+            library: false,
+            used: 0,
+            clauses: None,
+            count_first: false,
+        };
+        let args = [l, s];
+        let r = if general {
+            sum_list_general(&mut ctx, &args)
+        } else {
+            sum_list(&mut ctx, &args, None)
+        };
+        (r, store.to_term(s))
+    }
+
+    #[test]
+    fn sum_list_fast_path_agrees_with_the_general_one() {
+        let ints = |v: &[i64]| Term::list(v.iter().map(|&i| Term::Int(i)).collect());
+        let long: Vec<i64> = (0..5000).collect();
+        let lists = [
+            ints(&[]),
+            ints(&[1, 2, 3]),
+            ints(&[-7, 7, 13]),
+            ints(&[i64::MAX, 1]),
+            ints(&[i64::MIN, -1]),
+            ints(&[i64::MAX, -1, 1]),
+            ints(&long),
+            Term::list(vec![Term::Int(1), Term::Float(2.5)]),
+            Term::list(vec![
+                Term::Int(1),
+                Term::compound("+", vec![Term::Int(1), Term::Int(2)]),
+            ]),
+            Term::list(vec![Term::Int(1), Term::atom("a")]),
+            Term::list(vec![Term::Int(1), Term::Var(0)]),
+            Term::list_with_tail(vec![Term::Int(1)], Term::Var(0)),
+            Term::list_with_tail(vec![Term::Int(1)], Term::atom("b")),
+            Term::atom("c"),
+            Term::Var(0),
+        ];
+        for l in &lists {
+            let (fast, general) = (run(l, false), run(l, true));
+            assert_eq!(format!("{fast:?}"), format!("{general:?}"), "{l:?}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Calls of native built-ins and host predicates (with their retry choicepoints).
 
 use super::*;
+use crate::solve::arith::int_fn;
 use crate::solve::builtins;
-use crate::solve::program::{ArithOp, GoalT, HOST_LIST_MAX};
+use crate::solve::program::{ANode, AOp, AVal, ArithCode, ArithOp, GoalT, HOST_LIST_MAX};
 use crate::solve::store::Store;
 
 /// At most this many calls are counted by one call of a library fast path ([`Ctx::room`]).
@@ -316,25 +317,97 @@ fn template_int(store: &Store, cells: &[Cell], env: u32, t: Cell, depth: u32) ->
 fn leaf_int(store: &Store, env: u32, t: Cell) -> Option<i64> {
     match t {
         Cell::Int(i) => Some(i),
-        Cell::Var(s) | Cell::Ref(s) => {
-            let heap = &store.heap;
-            let mut c = heap[(env + s) as usize];
-            loop {
-                match c {
-                    Cell::Int(i) => return Some(i),
-                    Cell::Ref(a) => {
-                        let v = heap[a as usize];
-                        if v == Cell::Ref(a) {
-                            return None;
-                        }
-                        c = v;
-                    }
-                    _ => return None,
-                }
-            }
-        }
+        Cell::Var(s) | Cell::Ref(s) => slot_int(store, env, s),
         _ => None,
     }
+}
+
+/// The integer environment slot `s` (of the environment at `env`) is bound to, if it is.
+#[inline(always)]
+fn slot_int(store: &Store, env: u32, s: u32) -> Option<i64> {
+    let heap = &store.heap;
+    let mut c = heap[(env + s) as usize];
+    loop {
+        match c {
+            Cell::Int(i) => return Some(i),
+            Cell::Ref(a) => {
+                let v = heap[a as usize];
+                if v == Cell::Ref(a) {
+                    return None;
+                }
+                c = v;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The value of operand `v` of an [`ArithCode`] (operations `nodes`) in the environment at `env`,
+/// when it is an integer and computed without error ([`int_fn`]); `None` leaves the goal to the
+/// built-in.
+#[inline(always)]
+fn code_val(store: &Store, nodes: &[ANode], env: u32, v: AVal) -> Option<i64> {
+    match v {
+        AVal::Slot(s) => slot_int(store, env, s),
+        AVal::Int(i) => Some(i),
+        AVal::Node(i) => {
+            // one nested operation in line (`A - B + C`), deeper ones out of line
+            let n = nodes[i as usize];
+            let a = code_leaf(store, nodes, env, n.a)?;
+            if n.op == AOp::Val {
+                return Some(a);
+            }
+            let b = code_leaf(store, nodes, env, n.b)?;
+            int_fn(n.op, a, b)
+        }
+    }
+}
+
+/// [`code_val`] with the operations out of line.
+#[inline(always)]
+fn code_leaf(store: &Store, nodes: &[ANode], env: u32, v: AVal) -> Option<i64> {
+    match v {
+        AVal::Slot(s) => slot_int(store, env, s),
+        AVal::Int(i) => Some(i),
+        AVal::Node(i) => code_node(store, nodes, env, i),
+    }
+}
+
+/// [`code_val`] of node `i` (out of line: only deeper expressions have nodes).
+#[inline(never)]
+fn code_node(store: &Store, nodes: &[ANode], env: u32, i: u32) -> Option<i64> {
+    code_side(store, nodes, env, nodes[i as usize])
+}
+
+/// [`code_val`] of operation `n`.
+#[inline(always)]
+fn code_side(store: &Store, nodes: &[ANode], env: u32, n: ANode) -> Option<i64> {
+    let a = code_val(store, nodes, env, n.a)?;
+    if n.op == AOp::Val {
+        return Some(a);
+    }
+    let b = code_val(store, nodes, env, n.b)?;
+    int_fn(n.op, a, b)
+}
+
+/// [`Machine::arith_goal`] of a goal with an [`ArithCode`].
+#[inline(always)]
+fn code_goal(store: &Store, op: ArithOp, code: &ArithCode, env: u32) -> Option<FastArith> {
+    let nodes = &code.nodes[..];
+    let b = code_side(store, nodes, env, code.rhs)?;
+    if op == ArithOp::Is {
+        return Some(FastArith::Is(b));
+    }
+    let a = code_side(store, nodes, env, code.lhs)?;
+    Some(FastArith::Test(match op {
+        ArithOp::Lt => a < b,
+        ArithOp::Gt => a > b,
+        ArithOp::Le => a <= b,
+        ArithOp::Ge => a >= b,
+        ArithOp::Eq => a == b,
+        ArithOp::Ne => a != b,
+        ArithOp::Is => unreachable!("handled above"),
+    }))
 }
 
 /// [`template_int`] at depth 0 with the first operation evaluated in line (its operands through
@@ -402,9 +475,10 @@ impl Machine {
     }
 
     /// Body goal `g` of clause `c` (environment `env`), the built-in `is/2` or an arithmetic
-    /// comparison (`op`), evaluated from its templates without building its arguments on the heap,
-    /// when every operand is an integer expression [`template_int`] computes. Reads only: `None`
-    /// leaves the goal to the built-in, which then finds the same value or raises the error.
+    /// comparison (`op`), evaluated without building its arguments on the heap: from its
+    /// [`ArithCode`] ([`code_goal`]) when it has one, else from its templates when every operand
+    /// is an integer expression [`template_int`] computes. Reads only: `None` leaves the goal to
+    /// the built-in, which then finds the same value or raises the error.
     #[inline(always)]
     pub(super) fn arith_goal(
         &self,
@@ -413,6 +487,9 @@ impl Machine {
         g: &GoalT,
         env: u32,
     ) -> Option<FastArith> {
+        if let Some(code) = &g.code {
+            return code_goal(&self.store, op, code, env);
+        }
         let val = |t: Cell| expr_int(&self.store, &c.cells, env, t);
         if op == ArithOp::Is {
             return Some(FastArith::Is(val(g.args[1])?));

@@ -11,7 +11,9 @@ use sidl_engine::analysis::hidden_dynamic::{self, ExploreOptions, Progress};
 use sidl_engine::atom::Atom;
 use sidl_engine::diag::ColumnUnit;
 use sidl_engine::game::host::{KeywordHost, Placement};
-use sidl_engine::game::session::{slot_type_description, slot_value};
+use sidl_engine::game::session::{
+    slot_type_description, slot_value, submission_text, SnapshotChronon,
+};
 use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
 use sidl_engine::game::why::{self, WhyLimits};
 use sidl_engine::game::{
@@ -209,21 +211,17 @@ impl SnapshotText {
             .take_while(|((s, o, _), r)| *s == r.submissions && *o == r.overrides)
             .count();
         self.chronons.truncate(same);
-        let sub = |s: &Submission| [show(&s.player), show(&s.switch), show(&s.action)];
         for r in &history[same..] {
+            let part = SnapshotChronon::of(r);
             let part = SnapshotChrononDto {
-                submissions: r.submissions.iter().map(sub).collect(),
-                overrides: r
-                    .overrides
-                    .iter()
-                    .map(|(s, a)| [show(s), show(a)])
-                    .collect(),
+                submissions: part.submissions,
+                overrides: part.overrides,
             };
             let text = serde_json::to_string(&part).unwrap_or_default();
             self.chronons
                 .push((r.submissions.clone(), r.overrides.clone(), text));
         }
-        let pending: Vec<[String; 3]> = session.pending().iter().map(sub).collect();
+        let pending: Vec<[String; 3]> = session.pending().iter().map(submission_text).collect();
         let mut out = String::with_capacity(
             64 + self
                 .chronons

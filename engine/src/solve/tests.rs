@@ -494,6 +494,27 @@ g(K, V) :- f(K, V).
     }
 }
 
+/// The answers of `goal` (a clause body's goal, on the fast path) and of `meta` (the same goal
+/// meta-called: the built-in), asserted equal (answers, and errors by their ball); `goal`'s.
+fn fast_goal_as_meta_called(
+    src: &str,
+    goal: &str,
+    meta: &str,
+) -> Vec<Result<Vec<Term>, SolveError>> {
+    let shown = |r: &Result<Vec<Term>, SolveError>| match r {
+        Ok(t) => format!("{t:?}"),
+        Err(e) => format!("{:?}", e.ball),
+    };
+    let fast = src_answers(src, goal, Limits::default());
+    let slow = src_answers(src, meta, Limits::default());
+    assert_eq!(
+        fast.iter().map(shown).collect::<Vec<_>>(),
+        slow.iter().map(shown).collect::<Vec<_>>(),
+        "{goal} vs {meta}"
+    );
+    fast
+}
+
 #[test]
 fn arithmetic_goals_in_clause_bodies_agree_with_the_built_ins() {
     // a clause body's `is/2` and comparisons of integers run from the templates
@@ -529,20 +550,7 @@ neg_m(X, Y) :- G = (-X < Y - 3000000000), call(G).
         "a",
         "_",
     ];
-    let shown = |r: &Result<Vec<Term>, SolveError>| match r {
-        Ok(t) => format!("{t:?}"),
-        Err(e) => format!("{:?}", e.ball),
-    };
-    let check = |goal: String, meta: String| {
-        let fast = src_answers(src, &goal, Limits::default());
-        let slow = src_answers(src, &meta, Limits::default());
-        assert_eq!(
-            fast.iter().map(shown).collect::<Vec<_>>(),
-            slow.iter().map(shown).collect::<Vec<_>>(),
-            "{goal} vs {meta}"
-        );
-        fast.len()
-    };
+    let check = |goal: String, meta: String| fast_goal_as_meta_called(src, &goal, &meta).len();
     let mut answers = 0;
     for x in values {
         for y in values {
@@ -617,19 +625,11 @@ lt_m(X, Y) :- G = (max(X, 2) + min(Y, X) * 2 < abs(X - Y) // 2), call(G).
         "a",
         "_",
     ];
-    let shown = |r: &Result<Vec<Term>, SolveError>| match r {
-        Ok(t) => format!("{t:?}"),
-        Err(e) => format!("{:?}", e.ball),
-    };
     let check = |goal: String, meta: String| {
-        let fast = src_answers(src, &goal, Limits::default());
-        let slow = src_answers(src, &meta, Limits::default());
-        assert_eq!(
-            fast.iter().map(shown).collect::<Vec<_>>(),
-            slow.iter().map(shown).collect::<Vec<_>>(),
-            "{goal} vs {meta}"
-        );
-        fast.iter().filter(|r| r.is_err()).count()
+        fast_goal_as_meta_called(src, &goal, &meta)
+            .iter()
+            .filter(|r| r.is_err())
+            .count()
     };
     let mut errors = 0;
     for x in values {

@@ -27,7 +27,7 @@ mod template;
 #[cfg(test)]
 mod tests;
 
-pub use snapshot::{SessionSnapshot, SnapshotChronon};
+pub use snapshot::{submission_text, SessionSnapshot, SnapshotChronon};
 pub use template::{
     fill_template, instantiate_template, slot, slot_type_description, slot_value,
     suggest_slot_type, template_slots, TemplateSlot, SLOT_TYPES,

@@ -36,26 +36,33 @@ fn parse_canonical(text: &str) -> Result<Term, RuntimeError> {
         })
 }
 
+impl SnapshotChronon {
+    /// A history record's part of a snapshot.
+    pub fn of(r: &ChrononRecord) -> SnapshotChronon {
+        SnapshotChronon {
+            submissions: r.submissions.iter().map(submission_text).collect(),
+            overrides: r
+                .overrides
+                .iter()
+                .map(|(s, a)| [show(s), show(a)])
+                .collect(),
+        }
+    }
+}
+
+/// A submission as a snapshot holds it: `[player, switch, action]`, canonical text.
+pub fn submission_text(s: &Submission) -> [String; 3] {
+    [show(&s.player), show(&s.switch), show(&s.action)]
+}
+
 impl Session {
     /// The session as a snapshot.
     pub fn snapshot(&self) -> SessionSnapshot {
-        let sub = |s: &Submission| [show(&s.player), show(&s.switch), show(&s.action)];
         SessionSnapshot {
             seed: self.seed,
             interrupt: self.settings.interrupt,
-            chronons: self
-                .history
-                .iter()
-                .map(|r| SnapshotChronon {
-                    submissions: r.submissions.iter().map(sub).collect(),
-                    overrides: r
-                        .overrides
-                        .iter()
-                        .map(|(s, a)| [show(s), show(a)])
-                        .collect(),
-                })
-                .collect(),
-            pending: self.pending.iter().map(sub).collect(),
+            chronons: self.history.iter().map(SnapshotChronon::of).collect(),
+            pending: self.pending.iter().map(submission_text).collect(),
         }
     }
 

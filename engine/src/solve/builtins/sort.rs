@@ -500,16 +500,7 @@ mod tests {
         let l = store.build(l, &mut vars);
         let s = store.new_var();
         let mut rng = Rng::new(0);
-        let mut ctx = Ctx {
-            store: &mut store,
-            rng: &mut rng,
-            room: 0,
-            heap_room: 0,
-            library: false,
-            used: 0,
-            clauses: None,
-            count_first: false,
-        };
+        let mut ctx = Ctx::new(&mut store, &mut rng);
         let args = [l, s];
         let r = if general {
             sum_list_general(&mut ctx, &args)

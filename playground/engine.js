@@ -161,7 +161,7 @@ export class Engine {
   /** @type {Call} */
   call(method, ...args) { return this.send('call', [method, ...args]); }
   /**
-   * Run's steps in one message (worker.js `steps`): the seats that are not human move, then the
+   * Step's and Run's steps in one message (worker.js `steps`): the seats that are not human move, then the
    * chronon runs, step after step, until the game is over, `max` steps or `budgetMs` (at least one
    * step). The timeline entries made, and the error that ended the batch (null: none).
    * @param {[string, string][]} seats player, seat

@@ -4,7 +4,7 @@
 // Ops: `check(source)`, `load(source)` (the new game's players), `keywords()`, `has(method)`,
 // `checkHidden(maxStates)` (with progress), `call(method, ...args)` (a SidlGame method),
 // `analyse(options)` (builds the game's extensive form, with progress; app/analyse.js) and
-// `steps(seats, seed, budgetMs, max)` (Run's steps, many in one message: app/game.js `run`),
+// `steps(seats, seed, budgetMs, max)` (Step's and Run's steps, many in one message: app/game.js),
 // `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`) and
 // `stats(method, ...args)` (a statistics run's method: `statsSimulate` and `statsRead` start one on
 // a game of its own, `statsStep`, `statsResult`, `statsRecords`). The analysis and the statistics
@@ -108,8 +108,8 @@ const ops = {
     if (typeof methods[method] !== 'function') throw new Error(`no statistics method ${method}`);
     return methods[method](...args);
   },
-  // Run's steps, as app/game.js `step` makes them one by one through `call` (the seats that are not
-  // human move, then the chronon runs unless a submission ran it in interrupt mode): step k's seed is
+  // Step's and Run's steps (app/game.js `advance`: the seats that are not human move, then the
+  // chronon runs unless a submission ran it in interrupt mode), one message for many: step k's seed is
   // `seed + ` the chronons made before it, each chronon comes with the snapshot and the accounts
   // after its step. Steps go on until the game is over, `max` steps, or `budgetMs` has passed (at
   // least one step). An error ends the batch: the chronons made before it and the error.

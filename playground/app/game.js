@@ -2,7 +2,7 @@
 // The game pane: moves and chronons, time travel over the timeline, and drawing the pane from the
 // engine (seats, moves, facts, board, accounts, events).
 import { renderLayout } from '../board.js';
-import { make as el, seatMoves, templateForm } from '../play.js';
+import { make as el, templateForm } from '../play.js';
 import { renderChart } from './chart.js';
 import { $, $button, $input, $select, status } from './dom.js';
 import { rateStart, rateStep } from './rate.js';
@@ -60,30 +60,45 @@ async function recordChronon(c) {
 export async function step(allRandom = false) {
   if (!S.loaded) return;
   dropFuture();
-  if (await engine.call('isTerminal')) { status('the game is over'); return; }
-  // the random seats, then the AI seats (each sees only its player's view), move; in interrupt
-  // mode a submission runs its own chronon, returned here: that is the step
-  const ran = await seatMoves((m, ...a) => engine.call(m, ...a), S.seats, S.seed + S.cursor, allRandom);
-  if (ran.length) {
-    for (const c of ran) await recordChronon(c);
-    const c = ran[ran.length - 1];
-    status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
-    clearError();
-    await render();
-    return;
+  if (await advance(1, 0, allRandom)) await render();
+}
+
+/**
+ * Steps in the worker (engine.steps: the random seats, then the AI seats, each seeing only its
+ * player's view, move, then the chronon runs; in interrupt mode a submission runs its own chronon,
+ * and that is the step), at most `max` of them or as many as fit in `budgetMs`, each chronon a
+ * new entry of the timeline with its snapshot and accounts. The last chronon, or null when the game
+ * was over; an error of a step is thrown after the chronons before it are kept (and drawn).
+ * @param {number} max
+ * @param {number} budgetMs
+ * @param {boolean} allRandom every seat moves at random
+ * @returns {Promise<Chronon | null>}
+ */
+async function advance(max, budgetMs, allRandom) {
+  /** @type {[string, string][]} */
+  const seats = allRandom ? S.players.map((p) => [p, 'random']) : [...S.seats];
+  const { entries, error } = await engine.steps(seats, S.seed + S.cursor, budgetMs, max);
+  for (const e of entries) S.timeline.push(e);
+  if (entries.length) {
+    S.cursor = S.timeline.length - 1;
+    engine.snapshot = entries[entries.length - 1].snap;
   }
-  const c = await engine.call('chronon');
-  await recordChronon(c);
+  if (error) {
+    if (entries.length) await render();
+    throw error;
+  }
+  const c = entries.length ? entries[entries.length - 1].chronon : null;
+  if (!c) { status('the game is over'); return null; }
   status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
   clearError();
-  await render();
+  return c;
 }
 
 // Run at full speed (`every 0 ms`): the steps of up to RUN_BATCH_MS of the engine's time in one
-// message to the worker (engine.steps: the same steps as `step`, each chronon with its snapshot and
-// accounts), and the pane drawn at most every RUN_DRAW_MS (and when the game ends or Run stops).
-// Drawing the pane after every step, with a round trip to the worker per call, held Run to about
-// 10 chronons per second (docs/performance.md, "Run in the playground").
+// message to the worker (`advance`, as Step makes its one step), and the pane drawn at most every
+// RUN_DRAW_MS (and when the game ends or Run stops). Drawing the pane after every step, with a
+// round trip to the worker per call, held Run to about 10 chronons per second
+// (docs/performance.md, "Run in the playground").
 const RUN_BATCH_MS = 50;
 const RUN_BATCH_MAX = 10000;
 const RUN_DRAW_MS = 250;
@@ -92,21 +107,9 @@ const R = { drawn: 0, stale: false };
 async function steps() {
   if (!S.loaded) return;
   dropFuture();
-  const { entries, error } = await engine.steps([...S.seats], S.seed + S.cursor, RUN_BATCH_MS, RUN_BATCH_MAX);
-  for (const e of entries) S.timeline.push(e);
-  if (entries.length) {
-    S.cursor = S.timeline.length - 1;
-    engine.snapshot = entries[entries.length - 1].snap;
-    R.stale = true;
-  }
-  const c = entries.length ? entries[entries.length - 1].chronon : null;
-  if (error) {
-    await drawRun();
-    throw error;
-  }
-  if (!c) { status('the game is over'); return; }
-  status(c.terminal ? 'game over' : `chronon ${c.chronon} ran`);
-  clearError();
+  const c = await advance(RUN_BATCH_MAX, RUN_BATCH_MS, false);
+  if (!c) return;
+  R.stale = true;
   if (c.terminal || performance.now() - R.drawn >= RUN_DRAW_MS) await drawRun();
 }
 

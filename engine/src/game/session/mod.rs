@@ -1902,7 +1902,7 @@ impl Session {
     /// answers depend on the word and the player only ([`ConstCache`]) and the current state's
     /// matrix is known: the next state's facts are the current ones without `deletes`, in order,
     /// then the created words ([`FactSet::apply`]), so each row is the current row without the
-    /// deleted facts' entries, then the created words' entries of `changed` (the rows of the
+    /// deleted facts' entries (found by their ids), then the created words' entries of `changed` (the rows of the
     /// chronon's changed words: the deleted ones, then the created ones).
     fn next_hidden(
         &self,
@@ -1917,7 +1917,8 @@ impl Session {
         if old.len() != changed.len() {
             return None;
         }
-        let mut gone = vec![false; state.facts.len()];
+        // a row's entries are the facts' in insertion order (ids ascending), `deletes` fact ids
+        let mut gone = vec![false; state.facts.id_bound()];
         for &d in deletes {
             gone[d as usize] = true;
         }
@@ -1926,8 +1927,8 @@ impl Session {
                 .zip(changed)
                 .map(|(row, ch)| {
                     row.iter()
-                        .zip(&gone)
-                        .filter(|(_, &g)| !g)
+                        .zip(state.facts.ids())
+                        .filter(|(_, i)| !gone[*i as usize])
                         .map(|(&h, _)| h)
                         .chain(ch[deletes.len()..].iter().copied())
                         .collect()

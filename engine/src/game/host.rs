@@ -259,7 +259,7 @@ impl<'a> KeywordHost<'a> {
     #[cold]
     fn mark_deleted(&mut self) {
         self.deleted.clear();
-        self.deleted.resize(self.facts.id_bound(), false);
+        self.deleted.resize(self.facts.len(), false);
         for &d in &self.deletes {
             self.deleted[d as usize] = true;
         }

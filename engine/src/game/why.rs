@@ -1305,11 +1305,7 @@ fn fact_answer(
     // which switch's do/1 scheduled it (on the viewed state)
     let mut by: Option<(usize, bool)> = None;
     let mut nodes: Vec<WhyNode> = Vec::new();
-    let fact_id = state
-        .facts
-        .entries()
-        .find(|(_, g)| g.term() == fact)
-        .map(|(i, _)| i as usize);
+    let fact_id = state.facts.iter().position(|g| g.term() == fact);
     let switches_ref = &switches;
     replay_dos(
         ex,

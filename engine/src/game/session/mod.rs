@@ -1902,7 +1902,7 @@ impl Session {
     /// answers depend on the word and the player only ([`ConstCache`]) and the current state's
     /// matrix is known: the next state's facts are the current ones without `deletes`, in order,
     /// then the created words ([`FactSet::apply`]), so each row is the current row without the
-    /// deleted facts' entries (found by their ids), then the created words' entries of `changed` (the rows of the
+    /// deleted facts' entries, then the created words' entries of `changed` (the rows of the
     /// chronon's changed words: the deleted ones, then the created ones).
     fn next_hidden(
         &self,
@@ -1917,8 +1917,7 @@ impl Session {
         if old.len() != changed.len() {
             return None;
         }
-        // a row's entries are the facts' in insertion order (ids ascending), `deletes` fact ids
-        let mut gone = vec![false; state.facts.id_bound()];
+        let mut gone = vec![false; state.facts.len()];
         for &d in deletes {
             gone[d as usize] = true;
         }
@@ -1927,8 +1926,8 @@ impl Session {
                 .zip(changed)
                 .map(|(row, ch)| {
                     row.iter()
-                        .zip(state.facts.ids())
-                        .filter(|(_, i)| !gone[*i as usize])
+                        .zip(&gone)
+                        .filter(|(_, &g)| !g)
                         .map(|(&h, _)| h)
                         .chain(ch[deletes.len()..].iter().copied())
                         .collect()

@@ -49,8 +49,12 @@ function engineError(error) {
 }
 
 export class Engine {
-  /** @param {{ timeoutMs?: number, onRestart?: (message: string) => void }} [options] */
-  constructor({ timeoutMs = 5000, onRestart = () => {} } = {}) {
+  /**
+   * @param {{ timeoutMs?: number, onRestart?: (message: string) => void, worker?: Worker }} [options]
+   *   `worker`: one already started on worker.js (the page starts it early: app/boot.js), used
+   *   instead of a new one until the first restart
+   */
+  constructor({ timeoutMs = 5000, onRestart = () => {}, worker } = {}) {
     this.timeoutMs = timeoutMs;
     this.onRestart = onRestart;
     this.nextId = 0;
@@ -62,12 +66,14 @@ export class Engine {
     this.snapshot = null;
     this.restarts = 0;
     /** @type {Worker} */
-    this.worker = this.spawn();
+    this.worker = this.spawn(worker);
   }
 
-  // Starts a worker (it loads the wasm) and listens to it; returns it (also as `this.worker`).
-  spawn() {
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  // Starts a worker (it loads the wasm), or takes `started`, and listens to it; returns it (also as
+  // `this.worker`).
+  /** @param {Worker} [started] */
+  spawn(started) {
+    this.worker = started || new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.onmessage = (e) => {
       const { id, ok, value, error, progress } = e.data;
       const w = this.waiting.get(id);

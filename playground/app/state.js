@@ -41,8 +41,14 @@ export const S = {
   aiKinds: [],
 };
 
+// the worker app/boot.js started while the page loaded (a new one if that script did not run)
+const early = /** @type {{ sidlEarlyWorker?: Worker }} */ (/** @type {unknown} */ (window));
+const worker = early.sidlEarlyWorker;
+delete early.sidlEarlyWorker;
+
 export const engine = new Engine({
   timeoutMs: 5000,
+  worker,
   // the game and its session are back as they were; the page keeps its (same) display rather
   // than asking the engine again at once (a rule that hangs on every state would loop)
   onRestart: (message) => {

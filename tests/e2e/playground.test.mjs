@@ -63,7 +63,9 @@ await check('the playground opens with nim in the editor, loaded, the engine in 
   assert.deepEqual(await page.locator('#viewas option').allTextContents(), ['designer', '[alice]', '[bob]']);
   assert.deepEqual(await page.locator('#moves button.action').allTextContents(), ['[1]', '[2]', '[3]']);
   assert.match(await label(), /chronon 0/);
-  assert.ok(page.workers().some((w) => w.url().endsWith('/worker.js')), 'the engine runs in a worker');
+  // one engine worker: the one app/boot.js started while the page loaded, taken by the page's Engine
+  assert.equal(page.workers().filter((w) => w.url().endsWith('/worker.js')).length, 1, 'the engine runs in one worker');
+  assert.equal(await page.evaluate(() => 'sidlEarlyWorker' in window), false, 'the early worker was handed to the engine');
   // the gallery lists every game of games/
   const gallery = (await page.locator('#example option').evaluateAll((os) => os.map((o) => o.value))).filter(Boolean);
   assert.deepEqual(gallery.sort(), shippedGames);

@@ -9,7 +9,7 @@
 
 use super::program::{
     ANode, AOp, AVal, ArithCode, ArithOp, ClauseT, Control, Dispatch, GoalT, Pred, PredIndex,
-    Program, ProgramData, SubGoal, HOST_LIST_MAX,
+    Program, ProgramData, SubGoal, HOST_LIST_MAX, LEAD_MAX,
 };
 use crate::atom::{self, Atom};
 use crate::diag::{Diagnostic, Span};
@@ -238,6 +238,9 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
         ends: ends.into_boxed_slice(),
         nvars: c.term.var_count(),
         head_args,
+        lead: 0,
+        lead_n: 0,
+        lead_end: 0,
         body,
         span: c.span,
         term: c.term.clone(),
@@ -618,6 +621,28 @@ pub(super) fn mark_first_occurrences(c: &mut ClauseT) {
             push_args(&c.cells, cell, &mut stack);
         }
     }
+}
+
+/// Sets [`ClauseT::lead`] and [`ClauseT::lead_end`] (after [`mark_first_occurrences`]): the head
+/// arguments before the first one that is not a first occurrence (`Ref`) or [`VOID_ARG`]. Unifying
+/// them binds nothing, so copying their values first, in order, makes the same environment as the
+/// head's loop would: the arguments after them are unified afterwards, as before.
+pub(super) fn head_lead(c: &mut ClauseT) {
+    let (mut lead, mut n, mut end) = (0u64, 0, 0);
+    for (i, &a) in c.head_args.iter().enumerate() {
+        match a {
+            Cell::Ref(s) if n < LEAD_MAX && i < 256 && s < 256 => {
+                lead |= (i as u64 | (s as u64) << 8) << (16 * n);
+                n += 1;
+            }
+            a if a == VOID_ARG => {}
+            _ => break,
+        }
+        end = i as u32 + 1;
+    }
+    c.lead = lead;
+    c.lead_n = n as u32;
+    c.lead_end = end;
 }
 
 /// Lays out `t` in preorder so that each compound's subtree is contiguous; returns the root cell.

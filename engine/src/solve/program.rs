@@ -190,12 +190,24 @@ pub struct ClauseT {
     pub ends: Box<[u32]>,
     pub nvars: u32,
     pub head_args: Box<[Cell]>,
+    /// The head's leading arguments that bind nothing (`compile::head_lead`): up to the first
+    /// argument that is neither a variable's first occurrence nor void, the argument and slot of
+    /// each first occurrence (at most [`LEAD_MAX`], 16 bits each: the argument in the low byte,
+    /// the slot in the high one; `lead_n` of them). The machine copies their values into the
+    /// environment in one loop (WAM `get_variable`s: no template reads, no dispatch per
+    /// argument); the head's general loop starts at argument `lead_end`.
+    pub lead: u64,
+    pub lead_n: u32,
+    pub lead_end: u32,
     pub body: Box<[GoalT]>,
     pub span: Span,
     /// The clause as written (`Head :- Body` or `Head`).
     pub term: Term,
     pub var_names: Arc<[String]>,
 }
+
+/// The most leading first occurrences [`ClauseT::lead`] holds.
+pub const LEAD_MAX: usize = 4;
 
 /// First-argument index key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -894,3 +894,105 @@ fn nested_head_compounds_unify_past_the_recursion_bound() {
     );
     assert_eq!(ans[2], Term::Int(0));
 }
+
+const LEAD_PROGRAM: &str = "
+r(X, X, b).
+r(a, Y, Y).
+r(f(b), [1, c], c).
+r(1, 2, 3).
+p1(A, B, c, D) :- r(A, B, D).
+p1(_, X, Y, _) :- r(X, Y, X).
+p2(A, A, B, C) :- r(B, C, A).
+p2(B, A, f(C), D) :- r(A, B, D), C = b.
+p3(_, _, A, B) :- r(B, A, _).
+p3(a, X, _, Y) :- r(X, Y, Y).
+p4(A, B, C, D) :- r(D, C, B), A = D.
+p4([H|_], X, b, T) :- r(X, H, T).
+p6(A, B, C, D, E, F) :- r(F, E, D), r(C, B, A).
+p6(_, B, _, D, _, F) :- r(B, D, F).
+";
+
+/// [`ClauseT::lead`]: the leading first occurrences copied in one loop give the answers of the
+/// head's general loop (every clause's lead switched off), on heads with void, repeated,
+/// constant and compound arguments, calls with unbound, shared, atomic and compound arguments,
+/// and a head with more leading first occurrences than the lead holds.
+#[test]
+fn leading_head_variables_agree_with_the_general_head_loop() {
+    // two programs with the prelude built in a debug build: more stack than a test thread's
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(lead_agrees)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+}
+
+/// [`LEAD_PROGRAM`] and `q(V2, V0, V1, V3) :- r(V0, V1, V2)` (its head's slots out of argument
+/// order, as the parser never numbers them).
+fn lead_program() -> Program {
+    let parsed = crate::syntax::parse_file(LEAD_PROGRAM);
+    let clauses = parsed.clauses.into_iter().map(|c| SourceClause {
+        term: c.term,
+        span: c.span,
+        var_names: c.var_names.into(),
+    });
+    let q = rule(
+        c("q", vec![v(2), v(0), v(1), v(3)]),
+        c("r", vec![v(0), v(1), v(2)]),
+    );
+    let (p, d) = ProgramBuilder::new()
+        .clauses(clauses)
+        .clauses(vec![q])
+        .build();
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    p
+}
+
+fn lead_agrees() {
+    let fast = lead_program();
+    let mut general = lead_program();
+    let data = std::sync::Arc::get_mut(&mut general.0).expect("a new program");
+    let mut leads = 0;
+    for p in data.preds.iter_mut() {
+        for c in p.clauses.iter_mut() {
+            leads += c.lead_n;
+            c.lead = 0;
+            c.lead_n = 0;
+            c.lead_end = 0;
+        }
+    }
+    assert!(leads > 10, "the program's heads have leads ({leads})");
+    let p6 = fast.pred(crate::atom::Atom::new("p6"), 6).expect("p6/6");
+    assert_eq!(
+        (p6.clauses[0].lead_n, p6.clauses[0].lead_end),
+        (crate::solve::program::LEAD_MAX as u32, 4)
+    );
+    // (compound arguments ground: a shared variable in one could make a cyclic answer)
+    let args = [
+        "X", "Y", "X", "_", "a", "b", "1", "f(b)", "[1, 2]", "[1, c]", "c",
+    ];
+    let mut seed = 1u64;
+    let mut pick = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        args[(seed >> 33) as usize % args.len()]
+    };
+    for (name, arity) in [
+        ("p1", 4),
+        ("p2", 4),
+        ("p3", 4),
+        ("p4", 4),
+        ("p6", 6),
+        ("q", 4),
+    ] {
+        for _ in 0..300 {
+            let a: Vec<&str> = (0..arity).map(|_| pick()).collect();
+            let goal = format!("{name}({})", a.join(", "));
+            let limits = Limits::default();
+            let want = general.solve_all(&goal, limits, 100).expect("goal parses");
+            let got = fast.solve_all(&goal, limits, 100).expect("goal parses");
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{goal}");
+        }
+    }
+}

@@ -373,6 +373,7 @@ fn nth(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>, base: i64) -> Result
 }
 
 fn memberchk(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
+    let elem = Pattern::of(ctx.store, args[0]);
     let mut t = ctx.store.deref(args[1]);
     let mut steps = 0usize;
     let mut saved: Option<u32> = None;
@@ -390,7 +391,12 @@ fn memberchk(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Te
                     steps = 0;
                 }
                 let h = ctx.store.heap[p as usize];
-                if unify_or_undo(ctx.store, args[0], h) {
+                // decided without unifying when no variable is met
+                let same = match elem.and_then(|e| e.matches(ctx.store, h)) {
+                    Some(same) => same,
+                    None => unify_or_undo(ctx.store, args[0], h),
+                };
+                if same {
                     return Ok(Det::True);
                 }
                 t = ctx.store.deref(ctx.store.heap[p as usize + 1]);
@@ -402,6 +408,88 @@ fn memberchk(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Te
             }
             Cell::Atom(a) if a == atom::NIL => return Ok(Det::Fail),
             other => return Err(type_error("list", ctx.store, other)),
+        }
+    }
+}
+
+/// The longest flat list [`Pattern`] holds.
+const PATTERN_MAX: usize = 4;
+
+/// A ground atomic value or a proper list of at most [`PATTERN_MAX`] ground atomic elements
+/// (dereferenced): what `memberchk/2` compares each element with. Unifying it with a term binds
+/// only that term's variables, so where the term has none (in the cells compared) the outcome is
+/// a comparison, with nothing bound.
+#[derive(Clone, Copy)]
+struct Pattern {
+    /// The value (`len == 0`) or the list's elements.
+    cells: [Cell; PATTERN_MAX],
+    /// `None` for an atomic value, else the list's length.
+    len: Option<u8>,
+}
+
+impl Pattern {
+    fn of(store: &Store, c: Cell) -> Option<Pattern> {
+        let mut cells = [Cell::Atom(atom::NIL); PATTERN_MAX];
+        let mut t = store.deref(c);
+        if t.is_atomic() {
+            cells[0] = t;
+            return Some(Pattern { cells, len: None });
+        }
+        let mut n = 0;
+        loop {
+            match t {
+                Cell::List(p) => {
+                    let x = store.deref(store.heap[p as usize]);
+                    if n == PATTERN_MAX || !x.is_atomic() {
+                        return None;
+                    }
+                    cells[n] = x;
+                    n += 1;
+                    t = store.deref(store.heap[p as usize + 1]);
+                }
+                Cell::Atom(a) if a == atom::NIL => {
+                    return Some(Pattern {
+                        cells,
+                        len: Some(n as u8),
+                    })
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Does the pattern unify with heap cell `h`, when that is decided without binding a
+    /// variable: `Some(false)` at the first difference, `Some(true)` when every compared cell is
+    /// equal; `None` when a variable is met first (the caller unifies).
+    #[inline]
+    fn matches(&self, store: &Store, h: Cell) -> Option<bool> {
+        let mut t = store.deref(h);
+        if let Cell::Ref(_) = t {
+            return None;
+        }
+        let Some(n) = self.len else {
+            return Some(crate::solve::store::atomic_eq(self.cells[0], t));
+        };
+        for &want in &self.cells[..n as usize] {
+            let Cell::List(p) = t else {
+                return match t {
+                    Cell::Ref(_) | Cell::Struct(_) => None,
+                    _ => Some(false),
+                };
+            };
+            let x = store.deref(store.heap[p as usize]);
+            if let Cell::Ref(_) = x {
+                return None;
+            }
+            if !crate::solve::store::atomic_eq(want, x) {
+                return Some(false);
+            }
+            t = store.deref(store.heap[p as usize + 1]);
+        }
+        match t {
+            Cell::Atom(a) if a == atom::NIL => Some(true),
+            Cell::Ref(_) | Cell::Struct(_) => None,
+            _ => Some(false),
         }
     }
 }
@@ -492,6 +580,7 @@ fn getsubset(ctx: &mut Ctx<'_>, args: &[Cell], redo: Option<u64>) -> Result<Det,
 mod tests {
     use super::*;
     use crate::rng::Rng;
+    use proptest::prelude::*;
 
     /// `sum_list(L, S)` in a fresh store: the answer and `S`.
     fn run(l: &Term, general: bool) -> (Result<Det, Term>, Term) {
@@ -508,6 +597,81 @@ mod tests {
             sum_list(&mut ctx, &args, None)
         };
         (r, store.to_term(s))
+    }
+
+    /// `memberchk/2` as it was before [`Pattern`]: every element unified (and undone).
+    fn memberchk_general(ctx: &mut Ctx<'_>, args: &[Cell]) -> Result<Det, Term> {
+        let mut t = ctx.store.deref(args[1]);
+        loop {
+            match t {
+                Cell::List(p) => {
+                    let h = ctx.store.heap[p as usize];
+                    if unify_or_undo(ctx.store, args[0], h) {
+                        return Ok(Det::True);
+                    }
+                    t = ctx.store.deref(ctx.store.heap[p as usize + 1]);
+                }
+                Cell::Ref(_) => {
+                    let rest = ctx.store.new_var();
+                    let l = ctx.store.make_list_cell(args[0], rest);
+                    return Ok(unify(ctx, t, l));
+                }
+                Cell::Atom(a) if a == atom::NIL => return Ok(Det::Fail),
+                other => return Err(type_error("list", ctx.store, other)),
+            }
+        }
+    }
+
+    /// `memberchk(X, L)` in a fresh store (the variables of `x` and `l` shared) under an older
+    /// choicepoint's mark: the answer, the heap and the trail after it.
+    fn run_memberchk(x: &Term, l: &Term, general: bool) -> String {
+        let mut store = Store::new();
+        let mut vars = Vec::new();
+        let x = store.build(x, &mut vars);
+        let l = store.build(l, &mut vars);
+        store.mark = store.len();
+        let mut rng = Rng::new(0);
+        let mut ctx = Ctx::new(&mut store, &mut rng);
+        let args = [x, l];
+        let r = if general {
+            memberchk_general(&mut ctx, &args)
+        } else {
+            memberchk(&mut ctx, &args, None)
+        };
+        // the cells themselves (terms may have become cyclic)
+        format!("{r:?} {:?} {:?}", store.heap, store.trail)
+    }
+
+    fn small_term() -> impl Strategy<Value = Term> {
+        let leaf = prop_oneof![
+            Just(Term::atom("a")),
+            Just(Term::atom("b")),
+            Just(Term::atom("[]")),
+            (1i64..3).prop_map(Term::Int),
+            Just(Term::Float(1.0)),
+            (0u32..3).prop_map(Term::Var),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Term::list),
+                (prop::collection::vec(inner.clone(), 1..3), inner.clone())
+                    .prop_map(|(v, t)| Term::list_with_tail(v, t)),
+                inner.clone().prop_map(|x| Term::compound("f", vec![x])),
+                inner.prop_map(|x| Term::compound(".", vec![x, Term::atom("[]")])),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn memberchk_patterns_agree_with_unifying_each_element(
+            x in small_term(),
+            elems in prop::collection::vec(small_term(), 0..5),
+            tail in prop_oneof![Just(Term::atom("[]")), Just(Term::Var(2)), Just(Term::atom("z"))],
+        ) {
+            let l = Term::list_with_tail(elems, tail);
+            prop_assert_eq!(run_memberchk(&x, &l, false), run_memberchk(&x, &l, true));
+        }
     }
 
     #[test]

@@ -326,7 +326,16 @@ impl Machine {
         let c: &ClauseT = &data.preds[p as usize].clauses[ci as usize];
         let env = self.store.len();
         self.store.heap.extend((env..env + c.nvars).map(Cell::Ref));
-        for (i, &t) in c.head_args.iter().enumerate() {
+        // the leading first occurrences: they bind nothing (`compile::head_lead`)
+        let mut lead = c.lead;
+        for _ in 0..c.lead_n {
+            let (i, s) = ((lead & 0xff) as u32, ((lead >> 8) & 0xff) as u32);
+            lead >>= 16;
+            let h = self.store.heap[(args + i) as usize];
+            self.head_first_var(env + s, h);
+        }
+        for i in c.lead_end as usize..c.head_args.len() {
+            let t = c.head_args[i];
             let h = self.store.heap[args as usize + i];
             // variables and constants here, compounds in `unify_head`
             let ok = match t {

@@ -199,9 +199,19 @@ export async function playServed(el, root) {
     socket.send(JSON.stringify(msg));
   };
 
+  // what the moves were last drawn from: a state frame that changes none of it (another seat
+  // acted, the experimenter's input) keeps the buttons and forms, with what is typed into them
+  let drawnMoves = '';
   const renderMoves = () => {
-    ui.moves.replaceChildren();
     const s = state;
+    const l = L();
+    const drawn = JSON.stringify([s && s.status, s && s.chronon, s && s.switches, l && l.switches, l && l.actions]);
+    if (drawn === drawnMoves) {
+      for (const b of ui.moves.querySelectorAll('button.action')) /** @type {HTMLButtonElement} */ (b).disabled = sending;
+      return;
+    }
+    drawnMoves = drawn;
+    ui.moves.replaceChildren();
     if (!s || s.status !== 'running') return;
     if (!s.switches.length) { ui.moves.append(h('span', { class: 'none' }, 'You have nothing to do now.')); return; }
     for (const sw of s.switches) {

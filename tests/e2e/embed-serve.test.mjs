@@ -147,6 +147,30 @@ try {
     assert.deepEqual(seat.errors, []);
   });
 
+  await check('a bid being typed in the element survives another seat acting', async () => {
+    const pn = readFileSync(join(root, 'games', 'priceNegotiation.sidl'), 'utf8');
+    const seats = { clara: 'random', david: 'random', seller: 'random' };
+    const made = await api('/api/sessions', { game: pn, config: { seed: 3, timeout: 'wait', seats } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const alice = await visit(allowed.origin, made.body.seats[0].link);
+    const bob = await visit(allowed.origin, made.body.seats[1].link);
+    for (const seat of [alice, bob]) {
+      await seat.page.click('#g button.join-button');
+      await seat.page.waitForSelector('#g form.template input[data-slot="price"]');
+    }
+    const price = (seat) => seat.page.locator('#g form.template input[data-slot="price"]');
+    // alice types her bid, not yet sent; bob's bid reaches alice's element as a new state frame
+    await price(alice).fill('13');
+    await alice.page.waitForSelector('#g .waiting:text("Bob")');
+    await price(bob).fill('11');
+    await price(bob).press('Enter');
+    await alice.page.locator('#g .waiting').filter({ hasNotText: 'Bob' }).waitFor();
+    assert.equal(await price(alice).inputValue(), '13', 'what alice typed is still there');
+    await price(alice).press('Enter');
+    await alice.page.locator('#g .history', { hasText: 'you chose: Alice bids 13.00' }).waitFor();
+    for (const seat of [alice, bob]) { assert.deepEqual(seat.errors, []); await seat.page.context().close(); }
+  });
+
   await check('a page on another origin is refused with a clear message and joins nothing', async () => {
     const made = await api('/api/sessions', { game, config: { seed: 12, seats: { p2: 'random' } } });
     const link = made.body.seats[0].link;

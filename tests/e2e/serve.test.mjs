@@ -160,6 +160,26 @@ await check("a typed template through the playground's form: the server fills an
   assert.deepEqual(alice.errors, []);
 });
 
+await check('a bid being typed survives another seat acting (the state frame redraws nothing of it)', async () => {
+  const pn = readFileSync(join(root, 'games', 'priceNegotiation.sidl'), 'utf8');
+  const seats = { clara: 'random', david: 'random', seller: 'random' };
+  const made = await api('/api/sessions', { game: pn, config: { seed: 3, timeout: 'wait', seats } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const [alice, bob] = [await participant(made.body.seats[0].link), await participant(made.body.seats[1].link)];
+  for (const seat of [alice, bob]) await seat.page.click('#join');
+  const price = (seat) => seat.page.locator('form.template input[data-slot="price"]');
+  // alice types her bid, not yet sent; bob's bid reaches alice's page as a new state frame
+  await price(alice).fill('13');
+  await alice.page.waitForSelector('#waiting:text("Bob")');
+  await price(bob).fill('11');
+  await price(bob).press('Enter');
+  await alice.page.waitForFunction(() => !document.querySelector('#waiting').textContent.includes('Bob'));
+  assert.equal(await price(alice).inputValue(), '13', 'what alice typed is still there');
+  await price(alice).press('Enter');
+  await alice.page.waitForFunction(() => document.querySelector('#history').textContent.includes('you chose: Alice bids 13.00'));
+  for (const seat of [alice, bob]) assert.deepEqual(seat.errors, []);
+});
+
 await check('a room link with participant labels: a group waits until full; the label returns its seat', async () => {
   const made = await api('/api/sessions', { game, config: { seed: 4, timeout: 'wait', room: 'e2e-room', groups: 'arrival', labels: ['A1', 'A2', 'A3'] } });
   assert.equal(made.status, 201, JSON.stringify(made.body));

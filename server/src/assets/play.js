@@ -45,8 +45,18 @@ function send(msg) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
 }
 
+// What the moves were last drawn from: a state frame that changes none of it (another seat acted,
+// the experimenter's input, a reconnection) keeps the buttons and forms as they are, with what the
+// participant has typed into them.
+let drawnSwitches = "";
+
 function renderSwitches() {
   const box = $("switches");
+  const l = L();
+  const drawn = JSON.stringify([state && state.status, state && state.chronon, state && state.switches,
+    l && l.switches, l && l.actions]);
+  if (drawn === drawnSwitches) return;
+  drawnSwitches = drawn;
   box.replaceChildren();
   if (!state || state.status !== "running") return;
   if (!state.switches.length) {

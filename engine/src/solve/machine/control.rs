@@ -334,146 +334,136 @@ impl Machine {
             node,
             env,
         };
-        match &data.subs[node as usize] {
-            SubGoal::Goal(g) => {
-                if let Some(op) = g.arith {
-                    // only where the heap built for its arguments would pass `dispatch`'s check
-                    let n = g.args.len() + g.block.1 as usize;
-                    if self.store.heap.len() + n <= self.heap_at {
-                        if let Some(r) = self.arith_goal(op, c, g, env) {
-                            return self.run_arith(g, r, env, next);
+        let mut node = node;
+        loop {
+            return match &data.subs[node as usize] {
+                SubGoal::Goal(g) => {
+                    if let Some(op) = g.arith {
+                        // only where the heap built for its arguments would pass `dispatch`'s check
+                        let n = g.args.len() + g.block.1 as usize;
+                        if self.store.heap.len() + n <= self.heap_at {
+                            if let Some(r) = self.arith_goal(op, c, g, env) {
+                                return self.run_arith(g, r, env, next);
+                            }
                         }
                     }
-                }
-                if g.host_list && self.store.heap.len() + 1 + g.block.1 as usize <= self.heap_at {
-                    if let Some(step) = self.host_list(host, c, g, env, next) {
-                        return step;
+                    if g.host_list && self.store.heap.len() + 1 + g.block.1 as usize <= self.heap_at
+                    {
+                        if let Some(step) = self.host_list(host, c, g, env, next) {
+                            return step;
+                        }
                     }
+                    let args = self.goal_args(c, g, env);
+                    self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
                 }
-                let args = self.goal_args(c, g, env);
-                self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
-            }
-            &SubGoal::Conj(a, b) => {
-                self.count_control(atom::COMMA, 2)?;
-                let b = self.push_frame(sub(b), cutb, next)?;
-                self.cur = self.push_frame(sub(a), cutb, b)?;
-                Ok(Step::Go)
-            }
-            &SubGoal::Disj(name, l, r) => {
-                if let SubGoal::IfThen(cond, then) = data.subs[l as usize] {
-                    if let Some(step) = self.if_direct(
-                        data,
-                        host,
-                        c,
-                        (pred, clause),
-                        name,
-                        (cond, then, r),
+                &SubGoal::Conj(a, b) => {
+                    self.count_control(atom::COMMA, 2)?;
+                    let b = self.push_frame(sub(b), cutb, next)?;
+                    self.cur = self.push_frame(sub(a), cutb, b)?;
+                    Ok(Step::Go)
+                }
+                &SubGoal::Disj(name, l, r) => {
+                    if let SubGoal::IfThen(cond, then) = data.subs[l as usize] {
+                        match self.if_direct(data, host, c, name, (cond, then, r), env)? {
+                            Some(Ok(n)) => {
+                                node = n;
+                                continue;
+                            }
+                            Some(Err(step)) => return Ok(step),
+                            None => {}
+                        }
+                    }
+                    self.count_control(name, 2)?;
+                    let alt = CpKind::AltSub {
+                        pred,
+                        clause,
+                        node: r,
                         env,
-                        cutb,
-                        next,
-                    )? {
-                        return Ok(step);
+                    };
+                    match data.subs[l as usize] {
+                        SubGoal::IfThen(cond, then) | SubGoal::SoftIfThen(cond, then) => {
+                            let h = self.cps.len() as u32;
+                            self.push_cp(alt, next, cutb)?;
+                            let t = self.push_frame(sub(then), cutb, next)?;
+                            let commit = if let SubGoal::IfThen(..) = data.subs[l as usize] {
+                                FrameKind::CutTo { height: h }
+                            } else {
+                                FrameKind::SoftCut { cp: h }
+                            };
+                            let k = self.push_frame(commit, cutb, t)?;
+                            self.cur = self.push_frame(sub(cond), h + 1, k)?;
+                        }
+                        _ => {
+                            self.push_cp(alt, next, cutb)?;
+                            self.cur = self.push_frame(sub(l), cutb, next)?;
+                        }
                     }
+                    Ok(Step::Go)
                 }
-                self.count_control(name, 2)?;
-                let alt = CpKind::AltSub {
-                    pred,
-                    clause,
-                    node: r,
-                    env,
-                };
-                match data.subs[l as usize] {
-                    SubGoal::IfThen(cond, then) | SubGoal::SoftIfThen(cond, then) => {
-                        let h = self.cps.len() as u32;
-                        self.push_cp(alt, next, cutb)?;
-                        let t = self.push_frame(sub(then), cutb, next)?;
-                        let commit = if let SubGoal::IfThen(..) = data.subs[l as usize] {
-                            FrameKind::CutTo { height: h }
-                        } else {
-                            FrameKind::SoftCut { cp: h }
-                        };
-                        let k = self.push_frame(commit, cutb, t)?;
-                        self.cur = self.push_frame(sub(cond), h + 1, k)?;
+                &SubGoal::IfThen(cond, then) => {
+                    match self.if_direct(data, host, c, atom::ARROW, (cond, then, u32::MAX), env)? {
+                        Some(Ok(n)) => {
+                            node = n;
+                            continue;
+                        }
+                        Some(Err(step)) => return Ok(step),
+                        None => {}
                     }
-                    _ => {
-                        self.push_cp(alt, next, cutb)?;
-                        self.cur = self.push_frame(sub(l), cutb, next)?;
-                    }
+                    self.count_control(atom::ARROW, 2)?;
+                    let h = self.cps.len() as u32;
+                    let t = self.push_frame(sub(then), cutb, next)?;
+                    let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, t)?;
+                    self.cur = self.push_frame(sub(cond), h, k)?;
+                    Ok(Step::Go)
                 }
-                Ok(Step::Go)
-            }
-            &SubGoal::IfThen(cond, then) => {
-                if let Some(step) = self.if_direct(
-                    data,
-                    host,
-                    c,
-                    (pred, clause),
-                    atom::ARROW,
-                    (cond, then, u32::MAX),
-                    env,
-                    cutb,
-                    next,
-                )? {
-                    return Ok(step);
+                &SubGoal::SoftIfThen(cond, then) => {
+                    self.count_control(atom::SOFT_ARROW, 2)?;
+                    let h = self.cps.len() as u32;
+                    let t = self.push_frame(sub(then), cutb, next)?;
+                    self.cur = self.push_frame(sub(cond), h, t)?;
+                    Ok(Step::Go)
                 }
-                self.count_control(atom::ARROW, 2)?;
-                let h = self.cps.len() as u32;
-                let t = self.push_frame(sub(then), cutb, next)?;
-                let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, t)?;
-                self.cur = self.push_frame(sub(cond), h, k)?;
-                Ok(Step::Go)
-            }
-            &SubGoal::SoftIfThen(cond, then) => {
-                self.count_control(atom::SOFT_ARROW, 2)?;
-                let h = self.cps.len() as u32;
-                let t = self.push_frame(sub(then), cutb, next)?;
-                self.cur = self.push_frame(sub(cond), h, t)?;
-                Ok(Step::Go)
-            }
-            &SubGoal::Not(name, g) => {
-                self.count_control(name, 1)?;
-                let SubGoal::Goal(g) = &data.subs[g as usize] else {
-                    unreachable!("a compiled negation's goal is a plain goal")
-                };
-                let gargs = self.goal_args(c, g, env);
-                self.negation_goal(data, host, g.disp, (g.name, g.arity, gargs), cutb, next)
-            }
+                &SubGoal::Not(name, g) => {
+                    self.count_control(name, 1)?;
+                    let SubGoal::Goal(g) = &data.subs[g as usize] else {
+                        unreachable!("a compiled negation's goal is a plain goal")
+                    };
+                    let gargs = self.goal_args(c, g, env);
+                    self.negation_goal(data, host, g.disp, (g.name, g.arity, gargs), cutb, next)
+                }
+            };
         }
     }
 
     /// `(C -> T ; E)` (`name` `;` or `|`; `else_` the node of `E`) or `(C -> T)` (`name` `->`,
-    /// `else_` `u32::MAX`) whose condition `C` is a native built-in or integer arithmetic, or a
-    /// conjunction of them ([`Machine::cond_calls`]), decided at once: the condition's goals are
-    /// called in place, without the choicepoint and the commit and condition frames of the general
-    /// path, and the step goes on with `T`'s frame (or `E`'s, or fails). Exact: the same calls are
-    /// counted in the same order under the same names (`;`, `,`, the goals, as `dispatch` and
-    /// `run_arith` count them), with the same arguments built on the heap and the bindings trailed
-    /// with the mark the choicepoint would set; failure undoes them and cuts the heap back, as
-    /// backtracking into the choicepoint does; a built-in's other answers are cut, as the commit
-    /// cuts them; an exception is thrown from the same call, with what it bound undone as unwinding
-    /// through the choicepoint undoes it. Only when the general path could not end otherwise in
-    /// between: room for its choicepoints and frames, and no memo fill abort due at the steps it
-    /// would take (a garbage collection at them would change no answer). `None`: nothing was done.
-    #[allow(clippy::too_many_arguments)]
+    /// `else_` `u32::MAX`) whose condition `C` is native built-ins or integer arithmetic
+    /// ([`ProgramData::direct_conds`]), decided at once: the condition's goals are called in
+    /// place, without the choicepoint and the commit and condition frames of the general path;
+    /// `Some(Ok(node))`: go on with `T` or `E` (`run_sub` runs that node next, as the step of its
+    /// frame would), `Some(Err(step))`: fail or throw, `None`: nothing was done. Exact: the same
+    /// calls are counted in the same order under the same names (`;`, `,`, the goals, as
+    /// `dispatch` and `run_arith` count them), with the same arguments built on the heap and the
+    /// bindings trailed with the mark the choicepoint would set; failure undoes them and cuts the
+    /// heap back, as backtracking into the choicepoint does; a built-in's other answers are cut,
+    /// as the commit cuts them; an exception is thrown from the same call, with what it bound
+    /// undone as unwinding through the choicepoint undoes it. Only when the general path could
+    /// not end otherwise in between: room for its choicepoints and frames, and no memo fill abort
+    /// due at the steps it would take (a garbage collection at them would change no answer).
     #[inline(never)]
     fn if_direct(
         &mut self,
         data: &ProgramData,
         host: &mut dyn Host,
         c: &ClauseT,
-        (pred, clause): (u32, u32),
         name: Atom,
         (cond, then, else_): (u32, u32, u32),
         env: u32,
-        cutb: u32,
-        next: u32,
-    ) -> Result<Option<Step>, Fault> {
-        let Some(n) = cond_calls(data, cond, 0) else {
-            return Ok(None);
-        };
-        if self.fills.overdue(self.inferences + 1 + n as u64)
+    ) -> Result<Option<Result<u32, Step>>, Fault> {
+        let n = data.direct_conds[cond as usize] as usize;
+        if n == 0
+            || self.fills.overdue(self.inferences + 1 + n as u64)
             || self.cps.len() + 2 >= self.limits.max_choicepoints
-            || self.frames.len() + 2 * n as usize + 4 >= self.limits.max_frames
+            || self.frames.len() + 2 * n + 4 >= self.limits.max_frames
         {
             return Ok(None);
         }
@@ -481,34 +471,20 @@ impl Machine {
         let (heap, trail, frames) = self.heights(None);
         self.store.mark = heap;
         let r = self.cond_direct(data, c, cond, env);
-        let node = match r {
-            Ok(true) => then,
-            Ok(false) | Err(_) => {
-                self.restore_heights(trail, heap, frames, host);
-                else_
-            }
-        };
+        if !matches!(r, Ok(true)) {
+            self.restore_heights(trail, heap, frames, host);
+        }
         self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
         match r {
-            Err(e) => match e {
-                Ok(ball) => Ok(Some(Step::throw(ball))),
-                Err(fault) => Err(fault),
-            },
-            Ok(_) if node == u32::MAX => Ok(Some(Step::Fail)),
-            Ok(_) => {
-                let sub = FrameKind::Sub {
-                    pred,
-                    clause,
-                    node,
-                    env,
-                };
-                self.cur = self.push_frame(sub, cutb, next)?;
-                Ok(Some(Step::Go))
-            }
+            Ok(true) => Ok(Some(Ok(then))),
+            Ok(false) if else_ != u32::MAX => Ok(Some(Ok(else_))),
+            Ok(false) => Ok(Some(Err(Step::Fail))),
+            Err(Ok(ball)) => Ok(Some(Err(Step::throw(ball)))),
+            Err(Err(fault)) => Err(fault),
         }
     }
 
-    /// Runs condition node `node` ([`cond_calls`] said it can be run in place): `Ok(true)` it
+    /// Runs condition node `node` ([`ProgramData::direct_conds`] says it can be run in place): `Ok(true)` it
     /// succeeded (its bindings stay), `Ok(false)` it failed, `Err(Ok(ball))` it threw `ball`,
     /// `Err(Err(fault))` a budget ran out. What it bound is not undone here.
     fn cond_direct(
@@ -533,7 +509,7 @@ impl Machine {
                     }
                 }
                 let Dispatch::Native(f) = g.disp else {
-                    unreachable!("cond_calls admits native built-ins only")
+                    unreachable!("direct_conds admits native built-ins only")
                 };
                 let args = self.goal_args(c, g, env);
                 self.count_control(g.name, g.arity).map_err(Err)?;
@@ -553,7 +529,7 @@ impl Machine {
                     Err(ball) => Err(Ok(ball)),
                 }
             }
-            _ => unreachable!("cond_calls admits goals and conjunctions only"),
+            _ => unreachable!("direct_conds admits goals and conjunctions only"),
         }
     }
 
@@ -677,25 +653,5 @@ pub(super) fn host_list_block(c: &ClauseT, g: &GoalT) -> (u32, u32) {
     match g.args[0] {
         Cell::List(p) => (p, c.ends[p as usize]),
         _ => unreachable!("a host list goal's argument is a list"),
-    }
-}
-
-/// The calls counted by condition node `node` of an if-then-else when [`Machine::if_direct`] can
-/// run it in place: a goal that is a native built-in (not a library predicate's fast path, which
-/// may run clauses; not a host predicate) or integer arithmetic, or a conjunction of such
-/// (at most 8 goals); `None` otherwise.
-fn cond_calls(data: &ProgramData, node: u32, depth: u32) -> Option<u32> {
-    match &data.subs[node as usize] {
-        &SubGoal::Conj(a, b) if depth < 8 => {
-            Some(1 + cond_calls(data, a, depth + 1)? + cond_calls(data, b, depth + 1)?)
-        }
-        SubGoal::Goal(g)
-            if matches!(g.disp, Dispatch::Native(_))
-                && !g.host_list
-                && !(g.arity == 3 && crate::solve::builtins::has_library_fast(g.name)) =>
-        {
-            Some(1)
-        }
-        _ => None,
     }
 }

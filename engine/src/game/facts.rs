@@ -1058,8 +1058,20 @@ impl Mode {
             }
         }
         let touched = &mut buf[..nt];
-        // by slot (a slot's created facts in id order)
-        touched.sort_unstable();
+        // by slot (a slot's created facts in id order): a few entries by insertion
+        if touched.len() <= 16 {
+            for i in 1..touched.len() {
+                let x = touched[i];
+                let mut j = i;
+                while j > 0 && touched[j - 1] > x {
+                    touched[j] = touched[j - 1];
+                    j -= 1;
+                }
+                touched[j] = x;
+            }
+        } else {
+            touched.sort_unstable();
+        }
         let mut table = Vec::with_capacity(size + 1 + facts.len());
         table.extend_from_slice(&self.table[..=size]);
         let start = |s: usize| (self.table[s] & !MIXED) as usize;
@@ -1604,15 +1616,15 @@ impl FactSet {
                 // created facts appended to their slots
                 let created_from = next.len() - created.len();
                 let used = old.used.load(Ordering::Relaxed);
-                for (mask, (new, mode)) in index.modes.iter_mut().zip(&old.modes).enumerate() {
-                    if used & (1 << mask) == 0 {
-                        continue;
-                    }
-                    if let Some(mode) = mode.get() {
+                let mut u = used;
+                while u != 0 {
+                    let mask = u.trailing_zeros() as usize;
+                    u &= u - 1;
+                    if let Some(mode) = old.modes[mask].get() {
                         if let Some(m) =
                             mode.derive(&self.facts, &next, &renum, deleted, created_from, mask)
                         {
-                            *new = OnceLock::from(m);
+                            index.modes[mask] = OnceLock::from(m);
                         }
                     }
                 }

@@ -339,12 +339,13 @@ impl Machine {
             return match &data.subs[node as usize] {
                 SubGoal::Goal(g) => {
                     if let Some(op) = g.arith {
-                        // only where the heap built for its arguments would pass `dispatch`'s check
-                        let n = g.args.len() + g.block.1 as usize;
-                        if self.store.heap.len() + n <= self.heap_at {
-                            if let Some(r) = self.arith_goal(op, c, g, env) {
-                                return self.run_arith(g, r, env, next);
-                            }
+                        if let Some(r) = self.sub_arith(op, c, g, env) {
+                            return if r? {
+                                self.cur = next;
+                                Ok(Step::Go)
+                            } else {
+                                Ok(Step::Fail)
+                            };
                         }
                     }
                     if g.host_list && self.store.heap.len() + 1 + g.block.1 as usize <= self.heap_at
@@ -501,11 +502,8 @@ impl Machine {
             }
             SubGoal::Goal(g) => {
                 if let Some(op) = g.arith {
-                    let n = g.args.len() + g.block.1 as usize;
-                    if self.store.heap.len() + n <= self.heap_at {
-                        if let Some(r) = self.arith_goal(op, c, g, env) {
-                            return self.arith_direct(g, r, env).map_err(Err);
-                        }
+                    if let Some(r) = self.sub_arith(op, c, g, env) {
+                        return r.map_err(Err);
                     }
                 }
                 let Dispatch::Native(f) = g.disp else {

@@ -525,6 +525,25 @@ impl Machine {
         }
     }
 
+    /// [`Machine::arith_goal`] and [`Machine::arith_direct`] of goal `g` of a control construct
+    /// compiled into clause `c` (`run_sub`, `if_direct`): whether it succeeded; `None` (nothing
+    /// done) where the heap built for its arguments would not pass `dispatch`'s check, or where
+    /// the built-in must decide. Out of line: one copy of the evaluator for those callers.
+    #[inline(never)]
+    pub(super) fn sub_arith(
+        &mut self,
+        op: ArithOp,
+        c: &ClauseT,
+        g: &GoalT,
+        env: u32,
+    ) -> Option<Result<bool, Fault>> {
+        if self.store.heap.len() + g.args.len() + g.block.1 as usize > self.heap_at {
+            return None;
+        }
+        let r = self.arith_goal(op, c, g, env)?;
+        Some(self.arith_direct(g, r, env))
+    }
+
     /// [`Machine::run_arith`] without going on: whether the goal succeeded.
     #[inline(always)]
     pub(super) fn arith_direct(

@@ -321,6 +321,11 @@ pub struct Scratch {
     /// outgrows [`MADE_MAX`]. A `Ground` is immutable and equal cells are the same term, so a word
     /// made again is the same `Arc` instead of a new `Ground` and `Term`.
     made: rustc_hash::FxHashMap<u64, Arc<Ground>>,
+    /// The words of recent [`Scratch::shared_keyed`] calls, direct mapped by the composite key
+    /// hash of their elements ([`RECENT_WORDS`] slots, made at the first one): a word created
+    /// again (a chronon's `create([height, C, H])`) is found without its structural hash and a
+    /// lookup in `made`.
+    recent: Vec<Option<Arc<Ground>>>,
 }
 
 impl Scratch {
@@ -335,7 +340,35 @@ impl Scratch {
         }
         HeapWord::of_elems(elems, self).into_shared()
     }
+
+    /// [`Scratch::shared_elems`] of `elems` (1 to [`INDEXED`] atomic cells) whose composite key
+    /// hash is `h` ([`Candidates::of_elems`]): the same word (an equal one, shared).
+    #[inline]
+    pub fn shared_keyed(&mut self, elems: &[Cell], h: u64) -> Arc<Ground> {
+        let slot = (h >> 32) as usize & (RECENT_WORDS - 1);
+        if let Some(Some(g)) = self.recent.get(slot) {
+            if g.is_elems(elems) {
+                return g.clone();
+            }
+        }
+        self.shared_miss(elems, slot)
+    }
+
+    /// [`Scratch::shared_keyed`] of a word not in its slot: [`Scratch::shared_elems`], entered
+    /// in the slot.
+    #[cold]
+    fn shared_miss(&mut self, elems: &[Cell], slot: usize) -> Arc<Ground> {
+        let g = self.shared_elems(elems);
+        if self.recent.is_empty() {
+            self.recent = vec![None; RECENT_WORDS];
+        }
+        self.recent[slot] = Some(g.clone());
+        g
+    }
 }
+
+/// The slots of [`Scratch::recent`] (a power of two).
+const RECENT_WORDS: usize = 256;
 
 /// How many words [`Scratch::made`] keeps.
 const MADE_MAX: usize = 4096;
@@ -1025,8 +1058,20 @@ impl Mode {
             }
         }
         let touched = &mut buf[..nt];
-        // by slot (a slot's created facts in id order)
-        touched.sort_unstable();
+        // by slot (a slot's created facts in id order): a few entries by insertion
+        if touched.len() <= 16 {
+            for i in 1..touched.len() {
+                let x = touched[i];
+                let mut j = i;
+                while j > 0 && touched[j - 1] > x {
+                    touched[j] = touched[j - 1];
+                    j -= 1;
+                }
+                touched[j] = x;
+            }
+        } else {
+            touched.sort_unstable();
+        }
         let mut table = Vec::with_capacity(size + 1 + facts.len());
         table.extend_from_slice(&self.table[..=size]);
         let start = |s: usize| (self.table[s] & !MIXED) as usize;
@@ -1211,6 +1256,16 @@ impl Candidates<'_> {
         self.exact || self.matches(facts.get(self.id(pos)))
     }
 
+    /// Is `g` the word of the pattern's elements, for the candidates of elements that are all
+    /// atomic ([`FactSet::candidates_of`] without a variable): [`Ground::is_elems`] of them,
+    /// compared by their keys (a short word of atomic elements has their values as its keys, in
+    /// exact form: [`Parts`]).
+    #[inline(always)]
+    pub fn is_word_of(&self, g: &Ground) -> bool {
+        debug_assert!(self.len != NOT_FLAT && u32::from(self.mask) == (1 << self.len) - 1);
+        g.flat == self.len && g.parts == self.parts
+    }
+
     /// Does `g` agree with the keys of the pattern ([`Ground::may_match`])?
     #[inline]
     pub fn matches(&self, g: &Ground) -> bool {
@@ -1228,10 +1283,18 @@ impl Candidates<'_> {
         if self.len != g.flat || self.len == NOT_FLAT {
             return g.unify(store, pat);
         }
-        for pos in 0..usize::from(self.len) {
-            if self.mask & (1 << pos) != 0 {
-                continue;
-            }
+        self.unify_vars(g, store)
+    }
+
+    /// Unifies the elements of `g` (a short word of atomic elements, of the pattern's length) at
+    /// the positions without a key (the variables `vars`) with those variables, in order.
+    #[inline(always)]
+    fn unify_vars(&self, g: &Ground, store: &mut Store) -> bool {
+        // the positions without a key among the first `len` (`len <= INDEXED`), ascending
+        let mut vm = !self.mask & ((1u8 << self.len) - 1);
+        while vm != 0 {
+            let pos = vm.trailing_zeros() as usize;
+            vm &= vm - 1;
             if !store.unify_atomic(g.elems[pos], Cell::Ref(self.vars[pos])) {
                 return false;
             }
@@ -1253,15 +1316,7 @@ impl Candidates<'_> {
         if g.flat != self.len {
             return Some(false);
         }
-        for pos in 0..usize::from(self.len) {
-            if self.mask & (1 << pos) != 0 {
-                continue;
-            }
-            if !store.unify_atomic(g.elems[pos], Cell::Ref(self.vars[pos])) {
-                return Some(false);
-            }
-        }
-        Some(true)
+        Some(self.unify_vars(g, store))
     }
 }
 
@@ -1435,7 +1490,7 @@ impl FactSet {
     /// of the word [`HeapWord::of_elems`] makes, from the candidates of the elements.
     pub fn contains_elems(&self, elems: &[Cell]) -> bool {
         self.candidates_of(elems)
-            .is_some_and(|c| c.ids().iter().any(|&i| self.get(i).is_elems(elems)))
+            .is_some_and(|c| c.ids().iter().any(|&i| c.is_word_of(self.get(i))))
     }
 
     /// Is the word a fact?
@@ -1465,14 +1520,21 @@ impl FactSet {
     /// elements.
     #[inline(always)]
     pub fn candidates_of(&self, elems: &[Cell]) -> Option<Candidates<'_>> {
-        let (mut c, h) = Candidates::of_elems(elems)?;
-        Some(match &self.index {
+        let (c, h) = Candidates::of_elems(elems)?;
+        Some(self.candidates_keyed(c, h))
+    }
+
+    /// The candidates of the pattern `c` with the composite hash `h` ([`Candidates::of_elems`]).
+    #[inline(always)]
+    pub fn candidates_keyed(&self, c: Candidates<'static>, h: u64) -> Candidates<'_> {
+        let mut c: Candidates<'_> = c;
+        match &self.index {
             None => self.scan(c),
             Some(index) => {
                 index.lookup(&self.facts, &mut c, h >> HASH_SHIFT);
                 c
             }
-        })
+        }
     }
 
     /// Every fact of a small set.
@@ -1554,15 +1616,15 @@ impl FactSet {
                 // created facts appended to their slots
                 let created_from = next.len() - created.len();
                 let used = old.used.load(Ordering::Relaxed);
-                for (mask, (new, mode)) in index.modes.iter_mut().zip(&old.modes).enumerate() {
-                    if used & (1 << mask) == 0 {
-                        continue;
-                    }
-                    if let Some(mode) = mode.get() {
+                let mut u = used;
+                while u != 0 {
+                    let mask = u.trailing_zeros() as usize;
+                    u &= u - 1;
+                    if let Some(mode) = old.modes[mask].get() {
                         if let Some(m) =
                             mode.derive(&self.facts, &next, &renum, deleted, created_from, mask)
                         {
-                            *new = OnceLock::from(m);
+                            index.modes[mask] = OnceLock::from(m);
                         }
                     }
                 }
@@ -1850,6 +1912,62 @@ mod tests {
     /// Words deeper than `NESTED_DEPTH` (copied by `copy_any`) and long lists of compounds
     /// (copied by `copy_nested`, tails in a loop) are the words compiled from their terms (cells,
     /// ends, hash and keys: checked inside `into_ground`), their lazily built terms the terms.
+    #[test]
+    fn keyed_shared_words_are_the_words_of_their_elements() {
+        // `Scratch::shared_keyed` (direct mapped by the key hash) gives the word of the elements,
+        // as `shared_elems` does, also where another word holds its slot: every flat word of one
+        // to three elements over a few values (more words than slots), twice
+        let vals = [
+            Cell::Atom(atom::NIL),
+            Cell::Atom(atom::Atom::new("a")),
+            Cell::Str(atom::Atom::new("a")),
+            Cell::Int(0),
+            Cell::Int(1),
+            Cell::Float(0.0),
+            Cell::Float(-0.0),
+        ];
+        let mut words: Vec<Vec<Cell>> = vals.iter().map(|&v| vec![v]).collect();
+        for _ in 0..2 {
+            let longer: Vec<Vec<Cell>> = words
+                .iter()
+                .filter(|w| w.len() == words.last().map_or(0, |l| l.len()))
+                .flat_map(|w| {
+                    vals.iter().map(move |&v| {
+                        let mut w = w.clone();
+                        w.push(v);
+                        w
+                    })
+                })
+                .collect();
+            words.extend(longer);
+        }
+        assert!(words.len() > RECENT_WORDS);
+        let mut scratch = Scratch::default();
+        let mut store = Store::new();
+        for round in 0..2 {
+            for elems in &words {
+                let (_, h) = Candidates::of_elems(elems).expect("short atomic elements");
+                let g = scratch.shared_keyed(elems, h);
+                let root = push_list(&mut store, elems);
+                let want = store.to_term(root);
+                assert!(*g.term() == want, "round {round}: {want:?}");
+                assert!(g.same(&scratch.shared_elems(elems)));
+            }
+        }
+        // `Candidates::is_word_of` is `Ground::is_elems`
+        let grounds: Vec<Arc<Ground>> = words
+            .iter()
+            .step_by(3)
+            .map(|w| scratch.shared_elems(w))
+            .collect();
+        for x in words.iter().step_by(2) {
+            let (c, _) = Candidates::of_elems(x).expect("short atomic elements");
+            for g in &grounds {
+                assert_eq!(c.is_word_of(g), g.is_elems(x), "{x:?} {:?}", g.term());
+            }
+        }
+    }
+
     #[test]
     fn deep_and_long_words_are_copied_exactly() {
         let mut deep = Term::Int(7);

@@ -441,10 +441,16 @@ impl KeywordHost<'_> {
         }
         // the schedules may change: tables of the old context must not be served
         self.context = fresh_context();
-        if self.facts.contains_elems(elems) || self.creates.iter().any(|c| c.is_elems(elems)) {
+        let (pat, h) = Candidates::of_elems(elems)?;
+        // (`FactSet::contains_elems`, with the keys and hash computed once)
+        let facts = self.facts;
+        let cands = facts.candidates_keyed(pat, h);
+        if cands.ids().iter().any(|&i| cands.is_word_of(facts.get(i)))
+            || self.creates.iter().any(|c| cands.is_word_of(c))
+        {
             return Some(Det::Fail);
         }
-        self.creates.push(self.scratch.shared_elems(elems));
+        self.creates.push(self.scratch.shared_keyed(elems, h));
         store.trail.push(TrailEntry::Host(UNDO_CREATE));
         Some(Det::True)
     }
@@ -567,22 +573,30 @@ impl Host for KeywordHost<'_> {
                 let facts = self.facts;
                 let redo = redo.unwrap_or(0);
                 let gen = (redo >> 32) as u32;
-                let (cands, gen) = match self.retry {
-                    // a retry of the call whose candidates are kept
-                    Some((g, c)) if gen != 0 && g == gen => (c, gen),
-                    _ => (facts.candidates(store, args[0]), 0),
-                };
                 let pat = args[0];
                 let start = redo as u32 as usize;
+                if gen != 0 {
+                    if let Some((g, cands)) = &self.retry {
+                        if *g == gen {
+                            // a retry of the call whose candidates are kept (used in place)
+                            return Ok(
+                                match fact_answer(facts, cands, store, start, |g, store| {
+                                    Some(cands.unify(g, store, pat))
+                                }) {
+                                    Some(Det::Retry(pos)) => Det::Retry(retry_state(pos, gen)),
+                                    Some(other) => other,
+                                    None => Det::Fail,
+                                },
+                            );
+                        }
+                    }
+                }
+                let cands = facts.candidates(store, pat);
                 match fact_answer(facts, &cands, store, start, |g, store| {
                     Some(cands.unify(g, store, pat))
                 }) {
                     Some(Det::Retry(pos)) => {
-                        let gen = if gen == 0 {
-                            self.keep_retry(cands)
-                        } else {
-                            gen
-                        };
+                        let gen = self.keep_retry(cands);
                         Det::Retry(retry_state(pos, gen))
                     }
                     Some(other) => other,

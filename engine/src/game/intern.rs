@@ -37,10 +37,21 @@ pub(crate) struct Interner {
 /// The elements and tail ([`gather`]) of a recent flat answer, its hash and shared term.
 #[derive(Clone)]
 struct Recent {
-    n: usize,
-    cells: [Cell; RECENT_LEN + 1],
+    /// [`Plain::kinds`] and [`Plain::vals`] of the cells.
+    kinds: u32,
+    vals: [u64; RECENT_LEN + 1],
     hash: u64,
     term: Term,
+}
+
+/// The cells [`gather`] took, in exact word form: the kind of each (atom 1, integer 2, string 3;
+/// two bits a cell, above them the number of elements) and its value (0 past the tail), so that
+/// two answers have equal cells exactly when their `kinds` and `vals` are equal (compared without
+/// a match on each cell).
+#[derive(Clone, Copy)]
+struct Plain {
+    kinds: u32,
+    vals: [u64; RECENT_LEN + 1],
 }
 
 /// At most this many elements in a [`Recent`] answer.
@@ -53,13 +64,19 @@ const RECENT_SLOTS: usize = 256;
 /// elements, or such an atomic term itself (no elements): the number of elements and a hash of
 /// the cells (for the slot). Equal cells of these kinds are equal values, encoded alike.
 #[inline(always)]
-fn gather(store: &Store, c: Cell, cells: &mut [Cell; RECENT_LEN + 1]) -> Option<(usize, u64)> {
+fn gather(
+    store: &Store,
+    c: Cell,
+    cells: &mut [Cell; RECENT_LEN + 1],
+    plain: &mut Plain,
+) -> Option<(usize, u64)> {
+    /// The hash word of a cell, its kind and its value ([`Plain`]).
     #[inline(always)]
-    fn word(c: Cell) -> Option<u64> {
+    fn word(c: Cell) -> Option<(u64, u32, u64)> {
         match c {
-            Cell::Atom(a) => Some(u64::from(a.0)),
-            Cell::Int(i) => Some((i as u64) ^ (1 << 62)),
-            Cell::Str(s) => Some(u64::from(s.0) ^ (1 << 63)),
+            Cell::Atom(a) => Some((u64::from(a.0), 1, u64::from(a.0))),
+            Cell::Int(i) => Some(((i as u64) ^ (1 << 62), 2, i as u64)),
+            Cell::Str(s) => Some((u64::from(s.0) ^ (1 << 63), 3, u64::from(s.0))),
             _ => None,
         }
     }
@@ -73,13 +90,19 @@ fn gather(store: &Store, c: Cell, cells: &mut [Cell; RECENT_LEN + 1]) -> Option<
             return None;
         }
         let e = store.deref(heap[p as usize]);
-        h = mix(h, word(e)?);
+        let (w, k, v) = word(e)?;
+        h = mix(h, w);
         cells[n] = e;
+        plain.kinds |= k << (2 * n);
+        plain.vals[n] = v;
         n += 1;
         t = store.deref(heap[p as usize + 1]);
     }
-    h = mix(h, word(t)?);
+    let (w, k, v) = word(t)?;
+    h = mix(h, w);
     cells[n] = t;
+    plain.kinds |= (k << (2 * n)) | ((n as u32) << 16);
+    plain.vals[n] = v;
     Some((n, h))
 }
 
@@ -91,12 +114,16 @@ impl Interner {
     /// with the earlier answers of the same structure.
     pub(crate) fn answer(&mut self, store: &Store, c: Cell) -> Hashed {
         let mut cells = [Cell::Atom(atom::NIL); RECENT_LEN + 1];
-        let quick = gather(store, c, &mut cells);
+        let mut plain = Plain {
+            kinds: 0,
+            vals: [0; RECENT_LEN + 1],
+        };
+        let quick = gather(store, c, &mut cells, &mut plain);
         let mut slot = usize::MAX;
-        if let Some((n, h)) = quick {
+        if let Some((_, h)) = quick {
             slot = (h >> 32) as usize & (RECENT_SLOTS - 1);
             if let Some(Some(r)) = self.recent.get(slot) {
-                if r.n == n && r.cells[..=n] == cells[..=n] {
+                if r.kinds == plain.kinds && r.vals == plain.vals {
                     return (r.term.clone(), r.hash);
                 }
             }
@@ -121,8 +148,8 @@ impl Interner {
         if let Some((key, t)) = self.terms.get(&hash) {
             if **key == self.key[..] {
                 let t = t.clone();
-                if let Some((n, _)) = quick {
-                    self.remember(slot, n, cells, hash, &t);
+                if quick.is_some() {
+                    self.remember(slot, plain, hash, &t);
                 }
                 return (t, hash);
             }
@@ -136,24 +163,17 @@ impl Interner {
         let t = store.to_term(c);
         self.terms
             .insert(hash, (self.key.as_slice().into(), t.clone()));
-        if let Some((n, _)) = quick {
-            self.remember(slot, n, cells, hash, &t);
+        if quick.is_some() {
+            self.remember(slot, plain, hash, &t);
         }
         (t, hash)
     }
 
-    /// Enters the shared term `t` of the flat answer with `cells` ([`gather`]) into slot `slot`
+    /// Enters the shared term `t` of the flat answer with cells `plain` ([`gather`]) into slot `slot`
     /// of [`Interner::recent`] if it is free (a slot is not taken over: games with many distinct
     /// answers would only pay for the copies).
     #[cold]
-    fn remember(
-        &mut self,
-        slot: usize,
-        n: usize,
-        cells: [Cell; RECENT_LEN + 1],
-        hash: u64,
-        t: &Term,
-    ) {
+    fn remember(&mut self, slot: usize, plain: Plain, hash: u64, t: &Term) {
         if self.recent.is_empty() {
             self.recent = vec![None; RECENT_SLOTS];
         }
@@ -161,8 +181,8 @@ impl Interner {
             return;
         }
         self.recent[slot] = Some(Recent {
-            n,
-            cells,
+            kinds: plain.kinds,
+            vals: plain.vals,
             hash,
             term: t.clone(),
         });
@@ -387,6 +407,41 @@ mod tests {
             panic!("lists are compounds");
         };
         assert!(Arc::ptr_eq(x, y), "shared");
+    }
+
+    #[test]
+    fn recent_answers_of_another_kind_with_the_same_value_stay_apart() {
+        // an integer, an atom and a string with the same value word ([`Plain`]): an answer whose
+        // slot of `recent` holds one of the others (put there, as a collision of slots would)
+        // gets its own term
+        let mut store = Store::new();
+        let slot = |store: &mut Store, l: &Term| {
+            let c = store.build(l, &mut Vec::new());
+            let mut cells = [Cell::Atom(atom::NIL); RECENT_LEN + 1];
+            let mut plain = Plain {
+                kinds: 0,
+                vals: [0; RECENT_LEN + 1],
+            };
+            let (_, h) = gather(store, c, &mut cells, &mut plain).expect("a flat answer");
+            (h >> 32) as usize & (RECENT_SLOTS - 1)
+        };
+        let a = atom::Atom::new("kw22_same_value");
+        let ls = [Term::Int(i64::from(a.0)), Term::Atom(a), Term::Str(a)]
+            .map(|x| Term::list(vec![Term::atom("d"), x]));
+        for first in &ls {
+            for other in &ls {
+                let mut i = Interner::default();
+                let c = store.build(first, &mut Vec::new());
+                assert_eq!(i.answer(&store, c).0, *first);
+                // `first`'s entry moved into `other`'s slot
+                let (from, to) = (slot(&mut store, first), slot(&mut store, other));
+                let entry = i.recent[from].take();
+                assert!(entry.is_some(), "remembered");
+                i.recent[to] = entry;
+                let c = store.build(other, &mut Vec::new());
+                assert_eq!(i.answer(&store, c).0, *other, "{first:?} then {other:?}");
+            }
+        }
     }
 
     #[test]

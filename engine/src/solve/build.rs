@@ -3,7 +3,7 @@
 //! memoizability and per-state table analyses, head and goal layout) and freezes the `Program`.
 
 use super::compile::{
-    add_clause, arith_goals, control_subs, goal_blocks, head_flat, head_lead,
+    add_clause, arith_goals, control_subs, direct_conds, goal_blocks, head_flat, head_lead,
     mark_first_occurrences, resolve, set_subs, split_clause, SourceClause,
 };
 use super::memoizable::memoizable;
@@ -227,6 +227,7 @@ impl ProgramBuilder {
         if self.library_fast {
             library_fast_paths(&mut data);
         }
+        data.direct_conds = direct_conds(&data.subs);
         diags.sort_by_key(|d| d.span.start);
         (Program(Arc::new(data)), diags)
     }

@@ -748,3 +748,28 @@ impl Program {
         resolve(&self.0, name, arity)
     }
 }
+
+/// [`ProgramData::direct_conds`] of `subs` (after the library fast paths were given to their
+/// call sites): a node that is a goal calling a native built-in (not a library predicate's fast
+/// path, which may run clauses; not a host predicate) or a conjunction of such (at most 8 goals)
+/// counts its goals and conjunctions; any other node 0.
+pub(super) fn direct_conds(subs: &[SubGoal]) -> Vec<u8> {
+    fn calls(subs: &[SubGoal], node: u32, depth: u32) -> Option<u8> {
+        match &subs[node as usize] {
+            &SubGoal::Conj(a, b) if depth < 8 => {
+                Some(1 + calls(subs, a, depth + 1)? + calls(subs, b, depth + 1)?)
+            }
+            SubGoal::Goal(g)
+                if matches!(g.disp, Dispatch::Native(_))
+                    && !g.host_list
+                    && !(g.arity == 3 && builtins::has_library_fast(g.name)) =>
+            {
+                Some(1)
+            }
+            _ => None,
+        }
+    }
+    (0..subs.len() as u32)
+        .map(|n| calls(subs, n, 0).unwrap_or(0))
+        .collect()
+}

@@ -356,6 +356,10 @@ pub struct ProgramData {
     /// The nodes of the control constructs compiled into clauses ([`GoalT::sub`]; kept out of
     /// [`ClauseT`], whose size the clause tries index by).
     pub subs: Vec<SubGoal>,
+    /// Per node of [`ProgramData::subs`]: as the condition of an if-then-else, whether the
+    /// machine decides it in place (`Machine::if_direct`), and then the calls it counts (1 to 15;
+    /// 0: it does not; `compile::direct_conds`).
+    pub direct_conds: Vec<u8>,
 }
 
 /// An immutable, shareable program.

@@ -768,6 +768,62 @@ fn compiled_control_constructs_count_as_their_meta_call() {
     }
 }
 
+/// If-then-elses whose condition is native built-ins or arithmetic run in place
+/// (`Machine::if_direct`: no choicepoint, no commit frame); the same constructs meta-called
+/// (`call(G)`) take the general path. The same answers in the same order, the same inferences
+/// counted (the meta-calls have two goals more: `=/2` and `call/1`) and, under every inference
+/// budget, the same outcome at the same point: conditions that bind and then fail (the bindings
+/// undone), throw, leave a built-in's other answers (cut), and `C -> T` without an else.
+const DIRECT_IF_PROGRAM: &str = "
+c1(X, R) :- ( X > 2 -> R = big ; R = small ).
+m1(X, R) :- G = ( X > 2 -> R = big ; R = small ), call(G).
+c2(X, R) :- ( Y is X * 2, Y > 5 -> R = Y ; R = none(Y) ).
+m2(X, R) :- G = ( Y is X * 2, Y > 5 -> R = Y ; R = none(Y) ), call(G).
+c3(X, R) :- ( X = f(Y), Y = b, Z = X, Z == f(c) -> R = yes ; R = X ).
+m3(X, R) :- G = ( X = f(Y), Y = b, Z = X, Z == f(c) -> R = yes ; R = X ), call(G).
+c4(X, R) :- ( memberchk(X, [1, a, f(W)]) -> R = in(X, W) ; R = out(X) ).
+m4(X, R) :- G = ( memberchk(X, [1, a, f(W)]) -> R = in(X, W) ; R = out(X) ), call(G).
+c5(X, R) :- ( X = 1 -> R = one ), R \\== two.
+m5(X, R) :- G = ( X = 1 -> R = one ), call(G), R \\== two.
+c6(X, R) :- ( atom_length(X, N), N > 2 -> R = long(N) ; X = [H | _] -> R = head(H) ; R = other(X) ).
+m6(X, R) :- G = ( atom_length(X, N), N > 2 -> R = long(N) ; X = [H | _] -> R = head(H) ; R = other(X) ), call(G).
+c7(X, R) :- ( between(1, 3, X) -> R = yes(X) ; R = no ), R \\== no(X).
+m7(X, R) :- G = ( between(1, 3, X) -> R = yes(X) ; R = no ), call(G), R \\== no(X).
+";
+
+#[test]
+fn if_then_else_decided_in_place_counts_as_the_general_path() {
+    let (p, d) = Program::from_source(DIRECT_IF_PROGRAM);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let args = [
+        "1", "3", "a", "abc", "f(b)", "f(c)", "f(Z)", "[a, b]", "[]", "X", "2.5",
+    ];
+    let mut answers = 0;
+    for n in 1..=7 {
+        for x in args {
+            let direct = format!("c{n}({x}, R)");
+            let meta = format!("m{n}({x}, R)");
+            let a = counted(&p, &direct, Limits::default());
+            let shifted: Vec<(String, u64)> = a.iter().map(|(s, n)| (s.clone(), n + 2)).collect();
+            assert_eq!(shifted, counted(&p, &meta, Limits::default()), "{direct}");
+            answers += a.len();
+            let total = a.last().map(|x| x.1).unwrap_or(0);
+            for k in 1..=total + 1 {
+                let limits = |n| Limits {
+                    max_inferences: n,
+                    ..Limits::default()
+                };
+                let a: Vec<(String, u64)> = counted(&p, &direct, limits(k))
+                    .into_iter()
+                    .map(|(s, n)| (s, n + 2))
+                    .collect();
+                assert_eq!(a, counted(&p, &meta, limits(k + 2)), "{direct}, budget {k}");
+            }
+        }
+    }
+    assert!(answers > 60, "the goals have answers ({answers})");
+}
+
 /// `\+ A = B` is decided in place (`negation::not_direct` calls `=/2` itself); `\+ eq(A, B)`
 /// with a user `eq/2` takes the general path (a choicepoint and an exit frame). Both count one
 /// inference for the negated goal: the same answers, the same inference counts and, under every

@@ -334,82 +334,202 @@ impl Machine {
             node,
             env,
         };
+        let mut node = node;
+        loop {
+            return match &data.subs[node as usize] {
+                SubGoal::Goal(g) => {
+                    if let Some(op) = g.arith {
+                        // only where the heap built for its arguments would pass `dispatch`'s check
+                        let n = g.args.len() + g.block.1 as usize;
+                        if self.store.heap.len() + n <= self.heap_at {
+                            if let Some(r) = self.arith_goal(op, c, g, env) {
+                                return self.run_arith(g, r, env, next);
+                            }
+                        }
+                    }
+                    if g.host_list && self.store.heap.len() + 1 + g.block.1 as usize <= self.heap_at
+                    {
+                        if let Some(step) = self.host_list(host, c, g, env, next) {
+                            return step;
+                        }
+                    }
+                    let args = self.goal_args(c, g, env);
+                    self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
+                }
+                &SubGoal::Conj(a, b) => {
+                    self.count_control(atom::COMMA, 2)?;
+                    let b = self.push_frame(sub(b), cutb, next)?;
+                    self.cur = self.push_frame(sub(a), cutb, b)?;
+                    Ok(Step::Go)
+                }
+                &SubGoal::Disj(name, l, r) => {
+                    if let SubGoal::IfThen(cond, then) = data.subs[l as usize] {
+                        match self.if_direct(data, host, c, name, (cond, then, r), env)? {
+                            Some(Ok(n)) => {
+                                node = n;
+                                continue;
+                            }
+                            Some(Err(step)) => return Ok(step),
+                            None => {}
+                        }
+                    }
+                    self.count_control(name, 2)?;
+                    let alt = CpKind::AltSub {
+                        pred,
+                        clause,
+                        node: r,
+                        env,
+                    };
+                    match data.subs[l as usize] {
+                        SubGoal::IfThen(cond, then) | SubGoal::SoftIfThen(cond, then) => {
+                            let h = self.cps.len() as u32;
+                            self.push_cp(alt, next, cutb)?;
+                            let t = self.push_frame(sub(then), cutb, next)?;
+                            let commit = if let SubGoal::IfThen(..) = data.subs[l as usize] {
+                                FrameKind::CutTo { height: h }
+                            } else {
+                                FrameKind::SoftCut { cp: h }
+                            };
+                            let k = self.push_frame(commit, cutb, t)?;
+                            self.cur = self.push_frame(sub(cond), h + 1, k)?;
+                        }
+                        _ => {
+                            self.push_cp(alt, next, cutb)?;
+                            self.cur = self.push_frame(sub(l), cutb, next)?;
+                        }
+                    }
+                    Ok(Step::Go)
+                }
+                &SubGoal::IfThen(cond, then) => {
+                    match self.if_direct(data, host, c, atom::ARROW, (cond, then, u32::MAX), env)? {
+                        Some(Ok(n)) => {
+                            node = n;
+                            continue;
+                        }
+                        Some(Err(step)) => return Ok(step),
+                        None => {}
+                    }
+                    self.count_control(atom::ARROW, 2)?;
+                    let h = self.cps.len() as u32;
+                    let t = self.push_frame(sub(then), cutb, next)?;
+                    let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, t)?;
+                    self.cur = self.push_frame(sub(cond), h, k)?;
+                    Ok(Step::Go)
+                }
+                &SubGoal::SoftIfThen(cond, then) => {
+                    self.count_control(atom::SOFT_ARROW, 2)?;
+                    let h = self.cps.len() as u32;
+                    let t = self.push_frame(sub(then), cutb, next)?;
+                    self.cur = self.push_frame(sub(cond), h, t)?;
+                    Ok(Step::Go)
+                }
+                &SubGoal::Not(name, g) => {
+                    self.count_control(name, 1)?;
+                    let SubGoal::Goal(g) = &data.subs[g as usize] else {
+                        unreachable!("a compiled negation's goal is a plain goal")
+                    };
+                    let gargs = self.goal_args(c, g, env);
+                    self.negation_goal(data, host, g.disp, (g.name, g.arity, gargs), cutb, next)
+                }
+            };
+        }
+    }
+
+    /// `(C -> T ; E)` (`name` `;` or `|`; `else_` the node of `E`) or `(C -> T)` (`name` `->`,
+    /// `else_` `u32::MAX`) whose condition `C` is native built-ins or integer arithmetic
+    /// ([`ProgramData::direct_conds`]), decided at once: the condition's goals are called in
+    /// place, without the choicepoint and the commit and condition frames of the general path;
+    /// `Some(Ok(node))`: go on with `T` or `E` (`run_sub` runs that node next, as the step of its
+    /// frame would), `Some(Err(step))`: fail or throw, `None`: nothing was done. Exact: the same
+    /// calls are counted in the same order under the same names (`;`, `,`, the goals, as
+    /// `dispatch` and `run_arith` count them), with the same arguments built on the heap and the
+    /// bindings trailed with the mark the choicepoint would set; failure undoes them and cuts the
+    /// heap back, as backtracking into the choicepoint does; a built-in's other answers are cut,
+    /// as the commit cuts them; an exception is thrown from the same call, with what it bound
+    /// undone as unwinding through the choicepoint undoes it. Only when the general path could
+    /// not end otherwise in between: room for its choicepoints and frames, and no memo fill abort
+    /// due at the steps it would take (a garbage collection at them would change no answer).
+    #[inline(never)]
+    fn if_direct(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        c: &ClauseT,
+        name: Atom,
+        (cond, then, else_): (u32, u32, u32),
+        env: u32,
+    ) -> Result<Option<Result<u32, Step>>, Fault> {
+        let n = data.direct_conds[cond as usize] as usize;
+        if n == 0
+            || self.fills.overdue(self.inferences + 1 + n as u64)
+            || self.cps.len() + 2 >= self.limits.max_choicepoints
+            || self.frames.len() + 2 * n + 4 >= self.limits.max_frames
+        {
+            return Ok(None);
+        }
+        self.count_control(name, 2)?;
+        let (heap, trail, frames) = self.heights(None);
+        self.store.mark = heap;
+        let r = self.cond_direct(data, c, cond, env);
+        if !matches!(r, Ok(true)) {
+            self.restore_heights(trail, heap, frames, host);
+        }
+        self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
+        match r {
+            Ok(true) => Ok(Some(Ok(then))),
+            Ok(false) if else_ != u32::MAX => Ok(Some(Ok(else_))),
+            Ok(false) => Ok(Some(Err(Step::Fail))),
+            Err(Ok(ball)) => Ok(Some(Err(Step::throw(ball)))),
+            Err(Err(fault)) => Err(fault),
+        }
+    }
+
+    /// Runs condition node `node` ([`ProgramData::direct_conds`] says it can be run in place): `Ok(true)` it
+    /// succeeded (its bindings stay), `Ok(false)` it failed, `Err(Ok(ball))` it threw `ball`,
+    /// `Err(Err(fault))` a budget ran out. What it bound is not undone here.
+    fn cond_direct(
+        &mut self,
+        data: &ProgramData,
+        c: &ClauseT,
+        node: u32,
+        env: u32,
+    ) -> Result<bool, Result<Term, Fault>> {
         match &data.subs[node as usize] {
+            &SubGoal::Conj(a, b) => {
+                self.count_control(atom::COMMA, 2).map_err(Err)?;
+                Ok(self.cond_direct(data, c, a, env)? && self.cond_direct(data, c, b, env)?)
+            }
             SubGoal::Goal(g) => {
                 if let Some(op) = g.arith {
-                    // only where the heap built for its arguments would pass `dispatch`'s check
                     let n = g.args.len() + g.block.1 as usize;
                     if self.store.heap.len() + n <= self.heap_at {
                         if let Some(r) = self.arith_goal(op, c, g, env) {
-                            return self.run_arith(g, r, env, next);
+                            return self.arith_direct(g, r, env).map_err(Err);
                         }
                     }
                 }
-                if g.host_list && self.store.heap.len() + 1 + g.block.1 as usize <= self.heap_at {
-                    if let Some(step) = self.host_list(host, c, g, env, next) {
-                        return step;
-                    }
-                }
+                let Dispatch::Native(f) = g.disp else {
+                    unreachable!("direct_conds admits native built-ins only")
+                };
                 let args = self.goal_args(c, g, env);
-                self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
-            }
-            &SubGoal::Conj(a, b) => {
-                self.count_control(atom::COMMA, 2)?;
-                let b = self.push_frame(sub(b), cutb, next)?;
-                self.cur = self.push_frame(sub(a), cutb, b)?;
-                Ok(Step::Go)
-            }
-            &SubGoal::Disj(name, l, r) => {
-                self.count_control(name, 2)?;
-                let alt = CpKind::AltSub {
-                    pred,
-                    clause,
-                    node: r,
-                    env,
-                };
-                match data.subs[l as usize] {
-                    SubGoal::IfThen(cond, then) | SubGoal::SoftIfThen(cond, then) => {
-                        let h = self.cps.len() as u32;
-                        self.push_cp(alt, next, cutb)?;
-                        let t = self.push_frame(sub(then), cutb, next)?;
-                        let commit = if let SubGoal::IfThen(..) = data.subs[l as usize] {
-                            FrameKind::CutTo { height: h }
-                        } else {
-                            FrameKind::SoftCut { cp: h }
-                        };
-                        let k = self.push_frame(commit, cutb, t)?;
-                        self.cur = self.push_frame(sub(cond), h + 1, k)?;
-                    }
-                    _ => {
-                        self.push_cp(alt, next, cutb)?;
-                        self.cur = self.push_frame(sub(l), cutb, next)?;
-                    }
+                self.count_control(g.name, g.arity).map_err(Err)?;
+                // as `call_native` calls it: what it binds above the heap now is not trailed
+                let heap_room = self.heap_at.saturating_sub(self.store.heap.len());
+                let saved_mark = self.store.mark;
+                self.store.mark = self.store.len();
+                let r = self.with_args(args, g.arity, |m, buf| {
+                    let mut ctx = Ctx::new(&mut m.store, &mut m.rng);
+                    ctx.heap_room = heap_room;
+                    f(&mut ctx, buf, None)
+                });
+                self.store.mark = saved_mark;
+                match r {
+                    Ok(Det::True | Det::Retry(_)) => Ok(true),
+                    Ok(Det::Fail) => Ok(false),
+                    Err(ball) => Err(Ok(ball)),
                 }
-                Ok(Step::Go)
             }
-            &SubGoal::IfThen(cond, then) => {
-                self.count_control(atom::ARROW, 2)?;
-                let h = self.cps.len() as u32;
-                let t = self.push_frame(sub(then), cutb, next)?;
-                let k = self.push_frame(FrameKind::CutTo { height: h }, cutb, t)?;
-                self.cur = self.push_frame(sub(cond), h, k)?;
-                Ok(Step::Go)
-            }
-            &SubGoal::SoftIfThen(cond, then) => {
-                self.count_control(atom::SOFT_ARROW, 2)?;
-                let h = self.cps.len() as u32;
-                let t = self.push_frame(sub(then), cutb, next)?;
-                self.cur = self.push_frame(sub(cond), h, t)?;
-                Ok(Step::Go)
-            }
-            &SubGoal::Not(name, g) => {
-                self.count_control(name, 1)?;
-                let SubGoal::Goal(g) = &data.subs[g as usize] else {
-                    unreachable!("a compiled negation's goal is a plain goal")
-                };
-                let gargs = self.goal_args(c, g, env);
-                self.negation_goal(data, host, g.disp, (g.name, g.arity, gargs), cutb, next)
-            }
+            _ => unreachable!("direct_conds admits goals and conjunctions only"),
         }
     }
 

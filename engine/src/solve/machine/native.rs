@@ -517,6 +517,22 @@ impl Machine {
         env: u32,
         next: u32,
     ) -> Result<Step, Fault> {
+        if self.arith_direct(g, r, env)? {
+            self.cur = next;
+            Ok(Step::Go)
+        } else {
+            Ok(Step::Fail)
+        }
+    }
+
+    /// [`Machine::run_arith`] without going on: whether the goal succeeded.
+    #[inline(always)]
+    pub(super) fn arith_direct(
+        &mut self,
+        g: &GoalT,
+        r: FastArith,
+        env: u32,
+    ) -> Result<bool, Fault> {
         self.inferences += 1;
         self.last_call = (g.name, g.arity);
         if self.inferences > self.check_at {
@@ -541,11 +557,6 @@ impl Machine {
                 }
             }
         };
-        if ok {
-            self.cur = next;
-            Ok(Step::Go)
-        } else {
-            Ok(Step::Fail)
-        }
+        Ok(ok)
     }
 }

@@ -3,7 +3,7 @@
 //! memoizability and per-state table analyses, head and goal layout) and freezes the `Program`.
 
 use super::compile::{
-    add_clause, arith_goals, control_subs, direct_conds, goal_blocks, head_lead,
+    add_clause, arith_goals, control_subs, direct_conds, goal_blocks, head_flat, head_lead,
     mark_first_occurrences, resolve, set_subs, split_clause, SourceClause,
 };
 use super::memoizable::memoizable;
@@ -201,6 +201,7 @@ impl ProgramBuilder {
             for c in p.clauses.iter_mut() {
                 mark_first_occurrences(c);
                 head_lead(c);
+                head_flat(c);
                 goal_blocks(c);
                 arith_goals(c, self.list_hosts);
             }

@@ -241,6 +241,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
         lead: 0,
         lead_n: 0,
         lead_end: 0,
+        flat: 0,
         body,
         span: c.span,
         term: c.term.clone(),
@@ -643,6 +644,28 @@ pub(super) fn head_lead(c: &mut ClauseT) {
     c.lead = lead;
     c.lead_n = n as u32;
     c.lead_end = end;
+}
+
+/// Sets [`ClauseT::flat`] (after [`mark_first_occurrences`]): the head arguments (the first 64)
+/// that are compounds whose own arguments are variables or atomic constants, none a compound or
+/// a list (go's `at(put(R0, C0, X, Removed, B), R, C, V)`, kalah's `board(La, Na, Lb, Nb)`).
+pub(super) fn head_flat(c: &mut ClauseT) {
+    let mut flat = 0u64;
+    for (i, &a) in c.head_args.iter().enumerate().take(64) {
+        if let Cell::Struct(p) = a {
+            let Cell::Functor(_, n) = c.cells[p as usize] else {
+                continue;
+            };
+            let args = &c.cells[p as usize + 1..=(p + n) as usize];
+            if args
+                .iter()
+                .all(|&t| t.is_atomic() || matches!(t, Cell::Ref(_) | Cell::Var(_)))
+            {
+                flat |= 1 << i;
+            }
+        }
+    }
+    c.flat = flat;
 }
 
 /// Lays out `t` in preorder so that each compound's subtree is contiguous; returns the root cell.

@@ -199,6 +199,10 @@ pub struct ClauseT {
     pub lead: u64,
     pub lead_n: u32,
     pub lead_end: u32,
+    /// Bit `i` set: head argument `i` (below 64) is a compound whose own arguments are all
+    /// variables or atomic constants (`compile::head_flat`), unified by
+    /// `Machine::unify_head_flat` in one loop instead of the general template walk.
+    pub flat: u64,
     pub body: Box<[GoalT]>,
     pub span: Span,
     /// The clause as written (`Head :- Body` or `Head`).

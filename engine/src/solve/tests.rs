@@ -1052,3 +1052,109 @@ fn lead_agrees() {
         }
     }
 }
+
+const FLAT_PROGRAM: &str = "
+r(X, X, b).
+r(a, Y, Y).
+r(g(a, b), 1, c).
+r(1, 2, 3).
+f1(g(A, B), C) :- r(A, B, C).
+f1(g(a, B), B) :- r(B, B, _).
+f1(h(_), c).
+f2(X, g(X, b, Y), Y).
+f2(h(A), g(A, A, 1), A).
+f2(_, g(1.5, \"s\", A), h(A)).
+f3(A, h(A), g(B, B, c)) :- r(A, B, _).
+f3(g(A, B), h(C), g(C, B, A)).
+f3(1, h(2.5), g(_, _, _)).
+f4(A, B, h(A), g(B, 1, X), X) :- r(A, B, X).
+f4(_, _, h(\"s\"), g(a, _, b), h(b)).
+";
+
+/// [`ClauseT::flat`]: head compounds whose arguments are variables and constants, unified by
+/// `Machine::unify_head_flat`, give the answers of the general template walk (every clause's
+/// `flat` cleared), in read mode (the call's argument a compound of the same or another functor,
+/// or another constant) and write mode (unbound), with first and later occurrences inside the
+/// compound, variables shared with the other arguments, and integer, float, string and atom
+/// constants.
+#[test]
+fn flat_head_compounds_agree_with_the_general_head_walk() {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(flat_agrees)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+}
+
+fn flat_program() -> Program {
+    let (p, d) = Program::from_source(FLAT_PROGRAM);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    p
+}
+
+fn flat_agrees() {
+    let fast = flat_program();
+    let mut general = flat_program();
+    let data = std::sync::Arc::get_mut(&mut general.0).expect("a new program");
+    let mut flats = 0;
+    for p in data.preds.iter_mut() {
+        for c in p.clauses.iter_mut() {
+            flats += c.flat.count_ones();
+            c.flat = 0;
+        }
+    }
+    assert!(
+        flats >= 14,
+        "the program's heads have flat compounds ({flats})"
+    );
+    // (the call's variables distinct: a variable shared by two arguments could make a cyclic
+    // answer)
+    let args = [
+        "_",
+        "a",
+        "b",
+        "1",
+        "2.5",
+        "\"s\"",
+        "g(a, b)",
+        "g(a, a)",
+        "g(1, b, c)",
+        "g(a, b, 1)",
+        "g(1.5, \"s\", 2)",
+        "g(1.5, \"s\", h(b))",
+        "g(a, a, c)",
+        "h(a)",
+        "h(1)",
+        "h(2.5)",
+        "h(\"s\")",
+        "h(b)",
+        "f(b)",
+        "[1, c]",
+    ];
+    let mut seed = 7u64;
+    let mut pick = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    let mut answered = 0;
+    for (name, arity) in [("f1", 2), ("f2", 3), ("f3", 3), ("f4", 5)] {
+        for _ in 0..400 {
+            let a: Vec<String> = (0..arity)
+                .map(|i| match pick() % (args.len() + 2) {
+                    k if k < args.len() => args[k].to_string(),
+                    _ => format!("V{i}"),
+                })
+                .collect();
+            let goal = format!("{name}({})", a.join(", "));
+            let limits = Limits::default();
+            let want = general.solve_all(&goal, limits, 100).expect("goal parses");
+            let got = fast.solve_all(&goal, limits, 100).expect("goal parses");
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{goal}");
+            answered += usize::from(!want.is_empty());
+        }
+    }
+    assert!(answered > 100, "enough calls succeed ({answered})");
+}

@@ -172,6 +172,49 @@ impl Machine {
         true
     }
 
+    /// [`Machine::unify_head_struct`] for a head argument marked in [`ClauseT::flat`] (a compound
+    /// whose own arguments are variables and atomic constants): the same steps in the same order
+    /// (the functor, then each argument: a first occurrence takes its value, a later one or a
+    /// constant unifies), in one loop without the nested cases, inlined into the clause try.
+    #[inline(always)]
+    pub(super) fn unify_head_flat(&mut self, c: &ClauseT, p: u32, h: Cell, env: u32) -> bool {
+        let q = match self.store.deref(h) {
+            Cell::Struct(q) => q as usize,
+            // an unbound variable: build the compound (write mode)
+            Cell::Ref(x) => {
+                let v = self.build_sub(c, p, Cell::Struct(p), env);
+                self.store.bind(x, v);
+                return true;
+            }
+            _ => return false,
+        };
+        let f = c.cells[p as usize];
+        if self.store.heap[q] != f {
+            return false;
+        }
+        let Cell::Functor(_, n) = f else {
+            unreachable!("a compound template starts with its functor")
+        };
+        let p = p as usize;
+        for (k, &t) in c.cells[p + 1..=p + n as usize].iter().enumerate() {
+            let x = self.store.heap[q + 1 + k];
+            match t {
+                Cell::Ref(s) => self.head_first_var(env + s, x),
+                Cell::Var(s) => {
+                    if !self.unify_head_var(env + s, x) {
+                        return false;
+                    }
+                }
+                constant => {
+                    if !self.unify_head_const(constant, x) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
     /// Unifies clause head argument template `t` with heap cell `h`.
     pub(super) fn unify_head(&mut self, c: &ClauseT, t: Cell, h: Cell, env: u32) -> bool {
         let mut stack = std::mem::take(&mut self.ustack);
@@ -347,6 +390,7 @@ impl Machine {
                 Cell::Functor(..) => true,
                 Cell::Var(s) => self.unify_head_var(env + s, h),
                 Cell::List(p) => self.unify_head_list(c, p, h, env),
+                Cell::Struct(p) if c.flat >> i & 1 != 0 => self.unify_head_flat(c, p, h, env),
                 Cell::Struct(p) => self.unify_head_struct(c, p, h, env, 0),
                 constant => self.unify_head_const(constant, h),
             };

@@ -178,6 +178,38 @@ async function runCommand(title) {
   await row.click();
 }
 
+/**
+ * Clicks the active editor's text `dy` pixels below its top, as a person does once the editor is
+ * drawn there: waits until the point on the screen belongs to the editor (a split or a new tab may
+ * still be laying out, a hover or toast may cover it). If it never does within 20 s, says what is
+ * there and gives the editor the focus from the keyboard (View: Focus Active Editor Group), which
+ * is what the click is for.
+ */
+async function clickInActiveEditor(dy) {
+  const end = Date.now() + 20000;
+  let seen = '';
+  for (;;) {
+    const box = await page.locator(`${activeEditor} .view-lines`).boundingBox().catch(() => null);
+    const at = box && { x: box.x + 5, y: box.y + dy };
+    const there = at && await page.evaluate(({ x, y, sel }) => {
+      const e = document.elementFromPoint(x, y);
+      const editor = document.querySelector(sel);
+      return { inside: !!(e && editor && editor.contains(e)), what: e ? `${e.tagName.toLowerCase()}.${e.className}` : 'nothing (off the page)' };
+    }, { ...at, sel: activeEditor });
+    if (there && there.inside) {
+      await page.mouse.click(at.x, at.y);
+      return;
+    }
+    seen = box ? `(${Math.round(at.x)}, ${Math.round(at.y)}) is ${there.what}; the editor's text is at ${JSON.stringify(box)}` : 'the active editor has no text area';
+    if (Date.now() > end) break;
+    await page.waitForTimeout(250);
+  }
+  console.error(`# the active editor cannot be clicked: ${seen}; focusing it from the keyboard instead`);
+  await shot('editor-not-clickable');
+  await runCommand('View: Focus Active Editor Group');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: LONG });
+}
+
 async function waitForSquiggle(kind, ms = LONG) {
   const end = Date.now() + ms;
   for (;;) {
@@ -298,7 +330,7 @@ await check('the hidden-information check of a leaky game: a read-only report be
   // the tab's hover (its path and "Read-only") covers the first lines after the click on the tab:
   // move the pointer off it and click a few lines further down
   await page.mouse.move(5, 5);
-  await page.locator(`${activeEditor} .view-lines`).click({ position: { x: 5, y: 80 } });
+  await clickInActiveEditor(80);
   await page.keyboard.type('x');
   await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor({ timeout: LONG });
   assert.equal((await lines())[0], 'Hidden-information check (Def.1 §11) of kuhn_leaky.sidl');

@@ -24,6 +24,9 @@ const CYCLE_CHECK_AFTER: u32 = 1 << 16;
 /// loop.
 const SPINE_STEPS: u32 = 64;
 
+/// [`Store::compare`] walks terms of at most this many node pairs by recursion.
+const COMPARE_SMALL_NODES: u32 = 64;
+
 /// Remembers visited keys once a traversal has run long enough (see [`CYCLE_CHECK_AFTER`]).
 struct Visited<K> {
     steps: u32,
@@ -989,6 +992,100 @@ impl Store {
     /// Standard order of terms: Var < Number < String < Atom < Compound (as SWI-Prolog 9 does). Numbers compare by value,
     /// a float before an integer of equal value; compounds by arity, then name, then arguments.
     pub fn compare(&self, a: Cell, b: Cell) -> Ordering {
+        let mut budget = COMPARE_SMALL_NODES;
+        match self.compare_small(a, b, &mut budget) {
+            Some(o) => o,
+            None => self.compare_large(a, b),
+        }
+    }
+
+    /// [`Store::compare`] of terms of at most `budget` node pairs, by recursion (the arguments in
+    /// order, the last one in the loop: a list's spine does not deepen it): no work stack to
+    /// allocate. `None` when the budget runs out (the caller starts again with
+    /// [`Store::compare_large`], which also stops on cyclic terms).
+    fn compare_small(&self, a: Cell, b: Cell, budget: &mut u32) -> Option<Ordering> {
+        let (mut a, mut b) = (a, b);
+        loop {
+            if *budget == 0 {
+                return None;
+            }
+            *budget -= 1;
+            a = self.deref(a);
+            b = self.deref(b);
+            let (pa, pb) = match (a, b) {
+                (Cell::List(pa), Cell::List(pb)) => (pa, pb),
+                (Cell::Struct(pa), Cell::Struct(pb)) => {
+                    let (Cell::Functor(fa, na), Cell::Functor(fb, nb)) =
+                        (self.heap[pa as usize], self.heap[pb as usize])
+                    else {
+                        return None;
+                    };
+                    let o = na.cmp(&nb).then_with(|| {
+                        if fa == fb {
+                            Ordering::Equal
+                        } else {
+                            fa.name().cmp(fb.name())
+                        }
+                    });
+                    if o != Ordering::Equal || pa == pb {
+                        return Some(o);
+                    }
+                    for i in 1..na {
+                        let o = self.compare_small(
+                            self.heap[(pa + i) as usize],
+                            self.heap[(pb + i) as usize],
+                            budget,
+                        )?;
+                        if o != Ordering::Equal {
+                            return Some(o);
+                        }
+                    }
+                    a = self.heap[(pa + na) as usize];
+                    b = self.heap[(pb + na) as usize];
+                    continue;
+                }
+                _ => {
+                    return Some(match (a, b) {
+                        (Cell::Ref(x), Cell::Ref(y)) => x.cmp(&y),
+                        (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
+                        (Cell::Float(x), Cell::Float(y)) => x.total_cmp(&y),
+                        (Cell::Int(x), Cell::Float(y)) => compare_int_float(x, y),
+                        (Cell::Float(x), Cell::Int(y)) => compare_int_float(y, x).reverse(),
+                        (Cell::Atom(x), Cell::Atom(y)) | (Cell::Str(x), Cell::Str(y)) => {
+                            if x == y {
+                                Ordering::Equal
+                            } else {
+                                x.name().cmp(y.name())
+                            }
+                        }
+                        _ => {
+                            let (ra, rb) = (rank(a), rank(b));
+                            if ra == rb {
+                                // a list and a compound of another functor, or cells no term
+                                // holds: the general walk decides
+                                return None;
+                            }
+                            ra.cmp(&rb)
+                        }
+                    });
+                }
+            };
+            // two lists: '.'/2 against '.'/2
+            if pa == pb {
+                return Some(Ordering::Equal);
+            }
+            let o = self.compare_small(self.heap[pa as usize], self.heap[pb as usize], budget)?;
+            if o != Ordering::Equal {
+                return Some(o);
+            }
+            a = self.heap[pa as usize + 1];
+            b = self.heap[pb as usize + 1];
+        }
+    }
+
+    /// [`Store::compare`] of any terms, cyclic ones included: a work stack, and the pairs of
+    /// compounds visited remembered once the walk has run long.
+    fn compare_large(&self, a: Cell, b: Cell) -> Ordering {
         let mut stack = vec![(a, b)];
         let mut visited: Visited<(u32, u32)> = Visited::new();
         while let Some((a, b)) = stack.pop() {
@@ -1157,5 +1254,71 @@ mod tests {
             &mut Vec::new(),
         );
         assert_eq!(s.compare(f, g), Ordering::Less);
+    }
+
+    /// A term of at most `depth` levels from `seed` (a small alphabet, so that pairs often agree
+    /// on a prefix): atoms, strings, integers, floats, shared variables, lists, compounds.
+    fn random_term(seed: &mut u64, depth: u32) -> Term {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let r = (*seed >> 33) as u32;
+        let k = if depth == 0 { r % 6 } else { r % 9 };
+        let small = (r >> 8) % 3;
+        match k {
+            0 => Term::atom(["a", "b", "[]"][small as usize]),
+            1 => Term::Str(Atom::new(["a", "b", "c"][small as usize])),
+            2 => Term::Int(small as i64),
+            3 => Term::Float(small as f64),
+            4 | 5 => Term::Var(small),
+            6 | 7 => Term::list((0..=small).map(|_| random_term(seed, depth - 1)).collect()),
+            _ => Term::compound(
+                ["f", "g", "."][small as usize],
+                (0..=(r >> 12) % 2 + 1)
+                    .map(|_| random_term(seed, depth - 1))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The walk without a work stack ([`Store::compare_small`]) orders every pair as the general
+    /// walk does, and it is the one taken for small terms.
+    #[test]
+    fn small_compare_agrees_with_the_general_walk() {
+        let mut s = Store::new();
+        let mut seed = 7u64;
+        let mut decided = 0;
+        for i in 0..4000 {
+            // the same variables in both terms of a pair
+            let mut vars = Vec::new();
+            let a = random_term(&mut seed, 1 + i % 4);
+            let b = random_term(&mut seed, 1 + i % 4);
+            let (a, b) = (s.build(&a, &mut vars), s.build(&b, &mut vars));
+            for (x, y) in [(a, b), (b, a), (a, a)] {
+                let general = s.compare_large(x, y);
+                let mut budget = COMPARE_SMALL_NODES;
+                if let Some(o) = s.compare_small(x, y, &mut budget) {
+                    decided += 1;
+                    assert_eq!(o, general, "{:?} against {:?}", s.to_term(x), s.to_term(y));
+                }
+                assert_eq!(s.compare(x, y), general);
+            }
+        }
+        assert!(
+            decided > 11000,
+            "the small walk decided only {decided} of 12000 pairs"
+        );
+        // past the budget: the general walk, with the same answer
+        let (l1, l2) = (
+            s.build(&list(500), &mut Vec::new()),
+            s.build(
+                &Term::list((0..500).map(|i| Term::Int(i + i / 499)).collect()),
+                &mut Vec::new(),
+            ),
+        );
+        let mut budget = COMPARE_SMALL_NODES;
+        assert_eq!(s.compare_small(l1, l2, &mut budget), None);
+        assert_eq!(s.compare(l1, l2), Ordering::Less);
+        assert_eq!(s.compare(l2, l1), Ordering::Greater);
     }
 }

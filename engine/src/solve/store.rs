@@ -1020,13 +1020,7 @@ impl Store {
                     else {
                         return None;
                     };
-                    let o = na.cmp(&nb).then_with(|| {
-                        if fa == fb {
-                            Ordering::Equal
-                        } else {
-                            fa.name().cmp(fb.name())
-                        }
-                    });
+                    let o = order_functors((fa, na), (fb, nb));
                     if o != Ordering::Equal || pa == pb {
                         return Some(o);
                     }
@@ -1044,31 +1038,9 @@ impl Store {
                     b = self.heap[(pb + na) as usize];
                     continue;
                 }
-                _ => {
-                    return Some(match (a, b) {
-                        (Cell::Ref(x), Cell::Ref(y)) => x.cmp(&y),
-                        (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
-                        (Cell::Float(x), Cell::Float(y)) => x.total_cmp(&y),
-                        (Cell::Int(x), Cell::Float(y)) => compare_int_float(x, y),
-                        (Cell::Float(x), Cell::Int(y)) => compare_int_float(y, x).reverse(),
-                        (Cell::Atom(x), Cell::Atom(y)) | (Cell::Str(x), Cell::Str(y)) => {
-                            if x == y {
-                                Ordering::Equal
-                            } else {
-                                x.name().cmp(y.name())
-                            }
-                        }
-                        _ => {
-                            let (ra, rb) = (rank(a), rank(b));
-                            if ra == rb {
-                                // a list and a compound of another functor, or cells no term
-                                // holds: the general walk decides
-                                return None;
-                            }
-                            ra.cmp(&rb)
-                        }
-                    });
-                }
+                // atomic cells, or cells of different ranks; anything else (a list and a
+                // compound of another functor, cells no term holds) the general walk decides
+                _ => return order_atomic(a, b),
             };
             // two lists: '.'/2 against '.'/2
             if pa == pb {
@@ -1091,47 +1063,25 @@ impl Store {
         while let Some((a, b)) = stack.pop() {
             let a = self.deref(a);
             let b = self.deref(b);
-            let ord = match (a, b) {
-                (Cell::Ref(x), Cell::Ref(y)) => x.cmp(&y),
-                (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
-                (Cell::Float(x), Cell::Float(y)) => x.total_cmp(&y),
-                (Cell::Int(x), Cell::Float(y)) => compare_int_float(x, y),
-                (Cell::Float(x), Cell::Int(y)) => compare_int_float(y, x).reverse(),
-                (Cell::Atom(x), Cell::Atom(y)) | (Cell::Str(x), Cell::Str(y)) => {
-                    if x == y {
-                        Ordering::Equal
-                    } else {
-                        x.name().cmp(y.name())
-                    }
-                }
-                _ => {
-                    let (ra, rb) = (rank(a), rank(b));
-                    if ra != rb {
-                        ra.cmp(&rb)
-                    } else {
-                        // both compound
-                        let (fa, na) = self.functor(a).expect("compound");
-                        let (fb, nb) = self.functor(b).expect("compound");
-                        let o = na.cmp(&nb).then_with(|| {
-                            if fa == fb {
-                                Ordering::Equal
-                            } else {
-                                fa.name().cmp(fb.name())
-                            }
-                        });
-                        let addr = |c: Cell| match c {
-                            Cell::List(p) | Cell::Struct(p) => p,
-                            _ => u32::MAX,
-                        };
-                        let (pa, pb) = (addr(a), addr(b));
-                        // the same compound, or a pair already being compared (cyclic terms)
-                        if o == Ordering::Equal && pa != pb && visited.first((pa, pb)) {
-                            for i in (0..na).rev() {
-                                stack.push((self.arg(a, i), self.arg(b, i)));
-                            }
+            let ord = match order_atomic(a, b) {
+                Some(o) => o,
+                None => {
+                    // both compound
+                    let (fa, na) = self.functor(a).expect("compound");
+                    let (fb, nb) = self.functor(b).expect("compound");
+                    let o = order_functors((fa, na), (fb, nb));
+                    let addr = |c: Cell| match c {
+                        Cell::List(p) | Cell::Struct(p) => p,
+                        _ => u32::MAX,
+                    };
+                    let (pa, pb) = (addr(a), addr(b));
+                    // the same compound, or a pair already being compared (cyclic terms)
+                    if o == Ordering::Equal && pa != pb && visited.first((pa, pb)) {
+                        for i in (0..na).rev() {
+                            stack.push((self.arg(a, i), self.arg(b, i)));
                         }
-                        o
                     }
+                    o
                 }
             };
             if ord != Ordering::Equal {
@@ -1156,6 +1106,46 @@ pub fn relocate(c: Cell, off: u32) -> Cell {
         Cell::List(p) => Cell::List(p.wrapping_add(off)),
         other => other,
     }
+}
+
+/// The standard order of two dereferenced cells when it does not depend on arguments: two
+/// atomic cells, or cells of different ranks. `None` for two compounds (or cells of equal rank no
+/// term holds).
+#[inline]
+fn order_atomic(a: Cell, b: Cell) -> Option<Ordering> {
+    Some(match (a, b) {
+        (Cell::Ref(x), Cell::Ref(y)) => x.cmp(&y),
+        (Cell::Int(x), Cell::Int(y)) => x.cmp(&y),
+        (Cell::Float(x), Cell::Float(y)) => x.total_cmp(&y),
+        (Cell::Int(x), Cell::Float(y)) => compare_int_float(x, y),
+        (Cell::Float(x), Cell::Int(y)) => compare_int_float(y, x).reverse(),
+        (Cell::Atom(x), Cell::Atom(y)) | (Cell::Str(x), Cell::Str(y)) => {
+            if x == y {
+                Ordering::Equal
+            } else {
+                x.name().cmp(y.name())
+            }
+        }
+        _ => {
+            let (ra, rb) = (rank(a), rank(b));
+            if ra == rb {
+                return None;
+            }
+            ra.cmp(&rb)
+        }
+    })
+}
+
+/// The standard order of two compounds' functors: by arity, then by name.
+#[inline]
+fn order_functors((fa, na): (Atom, u32), (fb, nb): (Atom, u32)) -> Ordering {
+    na.cmp(&nb).then_with(|| {
+        if fa == fb {
+            Ordering::Equal
+        } else {
+            fa.name().cmp(fb.name())
+        }
+    })
 }
 
 fn rank(c: Cell) -> u8 {

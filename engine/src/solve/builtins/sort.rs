@@ -102,19 +102,7 @@ fn sort_impl(
     order: SortOrder,
 ) -> Result<Det, Term> {
     let s = &*ctx.store;
-    let mut items = need_list(s, list)?;
-    if key == 0 {
-        // the items are their own keys: sorted in place, one vector
-        match order {
-            SortOrder::Lt | SortOrder::Le => items.sort_by(|a, b| s.compare(*a, *b)),
-            SortOrder::Gt | SortOrder::Ge => items.sort_by(|a, b| s.compare(*b, *a)),
-        }
-        if matches!(order, SortOrder::Lt | SortOrder::Gt) {
-            items.dedup_by(|b, a| s.compare(*a, *b) == Ordering::Equal);
-        }
-        let l = ctx.store.make_list(&items, Cell::Atom(atom::NIL));
-        return Ok(unify(ctx, out, l));
-    }
+    let items = need_list(s, list)?;
     let mut keyed: Vec<(Cell, Cell)> = Vec::with_capacity(items.len());
     for it in items {
         keyed.push((sort_key(s, it, key)?, it));

@@ -1297,6 +1297,13 @@ impl Candidates<'_> {
 }
 
 impl Candidates<'_> {
+    /// Was the pattern a proper list of at most [`INDEXED`] elements, each atomic or a variable
+    /// (then [`Candidates::unify_elems`] is [`Candidates::unify`] where it answers)?
+    #[inline]
+    pub fn is_short_list(&self) -> bool {
+        self.len != NOT_FLAT
+    }
+
     /// [`Candidates::unify`] for candidates made by [`FactSet::candidates_of`] (no list on the
     /// heap): the same outcome, or `None`, having bound nothing, when `g` is not a short word of
     /// atomic elements (its unification needs the list). A short word of another length does not

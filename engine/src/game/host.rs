@@ -562,6 +562,30 @@ impl Host for KeywordHost<'_> {
             other => other,
         })
     }
+    /// A retry of `fact/1` whose candidates are kept, for a pattern that was a short proper list
+    /// of atomic elements and variables: its candidates unified by their elements
+    /// ([`Candidates::unify_elems`], which is [`Candidates::unify`] for such a pattern), without
+    /// the pattern; `None` (nothing bound) at a candidate that is not a short word of atomic
+    /// elements, whose unification needs the list: `call` then retries from the same state.
+    fn retry_kept(&mut self, id: u32, store: &mut Store, state: u64) -> Option<Det> {
+        if id != FACT || !self.placement.allows(FACT) {
+            return None;
+        }
+        let gen = (state >> 32) as u32;
+        let (g, cands) = self.retry.as_ref()?;
+        if gen == 0 || *g != gen || !cands.is_short_list() {
+            return None;
+        }
+        let start = state as u32 as usize;
+        Some(
+            match fact_answer(self.facts, cands, store, start, |g, store| {
+                cands.unify_elems(g, store)
+            })? {
+                Det::Retry(pos) => Det::Retry(retry_state(pos, gen)),
+                other => other,
+            },
+        )
+    }
     fn call(
         &mut self,
         id: u32,

@@ -43,6 +43,13 @@ pub trait Host {
     ) -> Option<Det> {
         self.call_list(id, store, elems)
     }
+    /// A retry of host predicate `id` with the retry state `state` it gave, answered without
+    /// its arguments (e.g. from what the host kept of the call): the answer [`Host::call`] would
+    /// give with `Some(state)`, or `None` (the default), having changed nothing, when the host
+    /// leaves the retry to `call`.
+    fn retry_kept(&mut self, _id: u32, _store: &mut Store, _state: u64) -> Option<Det> {
+        None
+    }
     fn undo(&mut self, entry: u32);
     /// An identity of the state that the host predicates declared with
     /// [`ProgramBuilder::state_hosts`](super::build::ProgramBuilder::state_hosts) read: two

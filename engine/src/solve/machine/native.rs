@@ -179,9 +179,17 @@ impl Machine {
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, Fault> {
         let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
-        let r = self.with_args(args, arity, |m, buf| {
-            host.call(id, &mut m.store, &mut m.rng, buf, redo)
-        });
+        // a retry the host answers from what it kept, else the call with the arguments
+        let kept = match redo {
+            Some(state) => host.retry_kept(id, &mut self.store, state),
+            None => None,
+        };
+        let r = match kept {
+            Some(d) => Ok(d),
+            None => self.with_args(args, arity, |m, buf| {
+                host.call(id, &mut m.store, &mut m.rng, buf, redo)
+            }),
+        };
         let retry = |state| CpKind::Host {
             id,
             args,

@@ -46,7 +46,9 @@ pub trait Host {
     /// A retry of host predicate `id` with the retry state `state` it gave, answered without
     /// its arguments (e.g. from what the host kept of the call): the answer [`Host::call`] would
     /// give with `Some(state)`, or `None` (the default), having changed nothing, when the host
-    /// leaves the retry to `call`.
+    /// leaves the retry to `call`. Asked only for states with some of their high 32 bits set
+    /// (a host that keeps something for a retry says so in its state; the machine does not ask
+    /// for the others).
     fn retry_kept(&mut self, _id: u32, _store: &mut Store, _state: u64) -> Option<Det> {
         None
     }

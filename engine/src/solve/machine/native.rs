@@ -181,8 +181,8 @@ impl Machine {
         let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
         // a retry the host answers from what it kept, else the call with the arguments
         let kept = match redo {
-            Some(state) => host.retry_kept(id, &mut self.store, state),
-            None => None,
+            Some(state) if state >> 32 != 0 => host.retry_kept(id, &mut self.store, state),
+            _ => None,
         };
         let r = match kept {
             Some(d) => Ok(d),

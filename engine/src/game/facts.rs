@@ -2,6 +2,9 @@
 //! indexed, insertion-ordered fact set of a game state.
 
 use crate::atom;
+// the keys' tags, words and composite hash are `solve::host`'s (load time computes them for the
+// constants of a call site's list: `ListKeys`)
+use crate::solve::host::{atomic_part, mix, parts_word, ListKeys};
 use crate::solve::program::{compile_term, Key};
 use crate::solve::store::{Cell, Store};
 use crate::term::Term;
@@ -827,12 +830,6 @@ fn key_parts(k: Key) -> (u32, u64) {
     }
 }
 
-/// [`key_word`] from [`key_parts`].
-#[inline]
-fn parts_word(tag: u32, v: u64) -> u64 {
-    (v ^ (u64::from(tag) << 59)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
 /// The bytes of [`Parts::tags`] at the positions of `mask`.
 #[inline]
 fn tag_mask(mask: u8) -> u32 {
@@ -885,6 +882,8 @@ fn term_keys(t: &Term) -> [Option<Key>; INDEXED] {
 
 /// How many leading elements of a word are indexed.
 pub const INDEXED: usize = 4;
+// a call site's list keys ([`ListKeys`]) are the index keys of its leading elements
+const _: () = assert!(INDEXED == crate::solve::program::HOST_LIST_MAX);
 
 /// Fact sets of at most this many facts have no index: a pattern scans them all (the key check of
 /// [`Ground::may_match`] is cheaper than hashing for so few), and the next state's set is a copy of
@@ -913,12 +912,6 @@ fn key_word(k: Key) -> u64 {
 /// The bits of a composite hash kept ([`composite`]): few in unit tests, so that runs of facts
 /// with different keys (inexact modes) occur there too.
 const HASH_SHIFT: u32 = if cfg!(test) { 61 } else { 32 };
-
-/// Mixes the next bound position's [`key_word`] into a composite key hash.
-#[inline]
-fn mix(h: u64, w: u64) -> u64 {
-    (h.rotate_left(26) ^ w).wrapping_mul(0x517C_C1B7_2722_0A95)
-}
 
 /// The composite hash (at most 32 bits) of the key words `kw` at the positions of `mask`, in order.
 #[inline]
@@ -1304,6 +1297,13 @@ impl Candidates<'_> {
 }
 
 impl Candidates<'_> {
+    /// Was the pattern a proper list of at most [`INDEXED`] elements, each atomic or a variable
+    /// (then [`Candidates::unify_elems`] is [`Candidates::unify`] where it answers)?
+    #[inline]
+    pub fn is_short_list(&self) -> bool {
+        self.len != NOT_FLAT
+    }
+
     /// [`Candidates::unify`] for candidates made by [`FactSet::candidates_of`] (no list on the
     /// heap): the same outcome, or `None`, having bound nothing, when `g` is not a short word of
     /// atomic elements (its unification needs the list). A short word of another length does not
@@ -1317,19 +1317,6 @@ impl Candidates<'_> {
             return Some(false);
         }
         Some(self.unify_vars(g, store))
-    }
-}
-
-/// The tag and value word of an atomic cell's key (atom 1, integer 2, float 3, string 4), as
-/// [`Candidates::pattern`] and [`FactSet::candidates_of`] key a pattern's elements.
-#[inline(always)]
-fn atomic_part(e: Cell) -> (u32, u64) {
-    match e {
-        Cell::Atom(a) => (1, u64::from(a.0)),
-        Cell::Int(i) => (2, i as u64),
-        Cell::Float(f) => (3, f.to_bits()),
-        Cell::Str(s) => (4, u64::from(s.0)),
-        _ => (0, 0),
     }
 }
 
@@ -1364,16 +1351,25 @@ impl Candidates<'static> {
     /// more than [`INDEXED`] or no elements, or another cell.
     #[inline(always)]
     pub fn of_elems(elems: &[Cell]) -> Option<(Candidates<'static>, u64)> {
+        Candidates::of_elems_keyed(&ListKeys::EMPTY, elems)
+    }
+
+    /// [`Candidates::of_elems`] of `elems` whose first `keys.n` elements are atomic with the
+    /// keys `keys` (computed at load time for a call site's leading constants: only the other
+    /// elements are keyed here).
+    #[inline(always)]
+    pub fn of_elems_keyed(keys: &ListKeys, elems: &[Cell]) -> Option<(Candidates<'static>, u64)> {
         if elems.is_empty() || elems.len() > INDEXED {
             return None;
         }
+        debug_assert!(usize::from(keys.n) <= elems.len());
         // the keys gathered in locals (not through the struct), as `add_part` records them
-        let mut tags = 0u32;
-        let mut vals = [0u64; INDEXED];
-        let mut mask = 0u8;
+        let mut tags = keys.tags;
+        let mut vals = keys.vals;
+        let mut mask = ((1u32 << keys.n) - 1) as u8;
         let mut vars = [0u32; INDEXED];
-        let mut h = 0;
-        for (n, &e) in elems.iter().enumerate() {
+        let mut h = keys.hash;
+        for (n, &e) in elems.iter().enumerate().skip(usize::from(keys.n)) {
             let (tag, v) = match e {
                 Cell::Atom(_) | Cell::Int(_) | Cell::Float(_) | Cell::Str(_) => atomic_part(e),
                 Cell::Ref(x) => {
@@ -1520,7 +1516,14 @@ impl FactSet {
     /// elements.
     #[inline(always)]
     pub fn candidates_of(&self, elems: &[Cell]) -> Option<Candidates<'_>> {
-        let (c, h) = Candidates::of_elems(elems)?;
+        self.candidates_of_keyed(&ListKeys::EMPTY, elems)
+    }
+
+    /// [`FactSet::candidates_of`] with the keys of the leading elements given
+    /// ([`Candidates::of_elems_keyed`]).
+    #[inline(always)]
+    pub fn candidates_of_keyed(&self, keys: &ListKeys, elems: &[Cell]) -> Option<Candidates<'_>> {
+        let (c, h) = Candidates::of_elems_keyed(keys, elems)?;
         Some(self.candidates_keyed(c, h))
     }
 
@@ -1910,6 +1913,54 @@ mod tests {
     }
 
     /// Words deeper than `NESTED_DEPTH` (copied by `copy_any`) and long lists of compounds
+    /// `Candidates::of_elems_keyed` with the load-time keys of a call site's leading constants
+    /// (`ListKeys::of_prefix`, as `HostSite::of` takes them) is `of_elems`: the same keys, mask,
+    /// tag mask, variables, length and composite hash, for every list of one to four elements
+    /// over a few constants and variables and every constant prefix of it.
+    #[test]
+    fn site_keys_give_the_pattern_of_the_elements() {
+        let vals = [
+            Cell::Atom(atom::Atom::new("a")),
+            Cell::Str(atom::Atom::new("a")),
+            Cell::Int(1),
+            Cell::Float(-0.0),
+            Cell::Ref(7),
+            Cell::Ref(9),
+        ];
+        let mut lists: Vec<Vec<Cell>> = vec![Vec::new()];
+        let mut checked = 0;
+        for _ in 0..INDEXED {
+            lists = lists
+                .iter()
+                .flat_map(|l| {
+                    vals.iter().map(move |&v| {
+                        let mut l = l.clone();
+                        l.push(v);
+                        l
+                    })
+                })
+                .collect();
+            for l in &lists {
+                let (want, wh) = Candidates::of_elems(l).expect("a short list");
+                let consts = l.iter().take_while(|e| e.is_atomic()).count();
+                for k in 0..=consts {
+                    let keys = ListKeys::of_prefix(&l[..k]);
+                    assert_eq!(usize::from(keys.n), k);
+                    let (got, gh) = Candidates::of_elems_keyed(&keys, l).expect("a short list");
+                    assert_eq!(gh, wh, "{l:?} {k}");
+                    assert_eq!(got.parts, want.parts, "{l:?} {k}");
+                    assert_eq!(
+                        (got.mask, got.tmask, got.len, got.vars),
+                        (want.mask, want.tmask, want.len, want.vars),
+                        "{l:?} {k}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
     /// (copied by `copy_nested`, tails in a loop) are the words compiled from their terms (cells,
     /// ends, hash and keys: checked inside `into_ground`), their lazily built terms the terms.
     #[test]

@@ -13,7 +13,7 @@ use super::facts::{push_list, Candidates, FactSet, Ground, HeapWord, Scratch, IN
 use crate::atom::{self, Atom};
 use crate::rng::Rng;
 use crate::solve::builtins::Det;
-use crate::solve::host::Host;
+use crate::solve::host::{Host, ListKeys};
 use crate::solve::store::{Cell, Store, TrailEntry};
 use crate::term::Term;
 use std::sync::Arc;
@@ -411,13 +411,19 @@ impl KeywordHost<'_> {
     /// [`Host::call_list`] of the body keywords other than `fact/1` (out of line, so that the
     /// `fact/1` path stays as it was): `create/1`, `delete/1`, `tocreate/1`, `todelete/1`.
     #[inline(never)]
-    fn schedule_list(&mut self, id: u32, store: &mut Store, elems: &[Cell]) -> Option<Det> {
+    fn schedule_list(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        elems: &[Cell],
+        keys: &ListKeys,
+    ) -> Option<Det> {
         if !self.placement.allows(id) {
             return None;
         }
         match id {
-            CREATE => self.create_list(store, elems),
-            DELETE => self.delete_list(store, elems),
+            CREATE => self.create_list(store, elems, keys),
+            DELETE => self.delete_list(store, elems, keys),
             TOCREATE => {
                 let words = self.creates.iter().map(|g| &**g);
                 words_list(store, elems, words, self.creates.len())
@@ -435,13 +441,13 @@ impl KeywordHost<'_> {
     /// compared with the facts and the scheduled words by its elements and shared with the word
     /// made before ([`Scratch::shared_elems`]), without copying its cells (`None` with an unbound
     /// element: the instantiation error).
-    fn create_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Det> {
+    fn create_list(&mut self, store: &mut Store, elems: &[Cell], keys: &ListKeys) -> Option<Det> {
         if elems.len() > INDEXED || !elems.iter().all(|e| e.is_atomic()) {
             return None;
         }
         // the schedules may change: tables of the old context must not be served
         self.context = fresh_context();
-        let (pat, h) = Candidates::of_elems(elems)?;
+        let (pat, h) = Candidates::of_elems_keyed(keys, elems)?;
         // (`FactSet::contains_elems`, with the keys and hash computed once)
         let facts = self.facts;
         let cands = facts.candidates_keyed(pat, h);
@@ -458,9 +464,9 @@ impl KeywordHost<'_> {
     /// [`Host::call_list`] of `delete/1`: the candidates [`Host::call`] finds from the list, in
     /// the same order, each not yet deleted one unified with the elements (a candidate whose keys
     /// differ from the pattern's does not unify).
-    fn delete_list(&mut self, store: &mut Store, elems: &[Cell]) -> Option<Det> {
+    fn delete_list(&mut self, store: &mut Store, elems: &[Cell], keys: &ListKeys) -> Option<Det> {
         let facts = self.facts;
-        let cands = facts.candidates_of(elems)?;
+        let cands = facts.candidates_of_keyed(keys, elems)?;
         self.context = fresh_context();
         let n = cands.len();
         let mut list = None;
@@ -516,14 +522,25 @@ impl Host for KeywordHost<'_> {
     /// with the same schedules, trail entries and retry states. `None` (nothing done) where the
     /// call would raise an error.
     fn call_list(&mut self, id: u32, store: &mut Store, elems: &[Cell]) -> Option<Det> {
+        self.call_site(id, store, elems, &ListKeys::EMPTY)
+    }
+    /// [`Host::call_list`] with the keys of the leading constants given (the same answer: they
+    /// are the keys [`Candidates::of_elems`] would compute).
+    fn call_site(
+        &mut self,
+        id: u32,
+        store: &mut Store,
+        elems: &[Cell],
+        keys: &ListKeys,
+    ) -> Option<Det> {
         if id != FACT {
-            return self.schedule_list(id, store, elems);
+            return self.schedule_list(id, store, elems, keys);
         }
         if !self.placement.allows(FACT) {
             return None;
         }
         let facts = self.facts;
-        let cands = facts.candidates_of(elems)?;
+        let cands = facts.candidates_of_keyed(keys, elems)?;
         // a candidate that is not a short word of atomic elements is unified with the list,
         // built (once) on the heap then
         let mut list = None;
@@ -544,6 +561,30 @@ impl Host for KeywordHost<'_> {
             }
             other => other,
         })
+    }
+    /// A retry of `fact/1` whose candidates are kept, for a pattern that was a short proper list
+    /// of atomic elements and variables: its candidates unified by their elements
+    /// ([`Candidates::unify_elems`], which is [`Candidates::unify`] for such a pattern), without
+    /// the pattern; `None` (nothing bound) at a candidate that is not a short word of atomic
+    /// elements, whose unification needs the list: `call` then retries from the same state.
+    fn retry_kept(&mut self, id: u32, store: &mut Store, state: u64) -> Option<Det> {
+        if id != FACT || !self.placement.allows(FACT) {
+            return None;
+        }
+        let gen = (state >> 32) as u32;
+        let (g, cands) = self.retry.as_ref()?;
+        if gen == 0 || *g != gen || !cands.is_short_list() {
+            return None;
+        }
+        let start = state as u32 as usize;
+        Some(
+            match fact_answer(self.facts, cands, store, start, |g, store| {
+                cands.unify_elems(g, store)
+            })? {
+                Det::Retry(pos) => Det::Retry(retry_state(pos, gen)),
+                other => other,
+            },
+        )
     }
     fn call(
         &mut self,

@@ -231,6 +231,7 @@ fn compile_clause(head: &Term, goals: &[GoalSrc<'_>], c: &SourceClause) -> Claus
             code: None,
             sub: u32::MAX,
             host_list: false,
+            site: None,
         })
         .collect();
     ClauseT {
@@ -302,6 +303,9 @@ fn arith_goal(cells: &[Cell], ends: &[u32], g: &mut GoalT, list_hosts: u64) {
     };
     g.host_list = matches!((g.disp, &*g.args), (Dispatch::Host(id), &[a])
         if id < 64 && list_hosts & (1 << id) != 0 && host_list_template(cells, a));
+    g.site = g
+        .host_list
+        .then(|| Box::new(crate::solve::host::HostSite::of(cells, g.args[0])));
     if g.arith.is_some() || g.host_list {
         let size = g
             .args
@@ -521,6 +525,7 @@ fn sub_node(
                 code: None,
                 sub: u32::MAX,
                 host_list: false,
+                site: None,
             };
             arith_goal(cells, ends, &mut g, data.list_hosts);
             SubGoal::Goal(g)

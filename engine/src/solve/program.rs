@@ -97,6 +97,9 @@ pub struct GoalT {
     /// then `block` is as for `arith`): the machine may hand the host the elements
     /// ([`crate::solve::host::Host::call_list`]) instead of building the list.
     pub host_list: bool,
+    /// A `host_list` goal's list decided at load time (set with `host_list` by `arith_goals`;
+    /// `None` for the other goals): what [`crate::solve::host::Host::call_site`] is given.
+    pub site: Option<Box<crate::solve::host::HostSite>>,
 }
 
 /// The longest list of a [`GoalT::host_list`] goal.

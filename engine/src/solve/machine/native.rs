@@ -3,7 +3,7 @@
 use super::*;
 use crate::solve::arith::int_fn;
 use crate::solve::builtins;
-use crate::solve::program::{ANode, AOp, AVal, ArithCode, ArithOp, GoalT, HOST_LIST_MAX};
+use crate::solve::program::{ANode, AOp, AVal, ArithCode, ArithOp, GoalT};
 use crate::solve::store::Store;
 
 /// At most this many calls are counted by one call of a library fast path ([`Ctx::room`]).
@@ -179,9 +179,17 @@ impl Machine {
         marks: Option<(u32, u32, u32)>,
     ) -> Result<Step, Fault> {
         let (saved_mark, (heap, trail, frames)) = self.begin_call(marks);
-        let r = self.with_args(args, arity, |m, buf| {
-            host.call(id, &mut m.store, &mut m.rng, buf, redo)
-        });
+        // a retry the host answers from what it kept, else the call with the arguments
+        let kept = match redo {
+            Some(state) if state >> 32 != 0 => host.retry_kept(id, &mut self.store, state),
+            _ => None,
+        };
+        let r = match kept {
+            Some(d) => Ok(d),
+            None => self.with_args(args, arity, |m, buf| {
+                host.call(id, &mut m.store, &mut m.rng, buf, redo)
+            }),
+        };
         let retry = |state| CpKind::Host {
             id,
             args,
@@ -206,7 +214,7 @@ impl Machine {
     pub(super) fn host_list(
         &mut self,
         host: &mut dyn Host,
-        c: &ClauseT,
+        _c: &ClauseT,
         g: &GoalT,
         env: u32,
         next: u32,
@@ -217,27 +225,26 @@ impl Machine {
         if self.inferences >= self.check_at {
             return None;
         }
-        let mut elems = [Cell::Atom(atom::NIL); HOST_LIST_MAX];
-        let mut n = 0;
-        let mut t = g.args[0];
-        while let Cell::List(p) = t {
-            let e = match c.cells[p as usize] {
-                Cell::Var(s) | Cell::Ref(s) => {
-                    self.store.deref(self.store.heap[(env + s) as usize])
-                }
-                other => other,
-            };
+        // the elements: the site's constants, and its variables' values
+        let site = g.site.as_deref()?;
+        let mut elems = site.elems;
+        let mut vm = site.vars;
+        while vm != 0 {
+            let i = vm.trailing_zeros() as usize;
+            vm &= vm - 1;
+            let e = self
+                .store
+                .deref(self.store.heap[(env + site.slots[i]) as usize]);
             if !(e.is_atomic() || matches!(e, Cell::Ref(_))) {
                 return None;
             }
-            elems[n] = e;
-            n += 1;
-            t = c.cells[p as usize + 1];
+            elems[i] = e;
         }
+        let n = usize::from(site.len);
         let (heap, trail, frames) = self.heights(None);
         let saved_mark = self.store.mark;
         self.store.mark = heap;
-        let Some(r) = host.call_list(id, &mut self.store, &elems[..n]) else {
+        let Some(r) = host.call_site(id, &mut self.store, &elems[..n], &site.keys) else {
             self.store.mark = saved_mark;
             return None;
         };

@@ -219,7 +219,7 @@ impl Mcts {
                 if let Some(m) = &self.mine {
                     decisions.retain(|d| d.player != self.me);
                     decisions.push(m.clone());
-                    decisions.sort_by_key(|d| d.player);
+                    sim::sort_by_player(&mut decisions);
                 }
             }
             let mut joint: Vec<Submission> = Vec::new();

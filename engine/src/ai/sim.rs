@@ -137,6 +137,12 @@ pub struct Decision {
     pub switches: Vec<(Term, Vec<Term>)>,
 }
 
+/// Sorts decisions by their players (one instantiation of the standard library's sort for every
+/// caller: the wasm's size).
+pub fn sort_by_player(decisions: &mut [Decision]) {
+    decisions.sort_by_key(|d| d.player);
+}
+
 impl Decision {
     /// The number of action combinations (capped at [`MAX_COMBOS`]).
     pub fn count(&self) -> usize {
@@ -191,7 +197,7 @@ pub fn decisions(s: &mut Session) -> Result<Vec<Decision>, RuntimeError> {
             }),
         }
     }
-    out.sort_by_key(|d| d.player);
+    sort_by_player(&mut out);
     Ok(out)
 }
 

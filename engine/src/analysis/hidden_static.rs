@@ -394,7 +394,7 @@ pub fn check_game(game: &Game, clauses: &[crate::syntax::Clause]) -> Vec<Diagnos
     let mut a = Analysis::new(game, clauses);
     a.run();
     let mut out = a.out;
-    out.sort_by_key(|d| (d.span.start, d.span.end));
+    crate::diag::sort_by_span(&mut out);
     out
 }
 

@@ -125,7 +125,7 @@ pub fn check_placement(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic>
         // helpers only: keywords are not followed (a call of one is E0302)
         let reach = graph.reach_through([kw], |p| !is_head_keyword(p));
         let mut preds: Vec<PredKey> = reach.iter().collect();
-        preds.sort_by_key(|&p| graph.clauses_of(p).first().copied());
+        by_first_clause(graph, &mut preds);
         for p in preds {
             let path = reach.path(p);
             for (_, s) in graph.calls_of(p) {
@@ -172,6 +172,12 @@ pub fn check_placement(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic>
 /// `W0303`: a call in a head keyword's condition (or a helper it reaches) whose goal is not known
 /// statically, once per call site (for the first head keyword, in [`HEAD_KEYWORDS`] order, that
 /// reaches it).
+/// Sorts predicates by their first clause (undefined ones first), stably: one instantiation of the
+/// standard library's sort for both passes (the wasm's size).
+fn by_first_clause(graph: &CallGraph, preds: &mut [PredKey]) {
+    preds.sort_by_key(|&p| graph.clauses_of(p).first().copied());
+}
+
 fn unknown_goals(graph: &CallGraph) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -181,7 +187,7 @@ fn unknown_goals(graph: &CallGraph) -> Vec<Diagnostic> {
         }
         let reach = graph.reach_through([kw], |p| !is_head_keyword(p));
         let mut preds: Vec<PredKey> = reach.iter().collect();
-        preds.sort_by_key(|&p| graph.clauses_of(p).first().copied());
+        by_first_clause(graph, &mut preds);
         for p in preds {
             for &c in graph.clauses_of(p) {
                 for &span in graph.unknown_calls(c) {

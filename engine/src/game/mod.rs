@@ -66,7 +66,7 @@ impl Game {
             .build();
         diags.append(&mut d);
         diags.extend(crate::analysis::lints::unknown_slot_types(&parsed.clauses));
-        diags.sort_by_key(|d| d.span.start);
+        crate::diag::sort_by_start(&mut diags);
         if diags.iter().any(|d| d.is_error()) {
             return Err(diags);
         }

@@ -328,7 +328,7 @@ pub fn all() -> Vec<BuiltinDoc> {
                 && n.chars().all(|c| c.is_alphanumeric() || c == '_')
         })
         .collect();
-    keys.sort_by(|a, b| a.0.name().cmp(b.0.name()).then(a.1.cmp(&b.1)));
+    crate::solve::builtins::sort_by_name(&mut keys);
     keys.dedup();
     keys.into_iter().filter_map(doc).collect()
 }

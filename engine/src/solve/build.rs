@@ -228,7 +228,7 @@ impl ProgramBuilder {
             library_fast_paths(&mut data);
         }
         data.direct_conds = direct_conds(&data.subs);
-        diags.sort_by_key(|d| d.span.start);
+        crate::diag::sort_by_start(&mut diags);
         (Program(Arc::new(data)), diags)
     }
 }
@@ -302,7 +302,7 @@ impl Program {
         });
         let (p, mut d) = ProgramBuilder::new().clauses(clauses).build();
         diags.append(&mut d);
-        diags.sort_by_key(|d| d.span.start);
+        crate::diag::sort_by_start(&mut diags);
         (p, diags)
     }
 }

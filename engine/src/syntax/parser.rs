@@ -63,7 +63,7 @@ pub fn parse_file(src: &str) -> ParsedFile {
     }
     let mut diagnostics = lexed.diagnostics;
     diagnostics.append(&mut p.diags);
-    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    crate::diag::sort_by_span(&mut diagnostics);
     ParsedFile {
         clauses,
         diagnostics,
@@ -113,7 +113,7 @@ pub fn parse_term(src: &str) -> Result<ReadTerm, Vec<Diagnostic>> {
                     Span::new(0, src.len()),
                 ));
             }
-            diags.sort_by_key(|d| (d.span.start, d.span.end));
+            crate::diag::sort_by_span(&mut diags);
             Err(diags)
         }
     }

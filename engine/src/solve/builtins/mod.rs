@@ -118,8 +118,14 @@ pub fn has_library_fast(name: Atom) -> bool {
 /// Every native built-in's name and arity (for completion, hover and the library-redefinition lint).
 pub fn all() -> Vec<(Atom, u32)> {
     let mut v: Vec<_> = table().keys().copied().collect();
-    v.sort_by(|a, b| a.0.name().cmp(b.0.name()).then(a.1.cmp(&b.1)));
+    sort_by_name(&mut v);
     v
+}
+
+/// Sorts predicate keys by name, then arity, stably (one instantiation of the standard library's
+/// sort for every such list: the wasm's size).
+pub fn sort_by_name(keys: &mut [(Atom, u32)]) {
+    keys.sort_by(|a, b| a.0.name().cmp(b.0.name()).then(a.1.cmp(&b.1)));
 }
 
 fn register(add: &mut dyn FnMut(&str, u32, Builtin)) {

@@ -107,16 +107,31 @@ fn sort_impl(
     for it in items {
         keyed.push((sort_key(s, it, key)?, it));
     }
-    match order {
-        SortOrder::Lt | SortOrder::Le => keyed.sort_by(|a, b| s.compare(a.0, b.0)),
-        SortOrder::Gt | SortOrder::Ge => keyed.sort_by(|a, b| s.compare(b.0, a.0)),
-    }
+    sort_pairs(
+        s,
+        &mut keyed,
+        matches!(order, SortOrder::Gt | SortOrder::Ge),
+    );
     if matches!(order, SortOrder::Lt | SortOrder::Gt) {
         keyed.dedup_by(|b, a| s.compare(a.0, b.0) == Ordering::Equal);
     }
     let sorted: Vec<Cell> = keyed.into_iter().map(|(_, it)| it).collect();
     let l = ctx.store.make_list(&sorted, Cell::Atom(atom::NIL));
     Ok(unify(ctx, out, l))
+}
+
+/// Sorts `(key, item)` pairs by their keys in the standard order (descending when `desc`), stably:
+/// equal keys keep their order. The one instantiation of the standard library's stable sort for
+/// `sort/2`, `msort/2`, `sort/4` and `keysort/2` (the wasm's size).
+fn sort_pairs(s: &Store, keyed: &mut [(Cell, Cell)], desc: bool) {
+    keyed.sort_by(|a, b| {
+        let o = s.compare(a.0, b.0);
+        if desc {
+            o.reverse()
+        } else {
+            o
+        }
+    });
 }
 
 fn keysort(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term> {
@@ -138,7 +153,7 @@ fn keysort(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, Term
             }
         }
     }
-    keyed.sort_by(|a, b| s.compare(a.0, b.0));
+    sort_pairs(s, &mut keyed, false);
     let sorted: Vec<Cell> = keyed.into_iter().map(|(_, it)| it).collect();
     let l = ctx.store.make_list(&sorted, Cell::Atom(atom::NIL));
     Ok(unify(ctx, args[1], l))

@@ -298,10 +298,21 @@ impl Machine {
     /// (the same words and hash as [`key_cells`]), without making the key. `None`: not in the
     /// cache, or an argument is compound.
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
     fn probe<const N: usize>(&self, p: u32, args: u32) -> Option<(u32, u32, [u32; N])> {
         let a = args as usize;
         let cells: &[Cell; N] = self.store.heap.get(a..a + N)?.try_into().ok()?;
+        self.probe_cells(p, cells)
+    }
+
+    /// [`Machine::probe`] of the call `p(cells...)` whose argument cells are given (not
+    /// dereferenced yet, as on the heap).
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn probe_cells<const N: usize>(
+        &self,
+        p: u32,
+        cells: &[Cell; N],
+    ) -> Option<(u32, u32, [u32; N])> {
         let mut v = [0u64; N];
         let mut refs = [0u32; N];
         let (mut h, mut tags, mut first) = (0u64, 0u64, 0u32);
@@ -414,6 +425,48 @@ impl Machine {
             // (per-state trials count served answers; argument-memo entries have none)
             Some((e, ..)) => Some(!self.memo_entries[e as usize].list.is_empty()),
             None => self.exists_slow::<N>(p, args),
+        }
+    }
+
+    /// [`Machine::memo_answer_exists`] of the call `g` written in a clause (environment `env`),
+    /// from the table's cache only, without building its arguments: the arguments are the
+    /// environment's cells of its variables (what `Machine::goal_args` would copy to the heap)
+    /// and its atomic constants. `None` (nothing done) when `g` is not an argument-memo call of
+    /// arity 1 to 4, has a compound argument, or is not in the cache.
+    pub(super) fn memo_exists_env(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        g: &GoalT,
+        env: u32,
+    ) -> Option<bool> {
+        let pr = &data.preds[p as usize];
+        if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
+            return None;
+        }
+        match g.arity {
+            1 => self.exists_env::<1>(p, g, env),
+            2 => self.exists_env::<2>(p, g, env),
+            3 => self.exists_env::<3>(p, g, env),
+            4 => self.exists_env::<4>(p, g, env),
+            _ => None,
+        }
+    }
+
+    /// [`Machine::memo_exists_env`] of arity `N`.
+    #[inline(always)]
+    fn exists_env<const N: usize>(&mut self, p: u32, g: &GoalT, env: u32) -> Option<bool> {
+        let mut cells = [Cell::Atom(atom::NIL); N];
+        for (j, cell) in cells.iter_mut().enumerate() {
+            *cell = match *g.args.get(j)? {
+                Cell::Var(s) | Cell::Ref(s) => self.store.heap[(env + s) as usize],
+                Cell::Struct(_) | Cell::List(_) => return None,
+                a => a,
+            };
+        }
+        match self.probe_cells::<N>(p, &cells)? {
+            (MEMO_THROWS, ..) => None,
+            (e, ..) => Some(!self.memo_entries[e as usize].list.is_empty()),
         }
     }
 

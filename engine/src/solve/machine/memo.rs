@@ -298,10 +298,21 @@ impl Machine {
     /// (the same words and hash as [`key_cells`]), without making the key. `None`: not in the
     /// cache, or an argument is compound.
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
     fn probe<const N: usize>(&self, p: u32, args: u32) -> Option<(u32, u32, [u32; N])> {
         let a = args as usize;
         let cells: &[Cell; N] = self.store.heap.get(a..a + N)?.try_into().ok()?;
+        self.probe_cells(p, cells)
+    }
+
+    /// [`Machine::probe`] of the call `p(cells...)` whose argument cells are given (not
+    /// dereferenced yet, as on the heap).
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn probe_cells<const N: usize>(
+        &self,
+        p: u32,
+        cells: &[Cell; N],
+    ) -> Option<(u32, u32, [u32; N])> {
         let mut v = [0u64; N];
         let mut refs = [0u32; N];
         let (mut h, mut tags, mut first) = (0u64, 0u64, 0u32);
@@ -420,8 +431,10 @@ impl Machine {
     /// [`Machine::memo_answer_exists`] of the call `g` written in a clause (environment `env`):
     /// its arguments are the environment's cells of its variables (what `Machine::goal_args`
     /// would copy to the heap) and its atomic constants, pushed on the heap for the probe and
-    /// popped again (the probe binds nothing, and nothing refers to them). `None` (nothing done)
-    /// when `g` has a compound argument, or when `memo_answer_exists` does not know.
+    /// popped again (the probe binds nothing, and nothing refers to them); for arity 3 the
+    /// table's cache is probed from them in place, a miss left to the general path. `None`
+    /// (nothing done) when `g` has a compound argument, or when `memo_answer_exists` (or the
+    /// cache) does not know.
     pub(super) fn memo_exists_env(
         &mut self,
         data: &ProgramData,
@@ -429,6 +442,26 @@ impl Machine {
         g: &GoalT,
         env: u32,
     ) -> Option<bool> {
+        if g.arity == 3 {
+            // arity 3 (chess's `xvalue/3`, `yvalue/3`): the cache probed from the cells in
+            // place (one copy of the probe; the other arities through the heap)
+            let pr = &data.preds[p as usize];
+            if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
+                return None;
+            }
+            let mut cells = [Cell::Atom(atom::NIL); 3];
+            for (j, cell) in cells.iter_mut().enumerate() {
+                *cell = match *g.args.get(j)? {
+                    Cell::Var(s) | Cell::Ref(s) => self.store.heap[(env + s) as usize],
+                    Cell::Struct(_) | Cell::List(_) => return None,
+                    a => a,
+                };
+            }
+            return match self.probe_cells::<3>(p, &cells)? {
+                (MEMO_THROWS, ..) => None,
+                (e, ..) => Some(!self.memo_entries[e as usize].list.is_empty()),
+            };
+        }
         if g.args
             .iter()
             .any(|a| matches!(a, Cell::Struct(_) | Cell::List(_)))

@@ -438,20 +438,37 @@ pub(super) fn control_subs(
 ) -> Vec<(usize, u32)> {
     let mut roots = Vec::new();
     for (gi, g) in c.body.iter().enumerate() {
-        // (a body goal `\+ G` stays: `Machine::negation` decides it in place, as cheaply)
-        if !matches!(
-            g.disp,
-            Dispatch::Control(Control::Disj | Control::IfThen | Control::SoftIfThen)
-        ) {
+        // (a body goal `\+ G` stays: `Machine::negation` decides it in place, as cheaply;
+        // except when `G` is a host-list goal (`\+ fact([..])`) or an argument-memo call: its
+        // arguments are then not built, `Machine::not_host_env` and `Machine::memo_exists_env`
+        // take them from the clause's environment)
+        let not = matches!(g.disp, Dispatch::Control(Control::Not));
+        if !not
+            && !matches!(
+                g.disp,
+                Dispatch::Control(Control::Disj | Control::IfThen | Control::SoftIfThen)
+            )
+        {
             continue;
         }
         let mark = subs.len();
         match sub_node(data, &c.cells, &c.ends, g.name, &g.args, subs, 0) {
-            Some(r) => roots.push((gi, r)),
-            None => subs.truncate(mark),
+            Some(r) if !not || env_not(data, subs, r) => roots.push((gi, r)),
+            _ => subs.truncate(mark),
         }
     }
     roots
+}
+
+/// Is node `r` of `subs` the negation of a host-list goal (`\+ fact([..])`) or of an
+/// argument-memo call (decided from the clause's environment, see [`control_subs`])?
+fn env_not(data: &ProgramData, subs: &[SubGoal], r: u32) -> bool {
+    match subs[r as usize] {
+        SubGoal::Not(_, g) => matches!(&subs[g as usize], SubGoal::Goal(g)
+            if g.host_list
+                || matches!(g.disp, Dispatch::User(p) if data.preds[p as usize].memo)),
+        _ => false,
+    }
 }
 
 /// Sets the [`GoalT::sub`] of the body goals `roots` (from [`control_subs`]).

@@ -864,6 +864,89 @@ uv(Z) :- \\+ eq(Z, a).
     }
 }
 
+/// [`counted`] with memoization on.
+fn counted_memo(p: &Program, goal: &str, limits: Limits) -> Vec<(String, u64)> {
+    let mut q = p.query(goal, limits).expect("goal parses");
+    let mut out = Vec::new();
+    while let Some(r) = q.next_answer() {
+        let stop = r.is_err();
+        let shown = match r {
+            Ok(a) => format!("{a:?}"),
+            Err(e) => format!("{:?}", e.kind),
+        };
+        out.push((shown, q.inferences()));
+        if stop || out.len() > 100 {
+            break;
+        }
+    }
+    out
+}
+
+/// `\+ G` written in a clause body with `G` an argument-memo call is compiled into the clause
+/// (`compile::control_subs`) and, once `G`'s table entry is in the cache, decided from the
+/// clause's environment without building `G` (`Machine::memo_exists_env`); `\+ G` of a goal
+/// term in a variable takes the general path (`Machine::negation`). Both count the same
+/// inferences: the same answers, the same counts and, under every inference budget, the same
+/// outcome at the same point (memoization on, so the tables fill as the calls repeat; `call(T)`
+/// keeps `d/1` and the others from being memoized themselves, as `m/1` is not).
+#[test]
+fn negated_memo_call_from_the_clause_counts_as_the_general_path() {
+    let src = "
+f(a, 1). f(b, 2). f(b, 3). f(d, 4).
+g(K, V) :- f(K, V).
+h(K, V, W) :- f(K, V), W = V.
+ks([a, b, c, a, c, x, b, a, 7, d, 2.5, \"s\", d]).
+d(K) :- ks(L), member(K, L), G = g(K, _), T = true, call(T), \\+ g(K, _).
+m(K) :- ks(L), member(K, L), G = g(K, _), T = true, call(T), \\+ G.
+d2(K, V) :- ks(L), member(K, L), member(V, [1, 2, 4, Z]), G = h(K, V, V), T = true, call(T), not(h(K, V, V)).
+m2(K, V) :- ks(L), member(K, L), member(V, [1, 2, 4, Z]), G = h(K, V, V), T = true, call(T), not(G).
+d3(K) :- ks(L), member(K, L), G = g(f(K), 1), T = true, call(T), \\+ g(f(K), 1).
+m3(K) :- ks(L), member(K, L), G = g(f(K), 1), T = true, call(T), \\+ G.
+";
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    for name in ["g", "h"] {
+        let n = if name == "g" { 2 } else { 3 };
+        let pr = p.pred(Atom::new(name), n).expect("predicate");
+        assert!(pr.memo, "{name} is memoized by its arguments");
+    }
+    let compiled = |name: &str, n: u32| {
+        let pr = p.pred(Atom::new(name), n).expect("predicate");
+        pr.clauses[0].body.iter().any(|g| g.sub != u32::MAX)
+    };
+    assert!(
+        compiled("d", 1) && compiled("d2", 2),
+        "the negations are compiled"
+    );
+    assert!(
+        !compiled("m", 1) && !compiled("m2", 2),
+        "the goal terms are not"
+    );
+    let mut answers = 0;
+    for (direct, general) in [
+        ("d(K)", "m(K)"),
+        ("d2(K, V)", "m2(K, V)"),
+        ("d3(K)", "m3(K)"),
+    ] {
+        let a = counted_memo(&p, direct, Limits::default());
+        assert_eq!(a, counted_memo(&p, general, Limits::default()), "{direct}");
+        answers += a.len();
+        let total = a.last().map(|x| x.1).unwrap_or(0);
+        for k in 1..=total + 1 {
+            let limits = Limits {
+                max_inferences: k,
+                ..Limits::default()
+            };
+            assert_eq!(
+                counted_memo(&p, direct, limits),
+                counted_memo(&p, general, limits),
+                "{direct}, budget {k}"
+            );
+        }
+    }
+    assert!(answers > 10, "the goals have answers ({answers})");
+}
+
 /// `f(X0, f(X1, ... f(Xn-1, end)))`, its variables numbered from `from`.
 fn nested(n: u32, from: u32, leaf: Term) -> Term {
     (0..n)

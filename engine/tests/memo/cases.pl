@@ -89,3 +89,21 @@ ta(K, V, W) :- at(K, V, W).
 % query findall(K, (mem(V, [2, 1, 2]), ta(K, V, _)), L), L == [b, g, a, b, g]
 % query findall(V-W, ta(_, V, W), L), length(L, 7)
 % fewer findall(K, (mem(_, [1, 2, 3, 4, 5, 6, 7, 8]), ta(K, _, 1)), L), length(L, 24)
+
+% entries of atomic answers served again from the table: each retry moves the call's choicepoint
+% on to the next matching answer in place (`Machine::serve_memo`), the last answer pops it
+pos(knight, 1, 2).
+pos(knight, 2, 1).
+pos(knight, -1, 2).
+pos(king, 1, 1).
+pos(king, 1, 0).
+pos(king, 0, 0).
+mv(M, X, Y) :- pos(M, X, Y).
+% query findall(M-X-Y, (mem(_, [a, b, c]), mv(M, X, Y)), L), length(L, 18), L = [knight-1-2, knight-2-1|_]
+% query findall(X-Y, (mem(M, [knight, king, knight]), mv(M, X, Y)), L), L == [1-2, 2-1, -1-2, 1-1, 1-0, 0-0, 1-2, 2-1, -1-2]
+% query findall(X, (mem(_, [a, b]), mv(king, X, X)), L), L == [1, 0, 1, 0]
+% query findall(Y, (mem(_, [a, b, c]), mv(king, 1, Y)), L), L == [1, 0, 1, 0, 1, 0]
+% query findall(M, (mem(_, [a, b]), mv(M, 1, Y), Y > 0), L), L == [knight, king, knight, king]
+% query findall(X, (mem(_, [a, b]), mv(knight, X, 1), !), L), L == [2]
+% query findall(X, (mem(_, [a, b]), mv(knight, X, 2), X < 0), L), L == [-1, -1]
+% fewer findall(M-X-Y, (mem(_, [a, b, c, d, e]), mv(M, X, Y)), L), length(L, 30)

@@ -410,8 +410,8 @@ impl Machine {
                 arity,
                 skip,
             } => {
-                self.pop_cp();
                 let marks = Some((cp.heap, cp.trail, cp.frames));
+                // (the choicepoint is popped or moved on by `serve_memo`)
                 match self.serve_memo(entry, pos as usize, args, arity, cp.next, marks, skip)? {
                     Step::Go => return Ok(true),
                     Step::Fail => return Ok(false),

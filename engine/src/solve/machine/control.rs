@@ -429,6 +429,32 @@ impl Machine {
                     let SubGoal::Goal(g) = &data.subs[g as usize] else {
                         unreachable!("a compiled negation's goal is a plain goal")
                     };
+                    if g.host_list {
+                        if let Some(r) = self.not_host_env(data, host, c, g, env, cutb, next) {
+                            return r;
+                        }
+                    } else if let Dispatch::User(p) = g.disp {
+                        // an argument-memo call whose table entry is in the cache: decided as
+                        // `negation_goal` decides it (the same checks, with room for the
+                        // arguments and the goal term that the body goal `\+ G` would build)
+                        if self.inferences < self.check_at
+                            && self.store.heap.len() + g.arity as usize + 2
+                                <= self.heap_at.min(self.gc_at)
+                            && !self.fills.overdue(self.inferences + 1)
+                            && self.cps.len() + 1 < self.limits.max_choicepoints
+                            && self.frames.len() < self.limits.max_frames
+                        {
+                            if let Some(found) = self.memo_exists_env(data, p, g, env) {
+                                self.inferences += 1;
+                                self.last_call = (g.name, g.arity);
+                                if found {
+                                    return Ok(Step::Fail);
+                                }
+                                self.cur = next;
+                                return Ok(Step::Go);
+                            }
+                        }
+                    }
                     let gargs = self.goal_args(c, g, env);
                     self.negation_goal(data, host, g.disp, (g.name, g.arity, gargs), cutb, next)
                 }

@@ -298,10 +298,21 @@ impl Machine {
     /// (the same words and hash as [`key_cells`]), without making the key. `None`: not in the
     /// cache, or an argument is compound.
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
     fn probe<const N: usize>(&self, p: u32, args: u32) -> Option<(u32, u32, [u32; N])> {
         let a = args as usize;
         let cells: &[Cell; N] = self.store.heap.get(a..a + N)?.try_into().ok()?;
+        self.probe_cells(p, cells)
+    }
+
+    /// [`Machine::probe`] of the call `p(cells...)` whose argument cells are given (not
+    /// dereferenced yet, as on the heap).
+    #[inline(always)]
+    #[allow(clippy::needless_range_loop)]
+    fn probe_cells<const N: usize>(
+        &self,
+        p: u32,
+        cells: &[Cell; N],
+    ) -> Option<(u32, u32, [u32; N])> {
         let mut v = [0u64; N];
         let mut refs = [0u32; N];
         let (mut h, mut tags, mut first) = (0u64, 0u64, 0u32);
@@ -415,6 +426,59 @@ impl Machine {
             Some((e, ..)) => Some(!self.memo_entries[e as usize].list.is_empty()),
             None => self.exists_slow::<N>(p, args),
         }
+    }
+
+    /// [`Machine::memo_answer_exists`] of the call `g` written in a clause (environment `env`):
+    /// its arguments are the environment's cells of its variables (what `Machine::goal_args`
+    /// would copy to the heap) and its atomic constants, pushed on the heap for the probe and
+    /// popped again (the probe binds nothing, and nothing refers to them); for arity 3 the
+    /// table's cache is probed from them in place, a miss left to the general path. `None`
+    /// (nothing done) when `g` has a compound argument, or when `memo_answer_exists` (or the
+    /// cache) does not know.
+    pub(super) fn memo_exists_env(
+        &mut self,
+        data: &ProgramData,
+        p: u32,
+        g: &GoalT,
+        env: u32,
+    ) -> Option<bool> {
+        if g.arity == 3 {
+            // arity 3 (chess's `xvalue/3`, `yvalue/3`): the cache probed from the cells in
+            // place (one copy of the probe; the other arities through the heap)
+            let pr = &data.preds[p as usize];
+            if !self.memoize || !pr.memo || self.no_memo.contains(&p) {
+                return None;
+            }
+            let mut cells = [Cell::Atom(atom::NIL); 3];
+            for (j, cell) in cells.iter_mut().enumerate() {
+                *cell = match *g.args.get(j)? {
+                    Cell::Var(s) | Cell::Ref(s) => self.store.heap[(env + s) as usize],
+                    Cell::Struct(_) | Cell::List(_) => return None,
+                    a => a,
+                };
+            }
+            return match self.probe_cells::<3>(p, &cells)? {
+                (MEMO_THROWS, ..) => None,
+                (e, ..) => Some(!self.memo_entries[e as usize].list.is_empty()),
+            };
+        }
+        if g.args
+            .iter()
+            .any(|a| matches!(a, Cell::Struct(_) | Cell::List(_)))
+        {
+            return None;
+        }
+        let args = self.store.len();
+        for &a in g.args.iter() {
+            let c = match a {
+                Cell::Var(s) | Cell::Ref(s) => self.store.heap[(env + s) as usize],
+                a => a,
+            };
+            self.store.heap.push(c);
+        }
+        let found = self.memo_answer_exists(data, p, args, g.arity);
+        self.store.heap.truncate(args as usize);
+        found
     }
 
     /// [`Machine::exists_n`] past the cache: the key made and looked up in the table's map.
@@ -597,6 +661,7 @@ impl Machine {
     /// Unifies the call's arguments with the answers of memo entry `e` from answer `pos` on, leaving
     /// a choicepoint for the remaining ones at the first that unifies. `skip`: argument positions
     /// that equal every answer's (bound to atomic values in the entry's own key), not unified.
+    /// `marks`: a retry of the call's `MemoServe` choicepoint (its heights), still the newest.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn serve_memo(
         &mut self,
@@ -609,18 +674,31 @@ impl Machine {
         skip: u32,
     ) -> Result<Step, Fault> {
         let entry = entry_of(&self.state_entries, &self.memo_entries, e);
+        // a retry (`marks`): the call's `MemoServe` choicepoint is still the newest, popped here
+        // (entries of atomic answers: moved on in place by `serve_atomic`, or popped)
+        let in_place = marks.is_some();
         if entry.atomic && entry.trial.is_none() && arity as usize <= FLAT_KEY_ARITY {
             // (no trial: no answers to count)
             if pos >= entry.len() {
+                if in_place {
+                    self.pop_cp();
+                }
                 return Ok(Step::Fail);
             }
-            return self.serve_atomic(e, pos, args, arity, next, marks, skip);
+            let r = self.serve_atomic(e, pos, args, arity, next, marks, skip, in_place);
+            if in_place && matches!(r, Ok(Step::Fail)) {
+                self.pop_cp();
+            }
+            return r;
         }
         let trial = if e & STATE_ENTRY != 0 {
             entry.trial
         } else {
             None
         };
+        if in_place {
+            self.pop_cp();
+        }
         let mut tried = 0u64;
         let r = self.serve_answers(e, pos, args, arity, next, marks, skip, &mut tried);
         if let Some((q, k)) = trial {
@@ -724,6 +802,10 @@ impl Machine {
     /// answer), then each answer from `pos` on is compared cell by cell, and only a matching one is
     /// bound, which is what unifying the answers in order would bind. A choicepoint resumes at the
     /// next answer if any remain.
+    /// `in_place`: the call's `MemoServe` choicepoint (heights `marks`) is still the newest
+    /// (a retry): it is moved on to the next answer in place, or popped before the last answer
+    /// is bound, instead of being popped before and pushed again; on failure it is left to the
+    /// caller ([`Machine::serve_memo`]).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn serve_atomic(
@@ -735,6 +817,7 @@ impl Machine {
         next: u32,
         marks: Option<(u32, u32, u32)>,
         skip: u32,
+        in_place: bool,
     ) -> Result<Step, Fault> {
         let a = arity as usize;
         // per argument position, as bit sets: `want` (atomic, its code in `code`), `vars` (the
@@ -804,7 +887,19 @@ impl Machine {
             k += 1;
         }
         let stride = 1 + a;
-        if k + 1 < n {
+        if in_place {
+            if k + 1 < n {
+                if let Some(ChoicePoint {
+                    kind: CpKind::MemoServe { pos: p, .. },
+                    ..
+                }) = self.cps.v.last_mut()
+                {
+                    *p = k as u32 + 1;
+                }
+            } else {
+                self.pop_cp();
+            }
+        } else if k + 1 < n {
             // answers remain: resumed at the next one (not looked for now: a caller that needs
             // one answer, e.g. under `\+`, would pay for the search)
             let heights = self.heights(marks);

@@ -272,6 +272,128 @@ impl Machine {
         })
     }
 
+    /// `\+ G` compiled into its clause (`SubGoal::Not`, after `\+` was counted) where `G` is a
+    /// host-list goal `g` (`fact([E1, ..., En])` written out in the clause): what
+    /// [`Machine::not_host_list`] does with the list that `Machine::goal_args` would build, done
+    /// with the elements taken from the clause's environment `env` (as `Machine::host_list` takes
+    /// them), so that the list is not built. The same checks (room for the negation's
+    /// choicepoint and exit frame, no budget check or profile count due, the heap the list would
+    /// take within the heap budget), the same call, count and outcome. `None`: nothing was done.
+    /// After a success that leaves a retry state, when the exit frame's step would first collect
+    /// garbage or abort a memo fill, the list is built above the call's heap (the retry
+    /// choicepoint keeps it) and the general path's state is made, as `not_decided` makes it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    pub(super) fn not_host_env(
+        &mut self,
+        data: &ProgramData,
+        host: &mut dyn Host,
+        c: &ClauseT,
+        g: &GoalT,
+        env: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Option<Result<Step, Fault>> {
+        let Dispatch::Host(id) = g.disp else {
+            return None;
+        };
+        if g.arity != 1
+            || id >= 64
+            || data.list_hosts & (1 << id) == 0
+            || self.inferences >= self.check_at
+            || self.store.heap.len() + 1 + g.block.1 as usize > self.heap_at
+            || self.cps.len() + 1 >= self.limits.max_choicepoints
+            || self.frames.len() >= self.limits.max_frames
+        {
+            return None;
+        }
+        let mut elems = [Cell::Atom(atom::NIL); HOST_LIST_MAX];
+        let mut n = 0;
+        let mut t = g.args[0];
+        while let Cell::List(p) = t {
+            let e = match c.cells[p as usize] {
+                Cell::Var(s) | Cell::Ref(s) => {
+                    self.store.deref(self.store.heap[(env + s) as usize])
+                }
+                other => other,
+            };
+            if n == HOST_LIST_MAX || !(e.is_atomic() || matches!(e, Cell::Ref(_))) {
+                return None;
+            }
+            elems[n] = e;
+            n += 1;
+            t = c.cells[p as usize + 1];
+        }
+        if n == 0 || !matches!(t, Cell::Atom(a) if a == atom::NIL) {
+            return None;
+        }
+        let k = self.frames.len() as u32;
+        let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
+        let (saved_mark, saved_cur) = (self.store.mark, self.cur);
+        self.store.mark = heap;
+        self.cur = k;
+        let Some(r) = host.call_list(id, &mut self.store, &elems[..n]) else {
+            self.store.mark = saved_mark;
+            self.cur = saved_cur;
+            return None;
+        };
+        self.inferences += 1;
+        self.last_call = (g.name, g.arity);
+        self.store.mark = saved_mark;
+        let hk = (heap, trail, k);
+        Some(Ok(match r {
+            Det::True => self.not_decided(true, None, hk, cutb, next, host),
+            Det::Fail => self.not_decided(false, None, hk, cutb, next, host),
+            Det::Retry(state)
+                if self.store.heap.len() > self.gc_at || self.fills.overdue(self.inferences) =>
+            {
+                // the retry's argument: the list of the elements as they were before the call
+                let args = self.store.len();
+                let cells = &mut self.store.heap;
+                cells.push(Cell::List(args + 1));
+                for (i, &e) in elems[..n].iter().enumerate() {
+                    cells.push(e);
+                    cells.push(if i + 1 < n {
+                        Cell::List(args + 3 + 2 * i as u32)
+                    } else {
+                        Cell::Atom(atom::NIL)
+                    });
+                }
+                let top = self.store.len();
+                let h = self.cps.len() as u32;
+                self.cps.push(ChoicePoint {
+                    kind: CpKind::Not,
+                    heap,
+                    trail,
+                    frames: k,
+                    next,
+                    cutb,
+                });
+                self.cps.push(ChoicePoint {
+                    kind: CpKind::Host {
+                        id,
+                        args,
+                        arity: 1,
+                        state,
+                        name: g.name,
+                    },
+                    heap: top,
+                    trail,
+                    frames: k + 1,
+                    next: k,
+                    cutb: 0,
+                });
+                self.exit_not_later(h, cutb, next, heap, k);
+                Step::Go
+            }
+            Det::Retry(_) => {
+                // (as `not_decided` of a success leaving a retry choicepoint)
+                self.store.mark = self.cps.last().map_or(self.base, |c| c.heap);
+                Step::Fail
+            }
+        }))
+    }
+
     /// The end of a negated goal called in place by [`Machine::not_direct`] (heights `heap`,
     /// `trail`, `k` from before the call, the mark restored) that was decided at once: `found`,
     /// it succeeded (leaving choicepoint `retry` if `Some`, not pushed), or it failed.

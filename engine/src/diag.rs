@@ -242,6 +242,19 @@ impl LineIndex {
     }
 }
 
+/// Sorts diagnostics by where they start; equal starts keep their order. Every caller shares this
+/// one instantiation of the standard library's sort (the wasm's size: each closure passed to
+/// `sort_by_key` is a copy of the sort).
+pub fn sort_by_start(diags: &mut [Diagnostic]) {
+    diags.sort_by_key(|d| d.span.start);
+}
+
+/// Sorts diagnostics by their spans (start, then end); equal spans keep their order. One shared
+/// instantiation, as [`sort_by_start`].
+pub fn sort_by_span(diags: &mut [Diagnostic]) {
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,17 +281,4 @@ mod tests {
             assert_eq!(idx.offset(text, lc, unit), x);
         }
     }
-}
-
-/// Sorts diagnostics by where they start; equal starts keep their order. Every caller shares this
-/// one instantiation of the standard library's sort (the wasm's size: each closure passed to
-/// `sort_by_key` is a copy of the sort).
-pub fn sort_by_start(diags: &mut [Diagnostic]) {
-    diags.sort_by_key(|d| d.span.start);
-}
-
-/// Sorts diagnostics by their spans (start, then end); equal spans keep their order. One shared
-/// instantiation, as [`sort_by_start`].
-pub fn sort_by_span(diags: &mut [Diagnostic]) {
-    diags.sort_by_key(|d| (d.span.start, d.span.end));
 }

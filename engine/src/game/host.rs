@@ -372,7 +372,9 @@ fn first_unifying<'g>(
 /// `fact/1`'s answer from candidate `start` on: candidates from the index, then only those whose
 /// indexed elements all agree with the pattern are unified (`unify`); no choicepoint is left when
 /// no later candidate agrees. `None` when `unify` gives up on a candidate (nothing is bound then).
-#[inline(always)]
+/// Inlined into each caller natively; in the wasm the compiler decides (each caller's copy costs
+/// size there, which has a budget).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn fact_answer(
     facts: &FactSet,
     cands: &Candidates<'_>,

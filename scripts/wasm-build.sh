@@ -76,6 +76,10 @@ done
 # time, with mod/rem/div/min/max/abs; about +9 KB together) for kalah -10.3 % and go -2.8 %
 # instructions natively (docs/performance.md, the top section); the lead's API changes (switch DTOs
 # per state, snapshots written once) weighed +1.2 KB
+# (2026-11-27, the twentieth session) the seventeenth to nineteenth sessions' merges left 669,765 and
+# 819,066 bytes; one stable sort for the engine's cold sort sites (engine/src/stable_sort.rs: each
+# closure passed to `sort_by`/`sort_by_key`/`sort` had been its own ~6.5 KB copy of the standard
+# library's sort, 13 in the page's build) made 644,796 and 789,914: the budgets are unchanged
 max_gzip=$((budget_kb * 1000))
 
 log() { printf '==> %s\n' "$*" >&2; }

@@ -246,13 +246,13 @@ impl LineIndex {
 /// one instantiation of the standard library's sort (the wasm's size: each closure passed to
 /// `sort_by_key` is a copy of the sort).
 pub fn sort_by_start(diags: &mut [Diagnostic]) {
-    diags.sort_by_key(|d| d.span.start);
+    crate::stable_sort::sort_by_key(diags, |d| d.span.start);
 }
 
 /// Sorts diagnostics by their spans (start, then end); equal spans keep their order. One shared
 /// instantiation, as [`sort_by_start`].
 pub fn sort_by_span(diags: &mut [Diagnostic]) {
-    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    crate::stable_sort::sort_by_key(diags, |d| (d.span.start, d.span.end));
 }
 
 #[cfg(test)]

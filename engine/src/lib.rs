@@ -10,6 +10,7 @@ pub mod ide;
 pub mod rng;
 pub mod seats;
 pub mod solve;
+pub mod stable_sort;
 pub mod stats;
 pub mod syntax;
 pub mod term;

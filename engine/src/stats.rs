@@ -350,7 +350,7 @@ impl Summary {
             0.0
         };
         let mut sorted = values.to_vec();
-        sorted.sort_by(f64::total_cmp);
+        crate::stable_sort::sort_by(&mut sorted, f64::total_cmp);
         let median = if n % 2 == 1 {
             sorted[n / 2]
         } else {

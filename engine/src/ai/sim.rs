@@ -140,7 +140,7 @@ pub struct Decision {
 /// Sorts decisions by their players (one instantiation of the standard library's sort for every
 /// caller: the wasm's size).
 pub fn sort_by_player(decisions: &mut [Decision]) {
-    decisions.sort_by_key(|d| d.player);
+    crate::stable_sort::sort_by_key(decisions, |d| d.player);
 }
 
 impl Decision {

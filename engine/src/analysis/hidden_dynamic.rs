@@ -481,7 +481,7 @@ struct Explorer {
 
 fn sorted_key(facts: &[Term]) -> Vec<String> {
     let mut v: Vec<String> = facts.iter().map(canonical).collect();
-    v.sort();
+    crate::stable_sort::sort(&mut v);
     v
 }
 

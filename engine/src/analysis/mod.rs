@@ -294,7 +294,7 @@ fn hidden_information(parsed: &ParsedFile, _graph: &CallGraph) -> Vec<Diagnostic
 
 /// Sorts by position, then code; removes exact duplicates.
 pub fn sort(diags: &mut Vec<Diagnostic>) {
-    diags.sort_by(|a, b| {
+    crate::stable_sort::sort_by(diags, |a, b| {
         (a.span.start, a.span.end, a.code, &a.message).cmp(&(
             b.span.start,
             b.span.end,

@@ -175,7 +175,7 @@ pub fn check_placement(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic>
 /// Sorts predicates by their first clause (undefined ones first), stably: one instantiation of the
 /// standard library's sort for both passes (the wasm's size).
 fn by_first_clause(graph: &CallGraph, preds: &mut [PredKey]) {
-    preds.sort_by_key(|&p| graph.clauses_of(p).first().copied());
+    crate::stable_sort::sort_by_key(preds, |&p| graph.clauses_of(p).first().copied());
 }
 
 fn unknown_goals(graph: &CallGraph) -> Vec<Diagnostic> {

@@ -87,7 +87,7 @@ pub fn json_string(s: &str) -> String {
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
-    v.sort();
+    crate::stable_sort::sort(&mut v);
     v
 }
 
@@ -105,7 +105,7 @@ pub fn state_line(s: &mut Session) -> Result<String, RuntimeError> {
         .zip(&st.accounts)
         .map(|(p, a)| (canonical(p), canonical(a)))
         .collect();
-    accounts.sort();
+    crate::stable_sort::sort(&mut accounts);
     let switches = s.switches()?;
     let mut legal: Vec<(String, String)> = switches
         .iter()
@@ -136,14 +136,14 @@ pub fn state_line(s: &mut Session) -> Result<String, RuntimeError> {
             )
         })
         .collect();
-    legal.sort();
+    crate::stable_sort::sort(&mut legal);
     let players: Vec<Term> = st.player_terms().cloned().collect();
     let mut visible: Vec<(String, Vec<String>)> = Vec::new();
     for p in &players {
         let v = s.view(Some(p))?;
         visible.push((canonical(p), sorted(v.iter().map(canonical).collect())));
     }
-    visible.sort();
+    crate::stable_sort::sort(&mut visible);
     let accounts_json: Vec<String> = accounts
         .iter()
         .map(|(k, v)| format!("{}:{}", json_string(k), v))
@@ -420,7 +420,7 @@ pub fn random_play_with(
         }
         last = Some(s);
     }
-    stats.profile.sort_by_key(|e| std::cmp::Reverse(e.1));
+    crate::stable_sort::sort_by_key(&mut stats.profile, |e| std::cmp::Reverse(e.1));
     Ok(stats)
 }
 

@@ -54,7 +54,7 @@ pub fn references(doc: &Document, offset: u32, include_definitions: bool) -> Vec
         Some(Symbol::Variable { clause, number, .. }) => doc.variable_occurrences(clause, number),
         None => Vec::new(),
     };
-    out.sort();
+    crate::stable_sort::sort(&mut out);
     out.dedup();
     out
 }

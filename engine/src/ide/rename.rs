@@ -79,7 +79,7 @@ pub fn rename(doc: &Document, offset: u32, new_name: &str) -> Result<Vec<Edit>, 
 }
 
 fn edits(mut spans: Vec<Span>, text: &str) -> Vec<Edit> {
-    spans.sort();
+    crate::stable_sort::sort(&mut spans);
     spans.dedup();
     spans
         .into_iter()

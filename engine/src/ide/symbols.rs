@@ -91,7 +91,7 @@ pub fn document_symbols(doc: &Document) -> Vec<DocumentSymbol> {
             },
         ));
     }
-    out.sort_by_key(|(s, _)| *s);
+    crate::stable_sort::sort_by_key(&mut out, |(s, _)| *s);
     out.into_iter().map(|(_, s)| s).collect()
 }
 

@@ -538,7 +538,7 @@ impl Builder<'_> {
                 }),
             }
         }
-        decisions.sort_by_key(|d| d.player);
+        crate::stable_sort::sort_by_key(&mut decisions, |d| d.player);
         f.levels.clear();
         f.forced.clear();
         f.forced_draws.clear();

@@ -2039,7 +2039,9 @@ impl Session {
             .flatten()
             .map(|(k, n)| (*k, *n))
             .collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0 .0.name().cmp(b.0 .0.name())));
+        crate::stable_sort::sort_by(&mut v, |a, b| {
+            b.1.cmp(&a.1).then_with(|| a.0 .0.name().cmp(b.0 .0.name()))
+        });
         v
     }
 

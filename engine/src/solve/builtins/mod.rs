@@ -125,7 +125,7 @@ pub fn all() -> Vec<(Atom, u32)> {
 /// Sorts predicate keys by name, then arity, stably (one instantiation of the standard library's
 /// sort for every such list: the wasm's size).
 pub fn sort_by_name(keys: &mut [(Atom, u32)]) {
-    keys.sort_by(|a, b| a.0.name().cmp(b.0.name()).then(a.1.cmp(&b.1)));
+    crate::stable_sort::sort_by(keys, |a, b| a.0.name().cmp(b.0.name()).then(a.1.cmp(&b.1)));
 }
 
 fn register(add: &mut dyn FnMut(&str, u32, Builtin)) {

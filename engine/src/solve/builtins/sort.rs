@@ -308,7 +308,9 @@ fn list_to_set(ctx: &mut Ctx<'_>, args: &[Cell], _: Option<u64>) -> Result<Det, 
     let s = &*ctx.store;
     let items = need_list(s, args[0])?;
     let mut idx: Vec<usize> = (0..items.len()).collect();
-    idx.sort_by(|&a, &b| s.compare(items[a], items[b]).then(a.cmp(&b)));
+    crate::stable_sort::sort_by(&mut idx, |&a, &b| {
+        s.compare(items[a], items[b]).then(a.cmp(&b))
+    });
     let mut keep = vec![true; items.len()];
     for w in idx.windows(2) {
         if s.compare(items[w[0]], items[w[1]]) == Ordering::Equal {

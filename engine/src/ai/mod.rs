@@ -253,45 +253,51 @@ impl Observation {
             ));
         };
         let history = session.history().to_vec();
-        // the views of the past, by replaying the history from the seed; a session that did not
-        // start at the game's init (or whose replay diverges) has no view history
+        // the views of the past, by replaying the history from the seed (resumed from where this
+        // player's last observation left it, when the history it replayed is still a prefix of
+        // this one: the same replay, not started again); a session that did not start at the
+        // game's init (or whose replay diverges) has no view history
         let mut replayed = true;
         let mut initial_view = Vec::new();
-        let mut views: Vec<Vec<Term>> = Vec::with_capacity(history.len());
-        match Session::new(
-            session.game().clone(),
-            session.seed(),
-            session.settings().clone(),
-        ) {
-            Ok(mut replay) => {
-                initial_view = replay.view(Some(player))?;
-                for rec in &history {
-                    let mut ok = true;
+        let mut views: Vec<Vec<Term>> = Vec::new();
+        match ObservedReplay::resume(session, player) {
+            Ok(mut r) => {
+                let mut ok = true;
+                for rec in &history[r.views.len()..] {
                     for sub in &rec.submissions {
-                        ok &= replay
+                        ok &= r
+                            .replay
                             .submit(&sub.player, &sub.switch, &sub.action)?
                             .is_ok();
                     }
                     for (sw, a) in &rec.overrides {
-                        ok &= replay.set_nature(sw, a)?.is_ok();
+                        ok &= r.replay.set_nature(sw, a)?.is_ok();
                     }
-                    if !ok || replay.run_chronon().is_err() {
-                        replayed = false;
+                    if !ok || r.replay.run_chronon().is_err() {
+                        ok = false;
                         break;
                     }
-                    views.push(replay.view(Some(player))?);
+                    r.views.push(r.replay.view(Some(player))?);
+                    r.inputs
+                        .push((rec.submissions.clone(), rec.overrides.clone()));
                 }
                 // the replay must arrive at the session's own state
                 let now: Vec<Term> = session.view(None)?;
-                let end: rustc_hash::FxHashSet<Term> = replay.view(None)?.into_iter().collect();
-                if replay.chronon() != session.chronon()
+                let end: rustc_hash::FxHashSet<Term> = r.replay.view(None)?.into_iter().collect();
+                if !ok
+                    || r.replay.chronon() != session.chronon()
                     || now.len() != end.len()
                     || !now.iter().all(|f| end.contains(f))
                 {
                     replayed = false;
+                } else {
+                    initial_view = r.initial_view.clone();
+                    views = r.views.clone();
+                    session.observed.push(r);
                 }
             }
-            Err(_) => replayed = false,
+            Err(Some(e)) => return Err(e),
+            Err(None) => replayed = false,
         }
         if !replayed {
             initial_view.clear();
@@ -347,6 +353,63 @@ impl Observation {
             .iter()
             .position(|p| p == &self.player)
             .unwrap_or(0)
+    }
+}
+
+/// A player's replay of a session's history, kept in the session between that player's
+/// observations ([`Observation::of`]): the replaying session, the player's view of the initial
+/// state and after each replayed chronon, and the inputs replayed (each chronon's submissions and
+/// fixed nature actions). A later observation resumes it when those inputs are still the first
+/// ones of the session's history (and the seed and settings the same), so that a decision replays
+/// only the chronons since the player's last one; otherwise the replay starts again.
+pub struct ObservedReplay {
+    player: Term,
+    replay: Session,
+    initial_view: Vec<Term>,
+    views: Vec<Vec<Term>>,
+    inputs: Vec<ChrononInputs>,
+}
+
+/// A replayed chronon's inputs: its submissions and its fixed nature actions.
+type ChrononInputs = (Vec<Submission>, Vec<(Term, Term)>);
+
+impl ObservedReplay {
+    /// `player`'s replay taken out of `session`, when it is still a prefix of the session's
+    /// play; else a new one from the seed. `Err(None)`: the game cannot start again from the
+    /// seed (no view history); `Err(Some(e))`: the player's initial view failed.
+    fn resume(
+        session: &mut Session,
+        player: &Term,
+    ) -> Result<ObservedReplay, Option<RuntimeError>> {
+        if let Some(i) = session.observed.iter().position(|r| &r.player == player) {
+            let r = session.observed.swap_remove(i);
+            let history = session.history();
+            let fits = r.replay.seed() == session.seed()
+                && r.replay.settings() == session.settings()
+                && Arc::ptr_eq(r.replay.game(), session.game())
+                && r.inputs.len() <= history.len()
+                && r.inputs
+                    .iter()
+                    .zip(history)
+                    .all(|((subs, over), rec)| subs == &rec.submissions && over == &rec.overrides);
+            if fits {
+                return Ok(r);
+            }
+        }
+        let mut replay = Session::new(
+            session.game().clone(),
+            session.seed(),
+            session.settings().clone(),
+        )
+        .map_err(|_| None)?;
+        let initial_view = replay.view(Some(player)).map_err(Some)?;
+        Ok(ObservedReplay {
+            player: player.clone(),
+            replay,
+            initial_view,
+            views: Vec::new(),
+            inputs: Vec::new(),
+        })
     }
 }
 

@@ -535,3 +535,51 @@ fn a_game_declares_the_default_objective() {
     assert_eq!(e.code, crate::solve::errors::codes::BAD_OBJECTIVE, "{e}");
     assert!(e.to_string().contains("fair"), "{e}");
 }
+
+/// `Observation::of` resumes each player's replay from its last observation: along random plays
+/// (with hidden facts: kuhn, leduc), through an undo and a restart, every observation equals the
+/// one made by replaying the whole history again (a twin session, played the same way, whose kept
+/// replays are dropped before each observation).
+#[test]
+fn resumed_observations_equal_a_full_replay() {
+    for name in ["kuhn.sidl", "leduc.sidl", "tictactoe.sidl"] {
+        let game = load(name);
+        let mut a = Session::new(game.clone(), 7, Settings::default()).expect("starts");
+        let mut b = Session::new(game.clone(), 7, Settings::default()).expect("starts");
+        let players = a.players();
+        let mut resumed = 0;
+        for step in 0..60 {
+            if a.is_terminal().expect("legal") {
+                a.restart(7 + step).expect("restarts");
+                b.restart(7 + step).expect("restarts");
+            }
+            for p in &players {
+                let kept = a
+                    .observed
+                    .iter()
+                    .find(|r| &r.player == p)
+                    .map(|r| r.views.len());
+                let got = Observation::of(&mut a, p).expect("observation");
+                b.observed.clear();
+                let full = Observation::of(&mut b, p).expect("observation");
+                assert_eq!(got, full, "{name}, step {step}, {p:?}");
+                assert!(got.replayed, "{name}, step {step}: replayed");
+                if kept.is_some_and(|n| n > 0 && n <= a.history().len()) {
+                    resumed += 1;
+                }
+            }
+            if step % 9 == 4 && a.history().len() > 1 {
+                assert!(a.undo() && b.undo(), "undo");
+                continue;
+            }
+            crate::game::trace::random_submissions(&mut a).expect("moves");
+            crate::game::trace::random_submissions(&mut b).expect("moves");
+            a.run_chronon().expect("runs");
+            b.run_chronon().expect("runs");
+        }
+        assert!(
+            resumed > 20,
+            "{name}: only {resumed} observations resumed a replay"
+        );
+    }
+}

@@ -31,6 +31,7 @@ impl Session {
             interned: Interner::default(),
             by_state: self.by_state.clone(),
             bufs: Buffers::default(),
+            observed: Vec::new(),
         }
     }
 

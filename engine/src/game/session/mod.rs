@@ -34,7 +34,7 @@ pub use template::{
 };
 
 /// Session settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Budgets of the queries the manager runs. The inference budget covers a whole chronon (every
     /// `default/2`, `do/1`, `payoff/2` and `hidden/2` query of its transition together) and, outside
@@ -285,6 +285,9 @@ pub struct Session {
     by_state: StateSwitches,
     /// Buffers of [`Session::transition`], kept empty between chronons.
     bufs: Buffers,
+    /// Per player, the replay [`crate::ai::Observation::of`] resumes at the player's next
+    /// decision (never copied: forks, restarts and recycled sessions start without).
+    pub(crate) observed: Vec<crate::ai::ObservedReplay>,
 }
 
 /// [`Session::transition`]'s buffers (their room is reused from chronon to chronon).
@@ -913,6 +916,7 @@ impl Session {
             interned: _,
             by_state,
             bufs: _,
+            observed,
         } = self;
         machine.reset();
         machine.rng = Rng::new(seed);
@@ -928,6 +932,7 @@ impl Session {
         overrides.clear();
         history.clear();
         undo.clear();
+        observed.clear();
         *replaying = false;
         *driver_rng = Rng::new(seed ^ DRIVER_SEED_MIX);
         Ok(())
@@ -1058,6 +1063,7 @@ impl Session {
             scratch: Scratch::default(),
             interned: Interner::default(),
             bufs: Buffers::default(),
+            observed: Vec::new(),
         }
     }
 

@@ -287,7 +287,7 @@ impl Machine {
     #[inline(always)]
     fn cached_entry(&self, fc: &FlatCall, n: usize) -> Option<u32> {
         let t = &self.memo_table;
-        let s = &t.cache[fc.key.hash as usize % MEMO_CACHE_SLOTS];
+        let s = t.cache.get(fc.key.hash as usize % MEMO_CACHE_SLOTS)?;
         (s.gen == t.gen && s.key.eq_first(&fc.key, n)).then_some(s.e)
     }
 
@@ -356,7 +356,7 @@ impl Machine {
         let w0 = p as u64 | (tags << 32) | ((N as u64) << 56);
         let hash = mix(mix(h, w0), 0).rotate_left(26);
         let t = &self.memo_table;
-        let s = &t.cache[hash as usize % MEMO_CACHE_SLOTS];
+        let s = t.cache.get(hash as usize % MEMO_CACHE_SLOTS)?;
         let mut d = (s.key.hash ^ hash)
             | (s.key.w[0] ^ w0)
             | s.key.w[FLAT_WORDS - 1]

@@ -115,29 +115,33 @@ pub(super) struct CacheSlot {
 /// A memo table: flat keys and general ones in two maps, and a direct-mapped cache of recently
 /// found flat keys in front of the flat map (a slot is valid only in the generation it was written
 /// in; `clear` starts a new one; `insert` rewrites the key's slot, so the cache always agrees with
-/// the map).
+/// the map). The cache (24 KB) is allocated at the table's first insertion: a machine that
+/// memoizes nothing (most of the AI's short-lived search sessions) does not pay for clearing it.
 #[derive(Debug)]
 pub(super) struct MemoTable {
     pub(super) flat: FlatMap,
     pub(super) long: rustc_hash::FxHashMap<LongKey, u32>,
+    /// Empty until the first insertion, then [`MEMO_CACHE_SLOTS`] slots.
     pub(super) cache: Box<[CacheSlot]>,
     pub(super) gen: u32,
 }
 
+/// A slot that is valid in no generation.
+const EMPTY_SLOT: CacheSlot = CacheSlot {
+    key: FlatKey {
+        hash: 0,
+        w: [0; FLAT_WORDS],
+    },
+    e: 0,
+    gen: 0,
+};
+
 impl Default for MemoTable {
     fn default() -> Self {
-        let empty = CacheSlot {
-            key: FlatKey {
-                hash: 0,
-                w: [0; FLAT_WORDS],
-            },
-            e: 0,
-            gen: 0,
-        };
         MemoTable {
             flat: FlatMap::default(),
             long: Default::default(),
-            cache: vec![empty; MEMO_CACHE_SLOTS].into_boxed_slice(),
+            cache: Box::new([]),
             gen: 1,
         }
     }
@@ -147,6 +151,9 @@ impl MemoTable {
     /// The cache slot of flat key `k`.
     #[inline(always)]
     pub(super) fn slot(&mut self, k: &FlatKey) -> &mut CacheSlot {
+        if self.cache.is_empty() {
+            self.cache = vec![EMPTY_SLOT; MEMO_CACHE_SLOTS].into_boxed_slice();
+        }
         let i = k.hash as usize % MEMO_CACHE_SLOTS;
         &mut self.cache[i]
     }
@@ -156,9 +163,10 @@ impl MemoTable {
     pub(super) fn get_flat(&mut self, k: &FlatKey) -> Option<u32> {
         let gen = self.gen;
         let i = k.hash as usize % MEMO_CACHE_SLOTS;
-        let s = &self.cache[i];
-        if s.gen == gen && s.key == *k {
-            return Some(s.e);
+        if let Some(s) = self.cache.get(i) {
+            if s.gen == gen && s.key == *k {
+                return Some(s.e);
+            }
         }
         let e = self.flat.get(k).copied()?;
         *self.slot(k) = CacheSlot { key: *k, e, gen };

@@ -3,7 +3,7 @@
 
 use crate::play::seat::{self, SeatKind};
 use crate::render;
-use sidl_engine::ai::{self, AiSpec, Observation, Stats};
+use sidl_engine::ai::{AiSpec, Stats};
 use sidl_engine::game::record::Record;
 use sidl_engine::game::{RuntimeError, Session, Settings};
 use sidl_engine::seats::{self, Idle, Round};
@@ -160,8 +160,9 @@ pub fn tournament(
 }
 
 /// `sidl bench GAME --ai SPEC`: the AI decides for the first deciding player at `decisions` positions
-/// of a random game (seed `seed`); prints the time (of the player's observation and the search), the
-/// AI's playouts (MCTS iterations) or nodes (minimax) and simulated chronons per second.
+/// of a random game (seed `seed`); prints the time (of the player's observation, the search and the
+/// submission: [`seats::ai_decision`]), the AI's playouts (MCTS iterations) or nodes (minimax) and
+/// simulated chronons per second.
 pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
     let spec = match AiSpec::parse(spec) {
         Ok(s) => s,
@@ -189,15 +190,15 @@ pub fn bench_ai(file: &Path, spec: &str, decisions: u64, seed: u64) -> u8 {
                     .into_iter()
                     .find(|p| s.switches_of(p).is_ok_and(|v| !v.is_empty()));
                 if let Some(p) = deciding {
-                    // a decision as a seat makes it: the player's observation, then the search
-                    // (what the playground's `aiMoves` and `sidl play`'s AI seats do)
+                    // a decision as a seat makes it: the player's observation, the search and
+                    // the submission (what the playground's `aiMoves` and `sidl play`'s AI seats
+                    // do; the random submissions below then replace it, as `loops.mjs` does)
                     let start = std::time::Instant::now();
-                    let obs = Observation::of(&mut s, &p)?;
-                    let c = ai::choose(&game, &obs, spec, done)?;
+                    let (_, stats) = seats::ai_decision(&mut s, &p, spec, done, false)?;
                     secs += start.elapsed().as_secs_f64();
-                    total.nodes += c.stats.nodes;
-                    total.chronons += c.stats.chronons;
-                    total.determinizations += c.stats.determinizations;
+                    total.nodes += stats.nodes;
+                    total.chronons += stats.chronons;
+                    total.determinizations += stats.determinizations;
                     done += 1;
                 }
                 sidl_engine::game::trace::random_submissions(&mut s)?;

@@ -175,9 +175,21 @@ pub fn ai_moves(
     seed: u64,
     one: bool,
 ) -> Result<Vec<Submission>, RuntimeError> {
+    ai_decision(s, player, spec, seed, one).map(|(accepted, _)| accepted)
+}
+
+/// [`ai_moves`] with the search's counters (`sidl bench GAME --ai SPEC` times exactly this: the
+/// steps of the playground's `aiMoves`).
+pub fn ai_decision(
+    s: &mut Session,
+    player: &Term,
+    spec: AiSpec,
+    seed: u64,
+    one: bool,
+) -> Result<(Vec<Submission>, ai::Stats), RuntimeError> {
     let mut accepted = Vec::new();
     if s.switches_of(player)?.is_empty() {
-        return Ok(accepted);
+        return Ok((accepted, ai::Stats::default()));
     }
     let obs = Observation::of(s, player)?;
     let choice = ai::choose(s.game(), &obs, spec, seed)?;
@@ -189,7 +201,7 @@ pub fn ai_moves(
             }
         }
     }
-    Ok(accepted)
+    Ok((accepted, choice.stats))
 }
 
 /// One automatic seat's moves for `player` now: a random seat as [`random_moves`] (unlimited

@@ -1,11 +1,14 @@
 // @ts-check
 // The page side of the engine worker (worker.js), shared by the playground (app.js) and the embed
 // element (embed/sidl-game.js). Every call is a message and a promise. A call that has not answered
-// within its time limit (5 s by default) gets the worker terminated and a new one started; the
+// within its time limit (5 s by default; 120 s for a move of an AI seat, whose search its spec
+// bounds: chess's `minimax:3` takes seconds) gets the worker terminated and a new one started; the
 // engine then reloads the last loaded game and restores the last session snapshot it was given,
 // and the call fails with an Error whose `restarted` is true. Errors from the engine keep their
 // `sidl` location ({code, message, line, column, endLine, endColumn, path}) when they have one.
 // `call` is typed by the methods of SidlGame in the wasm-bindgen output (pkg/sidl_wasm.d.ts).
+
+import { isAi } from './play.js';
 
 /** @typedef {import('./pkg/sidl_wasm.js').SidlGame} SidlGame */
 /** @typedef {import('./pkg/sidl_wasm.js').Diagnostic} Diagnostic */
@@ -50,12 +53,15 @@ function engineError(error) {
 
 export class Engine {
   /**
-   * @param {{ timeoutMs?: number, onRestart?: (message: string) => void, worker?: Worker }} [options]
-   *   `worker`: one already started on worker.js (the page starts it early: app/boot.js), used
-   *   instead of a new one until the first restart
+   * @param {{ timeoutMs?: number, aiTimeoutMs?: number, onRestart?: (message: string) => void, worker?: Worker }} [options]
+   *   `aiTimeoutMs`: the time limit of the calls that move an AI seat (`aiMoves`, and `steps` with
+   *   an AI seat): its search is bounded by its spec (depth, playouts), not by a rule that loops,
+   *   and may take seconds; `worker`: one already started on worker.js (the page starts it early:
+   *   app/boot.js), used instead of a new one until the first restart
    */
-  constructor({ timeoutMs = 5000, onRestart = () => {}, worker } = {}) {
+  constructor({ timeoutMs = 5000, aiTimeoutMs = 120000, onRestart = () => {}, worker } = {}) {
     this.timeoutMs = timeoutMs;
+    this.aiTimeoutMs = aiTimeoutMs;
     this.onRestart = onRestart;
     this.nextId = 0;
     /** @type {Map<number, Waiting>} */
@@ -165,7 +171,9 @@ export class Engine {
    */
   has(method) { return this.send('has', [method]); }
   /** @type {Call} */
-  call(method, ...args) { return this.send('call', [method, ...args]); }
+  call(method, ...args) {
+    return this.send('call', [method, ...args], method === 'aiMoves' ? { timeoutMs: this.aiTimeoutMs } : {});
+  }
   /**
    * Step's and Run's steps in one message (worker.js `steps`): the seats that are not human move, then the
    * chronon runs, step after step, until the game is over, `max` steps or `budgetMs` (at least one
@@ -177,7 +185,8 @@ export class Engine {
    * @returns {Promise<{ entries: import('./app/state.js').TimelineEntry[], error: EngineError | null }>}
    */
   async steps(seats, seed, budgetMs, max) {
-    const r = await this.send('steps', [seats, seed, budgetMs, max]);
+    const timeoutMs = seats.some(([, k]) => isAi(k)) ? this.aiTimeoutMs : this.timeoutMs;
+    const r = await this.send('steps', [seats, seed, budgetMs, max], { timeoutMs });
     return { entries: r.entries, error: r.error ? engineError(r.error) : null };
   }
   /**

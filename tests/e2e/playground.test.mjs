@@ -387,6 +387,27 @@ await check('a hung engine call is stopped: the worker restarts and the game com
   assert.match(await label(), /chronon 2/);
 });
 
+await check('an AI seat that thinks longer than the call limit moves; the worker is not restarted', async () => {
+  await page.goto(base);
+  await ready();
+  await pickGame('chess.sidl');
+  await select('#seats select[data-player="[white]"]', 'minimax:3');
+  // white's first move at depth 3 searches about 9 000 chronons (1.3 s natively): over a 1 s limit
+  // for other calls; a move of an AI seat has its own limit (engine.js aiTimeoutMs)
+  await page.evaluate(() => { window.sidlEngine.timeoutMs = 1000; });
+  const restarts = await page.evaluate(() => window.sidlEngine.restarts);
+  const t0 = Date.now();
+  try {
+    await click('#chronon');
+  } finally {
+    await page.evaluate(() => { window.sidlEngine.timeoutMs = 5000; });
+  }
+  assert.ok(Date.now() - t0 > 1000, `the move took ${Date.now() - t0} ms: not longer than the limit it tests`);
+  assert.equal(await page.evaluate(() => window.sidlEngine.restarts), restarts);
+  assert.ok(await page.locator('#engine-error').isHidden(), await page.textContent('#engine-error'));
+  assert.match(await label(), /chronon 1/);
+});
+
 // --- issue 14: one behaviour everywhere ------------------------------------------------------------
 const fixture = (name) => readFileSync(join(here, 'fixtures', name), 'utf8');
 // Loads a source of the user's own through the editor and Load.

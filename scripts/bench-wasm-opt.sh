@@ -9,6 +9,10 @@
 #   (CARGO_PROFILE_RELEASE_OPT_LEVEL), ENGINE_LEVEL for sidl-engine, WASM_LEVEL for sidl-wasm
 #   (`--config profile.release.package.NAME.opt-level=...`); "-" leaves one at LEVEL.
 #   GAMES="nim kuhn ..." (names under games/, without .sidl); BUILD_ONLY=1 stops after the sizes.
+#   WASM_RUSTFLAGS: the wasm target's rustflags (default "-C target-feature=+simd128", as
+#   scripts/wasm-build.sh; "" builds without SIMD).
+#   Builds made otherwise (two commits, say) are timed the same way by the driver itself:
+#   node scripts/bench-wasm/opt.mjs "$PWD" CHRONONS RUNS "GAME ..." NAME=WEB_PKG_DIR ...
 # Needs what scripts/bench-wasm.sh installs (run it once). Not part of scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +36,8 @@ for v in $variants; do
   [ -n "${wasm:-}" ] && [ "$wasm" != - ] &&
     config+=(--config "profile.release.package.sidl-wasm.opt-level=$(level "$wasm")")
   log "variant $name: opt-level $base, sidl-engine ${engine:--}, sidl-wasm ${wasm:--}"
-  CARGO_PROFILE_RELEASE_OPT_LEVEL=$base CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=${WASM_RUSTFLAGS-"-C target-feature=+simd128"} \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=$base CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
     cargo build -q --release --locked --target wasm32-unknown-unknown -p sidl-wasm --no-default-features \
     ${config[@]+"${config[@]}"}
   rm -rf "${out_root:?}/$name"

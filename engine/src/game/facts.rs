@@ -1357,7 +1357,7 @@ impl Candidates<'static> {
     /// [`Candidates::of_elems`] of `elems` whose first `keys.n` elements are atomic with the
     /// keys `keys` (computed at load time for a call site's leading constants: only the other
     /// elements are keyed here).
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub fn of_elems_keyed(keys: &ListKeys, elems: &[Cell]) -> Option<(Candidates<'static>, u64)> {
         if elems.is_empty() || elems.len() > INDEXED {
             return None;
@@ -1521,7 +1521,7 @@ impl FactSet {
 
     /// [`FactSet::candidates_of`] with the keys of the leading elements given
     /// ([`Candidates::of_elems_keyed`]).
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub fn candidates_of_keyed(&self, keys: &ListKeys, elems: &[Cell]) -> Option<Candidates<'_>> {
         let (c, h) = Candidates::of_elems_keyed(keys, elems)?;
         Some(self.candidates_keyed(c, h))

@@ -306,7 +306,7 @@ impl Machine {
 
     /// [`Machine::probe`] of the call `p(cells...)` whose argument cells are given (not
     /// dereferenced yet, as on the heap).
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     #[allow(clippy::needless_range_loop)]
     fn probe_cells<const N: usize>(
         &self,

@@ -37,9 +37,7 @@ pub(crate) struct Interner {
 /// The elements and tail ([`gather`]) of a recent flat answer, its hash and shared term.
 #[derive(Clone)]
 struct Recent {
-    /// [`Plain::kinds`] and [`Plain::vals`] of the cells.
-    kinds: u32,
-    vals: [u64; RECENT_LEN + 1],
+    plain: Plain,
     hash: u64,
     term: Term,
 }
@@ -59,17 +57,12 @@ const RECENT_LEN: usize = 6;
 /// The slots of [`Interner::recent`] (a power of two).
 const RECENT_SLOTS: usize = 256;
 
-/// The elements of the answer at `c` into `cells` and its tail after them, when it is a proper
-/// list (or any list with an atomic tail) of at most [`RECENT_LEN`] atom, integer or string
-/// elements, or such an atomic term itself (no elements): the number of elements and a hash of
-/// the cells (for the slot). Equal cells of these kinds are equal values, encoded alike.
+/// The elements of the answer at `c` and its tail after them, in word form into `plain`, when it
+/// is a proper list (or any list with an atomic tail) of at most [`RECENT_LEN`] atom, integer or
+/// string elements, or such an atomic term itself (no elements): a hash of the cells (for the
+/// slot). Equal cells of these kinds are equal values, encoded alike.
 #[inline(always)]
-fn gather(
-    store: &Store,
-    c: Cell,
-    cells: &mut [Cell; RECENT_LEN + 1],
-    plain: &mut Plain,
-) -> Option<(usize, u64)> {
+fn gather(store: &Store, c: Cell, plain: &mut Plain) -> Option<u64> {
     /// The hash word of a cell, its kind and its value ([`Plain`]).
     #[inline(always)]
     fn word(c: Cell) -> Option<(u64, u32, u64)> {
@@ -92,7 +85,6 @@ fn gather(
         let e = store.deref(heap[p as usize]);
         let (w, k, v) = word(e)?;
         h = mix(h, w);
-        cells[n] = e;
         plain.kinds |= k << (2 * n);
         plain.vals[n] = v;
         n += 1;
@@ -100,10 +92,45 @@ fn gather(
     }
     let (w, k, v) = word(t)?;
     h = mix(h, w);
-    cells[n] = t;
     plain.kinds |= (k << (2 * n)) | ((n as u32) << 16);
     plain.vals[n] = v;
-    Some((n, h))
+    Some(h)
+}
+
+impl Plain {
+    /// The number of elements ([`gather`]).
+    fn len(&self) -> usize {
+        (self.kinds >> 16) as usize
+    }
+
+    /// The words [`encode_flat`] writes for these cells, into `key` (cleared first).
+    fn encode(&self, key: &mut Vec<u64>) {
+        key.clear();
+        let n = self.len();
+        let word = |i: usize, key: &mut Vec<u64>| {
+            let v = self.vals[i];
+            match (self.kinds >> (2 * i)) & 3 {
+                1 => key.push(ATOM | v),
+                3 => key.push(STR | v),
+                _ => key.extend([INT, v]),
+            }
+        };
+        for i in 0..n {
+            key.push(COMPOUND | (2 << 32) | atom::DOT.0 as u64);
+            word(i, key);
+        }
+        word(n, key);
+    }
+
+    /// Are these the cells of `other` (`kinds` and every value equal, compared without a call)?
+    #[inline(always)]
+    fn same(&self, other: &Plain) -> bool {
+        let mut diff = u64::from(self.kinds ^ other.kinds);
+        for i in 0..RECENT_LEN + 1 {
+            diff |= self.vals[i] ^ other.vals[i];
+        }
+        diff == 0
+    }
 }
 
 /// An answer and the hash it is deduplicated by: equal terms have equal hashes.
@@ -113,29 +140,30 @@ impl Interner {
     /// The term at `c` (as [`Store::to_term`] makes it) and its hash. A small ground term is shared
     /// with the earlier answers of the same structure.
     pub(crate) fn answer(&mut self, store: &Store, c: Cell) -> Hashed {
-        let mut cells = [Cell::Atom(atom::NIL); RECENT_LEN + 1];
         let mut plain = Plain {
             kinds: 0,
             vals: [0; RECENT_LEN + 1],
         };
-        let quick = gather(store, c, &mut cells, &mut plain);
+        let quick = gather(store, c, &mut plain);
         let mut slot = usize::MAX;
-        if let Some((_, h)) = quick {
+        if let Some(h) = quick {
             slot = (h >> 32) as usize & (RECENT_SLOTS - 1);
             if let Some(Some(r)) = self.recent.get(slot) {
-                if r.kinds == plain.kinds && r.vals == plain.vals {
+                if r.plain.same(&plain) {
                     return (r.term.clone(), r.hash);
                 }
             }
         }
-        if let Some((n, _)) = quick {
+        self.answer_table(store, c, quick.map(|_| (plain, slot)))
+    }
+
+    /// [`Interner::answer`] from the table (`quick`: the answer's cells and slot of `recent` when
+    /// it is flat, [`gather`]).
+    #[inline(never)]
+    fn answer_table(&mut self, store: &Store, c: Cell, quick: Option<(Plain, usize)>) -> Hashed {
+        if let Some((plain, _)) = &quick {
             // the words `encode_flat` writes, from the cells gathered
-            self.key.clear();
-            for &e in &cells[..n] {
-                self.key.push(COMPOUND | (2 << 32) | atom::DOT.0 as u64);
-                push_plain(&mut self.key, e);
-            }
-            push_plain(&mut self.key, cells[n]);
+            plain.encode(&mut self.key);
         } else if !encode(store, c, &mut self.key, &mut self.stack) {
             // a variable or a large term: not shared (hashed as a term, with another first word)
             let t = store.to_term(c);
@@ -148,7 +176,7 @@ impl Interner {
         if let Some((key, t)) = self.terms.get(&hash) {
             if **key == self.key[..] {
                 let t = t.clone();
-                if quick.is_some() {
+                if let Some((plain, slot)) = quick {
                     self.remember(slot, plain, hash, &t);
                 }
                 return (t, hash);
@@ -163,7 +191,7 @@ impl Interner {
         let t = store.to_term(c);
         self.terms
             .insert(hash, (self.key.as_slice().into(), t.clone()));
-        if quick.is_some() {
+        if let Some((plain, slot)) = quick {
             self.remember(slot, plain, hash, &t);
         }
         (t, hash)
@@ -181,23 +209,10 @@ impl Interner {
             return;
         }
         self.recent[slot] = Some(Recent {
-            kinds: plain.kinds,
-            vals: plain.vals,
+            plain,
             hash,
             term: t.clone(),
         });
-    }
-}
-
-/// The word of an atom or string cell, or the two words of an integer cell, as [`encode_flat`]
-/// writes them ([`gather`]'s cells are of these kinds).
-#[inline(always)]
-fn push_plain(key: &mut Vec<u64>, c: Cell) {
-    match c {
-        Cell::Atom(a) => key.push(ATOM | a.0 as u64),
-        Cell::Str(s) => key.push(STR | s.0 as u64),
-        Cell::Int(i) => key.extend([INT, i as u64]),
-        _ => unreachable!("gather takes atoms, integers and strings only"),
     }
 }
 
@@ -417,12 +432,11 @@ mod tests {
         let mut store = Store::new();
         let slot = |store: &mut Store, l: &Term| {
             let c = store.build(l, &mut Vec::new());
-            let mut cells = [Cell::Atom(atom::NIL); RECENT_LEN + 1];
             let mut plain = Plain {
                 kinds: 0,
                 vals: [0; RECENT_LEN + 1],
             };
-            let (_, h) = gather(store, c, &mut cells, &mut plain).expect("a flat answer");
+            let h = gather(store, c, &mut plain).expect("a flat answer");
             (h >> 32) as usize & (RECENT_SLOTS - 1)
         };
         let a = atom::Atom::new("kw22_same_value");

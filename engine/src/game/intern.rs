@@ -457,6 +457,42 @@ mod tests {
     }
 
     #[test]
+    fn a_recent_slot_is_taken_over_by_the_newest_answer() {
+        // two answers in one slot (one moved into the other's, as a collision of slots would
+        // put them): each is still the term and hash a fresh interner gives, and the slot then
+        // holds the one asked last
+        let mut store = Store::new();
+        let mut i = Interner::default();
+        let (a, b) = (t("[drop, 1]"), t("[drop, 2]"));
+        let mut plain = Plain {
+            kinds: 0,
+            vals: [0; RECENT_LEN + 1],
+        };
+        let cb = store.build(&b, &mut Vec::new());
+        let hb = gather(&store, cb, &mut plain).expect("flat");
+        let slot_b = (hb >> 32) as usize & (RECENT_SLOTS - 1);
+        let ca = store.build(&a, &mut Vec::new());
+        let want_a = Interner::default().answer(&store, ca);
+        let want_b = Interner::default().answer(&store, cb);
+        assert_eq!(i.answer(&store, ca), want_a);
+        let mut plain = Plain {
+            kinds: 0,
+            vals: [0; RECENT_LEN + 1],
+        };
+        let ha = gather(&store, ca, &mut plain).expect("flat");
+        let slot_a = (ha >> 32) as usize & (RECENT_SLOTS - 1);
+        assert_ne!(slot_a, slot_b, "the test needs two slots");
+        // `a`'s entry in `b`'s slot
+        i.recent[slot_b] = i.recent[slot_a].take();
+        for _ in 0..2 {
+            assert_eq!(i.answer(&store, cb), want_b);
+            let r = i.recent[slot_b].as_ref().expect("remembered");
+            assert_eq!((&r.term, r.hash), (&want_b.0, want_b.1), "taken over");
+        }
+        assert_eq!(i.answer(&store, ca), want_a);
+    }
+
+    #[test]
     fn answers_that_differ_stay_apart() {
         let mut i = Interner::default();
         let mut store = Store::new();

@@ -32,6 +32,9 @@ pub(crate) struct Interner {
     /// terms held by `terms` are entered, and the entries go when `terms` is emptied, so an
     /// answer gets what the table would give it.
     recent: Vec<Option<Recent>>,
+    /// No `recent` table (an AI's fork of a session: short-lived, it would zero and free the
+    /// table's 96 KB for the few answers it asks for).
+    no_recent: bool,
 }
 
 /// The elements and tail ([`gather`]) of a recent flat answer, its hash and shared term.
@@ -137,6 +140,14 @@ impl Plain {
 pub(crate) type Hashed = (Term, u64);
 
 impl Interner {
+    /// An interner without the table of recent answers (for an AI's fork of a session).
+    pub(crate) fn without_recent() -> Interner {
+        Interner {
+            no_recent: true,
+            ..Interner::default()
+        }
+    }
+
     /// The term at `c` (as [`Store::to_term`] makes it) and its hash. A small ground term is shared
     /// with the earlier answers of the same structure.
     pub(crate) fn answer(&mut self, store: &Store, c: Cell) -> Hashed {
@@ -203,6 +214,9 @@ impl Interner {
     /// first answer of a slot instead served 30 % of chess's answers from `recent`).
     #[cold]
     fn remember(&mut self, slot: usize, plain: Plain, hash: u64, t: &Term) {
+        if self.no_recent {
+            return;
+        }
         if self.recent.is_empty() {
             self.recent = vec![None; RECENT_SLOTS];
         }
@@ -490,6 +504,28 @@ mod tests {
             assert_eq!((&r.term, r.hash), (&want_b.0, want_b.1), "taken over");
         }
         assert_eq!(i.answer(&store, ca), want_a);
+    }
+
+    #[test]
+    fn an_interner_without_recent_answers_gives_the_same_terms() {
+        // an AI fork's interner: no table of recent answers is made, and every answer is the term
+        // and hash the full interner gives, shared with its earlier asking
+        let mut store = Store::new();
+        let (mut full, mut fork) = (Interner::default(), Interner::without_recent());
+        for round in 0..3 {
+            for src in ["[drop, 3]", "[drop, 4]", "red", "[a|b]", "[1.5]", "f(X)"] {
+                let c = store.build(&t(src), &mut Vec::new());
+                let (a, b) = (full.answer(&store, c), fork.answer(&store, c));
+                assert_eq!(a, b, "{src}, round {round}");
+            }
+        }
+        assert!(!full.recent.is_empty() && fork.recent.is_empty());
+        let c = store.build(&t("[drop, 3]"), &mut Vec::new());
+        let (x, y) = (fork.answer(&store, c).0, fork.answer(&store, c).0);
+        let (Term::Compound(_, x), Term::Compound(_, y)) = (&x, &y) else {
+            panic!("lists are compounds");
+        };
+        assert!(Arc::ptr_eq(x, y), "shared through the table");
     }
 
     #[test]

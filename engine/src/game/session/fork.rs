@@ -28,7 +28,7 @@ impl Session {
             consts: self.consts.clone(),
             initial: self.initial.clone(),
             scratch: Scratch::default(),
-            interned: Interner::default(),
+            interned: Interner::without_recent(),
             by_state: self.by_state.clone(),
             bufs: Buffers::default(),
             observed: Vec::new(),

@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-log() { printf '\n==> %s\n' "$*"; }
+# each step's start with the time since this script started (which steps a CI run's 30 minutes go to)
+log() { printf '\n==> %s [%dm%02ds]\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 # --- checks ------------------------------------------------------------------------------------------
 log "rustfmt"

@@ -334,6 +334,50 @@ fn nrev_runs_repeatedly_in_one_machine() {
     assert_eq!(m.inferences, 497);
 }
 
+/// A query's goal is meta-called as `call/1` calls it: the first query of a machine takes that
+/// general path (the goal's dispatch is not cached yet), the next ones `start`'s direct one. Both
+/// give the same answers, count the same inferences and hit each inference budget at the same
+/// call (with the same error).
+#[test]
+fn a_query_run_directly_counts_as_its_call() {
+    let src = "p(1). p(2). p(3). q(X) :- p(X), X > 1. r(X) :- q(X), !.";
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let mut host = host::NoHost;
+    for goal in ["q", "r"] {
+        for max in 0..12 {
+            let limits = Limits {
+                max_inferences: max,
+                ..Limits::default()
+            };
+            let mut m = Machine::new(p.clone(), limits);
+            // (no tables: the first run's would serve the second)
+            m.memoize = false;
+            let mut runs = Vec::new();
+            for _ in 0..2 {
+                m.reset();
+                let g = m.store.build(&c(goal, vec![v(0)]), &mut Vec::new());
+                m.start(g);
+                let mut out = Vec::new();
+                let mut redo = false;
+                loop {
+                    match m.solve(redo, &mut host) {
+                        Ok(true) => out.push(Ok(m.inferences)),
+                        Ok(false) => break,
+                        Err(e) => {
+                            out.push(Err(format!("{e:?}")));
+                            break;
+                        }
+                    }
+                    redo = true;
+                }
+                runs.push((out, m.inferences));
+            }
+            assert_eq!(runs[0], runs[1], "{goal} under {max} inferences");
+        }
+    }
+}
+
 fn src_answers(src: &str, goal: &str, limits: Limits) -> Vec<Result<Vec<Term>, SolveError>> {
     let (p, d) = Program::from_source(src);
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");

@@ -338,12 +338,35 @@ impl Machine {
         self.base = self.store.len();
         self.store.mark = self.base;
         self.gc_at = (self.base as usize).saturating_mul(2).max(GC_MIN);
+        // a plain goal already resolved (no control construct, no budget or profile in play): its
+        // `call/1` is counted here and the goal is run as the step meta-calling it would run it
+        // (same cut barrier and continuation, the same heap: the `call/1` term stays built)
+        let plain = self.profile.is_none()
+            && self.inferences < self.limits.max_inferences
+            && self.store.heap.len() <= self.limits.max_heap_cells
+            && self.resolved_plain(self.store.deref(self.root));
+        let goal = if plain {
+            self.inferences += 1;
+            self.last_call = (atom::CALL, 1);
+            self.root
+        } else {
+            goal
+        };
         self.frames.push(Frame {
             kind: FrameKind::Goal { goal },
             cutb: 0,
             next: 0,
         });
         self.cur = 1;
+    }
+
+    /// Is heap term `g` a callable goal whose dispatch is cached and not a control construct?
+    fn resolved_plain(&self, g: Cell) -> bool {
+        let Some((name, arity, _)) = self.goal_parts(g) else {
+            return false;
+        };
+        let slot = &self.resolve_cache[control::resolve_slot(name, arity)];
+        slot.0 == name && slot.1 == arity && !matches!(slot.2, Dispatch::Control(_))
     }
 
     /// May per-context tables be used in this query: can its goal reach no host predicate but the

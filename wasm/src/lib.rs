@@ -202,7 +202,9 @@ impl SidlGame {
     #[wasm_bindgen(unchecked_return_type = "string[]")]
     pub fn view(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {
         let w = self.core.view_wire(player.as_deref()).map_err(err)?;
-        Ok(self.table.view(&w))
+        let v = self.table.view(&w);
+        self.core.recycle_wire(w);
+        Ok(v)
     }
 
     /// The game's layout of the current state for a player (`null`: the designer), its texts in
@@ -312,7 +314,9 @@ impl SidlGame {
             }
         }
         .map_err(err)?;
-        Ok(self.table.chronons(&w))
+        let v = self.table.chronons(&w);
+        self.core.recycle_wire(w);
+        Ok(v)
     }
 
     /// Submits the moves of an AI player for `player` in the current chronon: `spec` is `random`,
@@ -352,7 +356,9 @@ impl SidlGame {
     #[wasm_bindgen(unchecked_return_type = "Chronon")]
     pub fn chronon(&mut self) -> Result<JsValue, js_sys::Error> {
         let w = self.core.run_chronon_wire().map_err(err)?;
-        Ok(self.table.chronon(&w))
+        let v = self.table.chronon(&w);
+        self.core.recycle_wire(w);
+        Ok(v)
     }
 
     /// Every chronon so far, oldest first (records equal to those `chronon()` returned, with the

@@ -6,14 +6,19 @@
 # instruction by instruction, as scripts/bench-games.sh's callgrind counts judge native code.
 #   bash scripts/wasm-callgrind.sh PKG GAME [N] [WARM]          N chronons of SidlGame.bench()
 #   bash scripts/wasm-callgrind.sh PKG GAME N WARM ai SPEC      N AI decisions (loops.mjs aiLoop)
+#   bash scripts/wasm-callgrind.sh PKG GAME N WARM api [PARTS]  N chronons of the playground's API
+#     loop (loops.mjs apiLoop: randomMoves, chronon(), every player's switches and view) after WARM;
+#     PARTS keeps only some per-player calls (`switches`, `view`, `switches,view`, `-`: none) to
+#     split the loop's cost by call (count.cjs)
 # PKG: a `bash scripts/wasm-build.sh PKG --target nodejs [--no-analyse]` output directory. GAME:
 # relative to games/, without .sidl. Prints I(warm-up + N) - I(warm-up alone): the instructions of
-# the N chronons (or decisions; the aiLoop's random moves and chronons between them included).
+# the N chronons (or decisions; the aiLoop's random moves and chronons between them included; for
+# api both runs load and start a second game, so its load is not counted).
 # Needs valgrind and node (not part of scripts/test.sh; about 40 s a game).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkg=${1:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC]}
-game=${2:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC]}
+pkg=${1:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC | api [PARTS]]}
+game=${2:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC | api [PARTS]]}
 n=${3:-2000}
 warm=${4:-500}
 shift $(($# < 4 ? $# : 4))
@@ -30,4 +35,5 @@ with=$(count "$n" "$@")
 without=$(count 0 "$@")
 [ -n "$with" ] && [ -n "$without" ] || { echo "wasm-callgrind.sh: the run failed" >&2; exit 1; }
 what=chronons; [ "${1:-}" = ai ] && what="decisions (${2:-})"
+[ "${1:-}" = api ] && what="API loop chronons (${2:-switches,view})"
 echo "$game: $n $what: $((with - without)) instructions (all $with, start-up and warm-up $without)"

@@ -41,11 +41,15 @@ fn main() -> Result<(), String> {
                 g.view(Some(p)).map_err(|e| e.message)?;
             }
         } else {
-            g.random_moves_wire(Some(&players)).map_err(|e| e.message)?;
-            g.run_chronon_wire().map_err(|e| e.message)?;
+            // each WireOut handed back, as `SidlGame` does once its values have crossed
+            let w = g.random_moves_wire(Some(&players)).map_err(|e| e.message)?;
+            g.recycle_wire(w);
+            let w = g.run_chronon_wire().map_err(|e| e.message)?;
+            g.recycle_wire(w);
             for p in &players {
                 g.switches_shared(Some(p)).map_err(|e| e.message)?;
-                g.view_wire(Some(p)).map_err(|e| e.message)?;
+                let w = g.view_wire(Some(p)).map_err(|e| e.message)?;
+                g.recycle_wire(w);
             }
         }
         n += 1;

@@ -5,10 +5,14 @@
 //! its own (`TextDecoder`), which made these calls several times dearer than the engine's work
 //! behind them (docs/performance.md, "The API loop in the browser, third round"). Here each game
 //! keeps a table of the values handed over (texts and event objects) on the JavaScript side; a
-//! call hands over its ids (a `Float64Array` view of the wasm memory) and the JSON of its new
-//! values only, and the small module below (a wasm-bindgen snippet, shipped beside `sidl_wasm.js`)
+//! call hands over where its ids are in the wasm memory (read through one `Float64Array` over the
+//! memory that the table keeps: making a view per call was a tenth of `chronon()`'s JavaScript) and
+//! the JSON of its new values only, and the small module below (a wasm-bindgen snippet, shipped beside `sidl_wasm.js`)
 //! builds the arrays and objects. A player's events are the designer's event objects, and an event
-//! that recurs (in a later chronon) is the same object again: read them, do not change them.
+//! that recurs (in a later chronon) is the same object again: read them, do not change them. The
+//! table also keeps the last player list `randomMoves` was given, so that the same list again
+//! (the playground passes `players()` every chronon) crosses as one comparison instead of a string
+//! each (`lib.rs`).
 
 use crate::core::WireOut;
 use crate::dto::SwitchDto;
@@ -16,59 +20,92 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
-// the table of a game (core/wire.rs): nums[0] says whether to empty it first; `fresh` is the JSON
-// array of the values to append (undefined: none)
-function take(table, nums, fresh) {
-  if (nums[0] !== 0) table.length = 0;
-  if (fresh !== undefined) for (const v of JSON.parse(fresh)) table.push(v);
+// a game's table (core/wire.rs): `values` the values handed over; `f64` a Float64Array over the wasm
+// memory (made again when the memory has grown: the old buffer is detached, its length 0), from which
+// a call's numbers are read in place at `at` (no typed array made per call); `players` the last
+// player list `randomMoves` was given (a copy)
+export function table(memory) { return { values: [], memory, f64: null, players: null }; }
+// the numbers of a call: nums[at] is the reset flag; `fresh` the JSON array of the values to append
+// (undefined: none)
+function take(st, at, fresh) {
+  let f = st.f64;
+  if (f === null || f.length === 0) f = st.f64 = new Float64Array(st.memory.buffer);
+  if (f[at] !== 0) st.values.length = 0;
+  if (fresh !== undefined) for (const v of JSON.parse(fresh)) st.values.push(v);
+  return f;
 }
-export function table() { return []; }
 // [reset, n, id * n]
-export function view(table, nums, fresh) {
-  take(table, nums, fresh);
-  const n = nums[1], out = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = table[nums[2 + i]];
+export function view(st, at, fresh) {
+  const nums = take(st, at, fresh), table = st.values;
+  const n = nums[at + 1], out = new Array(n);
+  for (let i = 0, k = at + 2; i < n; i++) out[i] = table[nums[k++]];
   return out;
 }
-// [reset, count, record * count]; a record [chronon, terminal, s, (player, switch, action) * s,
-// e, event * e, players, (k, event * k) * players]
-export function chronons(table, nums, fresh) {
-  take(table, nums, fresh);
-  const count = nums[1], out = new Array(count);
-  let at = 2;
-  for (let c = 0; c < count; c++) {
-    const chronon = nums[at++], terminal = nums[at++] !== 0;
-    const submissions = new Array(nums[at++]);
-    for (let i = 0; i < submissions.length; i++) {
-      submissions[i] = [table[nums[at]], table[nums[at + 1]], table[nums[at + 2]]];
-      at += 3;
-    }
-    const events = new Array(nums[at++]);
-    for (let i = 0; i < events.length; i++) events[i] = table[nums[at++]];
-    const playerEvents = new Array(nums[at++]);
-    for (let p = 0; p < playerEvents.length; p++) {
-      const es = new Array(nums[at++]);
-      for (let i = 0; i < es.length; i++) es[i] = table[nums[at++]];
-      playerEvents[p] = es;
-    }
-    out[c] = { chronon, submissions, events, playerEvents, terminal };
+// a record [chronon, terminal, s, (player, switch, action) * s, e, event * e, players,
+// (k, event * k) * players] at nums[st.at]; st.at moves past it
+function record(st, nums, table) {
+  let at = st.at;
+  const chronon = nums[at++], terminal = nums[at++] !== 0;
+  const submissions = new Array(nums[at++]);
+  for (let i = 0; i < submissions.length; i++) {
+    submissions[i] = [table[nums[at]], table[nums[at + 1]], table[nums[at + 2]]];
+    at += 3;
   }
+  const events = new Array(nums[at++]);
+  for (let i = 0; i < events.length; i++) events[i] = table[nums[at++]];
+  const playerEvents = new Array(nums[at++]);
+  for (let p = 0; p < playerEvents.length; p++) {
+    const es = new Array(nums[at++]);
+    for (let i = 0; i < es.length; i++) es[i] = table[nums[at++]];
+    playerEvents[p] = es;
+  }
+  st.at = at;
+  return { chronon, submissions, events, playerEvents, terminal };
+}
+// [reset, count, record * count]
+export function chronons(st, at, fresh) {
+  const nums = take(st, at, fresh), table = st.values;
+  const count = nums[at + 1], out = new Array(count);
+  st.at = at + 2;
+  for (let c = 0; c < count; c++) out[c] = record(st, nums, table);
   return out;
 }
-export function chronon(table, nums, fresh) { return chronons(table, nums, fresh)[0]; }
+// [reset, 1, record]
+export function chronon(st, at, fresh) {
+  const nums = take(st, at, fresh);
+  st.at = at + 2;
+  return record(st, nums, st.values);
+}
 export function parse(json) { return JSON.parse(json); }
+// whether `ps` holds the same strings, in order, as the list kept by keepPlayers
+export function samePlayers(st, ps) {
+  const last = st.players;
+  if (last === null || !Array.isArray(ps) || ps.length !== last.length) return false;
+  for (let i = 0; i < ps.length; i++) if (ps[i] !== last[i]) return false;
+  return true;
+}
+export function keepPlayers(st, ps) { st.players = ps === null ? null : Array.from(ps); }
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = table)]
-    fn new_table() -> JsValue;
+    fn new_table(memory: JsValue) -> JsValue;
     #[wasm_bindgen(js_name = view)]
-    fn view_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
+    fn view_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = chronons)]
-    fn chronons_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
+    fn chronons_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = chronon)]
-    fn chronon_of(table: &JsValue, nums: &[f64], fresh: Option<&str>) -> JsValue;
+    fn chronon_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = parse)]
     fn parse_json(json: &str) -> JsValue;
+    #[wasm_bindgen(js_name = samePlayers)]
+    fn same_players(table: &JsValue, players: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = keepPlayers)]
+    fn keep_players(table: &JsValue, players: &JsValue);
+}
+
+/// Where `w`'s numbers start in the wasm memory, in `f64`s (a `Vec<f64>` is 8-aligned).
+fn at(w: &WireOut) -> u32 {
+    (w.nums.as_ptr() as usize / std::mem::size_of::<f64>()) as u32
 }
 
 /// The new values' JSON, `None` when there are none (no string crosses then).
@@ -82,22 +119,34 @@ pub(crate) struct Table(Option<JsValue>);
 
 impl Table {
     fn get(&mut self) -> &JsValue {
-        self.0.get_or_insert_with(new_table)
+        self.0
+            .get_or_insert_with(|| new_table(wasm_bindgen::memory()))
     }
 
     /// A view (`Core::view_wire`) as an array of strings.
     pub(crate) fn view(&mut self, w: &WireOut) -> JsValue {
-        view_of(self.get(), &w.nums, fresh(w))
+        view_of(self.get(), at(w), fresh(w))
     }
 
     /// Chronons (`Core::chronons_wire`) as an array of chronon objects.
     pub(crate) fn chronons(&mut self, w: &WireOut) -> JsValue {
-        chronons_of(self.get(), &w.nums, fresh(w))
+        chronons_of(self.get(), at(w), fresh(w))
     }
 
     /// The one chronon of `w` (`Core::run_chronon_wire`).
     pub(crate) fn chronon(&mut self, w: &WireOut) -> JsValue {
-        chronon_of(self.get(), &w.nums, fresh(w))
+        chronon_of(self.get(), at(w), fresh(w))
+    }
+
+    /// Whether `players` holds the same strings, in order, as the list last kept
+    /// ([`Table::keep_players`]).
+    pub(crate) fn same_players(&mut self, players: &JsValue) -> bool {
+        same_players(self.get(), players)
+    }
+
+    /// Keeps a copy of the list `players` (`null`: forgets the last one).
+    pub(crate) fn keep_players(&mut self, players: &JsValue) {
+        keep_players(self.get(), players)
     }
 }
 

@@ -51,6 +51,9 @@ fn err(e: impl Into<CoreError>) -> js_sys::Error {
     out
 }
 
+/// wasm-bindgen's error for a `Vec<String>` argument with an element that is not a string.
+const WRONG_TYPE: &str = "array contains a value of the wrong type";
+
 /// A seed from JavaScript: a non-negative integer below 2^53.
 fn seed_of(seed: f64) -> Result<u64, js_sys::Error> {
     if seed.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&seed) {
@@ -88,6 +91,8 @@ pub struct SidlGame {
     switch_arrays: chronon_js::SwitchArrays,
     /// The values handed out by views and chronons (`chronon_js.rs`, `core/wire.rs`).
     table: chronon_js::Table,
+    /// The player list `randomMoves` was last given (the table keeps its JavaScript copy).
+    random_players: Vec<String>,
     /// The statistics run of the Statistics panel (`stats.rs`, on-demand build only), if one was
     /// started.
     #[cfg(feature = "analyse")]
@@ -113,6 +118,7 @@ impl SidlGame {
                 core,
                 switches_shown: Vec::new(),
                 table: chronon_js::Table::default(),
+                random_players: Vec::new(),
                 switch_arrays: chronon_js::SwitchArrays::default(),
                 #[cfg(feature = "analyse")]
                 stats: None,
@@ -196,7 +202,9 @@ impl SidlGame {
     #[wasm_bindgen(unchecked_return_type = "string[]")]
     pub fn view(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {
         let w = self.core.view_wire(player.as_deref()).map_err(err)?;
-        Ok(self.table.view(&w))
+        let v = self.table.view(&w);
+        self.core.recycle_wire(w);
+        Ok(v)
     }
 
     /// The game's layout of the current state for a player (`null`: the designer), its texts in
@@ -283,12 +291,32 @@ impl SidlGame {
     /// switches draw from their actions, unlimited ones from the game's `candidate/2` (none without
     /// it). In interrupt mode only one (it runs its chronon); the chronons that ran (`[]` otherwise).
     #[wasm_bindgen(js_name = randomMoves, unchecked_return_type = "Chronon[]")]
-    pub fn random_moves(&mut self, players: Option<Vec<String>>) -> Result<JsValue, js_sys::Error> {
-        let w = self
-            .core
-            .random_moves_wire(players.as_deref())
-            .map_err(err)?;
-        Ok(self.table.chronons(&w))
+    pub fn random_moves(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "string[] | null")] players: Option<JsValue>,
+    ) -> Result<JsValue, js_sys::Error> {
+        // the list is read as wasm-bindgen reads a `Vec<String>` (any array-like, each element a
+        // string), unless it holds the same strings as the last one read (`Table::same_players`:
+        // the playground passes `players()` every chronon), which is then used again
+        let w = match players {
+            None => self.core.random_moves_wire(None),
+            Some(ps) => {
+                if !self.table.same_players(&ps) {
+                    self.table.keep_players(&JsValue::NULL);
+                    self.random_players = js_sys::Array::from(&ps)
+                        .iter()
+                        .map(|v| v.as_string())
+                        .collect::<Option<Vec<String>>>()
+                        .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
+                    self.table.keep_players(&ps);
+                }
+                self.core.random_moves_wire(Some(&self.random_players))
+            }
+        }
+        .map_err(err)?;
+        let v = self.table.chronons(&w);
+        self.core.recycle_wire(w);
+        Ok(v)
     }
 
     /// Submits the moves of an AI player for `player` in the current chronon: `spec` is `random`,
@@ -328,7 +356,9 @@ impl SidlGame {
     #[wasm_bindgen(unchecked_return_type = "Chronon")]
     pub fn chronon(&mut self) -> Result<JsValue, js_sys::Error> {
         let w = self.core.run_chronon_wire().map_err(err)?;
-        Ok(self.table.chronon(&w))
+        let v = self.table.chronon(&w);
+        self.core.recycle_wire(w);
+        Ok(v)
     }
 
     /// Every chronon so far, oldest first (records equal to those `chronon()` returned, with the

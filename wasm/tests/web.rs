@@ -23,6 +23,14 @@ fn j(v: &JsValue) -> Value {
     serde_json::from_str(&text).expect("JSON")
 }
 
+/// A JavaScript array of strings.
+fn strings(xs: &[String]) -> JsValue {
+    xs.iter()
+        .map(|x| JsValue::from_str(x))
+        .collect::<js_sys::Array>()
+        .into()
+}
+
 fn ok<T>(r: Result<T, js_sys::Error>) -> T {
     match r {
         Ok(v) => v,
@@ -407,6 +415,7 @@ fn bench_runs_sidl_bench_loop_and_leaves_the_session() {
 fn recurring_values_are_the_same_objects() {
     let mut g = ok(SidlGame::new(RPS));
     let players = g.players();
+    let players_js = strings(&players);
     let p = players[0].clone();
     let a = ok(g.switches(Some(p.clone())));
     let b = ok(g.switches(Some(p.clone())));
@@ -424,7 +433,7 @@ fn recurring_values_are_the_same_objects() {
         if ok(g.is_terminal()) {
             ok(g.start(7.0, None));
         }
-        ok(g.random_moves(Some(players.clone())));
+        ok(g.random_moves(Some(players_js.clone())));
         let c = ok(g.chronon());
         let now = events(&c);
         // a later state with the same switches (looked up by content) hands out the same array
@@ -457,4 +466,53 @@ fn recurring_values_are_the_same_objects() {
     }
     assert!(shared > 0, "an event that recurs is the same object");
     assert!(same_switches > 0, "switches that recur in later states");
+}
+
+/// `randomMoves(players)` reads the list again only when it holds other strings than the last one
+/// (`wasm/src/chronon_js.rs` keeps a copy): the same list, an equal copy, a changed list (a player
+/// left out draws nothing), `null` and a list with a non-string all act as they read.
+#[wasm_bindgen_test]
+fn random_moves_reads_each_player_list() {
+    let mut g = ok(SidlGame::new(RPS));
+    let players = g.players();
+    assert_eq!(players.len(), 2);
+    // the players whose moves were drawn, in a new game, then its chronon
+    let round = |g: &mut SidlGame, list: Option<JsValue>| -> Vec<String> {
+        ok(g.start(3.0, None));
+        ok(g.random_moves(list));
+        let mut drawn: Vec<String> = j(&ok(g.pending()))
+            .as_array()
+            .expect("pending")
+            .iter()
+            .map(|s| s[0].as_str().expect("player").to_string())
+            .collect();
+        drawn.sort();
+        ok(g.chronon());
+        drawn
+    };
+    let mut both = players.clone();
+    both.sort();
+    let one = vec![players[0].clone()];
+    let all = strings(&players);
+    assert_eq!(round(&mut g, Some(all.clone())), both);
+    // the same array, then an equal copy
+    assert_eq!(round(&mut g, Some(all.clone())), both);
+    assert_eq!(round(&mut g, Some(strings(&players))), both);
+    // the array changed in place: read again
+    let arr: js_sys::Array = all.clone().into();
+    arr.pop();
+    assert_eq!(round(&mut g, Some(all.clone())), one);
+    assert_eq!(round(&mut g, Some(strings(&one))), one);
+    assert_eq!(round(&mut g, None), both);
+    assert_eq!(round(&mut g, Some(all.clone())), one);
+    // an element that is not a string: wasm-bindgen's error for a `string[]` argument
+    let bad: JsValue = [JsValue::from_str(&players[0]), JsValue::from_f64(1.0)]
+        .iter()
+        .collect::<js_sys::Array>()
+        .into();
+    let (msg, _) = thrown(g.random_moves(Some(bad)));
+    assert_eq!(msg, "array contains a value of the wrong type");
+    // the list before it is read again after it
+    arr.push(&JsValue::from_str(&players[1]));
+    assert_eq!(round(&mut g, Some(all)), both);
 }

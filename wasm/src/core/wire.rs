@@ -45,6 +45,8 @@ pub(crate) struct Wire {
     texts: Vec<Option<String>>,
     /// The values added during the current call, as JSON array elements.
     fresh: String,
+    /// The buffers of a [`WireOut`] handed back ([`Core::recycle_wire`]), for the next call.
+    spare: Option<WireOut>,
 }
 
 fn term_key(t: &Term) -> Option<TermKey> {
@@ -66,6 +68,7 @@ impl Default for Wire {
             events: FxHashMap::default(),
             texts: Vec::new(),
             fresh: String::new(),
+            spare: None,
         }
     }
 }
@@ -83,15 +86,23 @@ impl Wire {
             self.events.clear();
             self.texts.clear();
         }
-        // room for a typical call's numbers (a chronon of a few events, a view of a few dozen
-        // facts) without growing the vector step by step
-        let mut nums = Vec::with_capacity(64);
+        // the last call's buffer when it was handed back, else room for a typical call's numbers
+        // (a chronon of a few events, a view of a few dozen facts)
+        let mut nums = match &mut self.spare {
+            Some(w) => std::mem::take(&mut w.nums),
+            None => Vec::with_capacity(64),
+        };
+        nums.clear();
         nums.push(if reset { 1.0 } else { 0.0 });
         nums
     }
 
     fn end(&mut self, nums: Vec<f64>) -> WireOut {
-        let mut fresh = String::with_capacity(self.fresh.len() + 2);
+        let mut fresh = match self.spare.take() {
+            Some(w) => w.fresh,
+            None => String::with_capacity(self.fresh.len() + 2),
+        };
+        fresh.clear();
         fresh.push('[');
         fresh.push_str(&self.fresh);
         fresh.push(']');
@@ -210,6 +221,12 @@ fn same_event(x: &Event, e: &Event) -> bool {
 }
 
 impl Core {
+    /// Hands back a [`WireOut`] once its numbers and values have crossed: its buffers serve the
+    /// next call (`lib.rs`; no allocation per call once they are large enough).
+    pub fn recycle_wire(&mut self, w: WireOut) {
+        self.wire.spare = Some(w);
+    }
+
     /// Sets the number of table entries after which the table is emptied (8192; the tests make
     /// it small to see it emptied).
     pub fn set_wire_limit(&mut self, max: usize) {

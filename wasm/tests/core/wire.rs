@@ -33,10 +33,10 @@ fn same_play(game: &str, chronons: u64, limit: usize, interrupt: bool) {
             continue;
         }
         let a = dto.random_moves(Some(&players)).expect("moves");
-        let b = wire_decode::chronons(
-            &mut table,
-            &wire.random_moves_wire(Some(&players)).expect("moves"),
-        );
+        // each WireOut handed back once decoded, as `lib.rs` does: its buffers serve the next call
+        let w = wire.random_moves_wire(Some(&players)).expect("moves");
+        let b = wire_decode::chronons(&mut table, &w);
+        wire.recycle_wire(w);
         assert_eq!(
             serde_json::to_value(&a).expect("json"),
             Value::Array(b),
@@ -44,7 +44,9 @@ fn same_play(game: &str, chronons: u64, limit: usize, interrupt: bool) {
         );
         if !interrupt {
             let a = dto.run_chronon().expect("chronon");
-            let b = wire_decode::chronons(&mut table, &wire.run_chronon_wire().expect("chronon"));
+            let w = wire.run_chronon_wire().expect("chronon");
+            let b = wire_decode::chronons(&mut table, &w);
+            wire.recycle_wire(w);
             assert_eq!(b.len(), 1);
             assert_eq!(
                 serde_json::to_value(&a).expect("json"),
@@ -54,7 +56,9 @@ fn same_play(game: &str, chronons: u64, limit: usize, interrupt: bool) {
         }
         for v in &viewers {
             let a = dto.view(*v).expect("view");
-            let b = wire_decode::view(&mut table, &wire.view_wire(*v).expect("view"));
+            let w = wire.view_wire(*v).expect("view");
+            let b = wire_decode::view(&mut table, &w);
+            wire.recycle_wire(w);
             assert_eq!(a, b, "{game} {v:?}");
         }
         n += 1;

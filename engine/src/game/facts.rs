@@ -963,7 +963,9 @@ impl Mode {
         let mut slots: Vec<u32> = Vec::with_capacity(facts.len());
         // counting sort by slot: the facts of each slot, filled from its end in reverse order, end
         // up in insertion order
-        let mut table = vec![0u32; size + 1 + facts.len()];
+        // (`with_capacity` and `resize`: the allocator's zeroing path costs more than the fill)
+        let mut table = Vec::with_capacity(size + 1 + facts.len());
+        table.resize(size + 1 + facts.len(), 0u32);
         for g in facts {
             if g.kmask & m == m {
                 let s = composite(&g.kw, mask) as usize & (size - 1);
@@ -1135,9 +1137,35 @@ impl Mode {
 /// finds the facts whose indexed elements agree with its keys in one lookup.
 #[derive(Debug, Default)]
 struct Index {
-    modes: [OnceLock<Mode>; 1 << INDEXED],
+    modes: [ModeSlot; 1 << INDEXED],
     /// Bit `m`: mode `m` was looked up (the next state's set carries over these modes only).
     used: AtomicU16,
+}
+
+/// One mode of an [`Index`]: carried over from the previous state's set by [`FactSet::apply`]
+/// (there from the start: no `OnceLock` to initialise, which costs ~90 instructions through
+/// `Once`), or built at its first lookup.
+#[derive(Debug, Clone)]
+enum ModeSlot {
+    Carried(Mode),
+    Lazy(OnceLock<Mode>),
+}
+
+impl Default for ModeSlot {
+    fn default() -> ModeSlot {
+        ModeSlot::Lazy(OnceLock::new())
+    }
+}
+
+impl ModeSlot {
+    /// The mode, if it is carried or built.
+    #[cfg(test)]
+    fn get(&self) -> Option<&Mode> {
+        match self {
+            ModeSlot::Carried(m) => Some(m),
+            ModeSlot::Lazy(l) => l.get(),
+        }
+    }
 }
 
 impl Clone for Index {
@@ -1157,7 +1185,10 @@ impl Index {
         if self.used.load(Ordering::Relaxed) & (1 << mask) == 0 {
             self.used.fetch_or(1 << mask, Ordering::Relaxed);
         }
-        let mode = self.modes[mask].get_or_init(|| Mode::build(facts, mask));
+        let mode = match &self.modes[mask] {
+            ModeSlot::Carried(m) => m,
+            ModeSlot::Lazy(l) => l.get_or_init(|| Mode::build(facts, mask)),
+        };
         let s = h as usize & mode.slot_mask;
         let (from, to) = (mode.table[s], mode.table[s + 1] & !MIXED);
         pat.exact = from & MIXED == 0;
@@ -1623,11 +1654,15 @@ impl FactSet {
                 while u != 0 {
                     let mask = u.trailing_zeros() as usize;
                     u &= u - 1;
-                    if let Some(mode) = old.modes[mask].get() {
+                    let mode = match &old.modes[mask] {
+                        ModeSlot::Carried(m) => Some(m),
+                        ModeSlot::Lazy(l) => l.get(),
+                    };
+                    if let Some(mode) = mode {
                         if let Some(m) =
                             mode.derive(&self.facts, &next, &renum, deleted, created_from, mask)
                         {
-                            index.modes[mask] = OnceLock::from(m);
+                            index.modes[mask] = ModeSlot::Carried(m);
                         }
                     }
                 }

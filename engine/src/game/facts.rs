@@ -1076,8 +1076,11 @@ impl Mode {
         while k < touched.len() {
             let t = touched[k].0;
             // the untouched slots before `t` (and `t`'s start) move by `delta`; their ids are kept
-            for x in &mut table[next..=t] {
-                *x = x.wrapping_add(delta);
+            // (nothing to add while the changes so far kept the number of ids)
+            if delta != 0 {
+                for x in &mut table[next..=t] {
+                    *x = x.wrapping_add(delta);
+                }
             }
             table.extend(
                 self.table[start(next)..start(t)]
@@ -1116,8 +1119,10 @@ impl Mode {
             delta = (table.len() as u32).wrapping_sub(start(t + 1) as u32);
             next = t + 1;
         }
-        for x in &mut table[next..=size] {
-            *x = x.wrapping_add(delta);
+        if delta != 0 {
+            for x in &mut table[next..=size] {
+                *x = x.wrapping_add(delta);
+            }
         }
         table.extend(
             self.table[start(next)..start(size)]

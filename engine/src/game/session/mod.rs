@@ -404,8 +404,9 @@ fn call_distinct(
                     .any(|(&g, u)| g == h && u == &a)
                 {
                     if out.is_empty() {
-                        // (legal switch ids and actions: a few answers, one allocation)
-                        out.reserve_exact(8);
+                        // (legal switch ids and actions: a few answers, one allocation, made
+                        // directly rather than through the growth path of `reserve_exact`)
+                        out = Vec::with_capacity(8);
                     }
                     hashes[out.len()] = h;
                     out.push(a);

@@ -23,9 +23,8 @@ use wasm_bindgen::prelude::*;
 // a game's table (core/wire.rs): `values` the values handed over; `f64` a Float64Array over the wasm
 // memory (made again when the memory has grown: the old buffer is detached, its length 0), from which
 // a call's numbers are read in place at `at` (no typed array made per call); `players` the last
-// player list `randomMoves` was given (a copy); `names` the player names `view` and `switches` were
-// given (nameAt)
-export function table(memory) { return { values: [], memory, f64: null, players: null, names: [] }; }
+// player list `randomMoves` was given (a copy)
+export function table(memory) { return { values: [], memory, f64: null, players: null }; }
 // the numbers of a call: nums[at] is the reset flag; `fresh` the JSON array of the values to append
 // (undefined: none)
 function take(st, at, fresh) {
@@ -86,16 +85,6 @@ export function samePlayers(st, ps) {
   return true;
 }
 export function keepPlayers(st, ps) { st.players = ps === null ? null : Array.from(ps); }
-// the index of the name `p` in `st.names`; a string not there is appended first (the list emptied
-// first when it holds `max`) and -1 - its index returned; -(max + 1) when `p` is not a string
-export function nameAt(st, p, max) {
-  if (typeof p !== 'string') return -(max + 1);
-  const names = st.names;
-  for (let i = 0; i < names.length; i++) if (names[i] === p) return i;
-  if (names.length >= max) names.length = 0;
-  names.push(p);
-  return -names.length;
-}
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = table)]
@@ -112,8 +101,6 @@ extern "C" {
     fn same_players(table: &JsValue, players: &JsValue) -> bool;
     #[wasm_bindgen(js_name = keepPlayers)]
     fn keep_players(table: &JsValue, players: &JsValue);
-    #[wasm_bindgen(js_name = nameAt)]
-    fn name_at(table: &JsValue, name: &JsValue, max: i32) -> i32;
 }
 
 /// Where `w`'s numbers start in the wasm memory, in `f64`s (a `Vec<f64>` is 8-aligned).
@@ -161,33 +148,6 @@ impl Table {
     pub(crate) fn keep_players(&mut self, players: &JsValue) {
         keep_players(self.get(), players)
     }
-
-    /// The text of a player argument (of `view`, `switches`): one comparison per name given
-    /// before (the table's `names`, mirrored by `names`) instead of a copy of the string into the
-    /// wasm memory per call; `None` when `name` is not a string.
-    pub(crate) fn name<'a>(
-        &mut self,
-        names: &'a mut Vec<String>,
-        name: &JsValue,
-    ) -> Option<&'a str> {
-        let i = name_at(self.get(), name, Self::NAMES as i32);
-        if i >= 0 {
-            return Some(names[i as usize].as_str());
-        }
-        if i < -(Self::NAMES as i32) {
-            return None;
-        }
-        // a new name, appended on both sides (the list emptied first when full)
-        if names.len() >= Self::NAMES {
-            names.clear();
-        }
-        names.push(name.as_string()?);
-        debug_assert_eq!(names.len() as i32, -i);
-        names.last().map(String::as_str)
-    }
-
-    /// Names kept by [`Table::name`].
-    const NAMES: usize = 64;
 }
 
 /// The switch arrays handed out, by their content: the same switches (a player's turn that comes

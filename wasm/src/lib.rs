@@ -54,12 +54,6 @@ fn err(e: impl Into<CoreError>) -> js_sys::Error {
 /// wasm-bindgen's error for a `Vec<String>` argument with an element that is not a string.
 const WRONG_TYPE: &str = "array contains a value of the wrong type";
 
-/// The error of a player argument that is neither a string nor `null`/`undefined` (wasm-bindgen's
-/// `Option<String>` read such a value as garbage: "memory access out of bounds").
-fn not_a_name() -> js_sys::Error {
-    js_sys::Error::new("the player must be a string or null")
-}
-
 /// A seed from JavaScript: a non-negative integer below 2^53.
 fn seed_of(seed: f64) -> Result<u64, js_sys::Error> {
     if seed.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&seed) {
@@ -99,9 +93,6 @@ pub struct SidlGame {
     table: chronon_js::Table,
     /// The player list `randomMoves` was last given (the table keeps its JavaScript copy).
     random_players: Vec<String>,
-    /// The player names `view` and `switches` were given (`Table::name`; the table keeps the
-    /// same list in JavaScript).
-    names: Vec<String>,
     /// The statistics run of the Statistics panel (`stats.rs`, on-demand build only), if one was
     /// started.
     #[cfg(feature = "analyse")]
@@ -128,7 +119,6 @@ impl SidlGame {
                 switches_shown: Vec::new(),
                 table: chronon_js::Table::default(),
                 random_players: Vec::new(),
-                names: Vec::new(),
                 switch_arrays: chronon_js::SwitchArrays::default(),
                 #[cfg(feature = "analyse")]
                 stats: None,
@@ -210,18 +200,8 @@ impl SidlGame {
 
     /// The facts a player sees (`null`: the designer, every fact).
     #[wasm_bindgen(unchecked_return_type = "string[]")]
-    pub fn view(
-        &mut self,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] player: Option<JsValue>,
-    ) -> Result<JsValue, js_sys::Error> {
-        let player = match player
-            .as_ref()
-            .filter(|p| !p.is_null() && !p.is_undefined())
-        {
-            Some(p) => Some(self.table.name(&mut self.names, p).ok_or_else(not_a_name)?),
-            None => None,
-        };
-        let w = self.core.view_wire(player).map_err(err)?;
+    pub fn view(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {
+        let w = self.core.view_wire(player.as_deref()).map_err(err)?;
         let v = self.table.view(&w);
         self.core.recycle_wire(w);
         Ok(v)
@@ -265,18 +245,8 @@ impl SidlGame {
     /// state, and across states with the same legal switches) the same array is returned again:
     /// read it, do not change it.
     #[wasm_bindgen(unchecked_return_type = "Switch[]")]
-    pub fn switches(
-        &mut self,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] player: Option<JsValue>,
-    ) -> Result<JsValue, js_sys::Error> {
-        let player = match player
-            .as_ref()
-            .filter(|p| !p.is_null() && !p.is_undefined())
-        {
-            Some(p) => Some(self.table.name(&mut self.names, p).ok_or_else(not_a_name)?),
-            None => None,
-        };
-        let (n, dtos) = self.core.switches_shared(player).map_err(err)?;
+    pub fn switches(&mut self, player: Option<String>) -> Result<JsValue, js_sys::Error> {
+        let (n, dtos) = self.core.switches_shared(player.as_deref()).map_err(err)?;
         if let Some((_, v)) = self.switches_shown.iter().find(|(m, _)| *m == n) {
             return Ok(v.clone());
         }

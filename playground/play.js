@@ -37,6 +37,29 @@ export function parseSeat(text) {
 /** @param {string} kind */
 export const isAi = (kind) => kind !== 'human' && kind !== 'random';
 
+// An AI seat's decision can take seconds (chess with `mcts:500`: tens of seconds). While a step
+// with AI seats runs, `thinking` says so: after THINKING_MS without an answer `show(text)` gets
+// "thinking: White (mcts:500), 3 s" (the deciding seats, the seconds since the step began), then
+// again every second until the returned function is called.
+export const THINKING_MS = 1000;
+/**
+ * @param {[string, string][]} seats player, seat kind (those that are not AI seats are skipped)
+ * @param {(player: string) => string} name a player's name for people
+ * @param {(text: string) => void} show
+ * @returns {(() => void) | null} stops it; null when no seat is an AI seat
+ */
+export function thinking(seats, name, show) {
+  const ai = seats.filter(([, k]) => isAi(k));
+  if (!ai.length) return null;
+  const t0 = performance.now();
+  const who = ai.map(([p, k]) => `${name(p)} (${k})`).join(', ');
+  const tell = () => show(`thinking: ${who}, ${Math.round((performance.now() - t0) / 1000)} s`);
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let every;
+  const first = setTimeout(() => { tell(); every = setInterval(tell, 1000); }, THINKING_MS);
+  return () => { clearTimeout(first); clearInterval(every); };
+}
+
 // The moves of the seats that are not human, submitted through `call(method, ...args)` (an
 // Engine's call): the random seats (every seat with `allRandom`) through `randomMoves`, then each AI
 // seat through `aiMoves` with `seed` (same state, seats and seed: same moves). Returns the chronons

@@ -2,7 +2,7 @@
 // The game pane: moves and chronons, time travel over the timeline, and drawing the pane from the
 // engine (seats, moves, facts, board, accounts, events).
 import { renderLayout } from '../board.js';
-import { make as el, templateForm } from '../play.js';
+import { make as el, templateForm, thinking } from '../play.js';
 import { renderChart } from './chart.js';
 import { $, $button, $input, $select, status } from './dom.js';
 import { rateStart, rateStep } from './rate.js';
@@ -63,6 +63,20 @@ export async function step(allRandom = false) {
   if (await advance(1, 0, allRandom)) await render();
 }
 
+// Whether a step with AI seats has run for THINKING_MS and the status line says "thinking" (play.js
+// `thinking`): Pause then stops the search at once (`pauseSearch`).
+const T = { searching: false };
+
+// Pause while an AI seat decides: the worker running its search is replaced (engine.stop) and the
+// game and session reloaded as they were before the step; the step ends without a chronon
+// (`advance` returns null) and the status line says so. Nothing is lost: the timeline holds every
+// chronon that ran before the step.
+function pauseSearch() {
+  if (!T.searching) return;
+  S.searchStopped = true;
+  engine.stop('paused during an AI seat\'s search');
+}
+
 /**
  * Steps in the worker (engine.steps: the random seats, then the AI seats, each seeing only its
  * player's view, move, then the chronon runs; in interrupt mode a submission runs its own chronon,
@@ -77,7 +91,23 @@ export async function step(allRandom = false) {
 async function advance(max, budgetMs, allRandom) {
   /** @type {[string, string][]} */
   const seats = allRandom ? S.players.map((p) => [p, 'random']) : [...S.seats];
-  const { entries, error } = await engine.steps(seats, S.seed + S.cursor, budgetMs, max);
+  const stop = thinking(seats, playerText, (t) => { T.searching = true; status(t); });
+  let result;
+  try {
+    result = await engine.steps(seats, S.seed + S.cursor, budgetMs, max);
+  } catch (e) {
+    // Pause during an AI seat's search (`pauseSearch`): the worker was replaced and the position
+    // restored as it was before this step
+    if (/** @type {{ restarted?: boolean }} */ (e).restarted && S.searchStopped) {
+      status(`paused: the AI seat's search was stopped at chronon ${S.cursor}`);
+      return null;
+    }
+    throw e;
+  } finally {
+    T.searching = false;
+    if (stop) stop();
+  }
+  const { entries, error } = result;
   for (const e of entries) S.timeline.push(e);
   if (entries.length) {
     S.cursor = S.timeline.length - 1;
@@ -150,7 +180,7 @@ export function stopRunning() {
 // Run: a step every few milliseconds until the game ends (a second click pauses); with `every 0 ms`
 // as many steps as fit in RUN_BATCH_MS between two drawings of the pane.
 export async function run() {
-  if (S.running) { stopRunning(); return; }
+  if (S.running) { stopRunning(); pauseSearch(); return; }
   S.running = true;
   $('run').textContent = 'Pause';
   rateStart();

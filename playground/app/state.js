@@ -37,6 +37,9 @@ export const S = {
   timeline: [],
   cursor: 0,
   running: false,
+  // Pause was clicked while an AI seat was deciding: its search is stopped by replacing the worker,
+  // which is not an error (no red message when the worker is back; reset then)
+  searchStopped: false,
   /** @type {string[]} */
   aiKinds: [],
 };
@@ -52,6 +55,7 @@ export const engine = new Engine({
   // the game and its session are back as they were; the page keeps its (same) display rather
   // than asking the engine again at once (a rule that hangs on every state would loop)
   onRestart: (message) => {
+    if (S.searchStopped) { S.searchStopped = false; return; }
     showError({ message: `${message}; the game was reloaded at chronon ${S.cursor}` });
   },
 });

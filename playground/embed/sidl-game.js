@@ -16,7 +16,7 @@
 // The element sets data-state="busy" while it works and "ready" after (tests wait on it).
 // See docs/playground.md.
 import { Engine } from '../engine.js';
-import { actionQueue, make as h, parseSeat, seatMoves, templateForm } from '../play.js';
+import { actionQueue, make as h, parseSeat, seatMoves, templateForm, thinking } from '../play.js';
 import { renderLayout } from '../board.js';
 import { labelText } from '../labeltext.js';
 
@@ -270,7 +270,9 @@ class SidlGameElement extends HTMLElement {
     for (let i = 0; i < 200; i++) {
       if (await this.call('isTerminal')) break;
       const n = await this.call('chrononNumber');
-      const ran = await seatMoves(this.call, this.seats, this.seed + n);
+      // an AI seat's search can take seconds: the status line says who is thinking, for how long
+      const stop = thinking([...this.seats], (p) => (this.playerName ? this.playerName(p) : p), (t) => this.setStatus(t));
+      const ran = await seatMoves(this.call, this.seats, this.seed + n).finally(() => { if (stop) stop(); });
       if (ran.length) this.last.push(...ran); // interrupt mode
       else this.last.push(await this.call('chronon'));
       this.engine.snapshot = await this.call('snapshot');
@@ -292,6 +294,7 @@ class SidlGameElement extends HTMLElement {
     const raw = this.getAttribute('labels') === 'raw';
     const l = raw ? null : await this.call('labels', v === '' ? null : v, this.getAttribute('lang') || null).catch(() => null);
     const t = labelText(l);
+    this.playerName = t.player;
     const about = l && t.on ? [
       ...(l.description ? [h('p', { class: 'description' }, l.description)] : []),
       ...l.roles.map((r) => h('p', { class: 'role' }, h('strong', {}, `${t.player(r.player)}: `), r.text)),

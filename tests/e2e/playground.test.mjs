@@ -414,6 +414,33 @@ await check('an AI seat that thinks longer than the call limit moves; the worker
   assert.ok(r.ms > 1000, `the move took ${r.ms} ms: not longer than the limit it tests`);
 });
 
+await check('Run says which AI seat is thinking; Pause stops its search at once and keeps the game', async () => {
+  await page.goto(base);
+  await ready();
+  await pickGame('chess.sidl');
+  // white's first move with `mcts:500` plays 500 random playouts of up to 500 chronons: seconds
+  await select('#seats select[data-player="[white]"]', 'mcts:500');
+  await select('#seats select[data-player="[black]"]', 'random');
+  await page.fill('#run-ms', '0');
+  await page.click('#run');
+  // the seat is named as the page names players (raw terms here: see the top of this file)
+  await page.waitForFunction(() => /^thinking: \[white\] \(mcts:500\), [0-9]+ s$/.test(document.querySelector('#status').textContent), null, { timeout: 20000 });
+  const t0 = Date.now();
+  await page.click('#run'); // Pause
+  await idle();
+  const ms = Date.now() - t0;
+  assert.equal(await page.textContent('#run'), 'Run');
+  assert.equal(await page.textContent('#status'), 'paused: the AI seat\'s search was stopped at chronon 0');
+  assert.match(await label(), /chronon 0\b/);
+  assert.ok(ms < 15000, `Pause took ${ms} ms`);
+  // the reloaded worker plays on from the same position, and no error was shown for the pause
+  // the worker was replaced once, and the game reloaded (its onRestart ran: searchStopped reset)
+  await page.waitForFunction(() => window.sidlEngine.restarts === 1 && window.sidlState.searchStopped === false);
+  assert.equal(await page.isVisible('#engine-error'), false);
+  await click('#random-chronon');
+  assert.match(await label(), /chronon 1\b/);
+});
+
 // --- issue 14: one behaviour everywhere ------------------------------------------------------------
 const fixture = (name) => readFileSync(join(here, 'fixtures', name), 'utf8');
 // Loads a source of the user's own through the editor and Load.

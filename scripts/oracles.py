@@ -4,7 +4,8 @@ Run by scripts/oracles.sh inside its pinned virtual environment (pygambit, open-
 
 - Gambit reads every exported .efg (and the .nfg of the one-shot games); for a fixture solved
   exactly (`method: lp`), Gambit's exact LP (`gbt.nash.lp_solve(g, rational=True)`) gives the
-  value `sidl solve --method lp` reports, exactly.
+  value `sidl solve --method lp` reports, exactly; with `oracle_lp: float` in the fixture, Gambit's
+  LP in floating point (its exact one takes about a minute on goofspiel3) gives it within 1e-9.
 - OpenSpiel loads the same .efg (`pyspiel.load_efg_game`) and computes NashConv < 1e-3 for sidl's
   CFR+ profile (after the fixture's `oracle_iterations`, else `cfr_iterations`), equal to sidl's own.
 - The trees of Kuhn and Leduc poker have as many decision and terminal histories and information
@@ -152,12 +153,19 @@ for fname in sorted(os.listdir(FIXTURES)):
         sidl("solve", game_path, "--method", "cfr", "--iterations", "1", "--format", "json").splitlines()[-1])["values"]))
     if d.get("method") == "lp":
         sol = json.loads(sidl("solve", game_path, "--method", "lp", "--format", "json").splitlines()[-1])
-        res = gbt.nash.lp_solve(g, rational=True)
-        eq = first_equilibrium(res)
-        gambit_values = [Fraction(str(payoff(eq, p))) for p in g.players]
         sidl_values = [Fraction(v) for v in sol["exact_values"].values()]
-        check(f"{name}: Gambit's exact LP value = sidl's", gambit_values == sidl_values,
-              f"gambit {[str(v) for v in gambit_values]} sidl {[str(v) for v in sidl_values]}")
+        if d.get("oracle_lp") == "float":
+            eq = first_equilibrium(gbt.nash.lp_solve(g, rational=False))
+            gambit_values = [float(payoff(eq, p)) for p in g.players]
+            check(f"{name}: Gambit's LP value (floating point) = sidl's exact value within 1e-9",
+                  len(gambit_values) == len(sidl_values)
+                  and all(abs(a - float(b)) < 1e-9 for a, b in zip(gambit_values, sidl_values)),
+                  f"gambit {gambit_values} sidl {[str(v) for v in sidl_values]}")
+        else:
+            eq = first_equilibrium(gbt.nash.lp_solve(g, rational=True))
+            gambit_values = [Fraction(str(payoff(eq, p))) for p in g.players]
+            check(f"{name}: Gambit's exact LP value = sidl's", gambit_values == sidl_values,
+                  f"gambit {[str(v) for v in gambit_values]} sidl {[str(v) for v in sidl_values]}")
     try:
         sidl("export", game_path, "--nfg", "-o", os.path.join(tmp, name + ".nfg"))
         ng = read_nfg(os.path.join(tmp, name + ".nfg"))
@@ -175,7 +183,7 @@ for fname in sorted(os.listdir(FIXTURES)):
                           "--format", "json").splitlines()[-1])
     if d.get("method") == "lp":
         cfr_values = list(sol["values"].values())
-        check(f"{name}: sidl's CFR+ values within 1e-3 of Gambit's exact value",
+        check(f"{name}: sidl's CFR+ values within 1e-3 of Gambit's LP value",
               all(abs(a - float(b)) < 1e-3 for a, b in zip(cfr_values, gambit_values)),
               f"{cfr_values}")
     game = pyspiel.load_efg_game(open(efg).read())

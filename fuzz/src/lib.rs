@@ -391,7 +391,8 @@ fn chronon(src: &str, s: &mut Session, rerun: bool) -> bool {
     assert_eq!(rec.player_events.len(), players.len());
     for ev in rec.player_events.iter() {
         assert!(
-            ev.windows(2).all(|w| w[0] < w[1]) && ev.iter().all(|&k| (k as usize) < rec.events.len()),
+            ev.windows(2).all(|w| w[0] < w[1])
+                && ev.iter().all(|&k| (k as usize) < rec.events.len()),
             "a player's events are not a subsequence of the designer's"
         );
     }

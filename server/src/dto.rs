@@ -138,11 +138,7 @@ pub fn seat_record(
         .filter(|s| show(&s.player) == player)
         .map(|s| [show(&s.switch), show(&s.action)])
         .collect();
-    let events: Vec<Value> = rec
-        .player_events
-        .get(seat)
-        .map(|es| es.iter().map(event).collect())
-        .unwrap_or_default();
+    let events: Vec<Value> = rec.events_of(seat).map(event).collect();
     let mut out = json!({"chronon": chronon, "submissions": own, "events": events});
     if pr.active() {
         let chosen: Vec<[String; 2]> = rec
@@ -152,18 +148,13 @@ pub fn seat_record(
             .map(|s| [pr.switch(&s.switch), pr.action(&s.switch, &s.action)])
             .collect();
         out["chosen"] = json!(chosen);
-        let texts: Vec<String> = rec
-            .player_events
-            .get(seat)
-            .map(|es| es.iter().map(|e| pr.event(e)).collect())
-            .unwrap_or_default();
+        let texts: Vec<String> = rec.events_of(seat).map(|e| pr.event(e)).collect();
         out["texts"] = json!(texts);
     } else {
         let texts: Vec<String> = rec
-            .player_events
-            .get(seat)
-            .map(|es| es.iter().map(|e| e.text(Notation::Canonical)).collect())
-            .unwrap_or_default();
+            .events_of(seat)
+            .map(|e| e.text(Notation::Canonical))
+            .collect();
         out["texts"] = json!(texts);
     }
     out

@@ -11,7 +11,7 @@ use crate::store::{ChrononRow, EventRow, SeatRow, SessionRow, Store, SubmissionR
 use serde_json::{json, Map, Value};
 use sidl_engine::game::present::Presenter;
 use sidl_engine::game::record::Record;
-use sidl_engine::game::{ChrononRecord, RuntimeError, Session, Submission};
+use sidl_engine::game::{ChrononRecord, PlayerEvents, RuntimeError, Session, Submission};
 use sidl_engine::term::Term;
 use std::collections::HashMap;
 
@@ -94,7 +94,7 @@ fn load(store: &dyn Store, id: &str) -> Result<Loaded, ApiError> {
             overrides: Vec::new(),
             draws: Vec::new(),
             events: Vec::new(),
-            player_events: Vec::new(),
+            player_events: PlayerEvents::new(),
         })
         .collect();
     for s in subs.iter().filter(|s| s.chronon < n) {

@@ -27,7 +27,7 @@ use crate::store::{ChrononRow, Commit, EventRow, SessionState, Store, Submission
 use serde_json::{json, Value};
 use sidl_engine::game::present::{present, Presenter};
 use sidl_engine::game::{
-    fill_template, Actions, ChrononRecord, Owner, RuntimeError, Session, Submission,
+    fill_template, Actions, ChrononRecord, Owner, PlayerEvents, RuntimeError, Session, Submission,
 };
 use sidl_engine::rng::Rng;
 use sidl_engine::seats::{self, Seat};
@@ -205,7 +205,7 @@ impl Actor {
                 overrides: Vec::new(),
                 draws: Vec::new(),
                 events: Vec::new(),
-                player_events: Vec::new(),
+                player_events: PlayerEvents::new(),
             })
             .collect();
         let mut pending = Vec::new();

@@ -249,13 +249,10 @@ pub struct ChrononDto {
     /// The designer's events.
     pub events: Vec<EventDto>,
     /// Per player (in `players()` order), the events that player may see, by their index into
-    /// `events` followed by `own` ([`ChrononDto::event`]): a player's events are the chronon's it
-    /// may see, in order, so they are not written again (and `lib.rs` hands JavaScript the same
-    /// event objects instead of converting them again).
+    /// `events` (the engine's [`ChrononRecord::player_events`]): a player's events are the
+    /// chronon's it may see, in order, so they are not written again (and `lib.rs` hands
+    /// JavaScript the same event objects instead of converting them again).
     pub player_events: Vec<Vec<usize>>,
-    /// The events of a player that are not among `events` (none for the engine's chronons; kept so
-    /// that a record where they are still crosses whole).
-    pub own: Vec<EventDto>,
     /// Whether the game ended with this chronon.
     pub terminal: bool,
 }
@@ -263,10 +260,7 @@ pub struct ChrononDto {
 impl ChrononDto {
     /// Event `k` of [`ChrononDto::player_events`].
     pub fn event(&self, k: usize) -> &EventDto {
-        match self.events.get(k) {
-            Some(e) => e,
-            None => &self.own[k - self.events.len()],
-        }
+        &self.events[k]
     }
 
     /// Player `i`'s events.
@@ -678,11 +672,10 @@ pub fn chronon_dto_with(
     write: &mut dyn FnMut(&Term) -> String,
 ) -> ChrononDto {
     let events: Vec<EventDto> = rec.events.iter().map(|e| event_with(e, write)).collect();
-    let mut own = Vec::new();
     let player_events = rec
         .player_events
         .iter()
-        .map(|es| player_events(&rec.events, es, &mut own, write))
+        .map(|es| es.iter().map(|&k| k as usize).collect())
         .collect();
     ChrononDto {
         chronon,
@@ -693,33 +686,8 @@ pub fn chronon_dto_with(
             .collect(),
         player_events,
         events,
-        own,
         terminal,
     }
-}
-
-/// One player's events as indices ([`ChrononDto::player_events`]): a player's events are the
-/// chronon's events it may see, in order, so each is looked up after the last one found (equal
-/// events have equal DTOs); one not found is written into `own`.
-fn player_events(
-    all: &[Event],
-    mine: &[Event],
-    own: &mut Vec<EventDto>,
-    write: &mut dyn FnMut(&Term) -> String,
-) -> Vec<usize> {
-    let mut from = 0;
-    mine.iter()
-        .map(|e| match all[from..].iter().position(|x| x == e) {
-            Some(k) => {
-                from += k + 1;
-                from - 1
-            }
-            None => {
-                own.push(event_with(e, write));
-                all.len() + own.len() - 1
-            }
-        })
-        .collect()
 }
 
 /// The typed slots of an unlimited action template.

@@ -1163,8 +1163,11 @@ fn events_accounts_and_keywords_are_the_engines() {
             assert_eq!(dto.kind, e.kind().as_str());
         }
         assert_eq!(c.player_events.len(), rec.player_events.len());
-        for (i, theirs) in rec.player_events.iter().enumerate() {
-            let theirs: Vec<String> = theirs.iter().map(|e| e.text(Notation::Canonical)).collect();
+        for i in 0..rec.player_events.len() {
+            let theirs: Vec<String> = rec
+                .events_of(i)
+                .map(|e| e.text(Notation::Canonical))
+                .collect();
             let mine: Vec<&str> = c.events_of(i).iter().map(|e| e.text.as_str()).collect();
             assert_eq!(mine, theirs);
         }
@@ -1478,7 +1481,13 @@ fn kept_views_and_switches_are_the_engines_of_each_state() {
                     es.iter().map(sidl_wasm::core::event).collect()
                 };
                 assert_eq!(c.events, written(&rec.events), "{name}");
-                let each: Vec<_> = rec.player_events.iter().map(|es| written(es)).collect();
+                let each: Vec<_> = (0..rec.player_events.len())
+                    .map(|i| {
+                        rec.events_of(i)
+                            .map(sidl_wasm::core::event)
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
                 let mine: Vec<Vec<_>> = (0..c.player_events.len())
                     .map(|i| c.events_of(i).into_iter().cloned().collect())
                     .collect();

@@ -88,8 +88,7 @@ pub fn chronon_lines(
         ));
     }
     let mut after: Vec<(Term, Term)> = Vec::new();
-    let events = rec.player_events.get(pi).map(Vec::as_slice).unwrap_or(&[]);
-    for e in events {
+    for e in rec.events_of(pi) {
         match e {
             Event::Created(_) | Event::Deleted(_) => lines.push(e.text(&mut *pr)),
             Event::Account { player, amount } => after.push((player.clone(), amount.clone())),
@@ -198,7 +197,9 @@ mod tests {
             overrides: Vec::new(),
             draws: Vec::new(),
             events: events.clone(),
-            player_events: vec![events],
+            player_events: sidl_engine::game::PlayerEvents::from_lists(&[
+                (0..events.len() as u32).collect::<Vec<_>>()
+            ]),
         };
         let want: Vec<String> = shown
             .iter()

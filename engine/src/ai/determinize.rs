@@ -114,13 +114,11 @@ pub fn sample(
                     s.clear_pending();
                     continue;
                 }
-                let events = s
-                    .history()
-                    .last()
-                    .and_then(|r| r.player_events.get(pi))
-                    .cloned()
-                    .unwrap_or_default();
-                if events == past.events && same_view(&s.view(Some(me))?, &past.view) {
+                let same_events = match s.history().last() {
+                    Some(r) => r.events_of(pi).eq(past.events.iter()),
+                    None => past.events.is_empty(),
+                };
+                if same_events && same_view(&s.view(Some(me))?, &past.view) {
                     s.clear_pending();
                     ok = true;
                     break;

@@ -313,7 +313,7 @@ impl Observation {
                     .filter(|s| &s.player == player)
                     .cloned()
                     .collect(),
-                events: rec.player_events.get(pi).cloned().unwrap_or_default(),
+                events: rec.events_of(pi).cloned().collect(),
                 view: views.get(i).cloned().unwrap_or_default(),
             })
             .collect();

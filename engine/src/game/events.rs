@@ -223,7 +223,7 @@ mod tests {
                     amount: t("1"),
                 },
             ],
-            player_events: Vec::new(),
+            player_events: crate::game::PlayerEvents::new(),
         };
         assert_eq!(
             chronon_line(&rec, Notation::Writeq),

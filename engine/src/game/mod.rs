@@ -18,7 +18,8 @@ pub mod why;
 
 pub use session::{
     account_value, fill_template, template_slots, Actions, ChrononRecord, Event, Owner,
-    RuntimeError, Session, SessionSnapshot, Settings, State, Submission, SwitchInfo, TemplateSlot,
+    PlayerEvents, RuntimeError, Session, SessionSnapshot, Settings, State, Submission, SwitchInfo,
+    TemplateSlot,
 };
 
 use crate::diag::Diagnostic;

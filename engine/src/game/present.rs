@@ -663,12 +663,11 @@ pub fn present(
     if events {
         let who = viewer.and_then(|v| players.iter().position(|p| p == v));
         for rec in s.history() {
-            let list = match (viewer, who) {
-                (None, _) => &rec.events[..],
-                (Some(_), Some(i)) => rec.player_events.get(i).map_or(&[][..], |e| &e[..]),
-                (Some(_), None) => &[][..],
-            };
-            evs.push(list.iter().map(|e| pr.event(e)).collect());
+            evs.push(match (viewer, who) {
+                (None, _) => rec.events.iter().map(|e| pr.event(e)).collect(),
+                (Some(_), Some(i)) => rec.events_of(i).map(|e| pr.event(e)).collect(),
+                (Some(_), None) => Vec::new(),
+            });
         }
     }
     let result = if s.is_terminal()? {

@@ -9,7 +9,7 @@
 //! ([`crate::write::canonical`]), read back with the engine's parser, so typed values keep their
 //! type (`2` and `2.0` differ).
 
-use super::session::{ChrononRecord, RuntimeError, Session, Settings, Submission};
+use super::session::{ChrononRecord, PlayerEvents, RuntimeError, Session, Settings, Submission};
 use super::Game;
 use crate::solve::errors::codes;
 use crate::syntax::parse_term;
@@ -287,7 +287,7 @@ impl Record {
                 overrides,
                 draws: Vec::new(),
                 events: Vec::new(),
-                player_events: Vec::new(),
+                player_events: PlayerEvents::new(),
             });
         }
         Ok(out)

@@ -730,8 +730,8 @@ fn hidden_facts_never_reach_the_player() {
             let switches = s.switches().map_err(rt)?;
             let rec = s.run_chronon().map_err(rt)?.clone();
             for (pi, p) in old.player_terms().enumerate() {
-                let evs = &rec.player_events[pi];
-                for e in evs {
+                let evs: Vec<&Event> = rec.events_of(pi).collect();
+                for &e in &evs {
                     match e {
                         Event::Created(w) | Event::Deleted(w) => prop_assert!(
                             !hidden_in(&g.game, &old, w, p),
@@ -758,7 +758,7 @@ fn hidden_facts_never_reach_the_player() {
                     if let Event::Created(w) | Event::Deleted(w) = e {
                         if !hidden_in(&g.game, &old, w, p) {
                             prop_assert!(
-                                evs.contains(e),
+                                evs.contains(&e),
                                 "{} is not told of {}",
                                 canonical(p),
                                 show_event(e)

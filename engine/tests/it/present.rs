@@ -3,7 +3,7 @@
 //! raw terms.
 
 use sidl_engine::game::present::{self, Presenter, Thing};
-use sidl_engine::game::{Actions, Game, Owner, Session, Settings};
+use sidl_engine::game::{Actions, Event, Game, Owner, Session, Settings};
 use sidl_engine::term::Term;
 use std::sync::Arc;
 
@@ -64,9 +64,9 @@ fn one_by_one(s: &mut Session, viewer: Option<&Term>) -> Vec<String> {
     }
     let pi = viewer.map(|v| s.players().iter().position(|p| p == v).expect("player"));
     for rec in s.history() {
-        let events = match pi {
-            Some(i) => &rec.player_events[i],
-            None => &rec.events,
+        let events: Vec<&Event> = match pi {
+            Some(i) => rec.events_of(i).collect(),
+            None => rec.events.iter().collect(),
         };
         for e in events {
             out.push(pr.event(e));

@@ -177,49 +177,6 @@ impl Wire {
     }
 }
 
-/// Are `a` and `b` the same term by identity: atomic terms by value (floats by bit pattern), a
-/// compound by its functor and the address of its arguments (a clone of a term shares them)? A
-/// quick test that implies equality; equal terms built apart are not identical.
-fn identical(a: &Term, b: &Term) -> bool {
-    match (a, b) {
-        (Term::Compound(f, xs), Term::Compound(g, ys)) => f == g && Arc::ptr_eq(xs, ys),
-        (Term::Float(x), Term::Float(y)) => x.to_bits() == y.to_bits(),
-        (Term::Compound(..), _) | (_, Term::Compound(..)) => false,
-        _ => a == b,
-    }
-}
-
-/// Is player event `e` the designer's event `x` (a clone of it: [`identical`] terms)?
-fn same_event(x: &Event, e: &Event) -> bool {
-    match (x, e) {
-        (Event::Created(a), Event::Created(b)) | (Event::Deleted(a), Event::Deleted(b)) => {
-            identical(a, b)
-        }
-        (
-            Event::Account { player, amount },
-            Event::Account {
-                player: p,
-                amount: m,
-            },
-        ) => identical(player, p) && identical(amount, m),
-        (
-            Event::Switch {
-                switch,
-                action,
-                how,
-                ok,
-            },
-            Event::Switch {
-                switch: s,
-                action: a,
-                how: h,
-                ok: k,
-            },
-        ) => identical(switch, s) && identical(action, a) && how == h && ok == k,
-        _ => false,
-    }
-}
-
 impl Core {
     /// Hands back a [`WireOut`] once its numbers and values have crossed: its buffers serve the
     /// next call (`lib.rs`; no allocation per call once they are large enough).
@@ -295,21 +252,11 @@ impl Core {
                 nums.push(id as f64);
             }
             nums.push(rec.player_events.len() as f64);
-            for es in &rec.player_events {
+            for es in rec.player_events.iter() {
                 nums.push(es.len() as f64);
-                // a player's events are the designer's it may see, in order (the engine clones
-                // them: the same terms): found by a scan from the last one found, comparing terms
-                // by identity (`same_event`), else looked up by value
-                let mut from = 0;
-                for e in es {
-                    let id = match rec.events[from..].iter().position(|x| same_event(x, e)) {
-                        Some(k) => {
-                            from += k + 1;
-                            nums[first + from - 1] as u32
-                        }
-                        None => wire.event(e),
-                    };
-                    nums.push(id as f64);
+                // a player's events are indices into the designer's: their ids are written above
+                for &k in es {
+                    nums.push(nums[first + k as usize]);
                 }
             }
         }

@@ -34,7 +34,9 @@ mod tests;
 
 use crate::ai::sim::{self, Decision};
 use crate::atom::Atom;
-use crate::game::session::{Actions, Event, Owner, RuntimeError, Session, Settings, Submission};
+use crate::game::session::{
+    Actions, ChrononRecord, Event, Owner, RuntimeError, Session, Settings, Submission,
+};
 use crate::game::Game;
 use crate::solve::errors::codes;
 use crate::term::Term;
@@ -369,16 +371,27 @@ impl Builder<'_> {
     }
 
     /// Records each player's observation of the chronon just run (`None`: the initial state).
-    fn observe(
-        &mut self,
-        s: &mut Session,
-        events: Option<&[Vec<Event>]>,
-    ) -> Result<(), AnalysisError> {
+    fn observe(&mut self, s: &mut Session, events: Option<&[String]>) -> Result<(), AnalysisError> {
         let players = s.players();
         for (pi, p) in players.iter().enumerate() {
-            let mut text = String::new();
-            if let Some(evs) = events {
-                for e in evs.get(pi).map(Vec::as_slice).unwrap_or(&[]) {
+            let mut text = events.and_then(|t| t.get(pi)).cloned().unwrap_or_default();
+            text.push('|');
+            for f in s.view(Some(p))? {
+                text.push_str(&canonical(&f));
+                text.push(' ');
+            }
+            let c = self.chunk(text);
+            self.obs[pi].push(c);
+        }
+        Ok(())
+    }
+
+    /// Per player, the text of the events of `rec` it may see, as [`Builder::observe`] records them.
+    fn event_texts(rec: &ChrononRecord) -> Vec<String> {
+        (0..rec.player_events.len())
+            .map(|pi| {
+                let mut text = String::new();
+                for e in rec.events_of(pi) {
                     match e {
                         Event::Created(t) => text.push_str(&format!("+{} ", canonical(t))),
                         Event::Deleted(t) => text.push_str(&format!("-{} ", canonical(t))),
@@ -395,16 +408,9 @@ impl Builder<'_> {
                         )),
                     }
                 }
-            }
-            text.push('|');
-            for f in s.view(Some(p))? {
-                text.push_str(&canonical(&f));
-                text.push(' ');
-            }
-            let c = self.chunk(text);
-            self.obs[pi].push(c);
-        }
-        Ok(())
+                text
+            })
+            .collect()
     }
 
     fn infoset(
@@ -897,7 +903,7 @@ fn run(b: &mut Builder<'_>, s: &mut Session, stack: &mut Vec<Frame>) -> Result<(
                 for (sw, a) in &draws {
                     let _ = s.set_nature(sw, a)?;
                 }
-                let events = s.run_chronon()?.player_events.clone();
+                let events = Builder::event_texts(s.run_chronon()?);
                 let link = b.child_link(&f);
                 f.phase = Phase::Returned;
                 stack.push(f);

@@ -176,8 +176,113 @@ pub struct ChrononRecord {
     pub draws: Vec<(Term, Term)>,
     /// The designer's view of the events.
     pub events: Vec<Event>,
-    /// Per player (in player order), the events that player may see.
-    pub player_events: Vec<Vec<Event>>,
+    /// Per player (in player order), the events that player may see, as indices into `events`
+    /// ([`ChrononRecord::events_of`]).
+    pub player_events: PlayerEvents,
+}
+
+impl ChrononRecord {
+    /// The events player `pi` (in player order) may see, in order; none for a player the record
+    /// has no events for (a record read back before its chronon ran again).
+    pub fn events_of(&self, pi: usize) -> impl ExactSizeIterator<Item = &Event> + Clone + '_ {
+        self.player_events
+            .get(pi)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&k| &self.events[k as usize])
+    }
+}
+
+/// Per player of a chronon, the events it may see: for each player (in player order) the indices
+/// of its events in [`ChrononRecord::events`], ascending (a player sees a subsequence of the
+/// designer's events). One vector holds them all: first each player's end offset into the indices,
+/// then the indices, player after player; a chronon's record costs one allocation, not one copy
+/// of each event per player.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerEvents {
+    players: usize,
+    data: Vec<u32>,
+}
+
+impl PlayerEvents {
+    /// No players' events (a record read back from a log or snapshot before it ran).
+    pub fn new() -> PlayerEvents {
+        PlayerEvents::default()
+    }
+
+    /// From each player's list of indices (tests and hand-built records); each list must be
+    /// ascending and index the record's `events`.
+    pub fn from_lists<L: AsRef<[u32]>>(lists: &[L]) -> PlayerEvents {
+        let mut b = PlayerEvents::builder(lists.len(), 0);
+        for l in lists {
+            for &k in l.as_ref() {
+                b.push(k);
+            }
+            b.end_player();
+        }
+        b.finish()
+    }
+
+    fn builder(players: usize, capacity: usize) -> Builder {
+        let mut data = Vec::with_capacity(players + capacity);
+        data.resize(players, 0);
+        Builder {
+            out: PlayerEvents { players, data },
+            next: 0,
+        }
+    }
+
+    /// The number of players.
+    pub fn len(&self) -> usize {
+        self.players
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.players == 0
+    }
+
+    /// Player `pi`'s event indices into [`ChrononRecord::events`].
+    pub fn get(&self, pi: usize) -> Option<&[u32]> {
+        if pi >= self.players {
+            return None;
+        }
+        let start = if pi == 0 {
+            0
+        } else {
+            self.data[pi - 1] as usize
+        };
+        let end = self.data[pi] as usize;
+        Some(&self.data[self.players + start..self.players + end])
+    }
+
+    /// Each player's event indices, in player order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u32]> + '_ {
+        (0..self.players).map(|pi| self.get(pi).unwrap_or(&[]))
+    }
+}
+
+/// Fills a [`PlayerEvents`] player after player.
+struct Builder {
+    out: PlayerEvents,
+    /// The player whose indices are being pushed.
+    next: usize,
+}
+
+impl Builder {
+    fn push(&mut self, k: u32) {
+        self.out.data.push(k);
+    }
+
+    fn end_player(&mut self) {
+        let p = self.out.players;
+        self.out.data[self.next] = (self.out.data.len() - p) as u32;
+        self.next += 1;
+    }
+
+    fn finish(self) -> PlayerEvents {
+        debug_assert_eq!(self.next, self.out.players);
+        self.out
+    }
 }
 
 /// A runtime error: the chronon (or query) was aborted and the state left as it was.
@@ -1863,14 +1968,13 @@ impl Session {
             .chain(creates.iter().cloned())
             .collect();
         let hidden = self.hidden_of(state, &words, true)?;
-        let mut player_events = Vec::with_capacity(state.players.len());
+        let mut player_events = PlayerEvents::builder(hidden.len(), hidden.len() * events.len());
         for (pi, hidden_pi) in hidden.iter().enumerate() {
-            let mut evs = Vec::with_capacity(events.len());
             let mut switch_no = 0;
             // the deleted words are distinct facts and the created words distinct: the k-th
             // Deleted (Created) event is the k-th deleted (created) word
             let (mut del_no, mut cre_no) = (0, deletes.len());
-            for e in &events {
+            for (k, e) in events.iter().enumerate() {
                 let keep = match e {
                     Event::Deleted(_) => {
                         del_no += 1;
@@ -1888,11 +1992,12 @@ impl Session {
                     }
                 };
                 if keep {
-                    evs.push(e.clone());
+                    player_events.push(k as u32);
                 }
             }
-            player_events.push(evs);
+            player_events.end_player();
         }
+        let player_events = player_events.finish();
         let next_hidden = self.next_hidden(state, &deletes, &hidden);
         let next = self.next_state(state, &deletes, &creates, accounts);
         let record = ChrononRecord {

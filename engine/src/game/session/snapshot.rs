@@ -95,7 +95,7 @@ impl Session {
                 overrides,
                 draws: Vec::new(),
                 events: Vec::new(),
-                player_events: Vec::new(),
+                player_events: PlayerEvents::new(),
             });
         }
         let mut s = Session::replay(game, snap.seed, settings, &history)?;

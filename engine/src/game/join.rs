@@ -751,6 +751,26 @@ pub(crate) fn build(store: &mut Store, out: &Tpl, vals: &Vals) -> Cell {
     }
 }
 
+/// The elements of the answer of `out` with the values `vals` into `buf` when it is a proper list
+/// of at most [`INDEXED`] atoms and integers (their number), else `None`.
+#[inline]
+pub(crate) fn flat_answer(out: &Tpl, vals: &Vals, buf: &mut [Cell; INDEXED]) -> Option<usize> {
+    let Tpl::List(items, tail) = out else {
+        return None;
+    };
+    if items.len() > INDEXED || !matches!(**tail, Tpl::Const(Cell::Atom(atom::NIL))) {
+        return None;
+    }
+    for (i, it) in items.iter().enumerate() {
+        buf[i] = match it {
+            Tpl::Const(c) => *c,
+            Tpl::Var(v, _) => vals[*v as usize],
+            _ => return None,
+        };
+    }
+    Some(items.len())
+}
+
 /// Has `t` at most [`MAX_NODES`] nodes (an input a join's query puts on the heap)?
 pub(crate) fn small(t: &Term) -> bool {
     let mut n = 0;

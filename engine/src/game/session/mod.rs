@@ -6,7 +6,7 @@
 //! slots; `snapshot.rs` serialisable snapshots; `fork.rs` cheap copies and state queries for the AI
 //! players; `tests.rs` the unit tests.
 
-use super::facts::{FactSet, Ground, Scratch};
+use super::facts::{FactSet, Ground, Scratch, INDEXED};
 use super::host::{KeywordHost, Placement};
 use super::intern::{Hashed, Interner};
 use super::join::{self, Join};
@@ -497,10 +497,17 @@ fn join_distinct(
         input,
         max_work,
         &mut |out, vals| {
-            let mark = store.heap.len();
-            let root = join::build(store, out, vals);
-            let (a, h) = intern.answer(store, root);
-            store.heap.truncate(mark);
+            let mut buf = [Cell::Atom(atom::NIL); INDEXED];
+            let (a, h) = match join::flat_answer(out, vals, &mut buf) {
+                Some(n) => intern.answer_list(store, &buf[..n]),
+                None => {
+                    let mark = store.heap.len();
+                    let root = join::build(store, out, vals);
+                    let r = intern.answer(store, root);
+                    store.heap.truncate(mark);
+                    r
+                }
+            };
             d.push(a, h);
         },
     );

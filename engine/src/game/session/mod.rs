@@ -433,7 +433,8 @@ impl Default for Distinct {
 }
 
 impl Distinct {
-    #[inline]
+    // (inlined into the loops as the code it replaced was: chess +4.5M instructions called)
+    #[inline(always)]
     fn push(&mut self, a: Term, h: u64) {
         let out = &mut self.out;
         if !self.rest.is_empty() || out.len() == DISTINCT_LINEAR {

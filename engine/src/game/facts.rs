@@ -193,6 +193,13 @@ impl Ground {
                 .all(|(&a, &b)| same_atomic(a, b))
     }
 
+    /// The elements of a short word of atomic elements (a proper list of at most [`INDEXED`]
+    /// atomic elements), else `None`.
+    #[inline]
+    pub fn flat_elems(&self) -> Option<&[Cell]> {
+        (self.flat != NOT_FLAT).then(|| &self.elems[..usize::from(self.flat)])
+    }
+
     /// See the `hash` field.
     #[inline]
     pub fn hash_value(&self) -> u64 {

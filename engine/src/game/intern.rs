@@ -168,6 +168,55 @@ impl Interner {
         self.answer_table(store, c, quick.map(|_| (plain, slot)))
     }
 
+    /// [`Interner::answer`] of the proper list of `elems` (atoms and integers, as a host join
+    /// gives them: `crate::game::join`): the same term and hash, the list put on `store` (and
+    /// taken off again) only when it is not a recent answer.
+    pub(crate) fn answer_list(&mut self, store: &mut Store, elems: &[Cell]) -> Hashed {
+        // the cells and hash `gather` takes from the list on the heap
+        let mut plain = Plain {
+            kinds: 0,
+            vals: [0; RECENT_LEN + 1],
+        };
+        let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(0x517C_C1B7_2722_0A95);
+        let word = |c: Cell| match c {
+            Cell::Atom(a) => Some((u64::from(a.0), 1, u64::from(a.0))),
+            Cell::Int(i) => Some(((i as u64) ^ (1 << 62), 2, i as u64)),
+            _ => None,
+        };
+        let mut quick = None;
+        if elems.len() <= RECENT_LEN {
+            let mut h = 0u64;
+            let mut ok = true;
+            for (n, &e) in elems.iter().chain(&[Cell::Atom(atom::NIL)]).enumerate() {
+                let Some((w, k, v)) = word(e) else {
+                    ok = false;
+                    break;
+                };
+                h = mix(h, w);
+                plain.kinds |= k << (2 * n);
+                plain.vals[n] = v;
+            }
+            if ok {
+                plain.kinds |= (elems.len() as u32) << 16;
+                let slot = (h >> 32) as usize & (RECENT_SLOTS - 1);
+                if let Some(Some(r)) = self.recent.get(slot) {
+                    if r.plain.same(&plain) {
+                        return (r.term.clone(), r.hash);
+                    }
+                }
+                quick = Some((plain, slot));
+            }
+        }
+        let mark = store.heap.len();
+        let c = crate::game::facts::push_list(store, elems);
+        let out = match quick {
+            Some(q) => self.answer_table(store, c, Some(q)),
+            None => self.answer(store, c),
+        };
+        store.heap.truncate(mark);
+        out
+    }
+
     /// [`Interner::answer`] from the table (`quick`: the answer's cells and slot of `recent` when
     /// it is flat, [`gather`]).
     #[inline(never)]

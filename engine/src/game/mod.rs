@@ -9,6 +9,7 @@ pub mod events;
 pub mod facts;
 pub mod host;
 mod intern;
+mod join;
 pub mod layout;
 pub mod present;
 pub mod record;
@@ -31,6 +32,8 @@ use std::sync::Arc;
 pub struct Game {
     pub program: Program,
     pub source: Arc<str>,
+    /// `legal/1` and `switch/2` when they are joins the host answers ([`join`]).
+    pub(crate) joins: join::Joins,
 }
 
 impl Game {
@@ -39,6 +42,13 @@ impl Game {
     pub fn load(src: &str) -> Result<(Game, Vec<Diagnostic>), Vec<Diagnostic>> {
         let parsed = crate::syntax::parse_file(src);
         Game::from_parsed(&parsed, src)
+    }
+
+    /// Whether `legal/1` and `switch/2` are joins the host answers (`crate::game::join`): for the
+    /// tests and the performance notes.
+    #[doc(hidden)]
+    pub fn host_joins(&self) -> (bool, bool) {
+        (self.joins.legal.is_some(), self.joins.switch.is_some())
     }
 
     /// [`Game::load`] of an already parsed source (the analyses and the language server keep it).
@@ -73,6 +83,7 @@ impl Game {
         }
         Ok((
             Game {
+                joins: join::plan(parsed.clauses.iter().map(|c| &c.term), &program),
                 program,
                 source: src.into(),
             },

@@ -16,6 +16,7 @@ mod extensive;
 mod extensive_steps;
 mod game_properties;
 mod hidden;
+mod host_joins;
 mod ide;
 mod keyword_calls;
 mod keyword_docs;

@@ -32,6 +32,7 @@ impl Session {
             by_state: self.by_state.clone(),
             bufs: Buffers::default(),
             observed: Vec::new(),
+            host_joins: self.host_joins,
         }
     }
 

@@ -2,32 +2,11 @@
 //! in every state random play reaches, on every shipped game and several seeds, the same switches
 //! (ids, owners, actions, in order) and the same errors as the logic machine gives.
 
+use super::shipped_games::{repo, shipped};
 use sidl_engine::game::session::{Session, Settings};
 use sidl_engine::game::trace::random_submissions;
 use sidl_engine::game::Game;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the engine crate lives in the repository root")
-        .to_path_buf()
-}
-
-fn games() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for dir in ["games", "games/paper", "games/econ"] {
-        for e in std::fs::read_dir(repo().join(dir)).expect("a game folder") {
-            let p = e.expect("an entry").path();
-            if p.extension().is_some_and(|x| x == "sidl") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// The switches of the current state as text, or the error.
 fn switches(s: &mut Session) -> Result<String, String> {
@@ -39,9 +18,8 @@ fn switches(s: &mut Session) -> Result<String, String> {
 #[test]
 fn host_joins_give_the_interpreters_switches_in_every_state() {
     let mut planned = Vec::new();
-    for path in games() {
-        let src = std::fs::read_to_string(&path).expect("a game");
-        let name = path.display().to_string();
+    for name in shipped() {
+        let src = std::fs::read_to_string(repo().join(&name)).expect("a game");
         let Ok((game, _)) = Game::load(&src) else {
             continue;
         };

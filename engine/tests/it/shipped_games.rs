@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("the engine crate lives in the repository root")
@@ -25,7 +25,7 @@ fn repo() -> PathBuf {
 }
 
 /// The `.sidl` files of the shipped game folders, as repository paths.
-fn shipped() -> BTreeSet<String> {
+pub(crate) fn shipped() -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for dir in ["games", "games/econ", "games/paper"] {
         for e in std::fs::read_dir(repo().join(dir)).expect("a game folder") {

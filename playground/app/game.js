@@ -2,7 +2,7 @@
 // The game pane: moves and chronons, time travel over the timeline, and drawing the pane from the
 // engine (seats, moves, facts, board, accounts, events).
 import { renderLayout } from '../board.js';
-import { make as el, templateForm, thinking } from '../play.js';
+import { SEAT_HELP, make as el, parseSeat, templateForm, thinking } from '../play.js';
 import { renderChart } from './chart.js';
 import { $, $button, $input, $select, status } from './dom.js';
 import { rateStart, rateStep } from './rate.js';
@@ -206,15 +206,57 @@ export function renderSeats() {
   for (const k of S.seats.values()) if (!kinds.includes(k)) kinds.push(k); // e.g. mcts:100 from a link
   for (const [p, kind] of S.seats) {
     const sel = el('select', { 'data-player': p, 'aria-label': `seat ${p}` },
-      ...kinds.map((k) => el('option', { value: k }, k)));
+      ...kinds.map((k) => el('option', { value: k }, k)),
+      ...(S.aiKinds.length ? [el('option', { value: OTHER_SEAT, title: SEAT_HELP }, OTHER_SEAT)] : []));
     sel.value = kind;
-    sel.addEventListener('change', () => act(() => { S.seats.set(p, sel.value); return render(); }));
-    div.append(el('div', { class: 'seat' }, el('span', { class: 'term' }, p), sel));
+    const seat = el('div', { class: 'seat' }, el('span', { class: 'term' }, p), sel);
+    sel.addEventListener('change', () => {
+      seat.querySelector('input.seat-spec')?.remove();
+      if (sel.value === OTHER_SEAT) seat.append(seatSpecInput(p, sel));
+      else act(() => { S.seats.set(p, sel.value); return render(); });
+    });
+    div.append(seat);
   }
   const va = $select('viewas');
   va.replaceChildren(el('option', { value: '' }, 'designer'));
   for (const p of S.players) va.append(el('option', { value: p }, p));
   va.value = S.viewAs;
+}
+
+// The seat menu's last entry: another AI than the menu's (a weaker `mcts:50` for a large game, a
+// deeper `minimax:5`, an objective), typed as `sidl play --seat` takes it (play.js `parseSeat`).
+const OTHER_SEAT = 'other…';
+
+/**
+ * The text field of "other…" for player `p`'s seat menu `sel`: Enter takes the seat it names (it
+ * joins the menu), a seat that is not one says why on the status line and stays to be corrected,
+ * Escape (or leaving it empty) puts the menu back on the seat it had.
+ * @param {string} p
+ * @param {HTMLSelectElement} sel
+ */
+function seatSpecInput(p, sel) {
+  const input = el('input', {
+    class: 'seat-spec', type: 'text', 'data-player': p, 'aria-label': `seat ${p}: another AI`,
+    placeholder: 'mcts:100', title: SEAT_HELP, spellcheck: 'false', autocomplete: 'off', size: 14,
+  });
+  const back = () => { input.remove(); sel.value = S.seats.get(p) || 'human'; };
+  input.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape') { back(); return; }
+    if (ev.key !== 'Enter') return;
+    ev.preventDefault();
+    if (!input.value.trim()) { back(); return; }
+    let spec;
+    try {
+      spec = parseSeat(input.value);
+    } catch (e) {
+      input.setAttribute('aria-invalid', 'true');
+      status(e instanceof Error ? e.message : String(e), true);
+      return;
+    }
+    act(() => { S.seats.set(p, spec); renderSeats(); status(`seat ${p}: ${spec}`); return render(); });
+  });
+  queueMicrotask(() => input.focus());
+  return input;
 }
 
 /**

@@ -817,6 +817,33 @@ await check('an AI seat (minimax) plays tic-tac-toe against a random seat to the
   await shot('12-ai-seat');
 });
 
+await check('a seat menu takes another AI typed under "other…"; a seat that is not one is refused', async () => {
+  await pickGame('tictactoe.sidl');
+  const x = '#seats select[data-player="[xplayer]"]';
+  const input = page.locator('#seats input.seat-spec[data-player="[xplayer]"]');
+  await page.selectOption(x, 'other…');
+  await input.waitFor();
+  await input.fill('mcts:zz'); await input.press('Enter'); await idle();
+  assert.match(await page.textContent('#status'), /unsupported seat "mcts:zz": a seat is human, random, minimax:DEPTH/);
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  assert.equal(await input.count(), 1, 'the field stays to be corrected');
+  await input.fill(' mcts : 40 '); await input.press('Enter'); await idle();
+  assert.equal(await page.locator(x).inputValue(), 'mcts:40');
+  assert.equal(await page.locator('#seats input.seat-spec').count(), 0);
+  assert.match(decodeURIComponent(page.url()), /seats=mcts:40,/);
+  // it plays: Step lets the new seat move and runs the chronon
+  await select('#seats select[data-player="[oplayer]"]', 'random');
+  await click('#chronon');
+  assert.match(await label(), /chronon 1/);
+  assert.match(await page.textContent('#log'), /xplayer/);
+  // Escape puts the menu back on the seat it had; the new seat stays in the other menus
+  const o = '#seats select[data-player="[oplayer]"]';
+  await page.selectOption(o, 'other…');
+  await page.locator('#seats input.seat-spec[data-player="[oplayer]"]').press('Escape');
+  assert.equal(await page.locator(o).inputValue(), 'random');
+  assert.ok((await page.locator(`${o} option`).allTextContents()).includes('mcts:40'));
+});
+
 await check('the embed example page plays nim in a <sidl-game> element', async () => {
   const p = await newPage();
   await p.goto(new URL('embed/example.html', base).href);

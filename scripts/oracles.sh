@@ -20,5 +20,6 @@ assert m.version('pygambit') == '$PYGAMBIT_VERSION' and m.version('open-spiel') 
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q "pygambit==$PYGAMBIT_VERSION" "open-spiel==$OPENSPIEL_VERSION"
 fi
-(cd "$root" && cargo build -q --locked --release -p sidl-cli)
+# built with sidl-lsp, as scripts/vscode.sh builds them (the same features: after it, nothing to build)
+(cd "$root" && cargo build -q --locked --release -p sidl-cli -p sidl-lsp)
 "$venv/bin/python" "$root/scripts/oracles.py" "$root/target/release/sidl" "$root/engine/tests/extensive"

@@ -65,7 +65,10 @@ if [ -n "${SIDL_LSP_BIN:-}" ]; then
 else
   log "cargo build -p sidl-lsp ($profile)"
   cargo_flags=(--locked -p sidl-lsp)
-  [ "$profile" = release ] && cargo_flags+=(--release)
+  # In release, sidl-cli is built in the same invocation, as scripts/oracles.sh builds it: one
+  # feature resolution, so a run of both (CI) compiles the release engine once, not twice (the two
+  # packages alone resolve serde_json's and syn's features differently: two engine builds).
+  [ "$profile" = release ] && cargo_flags+=(--release -p sidl-cli)
   (cd "$root" && cargo build "${cargo_flags[@]}")
   target_dir=$(cd "$root" && cargo metadata --format-version 1 --no-deps --locked |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')

@@ -615,6 +615,33 @@ impl Run<'_, '_> {
         Ok(())
     }
 
+    /// One candidate `g` of a `fact/1` or `player/1` goal: on a match, the rest of the clause
+    /// (`found` set); `true` where the goal stops here (`once/1`, `not/1`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn matched(
+        &mut self,
+        g: &Ground,
+        pat: &[Slot],
+        elems: &[Cell],
+        mode: Mode,
+        rest: &[Goal],
+        out: &Tpl,
+        vals: &mut Vals,
+        found: &mut bool,
+    ) -> Result<bool, GiveUp> {
+        if !match_ground(g, pat, elems, vals)? {
+            return Ok(false);
+        }
+        *found = true;
+        if mode == Mode::Not {
+            return Ok(true);
+        }
+        self.tick()?;
+        self.solve(rest, out, vals)?;
+        Ok(mode == Mode::Once)
+    }
+
     fn solve(&mut self, goals: &[Goal], out: &Tpl, vals: &mut Vals) -> Result<(), GiveUp> {
         self.tick()?;
         let Some((g, rest)) = goals.split_first() else {
@@ -671,32 +698,14 @@ impl Run<'_, '_> {
                                 continue;
                             }
                             let g = facts.get(cands.id(pos));
-                            if !match_ground(g, pat, elems, vals)? {
-                                continue;
-                            }
-                            found = true;
-                            if *mode == Mode::Not {
-                                break;
-                            }
-                            self.tick()?;
-                            self.solve(rest, out, vals)?;
-                            if *mode == Mode::Once {
+                            if self.matched(g, pat, elems, *mode, rest, out, vals, &mut found)? {
                                 break;
                             }
                         }
                     }
                     Source::Players => {
                         for g in self.players {
-                            if !match_ground(g, pat, elems, vals)? {
-                                continue;
-                            }
-                            found = true;
-                            if *mode == Mode::Not {
-                                break;
-                            }
-                            self.tick()?;
-                            self.solve(rest, out, vals)?;
-                            if *mode == Mode::Once {
+                            if self.matched(g, pat, elems, *mode, rest, out, vals, &mut found)? {
                                 break;
                             }
                         }

@@ -43,6 +43,7 @@
 use crate::atom::{self, Atom};
 use crate::game::facts::{FactSet, Ground, INDEXED};
 use crate::game::host::{self, Placement};
+use crate::solve::host::ListKeys;
 use crate::solve::store::{Cell, Store};
 use crate::solve::Program;
 use crate::term::Term;
@@ -173,6 +174,9 @@ enum Goal {
         src: Source,
         mode: Mode,
         pat: Box<[Slot]>,
+        /// The index keys of the pattern's leading constants, computed once (as the
+        /// interpreter's call sites do).
+        keys: ListKeys,
     },
     Cmp {
         op: Op,
@@ -595,10 +599,18 @@ fn plan_goal(
     if mode == Mode::Not {
         *bound = before;
     }
+    let lead: Vec<Cell> = slots
+        .iter()
+        .map_while(|s| match s {
+            Slot::Const(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
     Some(Goal::Match {
         src,
         mode,
         pat: slots.into(),
+        keys: ListKeys::of_prefix(&lead),
     })
 }
 
@@ -913,7 +925,12 @@ impl Run<'_, '_> {
                 }
                 Ok(())
             }
-            Goal::Match { src, mode, pat } => {
+            Goal::Match {
+                src,
+                mode,
+                pat,
+                keys,
+            } => {
                 let mut elems = [Cell::Atom(atom::NIL); INDEXED];
                 for (i, s) in pat.iter().enumerate() {
                     elems[i] = match *s {
@@ -927,7 +944,7 @@ impl Run<'_, '_> {
                 match src {
                     Source::Facts => {
                         let facts = self.facts;
-                        let cands = facts.candidates_of(elems).ok_or(GiveUp)?;
+                        let cands = facts.candidates_of_keyed(keys, elems).ok_or(GiveUp)?;
                         for pos in 0..cands.len() {
                             if !cands.agrees(facts, pos) {
                                 continue;

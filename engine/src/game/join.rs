@@ -13,26 +13,37 @@
 //! - a body that is a conjunction of `fact(P)` and `player(P)` (`P` a proper list of 1 to
 //!   [`INDEXED`] atoms, integers and variables), `once(...)`, `not(...)` and `\+ ...` of those,
 //!   `true`, and the comparisons `<`, `=<`, `>`, `>=`, `=:=`, `=\=`, `==`, `\==` between integer
-//!   constants (atoms too for `==` and `\==`) and variables bound by an earlier goal;
+//!   constants (atoms too for `==` and `\==`) and variables bound by an earlier goal, `=` and
+//!   `\=` between such atoms and integers, and `not/1` or `\+` of any of these comparisons;
+//! - `member(X, List)` with `List` a proper list of atoms and integers written in the clause or
+//!   bound by an earlier call of a game predicate defined by one fact, and `between(Lo, Hi, X)`
+//!   with `Lo` and `Hi` integers or bound variables (`X`: a new variable, `_`, or an integer or
+//!   a bound variable to test);
+//! - calls of a game predicate defined by one fact with ground arguments (`cards([j, q, k]).`,
+//!   `pie(100).`), every argument of the call a new variable: the atoms and integers bind it, a
+//!   list of atoms and integers becomes known for `member/2` (and nothing else);
 //! - the body keywords allowed where the predicate is evaluated (docs/semantics.md §2.2), and the
-//!   comparisons and `once/1` not redefined by the game.
+//!   comparisons, `once/1`, `member/2` and `between/3` not redefined by the game.
 //!
 //! [`Join::answers`] then gives the answers in exactly the interpreter's order: clause order, and
 //! in each `fact/1` goal the facts in the order the keyword enumerates them (the candidates of the
-//! same index lookup, [`FactSet::candidates_of`], in insertion order). It gives up (`false`: the
-//! session then asks the interpreter, which has no side effect to repeat) wherever the interpreter
-//! could do something a join does not: a variable bound to a float, a string or a compound term
-//! (a comparison would raise a type error or compare floats; such values are rare in switch
-//! joins), an input argument with a variable, or more work than the inference budget would allow
-//! the interpreter (see [`Join::max_work`]). The session also asks the interpreter whenever a query
-//! must count its calls (profiling), runs under the chronon's shared budget, or runs under heap,
-//! choicepoint or frame limits below [`MIN_CELLS`] and [`MIN_DEPTH`] (a join's query uses a few
-//! hundred cells and a few frames at most: see [`plan`]'s size limits). So no budget error and no
-//! other error of the interpreter is ever skipped: the fast path is not a visible rule.
+//! same index lookup, [`FactSet::candidates_of`], in insertion order), in `member/2` the list's
+//! order (duplicates included: the session deduplicates the answers), in `between/3` ascending. It
+//! gives up (`false`: the session then asks the interpreter, which has no side effect to repeat)
+//! wherever the interpreter could do something a join does not: a variable bound to a float, a
+//! string or a compound term (a comparison would raise a type error or compare floats; such values
+//! are rare in switch joins), a bound of `between/3` or a value it tests that is not an integer (a
+//! type error), an input argument with a variable, or more work than the inference budget would
+//! allow the interpreter (see [`Join::max_work`]). The session also asks the interpreter whenever a
+//! query must count its calls (profiling), runs under the chronon's shared budget, or runs under
+//! heap, choicepoint or frame limits below [`MIN_CELLS`] and [`MIN_DEPTH`] (a join's query uses a
+//! few hundred cells and a few frames at most: see [`plan`]'s size limits). So no budget error and
+//! no other error of the interpreter is ever skipped: the fast path is not a visible rule.
 
 use crate::atom::{self, Atom};
 use crate::game::facts::{FactSet, Ground, INDEXED};
 use crate::game::host::{self, Placement};
+use crate::solve::host::ListKeys;
 use crate::solve::store::{Cell, Store};
 use crate::solve::Program;
 use crate::term::Term;
@@ -116,13 +127,26 @@ impl Op {
             ">=" => Op::Ge,
             "=:=" => Op::Eq,
             "=\\=" => Op::Ne,
-            "==" => Op::Same,
-            "\\==" => Op::NotSame,
+            "==" | "=" => Op::Same,
+            "\\==" | "\\=" => Op::NotSame,
             _ => return None,
         })
     }
     fn arithmetic(self) -> bool {
         !matches!(self, Op::Same | Op::NotSame)
+    }
+    /// The comparison that succeeds where `self` fails (raising the same errors).
+    fn negated(self) -> Op {
+        match self {
+            Op::Lt => Op::Ge,
+            Op::Le => Op::Gt,
+            Op::Gt => Op::Le,
+            Op::Ge => Op::Lt,
+            Op::Eq => Op::Ne,
+            Op::Ne => Op::Eq,
+            Op::Same => Op::NotSame,
+            Op::NotSame => Op::Same,
+        }
     }
 }
 
@@ -133,17 +157,45 @@ enum Operand {
     Var(u8),
 }
 
+/// The element argument of `member/2` or `between/3`.
+#[derive(Debug, Clone, Copy)]
+enum Elem {
+    /// A variable's first occurrence: bound to each element.
+    Free(u8),
+    /// An atom or integer, or a bound variable: compared with each element.
+    Test(Operand),
+    /// A variable occurring nowhere else in the clause.
+    Any,
+}
+
 #[derive(Debug, Clone)]
 enum Goal {
     Match {
         src: Source,
         mode: Mode,
         pat: Box<[Slot]>,
+        /// The index keys of the pattern's leading constants, computed once (as the
+        /// interpreter's call sites do).
+        keys: ListKeys,
     },
     Cmp {
         op: Op,
         a: Operand,
         b: Operand,
+    },
+    /// A call of a game predicate defined by one fact with ground arguments: binds variables
+    /// to its atoms and integers (its lists are known when planning).
+    Set(Box<[(u8, Cell)]>),
+    /// `member(X, List)` over a proper list of atoms and integers known when planning.
+    Member {
+        elem: Elem,
+        list: Box<[Cell]>,
+    },
+    /// `between(Lo, Hi, X)`.
+    Between {
+        lo: Operand,
+        hi: Operand,
+        x: Elem,
     },
 }
 
@@ -172,9 +224,10 @@ pub(crate) struct Joins {
 /// Recognises `legal/1` and `switch/2` when every clause of theirs (the terms of the game's
 /// clauses, in source order) is a join of the shapes the module documentation lists.
 pub(crate) fn plan<'a>(clauses: impl Iterator<Item = &'a Term> + Clone, prog: &Program) -> Joins {
+    let all: Vec<&Term> = clauses.collect();
     Joins {
-        legal: plan_pred(clauses.clone(), prog, atom::LEGAL, 1),
-        switch: plan_pred(clauses, prog, atom::SWITCH, 2),
+        legal: plan_pred(&all, prog, atom::LEGAL, 1),
+        switch: plan_pred(&all, prog, atom::SWITCH, 2),
     }
 }
 
@@ -185,24 +238,19 @@ fn split(t: &Term) -> (&Term, Option<&Term>) {
     }
 }
 
-fn plan_pred<'a>(
-    clauses: impl Iterator<Item = &'a Term>,
-    prog: &Program,
-    name: Atom,
-    arity: usize,
-) -> Option<Join> {
+fn plan_pred(all: &[&Term], prog: &Program, name: Atom, arity: usize) -> Option<Join> {
     let pred = prog.pred(name, arity as u32)?;
     if pred.library {
         return None;
     }
     let placement = Placement::keyword(name, arity as u32);
     let mut out = Vec::new();
-    for t in clauses {
+    for t in all {
         let (head, _) = split(t);
         if head.functor() != Some((name, arity)) {
             continue;
         }
-        out.push(plan_clause(t, arity, prog, placement)?);
+        out.push(plan_clause(t, arity, prog, all, placement)?);
     }
     // (the program's clauses are the game's, in the same order)
     (out.len() == pred.clauses.len() && !out.is_empty()).then(|| Join {
@@ -215,7 +263,59 @@ fn builtin(prog: &Program, name: Atom, arity: u32) -> bool {
     prog.pred(name, arity).is_none_or(|p| p.library)
 }
 
-fn plan_clause(t: &Term, arity: usize, prog: &Program, placement: Placement) -> Option<Clause> {
+/// The ground arguments of the game predicate `name/arity` when it is defined by one fact.
+fn unit_fact<'t>(all: &[&'t Term], prog: &Program, name: Atom, arity: usize) -> Option<&'t [Term]> {
+    let pred = prog.pred(name, arity as u32)?;
+    if pred.library || pred.clauses.len() != 1 {
+        return None;
+    }
+    let mut found = None;
+    for t in all {
+        if t.functor() == Some((name, arity)) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(t.args());
+        } else if split(t).0.functor() == Some((name, arity)) {
+            // a rule
+            return None;
+        }
+    }
+    let args = found?;
+    args.iter().all(|a| a.is_ground()).then_some(args)
+}
+
+/// What the planner knows of a clause's variables: bound before the current goal, and those
+/// holding a list known when planning (usable only as `member/2`'s list).
+struct Known {
+    bound: [bool; MAX_VARS],
+    lists: Vec<Option<Box<[Cell]>>>,
+}
+
+/// The atoms and integers of a proper list of at most [`MAX_NODES`] elements (the interpreter
+/// puts a game predicate's list on the heap: see [`MIN_CELLS`]).
+fn atomic_list(t: &Term) -> Option<Box<[Cell]>> {
+    let items = t.as_list()?;
+    if items.len() > MAX_NODES {
+        return None;
+    }
+    items
+        .into_iter()
+        .map(|e| match e {
+            Term::Atom(a) => Some(Cell::Atom(*a)),
+            Term::Int(i) => Some(Cell::Int(*i)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn plan_clause(
+    t: &Term,
+    arity: usize,
+    prog: &Program,
+    all: &[&Term],
+    placement: Placement,
+) -> Option<Clause> {
     let mut nodes = 0;
     t.walk(|_| nodes += 1);
     if nodes > MAX_NODES || t.var_count() as usize > MAX_VARS {
@@ -243,6 +343,10 @@ fn plan_clause(t: &Term, arity: usize, prog: &Program, placement: Placement) -> 
     if body_goals.len() > MAX_GOALS {
         return None;
     }
+    let mut known = Known {
+        bound,
+        lists: vec![None; MAX_VARS],
+    };
     let mut goals = Vec::new();
     for g in body_goals {
         if let Term::Atom(a) = g {
@@ -250,8 +354,9 @@ fn plan_clause(t: &Term, arity: usize, prog: &Program, placement: Placement) -> 
                 continue;
             }
         }
-        goals.push(plan_goal(g, prog, placement, &mut bound, &count)?);
+        goals.push(plan_goal(g, prog, all, placement, &mut known, &count)?);
     }
+    let bound = known.bound;
     let out = &args[arity - 1];
     let mut all_bound = true;
     out.walk(|x| {
@@ -320,37 +425,121 @@ fn template(t: &Term, mut bound: Option<(&mut [bool; MAX_VARS], &[u32; MAX_VARS]
     })
 }
 
+/// A comparison `g` (negated with `not`) whose operands are atoms, integers and bound variables.
+fn plan_cmp(g: &Term, prog: &Program, bound: &[bool; MAX_VARS], not: bool) -> Option<Goal> {
+    let (name, arity) = g.functor()?;
+    if arity != 2 {
+        return None;
+    }
+    let args = g.args();
+    let op = Op::of(name.name())?;
+    if !builtin(prog, name, 2) {
+        return None;
+    }
+    let operand = |t: &Term| -> Option<Operand> {
+        match t {
+            Term::Int(i) => Some(Operand::Const(Cell::Int(*i))),
+            Term::Atom(a) if !op.arithmetic() => Some(Operand::Const(Cell::Atom(*a))),
+            Term::Var(v) if bound[*v as usize] => Some(Operand::Var(*v as u8)),
+            _ => None,
+        }
+    };
+    Some(Goal::Cmp {
+        op: if not { op.negated() } else { op },
+        a: operand(&args[0])?,
+        b: operand(&args[1])?,
+    })
+}
+
 fn plan_goal(
     g: &Term,
     prog: &Program,
+    all: &[&Term],
     placement: Placement,
-    bound: &mut [bool; MAX_VARS],
+    known: &mut Known,
     count: &[u32; MAX_VARS],
 ) -> Option<Goal> {
     let (name, arity) = g.functor()?;
     let args = g.args();
-    if arity == 2 {
-        let op = Op::of(name.name())?;
-        if !builtin(prog, name, 2) {
-            return None;
-        }
-        let operand = |t: &Term| -> Option<Operand> {
-            match t {
-                Term::Int(i) => Some(Operand::Const(Cell::Int(*i))),
-                Term::Atom(a) if !op.arithmetic() => Some(Operand::Const(Cell::Atom(*a))),
-                Term::Var(v) if bound[*v as usize] => Some(Operand::Var(*v as u8)),
-                _ => None,
+    if arity == 2 && Op::of(name.name()).is_some() {
+        return plan_cmp(g, prog, &known.bound, false);
+    }
+    if (name == atom::NOT || name == atom::NOT_PROVABLE) && arity == 1 {
+        if let Some((f, 2)) = args[0].functor() {
+            if Op::of(f.name()).is_some() {
+                return plan_cmp(&args[0], prog, &known.bound, true);
             }
+        }
+    }
+    // a variable of the clause not bound yet, nor a known list
+    let fresh = |k: &Known, v: u32| !k.bound[v as usize] && k.lists[v as usize].is_none();
+    // member/2's element and between/3's third argument
+    let elem = |k: &Known, t: &Term, int: bool| -> Option<Elem> {
+        Some(match t {
+            Term::Int(i) => Elem::Test(Operand::Const(Cell::Int(*i))),
+            Term::Atom(a) if !int => Elem::Test(Operand::Const(Cell::Atom(*a))),
+            Term::Var(v) if k.bound[*v as usize] => Elem::Test(Operand::Var(*v as u8)),
+            Term::Var(v) if fresh(k, *v) && count[*v as usize] == 1 => Elem::Any,
+            Term::Var(v) if fresh(k, *v) => Elem::Free(*v as u8),
+            _ => return None,
+        })
+    };
+    if name.name() == "member" && arity == 2 && builtin(prog, name, 2) {
+        let list = match &args[1] {
+            Term::Var(v) => known.lists[*v as usize].clone()?,
+            t => atomic_list(t)?,
         };
-        return Some(Goal::Cmp {
-            op,
-            a: operand(&args[0])?,
-            b: operand(&args[1])?,
-        });
+        let e = elem(known, &args[0], false)?;
+        if let Elem::Free(v) = e {
+            known.bound[v as usize] = true;
+        }
+        return Some(Goal::Member { elem: e, list });
+    }
+    if name.name() == "between" && arity == 3 && builtin(prog, name, 3) {
+        let bound = |t: &Term| match t {
+            Term::Int(i) => Some(Operand::Const(Cell::Int(*i))),
+            Term::Var(v) if known.bound[*v as usize] => Some(Operand::Var(*v as u8)),
+            _ => None,
+        };
+        let (lo, hi) = (bound(&args[0])?, bound(&args[1])?);
+        let x = elem(known, &args[2], true)?;
+        if let Elem::Free(v) = x {
+            known.bound[v as usize] = true;
+        }
+        return Some(Goal::Between { lo, hi, x });
+    }
+    if let Some(fact) = unit_fact(all, prog, name, arity) {
+        // every argument a distinct fresh variable
+        let mut sets = Vec::new();
+        let mut seen = [false; MAX_VARS];
+        for (a, x) in args.iter().zip(fact) {
+            let Term::Var(v) = a else {
+                return None;
+            };
+            let v = *v as usize;
+            if !fresh(known, v as u32) || std::mem::replace(&mut seen[v], true) {
+                return None;
+            }
+            if count[v] == 1 {
+                continue;
+            }
+            match x {
+                Term::Atom(c) => sets.push((v as u8, Cell::Atom(*c))),
+                Term::Int(i) => sets.push((v as u8, Cell::Int(*i))),
+                x => {
+                    known.lists[v] = Some(atomic_list(x)?);
+                    continue;
+                }
+            }
+            known.bound[v] = true;
+        }
+        return Some(Goal::Set(sets.into()));
     }
     if arity != 1 {
         return None;
     }
+    let bound = &mut known.bound;
+    let lists = &known.lists;
     let (mode, inner) = if name == atom::NOT || name == atom::NOT_PROVABLE {
         (Mode::Not, &args[0])
     } else if name.name() == "once" {
@@ -387,6 +576,9 @@ fn plan_goal(
             Term::Int(i) => Slot::Const(Cell::Int(*i)),
             Term::Var(v) => {
                 let v = *v as usize;
+                if lists[v].is_some() {
+                    return None;
+                }
                 if bound[v] {
                     if here[v] {
                         Slot::Again(v as u8)
@@ -407,10 +599,18 @@ fn plan_goal(
     if mode == Mode::Not {
         *bound = before;
     }
+    let lead: Vec<Cell> = slots
+        .iter()
+        .map_while(|s| match s {
+            Slot::Const(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
     Some(Goal::Match {
         src,
         mode,
         pat: slots.into(),
+        keys: ListKeys::of_prefix(&lead),
     })
 }
 
@@ -615,6 +815,33 @@ impl Run<'_, '_> {
         Ok(())
     }
 
+    /// One candidate `g` of a `fact/1` or `player/1` goal: on a match, the rest of the clause
+    /// (`found` set); `true` where the goal stops here (`once/1`, `not/1`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn matched(
+        &mut self,
+        g: &Ground,
+        pat: &[Slot],
+        elems: &[Cell],
+        mode: Mode,
+        rest: &[Goal],
+        out: &Tpl,
+        vals: &mut Vals,
+        found: &mut bool,
+    ) -> Result<bool, GiveUp> {
+        if !match_ground(g, pat, elems, vals)? {
+            return Ok(false);
+        }
+        *found = true;
+        if mode == Mode::Not {
+            return Ok(true);
+        }
+        self.tick()?;
+        self.solve(rest, out, vals)?;
+        Ok(mode == Mode::Once)
+    }
+
     fn solve(&mut self, goals: &[Goal], out: &Tpl, vals: &mut Vals) -> Result<(), GiveUp> {
         self.tick()?;
         let Some((g, rest)) = goals.split_first() else {
@@ -623,11 +850,7 @@ impl Run<'_, '_> {
         };
         match g {
             Goal::Cmp { op, a, b } => {
-                let value = |o: &Operand| match *o {
-                    Operand::Const(c) => c,
-                    Operand::Var(v) => vals[v as usize],
-                };
-                let (x, y) = (value(a), value(b));
+                let (x, y) = (operand(*a, vals), operand(*b, vals));
                 let ok = match op {
                     Op::Same => x == y,
                     Op::NotSame => x != y,
@@ -651,7 +874,63 @@ impl Run<'_, '_> {
                 }
                 Ok(())
             }
-            Goal::Match { src, mode, pat } => {
+            Goal::Set(sets) => {
+                for &(v, c) in sets.iter() {
+                    vals[v as usize] = c;
+                }
+                self.solve(rest, out, vals)
+            }
+            Goal::Member { elem, list } => {
+                for &e in list.iter() {
+                    self.tick()?;
+                    match *elem {
+                        Elem::Free(v) => vals[v as usize] = e,
+                        Elem::Test(o) => {
+                            if operand(o, vals) != e {
+                                continue;
+                            }
+                        }
+                        Elem::Any => {}
+                    }
+                    self.solve(rest, out, vals)?;
+                }
+                Ok(())
+            }
+            Goal::Between { lo, hi, x } => {
+                // (a bound that is not an integer: an error in the interpreter)
+                let int = |o: &Operand| match operand(*o, vals) {
+                    Cell::Int(i) => Ok(i),
+                    _ => Err(GiveUp),
+                };
+                let (lo, hi) = (int(lo)?, int(hi)?);
+                let v = match *x {
+                    Elem::Test(o) => {
+                        let Cell::Int(i) = operand(o, vals) else {
+                            return Err(GiveUp);
+                        };
+                        if lo <= i && i <= hi {
+                            self.solve(rest, out, vals)?;
+                        }
+                        return Ok(());
+                    }
+                    Elem::Free(v) => Some(v),
+                    Elem::Any => None,
+                };
+                for i in lo..=hi {
+                    self.tick()?;
+                    if let Some(v) = v {
+                        vals[v as usize] = Cell::Int(i);
+                    }
+                    self.solve(rest, out, vals)?;
+                }
+                Ok(())
+            }
+            Goal::Match {
+                src,
+                mode,
+                pat,
+                keys,
+            } => {
                 let mut elems = [Cell::Atom(atom::NIL); INDEXED];
                 for (i, s) in pat.iter().enumerate() {
                     elems[i] = match *s {
@@ -665,38 +944,20 @@ impl Run<'_, '_> {
                 match src {
                     Source::Facts => {
                         let facts = self.facts;
-                        let cands = facts.candidates_of(elems).ok_or(GiveUp)?;
+                        let cands = facts.candidates_of_keyed(keys, elems).ok_or(GiveUp)?;
                         for pos in 0..cands.len() {
                             if !cands.agrees(facts, pos) {
                                 continue;
                             }
                             let g = facts.get(cands.id(pos));
-                            if !match_ground(g, pat, elems, vals)? {
-                                continue;
-                            }
-                            found = true;
-                            if *mode == Mode::Not {
-                                break;
-                            }
-                            self.tick()?;
-                            self.solve(rest, out, vals)?;
-                            if *mode == Mode::Once {
+                            if self.matched(g, pat, elems, *mode, rest, out, vals, &mut found)? {
                                 break;
                             }
                         }
                     }
                     Source::Players => {
                         for g in self.players {
-                            if !match_ground(g, pat, elems, vals)? {
-                                continue;
-                            }
-                            found = true;
-                            if *mode == Mode::Not {
-                                break;
-                            }
-                            self.tick()?;
-                            self.solve(rest, out, vals)?;
-                            if *mode == Mode::Once {
+                            if self.matched(g, pat, elems, *mode, rest, out, vals, &mut found)? {
                                 break;
                             }
                         }
@@ -708,6 +969,15 @@ impl Run<'_, '_> {
                 Ok(())
             }
         }
+    }
+}
+
+/// The value of a comparison's operand.
+#[inline]
+fn operand(o: Operand, vals: &Vals) -> Cell {
+    match o {
+        Operand::Const(c) => c,
+        Operand::Var(v) => vals[v as usize],
     }
 }
 

@@ -25,7 +25,7 @@ fn host_joins_give_the_interpreters_switches_in_every_state() {
         };
         let game = Arc::new(game);
         if game.host_joins() != (false, false) {
-            planned.push(name.clone());
+            planned.push((name.clone(), game.host_joins()));
         }
         for seed in 1..=3 {
             let start = |on: bool| {
@@ -64,7 +64,22 @@ fn host_joins_give_the_interpreters_switches_in_every_state() {
             }
         }
     }
-    eprintln!("host joins: {planned:?}");
+    eprintln!("host joins (legal/1, switch/2): {planned:?}");
     // (not vacuous: Connect Four's, Kuhn poker's and others' legal switches are joins)
     assert!(planned.len() >= 5, "{planned:?}");
+    // `switch/2` with member/2 over a constant list (mcp's second clause is not a join) or a game
+    // predicate's fact (kuhn, rps), not/1 of a unification (kuhn), between/3 (ultimatum,
+    // matching_pennies)
+    for game in [
+        "games/kuhn.sidl",
+        "games/rps.sidl",
+        "games/firstprice.sidl",
+        "games/ultimatum.sidl",
+        "games/econ/matching_pennies.sidl",
+    ] {
+        assert!(
+            planned.iter().any(|(n, (_, s))| n == game && *s),
+            "{game}: {planned:?}"
+        );
+    }
 }

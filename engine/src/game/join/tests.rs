@@ -35,6 +35,18 @@ fn joins_of_facts_negations_players_and_comparisons_qualify() {
          switch([P], [P, X]) :- fact([v, X]), X == a, P \\== X.",
         "legal([main]) :- fact([_, I]), I > 0.\nswitch(_, [a]).",
         "legal([P]) :- fact([p, P, P]).\nswitch([P, P], [P]).",
+        // member/2 over a constant list or a game predicate's fact, between/3, negated and
+        // unifying comparisons of bound values
+        "legal([P]) :- player([P]), member(P, [a, b]).\n\
+         switch([deal], [deal, C1, C2]) :- cards(Cs), member(C1, Cs), member(C2, Cs), \
+         not(C1 = C2).\ncards([j, q, k]).",
+        "legal([P]) :- player([P]), \\+ P == c, P \\= d, P = P.\n\
+         switch([P], [P, X]) :- member(X, [1, -2, x]), member(_, [a, b]).",
+        "legal([offer]) :- not(fact([n, N])), \\+ (3 < 2).\n\
+         switch([offer], [offer, X]) :- pie(P), between(0, P, X), between(X, 9, 5).\npie(5).",
+        "legal([P]) :- fact([v, P, V]), between(1, V, 2), between(0, 3, _).\n\
+         switch([P], [P, B]) :- fact([v, P, V]), between(0, V, B), bounds(_, H, _, _), \
+         B =< H.\nbounds(0, 10, x, f(y)).",
     ];
     for rules in yes {
         assert_eq!(planned(rules), (true, true), "{rules}");
@@ -45,15 +57,39 @@ fn joins_of_facts_negations_players_and_comparisons_qualify() {
 fn other_shapes_keep_the_interpreter() {
     // each: (rules, legal planned, switch planned)
     let cases = [
-        // a library predicate, a user predicate, arithmetic, between/3
-        ("legal([P]) :- player([P]), member(P, [a]).", false, false),
-        ("legal([P]) :- q(P).\nq(a).", false, false),
+        // a library predicate, a user predicate called with a bound argument or defined by a
+        // rule or by two facts, arithmetic
+        ("legal([P]) :- player([P]), length(P, 1).", false, false),
+        ("legal([P]) :- player([P]), q(P).\nq(a).", false, false),
+        ("legal([P]) :- q(P).\nq(P) :- player([P]).", false, false),
+        ("legal([P]) :- q(P).\nq(a).\nq(b).", false, false),
+        ("legal([P]) :- q(P).\nq(_).", false, false),
         ("legal([x]) :- fact([n, N]), N + 1 > 2.", false, false),
+        // member/2 over a list not known when planning, or of other terms than atoms and integers
+        ("legal([X]) :- fact([l, L]), member(X, L).", false, false),
+        ("legal([X]) :- member(X, [a, f(b)]).", false, false),
+        ("legal([X]) :- member(X, [a, 1.5]).", false, false),
+        ("legal([X]) :- member(X, [a | _]).", false, false),
         (
-            "switch([P], [P, B]) :- fact([v, V]), between(0, V, B).\nlegal([a]).",
-            true,
+            "legal([X]) :- q(L), member(X, L).\nq([a, \"s\"]).",
+            false,
             false,
         ),
+        // a known list used otherwise than as member/2's list
+        ("legal([x]) :- q(L), fact([L]).\nq([a]).", false, false),
+        ("legal([L]) :- q(L).\nq([a]).", false, false),
+        ("legal([x]) :- q(L), L == [a].\nq([a]).", false, false),
+        // between/3 with a bound not bound, a float or an atom, or an atom to test
+        (
+            "legal([X]) :- between(0, N, X), fact([n, N]).",
+            false,
+            false,
+        ),
+        ("legal([X]) :- between(0, 2.5, X).", false, false),
+        ("legal([X]) :- between(0, inf, X).", false, false),
+        ("legal([x]) :- between(0, 3, a).", false, false),
+        // a comparison unifying a variable not bound yet
+        ("legal([X]) :- X = a.", false, false),
         // one clause of several
         (
             "legal([a]) :- fact([x]).\nlegal([b]) :- fact([y]), !.",
@@ -166,4 +202,68 @@ fn a_compound_value_or_a_small_budget_gives_up() {
     assert!(!join.answers(&st.facts, &st.players, None, 2, &mut |_, _| {}));
     assert!(join.answers(&st.facts, &st.players, None, 100, &mut |_, _| {}));
     assert_eq!(join.max_work(64), 0);
+}
+
+#[test]
+fn member_between_and_facts_of_game_predicates_give_the_interpreters_answers() {
+    let rules = "legal([P]) :- fact([v, P, _]).\n\
+        switch([P], [P, B]) :- fact([v, P, V]), between(-1, V, B), not(B =:= 1).\n\
+        switch([P], [P, X]) :- fact([v, P, _]), xs(Xs), member(X, Xs), member(X, [b, a, 2]).\n\
+        switch([P], [P, Y]) :- fact([v, P, V]), member(Y, [0, 1, 0, 3]), between(0, 2, Y).\n\
+        switch([P], [P, n]) :- fact([v, P, V]), between(V, 1, _).\n\
+        xs([a, 2, a, c]).";
+    for facts in [
+        &["[v, a, 3]", "[v, b, 0]"][..],
+        &["[v, a, -2]", "[v, b, 2]"],
+        &[],
+    ] {
+        let g = game(facts, rules);
+        assert_eq!(g.host_joins(), (true, true));
+        let (host, interp) = both(&g);
+        // (the same answers in the same order, duplicates removed)
+        assert_eq!(host, interp, "{facts:?}");
+        assert!(host.is_ok(), "{facts:?}: {host:?}");
+    }
+}
+
+#[test]
+fn a_bound_that_is_not_an_integer_at_run_time_gives_up() {
+    let rules = "legal([P]) :- fact([v, P, _]).\n\
+        switch([P], [P, B]) :- fact([v, P, V]), between(0, V, B).\n\
+        switch([P], [P, t]) :- fact([v, P, V]), between(0, 5, V).";
+    for (fact, ok) in [
+        ("[v, a, x]", false),
+        ("[v, a, 2]", true),
+        ("[v, a, f(1)]", false),
+    ] {
+        let g = game(&[fact], rules);
+        let join = g.joins.switch.as_ref().expect("planned");
+        let s = Session::new(g.clone(), 1, Settings::default()).unwrap();
+        let st = s.state().clone();
+        let input = crate::term::Term::list(vec![crate::term::Term::atom("a")]);
+        let answered = join.answers(
+            &st.facts,
+            &st.players,
+            Some(&input),
+            u64::MAX,
+            &mut |_, _| {},
+        );
+        assert_eq!(answered, ok, "{fact}");
+        let (host, interp) = both(&g);
+        assert_eq!(host, interp, "{fact}");
+        assert_eq!(host.is_ok(), ok, "{fact}: {host:?}");
+    }
+    // a long range: beyond the work bound the interpreter answers
+    let g = game(&[], "legal([a]).\nswitch([a], [B]) :- between(1, 1000, B).");
+    let s = Session::new(g.clone(), 1, Settings::default()).unwrap();
+    let st = s.state().clone();
+    let join = g.joins.switch.as_ref().unwrap();
+    let input = crate::term::Term::list(vec![crate::term::Term::atom("a")]);
+    assert!(!join.answers(&st.facts, &st.players, Some(&input), 500, &mut |_, _| {}));
+    let mut n = 0;
+    assert!(
+        join.answers(&st.facts, &st.players, Some(&input), 5000, &mut |_, _| n +=
+            1)
+    );
+    assert_eq!(n, 1000);
 }

@@ -370,7 +370,11 @@ impl SidlGame {
     }
 
     #[wasm_bindgen(unchecked_return_type = "Account[]")]
-    pub fn accounts(&self) -> Result<JsValue, js_sys::Error> {
+    pub fn accounts(&mut self) -> Result<JsValue, js_sys::Error> {
+        // one crossing and JSON.parse of the kept text instead of an object built field by field
+        if let Some(json) = self.core.accounts_json() {
+            return js_sys::JSON::parse(json).map_err(|e| js_sys::Error::new(&format!("{e:?}")));
+        }
         to_js(&self.core.accounts())
     }
 
@@ -385,8 +389,9 @@ impl SidlGame {
     }
 
     /// The session as JSON (seed, interrupt mode and submissions; the source is not included).
-    pub fn snapshot(&mut self) -> String {
-        self.core.snapshot()
+    /// Made from the text the engine keeps (a JavaScript string read from it: no Rust copy).
+    pub fn snapshot(&mut self) -> js_sys::JsString {
+        js_sys::JsString::from(self.core.snapshot_str())
     }
 
     /// Replaces the session with one rebuilt from `snapshot()` text.

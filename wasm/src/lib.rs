@@ -389,9 +389,8 @@ impl SidlGame {
     }
 
     /// The session as JSON (seed, interrupt mode and submissions; the source is not included).
-    /// Made from the text the engine keeps (a JavaScript string read from it: no Rust copy).
-    pub fn snapshot(&mut self) -> js_sys::JsString {
-        js_sys::JsString::from(self.core.snapshot_str())
+    pub fn snapshot(&mut self) -> String {
+        self.core.snapshot()
     }
 
     /// Replaces the session with one rebuilt from `snapshot()` text.

@@ -172,7 +172,7 @@ fn nim_plays_through_the_api() {
     let snap = g.snapshot();
     assert!(g.undo());
     assert_eq!(j(&ok(g.history())), json!([]));
-    ok(g.restore(&String::from(snap)));
+    ok(g.restore(&snap));
     assert_eq!(j(&ok(g.view(None))), json!(["[bob,7]"]));
 
     // query

@@ -10,6 +10,11 @@
 #     loop (loops.mjs apiLoop: randomMoves, chronon(), every player's switches and view) after WARM;
 #     PARTS keeps only some per-player calls (`switches`, `view`, `switches,view`, `-`: none) to
 #     split the loop's cost by call (count.cjs)
+#   bash scripts/wasm-callgrind.sh PKG GAME N WARM page [PARTS] N chronons of the playground's Run
+#     with every seat random as its worker runs it (loops.mjs pageLoop: isTerminal(), randomMoves,
+#     chronon(), snapshot(), accounts() per step) after WARM; PARTS keeps only some of
+#     `isTerminal,snapshot,accounts` (`-`: none), `randomMoves2` adds a second randomMoves call.
+#     Judge it by the steady state: I(2N) - I(N) of two runs with the same WARM (2 000 or more)
 # PKG: a `bash scripts/wasm-build.sh PKG --target nodejs [--no-analyse]` output directory. GAME:
 # relative to games/, without .sidl. Prints I(warm-up + N) - I(warm-up alone): the instructions of
 # the N chronons (or decisions; the aiLoop's random moves and chronons between them included; for
@@ -17,8 +22,8 @@
 # Needs valgrind and node (not part of scripts/test.sh; about 40 s a game).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkg=${1:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC | api [PARTS]]}
-game=${2:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC | api [PARTS]]}
+pkg=${1:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC | api [PARTS] | page [PARTS]]}
+game=${2:?usage: scripts/wasm-callgrind.sh PKG GAME [N] [WARM] [ai SPEC | api [PARTS] | page [PARTS]]}
 n=${3:-2000}
 warm=${4:-500}
 shift $(($# < 4 ? $# : 4))
@@ -36,4 +41,5 @@ without=$(count 0 "$@")
 [ -n "$with" ] && [ -n "$without" ] || { echo "wasm-callgrind.sh: the run failed" >&2; exit 1; }
 what=chronons; [ "${1:-}" = ai ] && what="decisions (${2:-})"
 [ "${1:-}" = api ] && what="API loop chronons (${2:-switches,view})"
+[ "${1:-}" = page ] && what="page loop chronons (${2:-isTerminal,snapshot,accounts})"
 echo "$game: $n $what: $((with - without)) instructions (all $with, start-up and warm-up $without)"

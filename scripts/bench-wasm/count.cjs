@@ -3,10 +3,14 @@
 //   node count.cjs PKG GAME WARM N ai SPEC      aiLoop (loops.mjs) with 20 decisions, then with N
 //   node count.cjs PKG GAME WARM N api [PARTS]  apiLoop (loops.mjs) with WARM chronons (seed 1),
 //                                               then with N (seed 7) on a second game
+//   node count.cjs PKG GAME WARM N page [PARTS] pageLoop (loops.mjs: the playground worker's Run
+//                                               with every seat random), the same way
 // PARTS (api only) splits the API loop's cost by call: a comma-separated list of the per-player
 // calls kept in the measured loop, of `switches` and `view` (`-` for none: only `randomMoves` and
 // `chronon()`); without it, loops.mjs's apiLoop itself (both). The warm-up is always the whole
-// apiLoop. GAME is a path relative to games/ without .sidl. N = 0: the warm-up alone (for api: the
+// apiLoop. For page, PARTS is a comma-separated list of the calls kept of `isTerminal`, `snapshot`
+// and `accounts`, plus `randomMoves2` (the random moves submitted twice; `-`: none of them); the
+// warm-up is the whole pageLoop. GAME is a path relative to games/ without .sidl. N = 0: the warm-up alone (for api: the
 // warm-up, then a second game loaded and started, no chronon). For api, V8 still optimises the
 // JavaScript (glue, loop) during the first thousand or two chronons after a warm-up of 200: their
 // compiles are counted; the difference of two counts (N and 2N, the same WARM) is the steady state.
@@ -45,6 +49,13 @@ function apiParts(parts, source, chronons, seed) {
     const { aiLoop } = await import('./loops.mjs');
     aiLoop(SidlGame, source, spec, Number(warm), 1);
     if (Number(n) > 0) aiLoop(SidlGame, source, spec, Number(n), 7);
+    return;
+  }
+  if (kind === 'page') {
+    const { pageLoop } = await import('./loops.mjs');
+    const parts = spec === undefined ? null : new Set(spec.split(','));
+    await pageLoop(SidlGame, source, Number(warm), 1);
+    await pageLoop(SidlGame, source, Number(n), 7, parts);
     return;
   }
   if (kind === 'api') {

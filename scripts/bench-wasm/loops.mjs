@@ -37,6 +37,65 @@ export function apiLoop(SidlGame, source, chronons, seed) {
 }
 
 /**
+ * The playground's Run with every seat random (`every 0 ms`), as its worker runs it: the worker's
+ * `steps` op (playground/worker.js; mirrored here, as worker.js cannot be imported outside a
+ * worker: keep the two alike) with `seatMoves` imported from playground/play.js. Per step
+ * `isTerminal()`, the seats' moves (`randomMoves` of every player, awaited as the worker awaits
+ * them), `chronon()` when no submission ran one, then `snapshot()` and `accounts()`, one timeline
+ * entry per chronon (kept until the game ends, as the page keeps its timeline). A new game
+ * (`start(seed + k)`) at each terminal state, as apiLoop does. `parts` (a Set, for
+ * scripts/wasm-callgrind.sh's split by call; null: the worker's sequence) keeps only the calls
+ * named in it of `isTerminal`, `snapshot` and `accounts`; `randomMoves2` submits the random moves
+ * twice (a second `randomMoves` call before the chronon: its cost, on slightly different games).
+ * @param {any} SidlGame the wasm-bindgen class
+ * @param {string} source the game's text
+ * @param {Set<string> | null} [parts]
+ */
+export async function pageLoop(SidlGame, source, chronons, seed, parts = null) {
+  const { seatMoves } = await import('../../playground/play.js');
+  const game = new SidlGame(source);
+  const players = game.players();
+  const has = (/** @type {string} */ k) => !parts || parts.has(k);
+  const terminalCheck = has('isTerminal');
+  const snapshots = has('snapshot');
+  const accountsToo = has('accounts');
+  const twice = !!parts && parts.has('randomMoves2');
+  const call = (/** @type {string} */ m, /** @type {unknown[]} */ ...a) => game[m](...a);
+  const seatMap = new Map(players.map((p) => [p, 'random']));
+  let s = seed;
+  let games = 1;
+  let n = 0;
+  /** @type {{ snap: unknown, chronon: any, accounts: unknown }[]} the game's timeline */
+  let entries = [];
+  let over = false;
+  const t0 = performance.now();
+  game.start(s);
+  while (n < chronons) {
+    if (terminalCheck ? game.isTerminal() : over) {
+      if (game.chrononNumber() === 0) throw new Error('the game is terminal in its initial state');
+      game.start(++s);
+      games++;
+      entries = [];
+      over = false;
+      continue;
+    }
+    // the worker's step: seatMoves, then chronon() when nothing ran
+    if (twice) game.randomMoves(players);
+    const ran = await seatMoves(call, seatMap, seed + entries.length);
+    const ranChronons = ran.length ? ran : [game.chronon()];
+    const snap = snapshots ? game.snapshot() : null;
+    const accounts = accountsToo ? game.accounts() : null;
+    for (const chronon of ranChronons) entries.push({ snap, chronon, accounts });
+    n += ranChronons.length;
+    // the worker's batch ends at a terminal chronon; the next batch's isTerminal() then says so
+    over = !!ranChronons[ranChronons.length - 1].terminal;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  game.free();
+  return { chronons: n, games, seconds };
+}
+
+/**
  * AI decisions through the playground's API for AI seats (`aiMoves`), at the positions of
  * `sidl bench GAME --ai SPEC --decisions K --seed SEED`: random games from seeds `seed`, `seed + 1`,
  * ...; in each state the first player with a legal switch decides (decision `k` with AI seed `k`),

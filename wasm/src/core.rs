@@ -133,6 +133,7 @@ pub struct Core {
     shown: Written,
     shown_switches: ShownSwitches,
     snapshot_text: SnapshotText,
+    accounts_text: AccountsText,
     players_read: ReadTerms,
     /// The table of values handed to JavaScript (`wire.rs`).
     wire: wire::Wire,
@@ -191,17 +192,36 @@ impl ShownSwitches {
 /// overrides it was written from, and written again only when the record at its place has other
 /// ones (a kept chronon shares its terms with the history, so comparing them is mostly comparing
 /// addresses). Run in the playground asks for a snapshot after every chronon, and writing the whole
-/// history each time made a long game quadratic (chess: a third of a step at chronon 100).
+/// history each time made a long game quadratic (chess: a third of a step at chronon 100). The
+/// text itself is kept too: the head (seed, interrupt mode), the kept parts and the tail (the
+/// pending submissions); a call cuts it after the parts that still hold, appends the new ones and
+/// the tail, so a step copies only its own chronon's part (run29).
 #[derive(Default)]
 struct SnapshotText {
     chronons: Vec<SnapshotPart>,
+    /// The last JSON: `head`, the parts joined by commas, the tail.
+    text: String,
+    /// The head's length in `text` (`{"seed":…,"interrupt":…,"chronons":[`).
+    head: usize,
 }
 
-/// A chronon's submissions and overrides, and its part of the snapshot's JSON.
-type SnapshotPart = (Vec<Submission>, Vec<(Term, Term)>, String);
+/// A chronon's submissions and overrides, and the end of its part of the JSON in
+/// [`SnapshotText::text`].
+type SnapshotPart = (Vec<Submission>, Vec<(Term, Term)>, usize);
 
 impl SnapshotText {
-    fn json(&mut self, session: &Session) -> String {
+    fn json(&mut self, session: &Session) -> &str {
+        let head = format!(
+            "{{\"seed\":{},\"interrupt\":{},\"chronons\":[",
+            session.seed(),
+            session.settings().interrupt
+        );
+        if self.text.get(..self.head) != Some(head.as_str()) {
+            self.chronons.clear();
+            self.text.clear();
+            self.text.push_str(&head);
+            self.head = head.len();
+        }
         let history = session.history();
         self.chronons.truncate(history.len());
         let same = self
@@ -211,40 +231,39 @@ impl SnapshotText {
             .take_while(|((s, o, _), r)| *s == r.submissions && *o == r.overrides)
             .count();
         self.chronons.truncate(same);
+        let end = self.chronons.last().map_or(self.head, |(_, _, e)| *e);
+        self.text.truncate(end);
         for r in &history[same..] {
             let part = SnapshotChronon::of(r);
             let part = SnapshotChrononDto {
                 submissions: part.submissions,
                 overrides: part.overrides,
             };
-            let text = serde_json::to_string(&part).unwrap_or_default();
+            if !self.chronons.is_empty() {
+                self.text.push(',');
+            }
+            self.text
+                .push_str(&serde_json::to_string(&part).unwrap_or_default());
             self.chronons
-                .push((r.submissions.clone(), r.overrides.clone(), text));
+                .push((r.submissions.clone(), r.overrides.clone(), self.text.len()));
         }
         let pending: Vec<[String; 3]> = session.pending().iter().map(submission_text).collect();
-        let mut out = String::with_capacity(
-            64 + self
-                .chronons
-                .iter()
-                .map(|(_, _, t)| t.len() + 1)
-                .sum::<usize>(),
-        );
-        out.push_str(&format!(
-            "{{\"seed\":{},\"interrupt\":{},\"chronons\":[",
-            session.seed(),
-            session.settings().interrupt
-        ));
-        for (i, (_, _, t)) in self.chronons.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(t);
-        }
-        out.push_str("],\"pending\":");
-        out.push_str(&serde_json::to_string(&pending).unwrap_or_default());
-        out.push('}');
-        out
+        self.text.push_str("],\"pending\":");
+        self.text
+            .push_str(&serde_json::to_string(&pending).unwrap_or_default());
+        self.text.push('}');
+        &self.text
     }
+}
+
+/// [`Core::accounts_json`]'s text, kept with the accounts it was written from: Run asks for the
+/// accounts after every chronon, and they mostly stay as they were (run29).
+#[derive(Default)]
+struct AccountsText {
+    accounts: Vec<(Term, Term)>,
+    /// `None` before the first call, and when a value is not a finite number (JSON has no NaN).
+    json: Option<String>,
+    written: bool,
 }
 
 /// The canonical text of compound terms written before, by term: a chronon shares the facts it
@@ -313,6 +332,7 @@ impl Core {
             shown: Written::default(),
             shown_switches: ShownSwitches::default(),
             snapshot_text: SnapshotText::default(),
+            accounts_text: AccountsText::default(),
             players_read: ReadTerms::default(),
             wire: wire::Wire::default(),
         })
@@ -691,6 +711,23 @@ impl Core {
             .collect()
     }
 
+    /// [`Core::accounts`] as JSON (`serde_json` of the DTOs), written again only when the accounts
+    /// changed; `None` when a value is not finite (JSON would write `null` for it).
+    pub fn accounts_json(&mut self) -> Option<&str> {
+        let now = self.session.accounts();
+        if !self.accounts_text.written || now != self.accounts_text.accounts {
+            let dtos = self.accounts();
+            self.accounts_text.json = if dtos.iter().all(|a| a.value.is_finite()) {
+                serde_json::to_string(&dtos).ok()
+            } else {
+                None
+            };
+            self.accounts_text.accounts = now;
+            self.accounts_text.written = true;
+        }
+        self.accounts_text.json.as_deref()
+    }
+
     pub fn accounts(&self) -> Vec<AccountDto> {
         self.session
             .accounts()
@@ -719,6 +756,11 @@ impl Core {
 
     /// The session as JSON ([`SnapshotDto`]).
     pub fn snapshot(&mut self) -> String {
+        self.snapshot_str().to_owned()
+    }
+
+    /// [`Core::snapshot`]'s text, kept until the next call (no copy).
+    pub fn snapshot_str(&mut self) -> &str {
         self.snapshot_text.json(&self.session)
     }
 

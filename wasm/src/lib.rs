@@ -370,7 +370,11 @@ impl SidlGame {
     }
 
     #[wasm_bindgen(unchecked_return_type = "Account[]")]
-    pub fn accounts(&self) -> Result<JsValue, js_sys::Error> {
+    pub fn accounts(&mut self) -> Result<JsValue, js_sys::Error> {
+        // one crossing and JSON.parse of the kept text instead of an object built field by field
+        if let Some(json) = self.core.accounts_json() {
+            return js_sys::JSON::parse(json).map_err(|e| js_sys::Error::new(&format!("{e:?}")));
+        }
         to_js(&self.core.accounts())
     }
 

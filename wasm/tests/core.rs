@@ -1503,7 +1503,8 @@ fn kept_views_and_switches_are_the_engines_of_each_state() {
 
 /// `snapshot()` writes each chronon of the history once (`SnapshotText`): its text is the session's
 /// snapshot written afresh (`snapshot_json`), byte for byte, after chronons, undo, restore, a new
-/// game (the same length of history with other moves) and in interrupt mode.
+/// game (the same length of history with other moves), a restore to another seed's game and in
+/// interrupt mode. The accounts' kept JSON (`accounts_json`) is the accounts written afresh.
 #[test]
 fn snapshots_written_once_are_the_sessions_snapshot() {
     use sidl_wasm::core::snapshot_json;
@@ -1518,8 +1519,11 @@ fn snapshots_written_once_are_the_sessions_snapshot() {
         let check = |g: &mut Core, at: &str| {
             let want = snapshot_json(&g.session_mut().snapshot());
             assert_eq!(g.snapshot(), want, "{name} {at}");
+            let want = serde_json::to_string(&g.accounts()).expect("json");
+            assert_eq!(g.accounts_json(), Some(want.as_str()), "{name} {at}");
         };
         let mut kept = None;
+        let mut first = None;
         for seed in 1..=3 {
             g.start(seed, interrupt).expect("start");
             check(&mut g, "start");
@@ -1534,6 +1538,9 @@ fn snapshots_written_once_are_the_sessions_snapshot() {
                 check(&mut g, "chronon");
                 if k == 2 {
                     kept = Some(g.snapshot());
+                    if seed == 1 {
+                        first = kept.clone();
+                    }
                 }
                 if k == 4 && g.undo() {
                     check(&mut g, "undo");
@@ -1545,5 +1552,10 @@ fn snapshots_written_once_are_the_sessions_snapshot() {
                 assert_eq!(&g.snapshot(), s, "{name}: restored");
             }
         }
+        // back to the first seed's game: another head, every part written again
+        let s = first.expect("a snapshot of the first game");
+        g.restore(&s).expect("restore");
+        check(&mut g, "restore to seed 1");
+        assert_eq!(g.snapshot(), s, "{name}: restored to seed 1");
     }
 }

@@ -134,6 +134,8 @@ pub struct Core {
     shown_switches: ShownSwitches,
     snapshot_text: SnapshotText,
     accounts_text: AccountsText,
+    /// The labelled event lines of the history (`labels`), kept from call to call.
+    event_lines: sidl_engine::game::present::EventLines,
     players_read: ReadTerms,
     /// The table of values handed to JavaScript (`wire.rs`).
     wire: wire::Wire,
@@ -333,6 +335,7 @@ impl Core {
             shown_switches: ShownSwitches::default(),
             snapshot_text: SnapshotText::default(),
             accounts_text: AccountsText::default(),
+            event_lines: Default::default(),
             players_read: ReadTerms::default(),
             wire: wire::Wire::default(),
         })
@@ -349,8 +352,15 @@ impl Core {
     }
 
     /// The session and the game's source (for `labels.rs`).
-    pub(crate) fn session_and_source(&mut self) -> (&mut Session, &str) {
-        (&mut self.session, &self.source)
+    /// The session, the source (for errors) and the kept event lines of `labels`.
+    pub(crate) fn session_source_lines(
+        &mut self,
+    ) -> (
+        &mut Session,
+        &str,
+        &mut sidl_engine::game::present::EventLines,
+    ) {
+        (&mut self.session, &self.source, &mut self.event_lines)
     }
 
     /// A runtime error of the engine, with its diagnostic.

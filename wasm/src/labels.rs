@@ -6,7 +6,7 @@
 use crate::core::{Core, CoreError};
 use crate::dto::show;
 use serde::Serialize;
-use sidl_engine::game::present::{present, Labelled, Presentation};
+use sidl_engine::game::present::{present_with, Labelled, Presentation};
 
 /// The TypeScript of the DTOs below, added to `sidl_wasm.d.ts` by `lib.rs`.
 pub const TS_TYPES: &str = include_str!("labels.d.ts");
@@ -124,8 +124,8 @@ impl Core {
             .map(|p| crate::core::parse(p, "player"))
             .transpose()?;
         let lang = lang.filter(|l| !l.is_empty());
-        let (session, source) = self.session_and_source();
-        let p = present(session, v.as_ref(), lang, true)
+        let (session, source, lines) = self.session_source_lines();
+        let p = present_with(session, v.as_ref(), lang, Some(lines))
             .map_err(|e| crate::core::runtime(source, &e))?;
         Ok(labels_dto(&p))
     }

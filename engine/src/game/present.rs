@@ -585,6 +585,40 @@ pub fn present(
     lang: Option<&str>,
     events: bool,
 ) -> Result<Presentation, RuntimeError> {
+    let mut lines = EventLines::default();
+    present_with(s, viewer, lang, events.then_some(&mut lines))
+}
+
+/// The labelled event lines of a history, kept from one [`present_with`] call to the next (a page
+/// asks for the labels after every step): a chronon's lines are built again only when its events
+/// differ from those kept, when the viewer or the language changed, or always when the game's label
+/// rules can read the state (they run in the viewer's current view, so a line may change with it).
+/// Whether they can is static: `label/2` and `label/3` reach no host predicate but `player/1`
+/// (whose answers a session never changes), no unknown goal and no random number.
+#[derive(Default)]
+pub struct EventLines {
+    key: Option<(Option<Term>, Option<String>)>,
+    /// Per chronon of the history: the viewer's events and their lines.
+    rows: Vec<(Vec<Event>, Vec<String>)>,
+}
+
+/// Can the game's label rules read anything but their arguments and the players (see
+/// [`EventLines`])?
+fn labels_read_state(game: &Game) -> bool {
+    [LABEL, LABEL_LANG].iter().any(|&(n, a)| {
+        game.program
+            .pred(Atom::new(n), a)
+            .is_some_and(|p| p.reaches & !(1 << super::host::PLAYER) != 0)
+    })
+}
+
+/// [`present`] with the event lines of the history kept in `events` (`None`: no events).
+pub fn present_with(
+    s: &mut Session,
+    viewer: Option<&Term>,
+    lang: Option<&str>,
+    events: Option<&mut EventLines>,
+) -> Result<Presentation, RuntimeError> {
     let mut pr = Presenter::new(s, viewer, lang)?;
     let game = s.game().clone();
     let lab = |pr: &mut Presenter, thing: Thing, term: &Term| {
@@ -660,15 +694,33 @@ pub fn present(
             .collect(),
     };
     let mut evs = Vec::new();
-    if events {
-        let who = viewer.and_then(|v| players.iter().position(|p| p == v));
-        for rec in s.history() {
-            evs.push(match (viewer, who) {
-                (None, _) => rec.events.iter().map(|e| pr.event(e)).collect(),
-                (Some(_), Some(i)) => rec.events_of(i).map(|e| pr.event(e)).collect(),
-                (Some(_), None) => Vec::new(),
-            });
+    if let Some(kept) = events {
+        let key = (viewer.cloned(), lang.map(str::to_string));
+        if kept.key.as_ref() != Some(&key) || labels_read_state(&game) {
+            kept.rows.clear();
+            kept.key = Some(key);
         }
+        let who = viewer.and_then(|v| players.iter().position(|p| p == v));
+        let history = s.history();
+        for (k, rec) in history.iter().enumerate() {
+            let seen: Vec<&Event> = match (viewer, who) {
+                (None, _) => rec.events.iter().collect(),
+                (Some(_), Some(i)) => rec.events_of(i).collect(),
+                (Some(_), None) => Vec::new(),
+            };
+            if let Some((old, lines)) = kept.rows.get(k) {
+                if old.len() == seen.len() && old.iter().zip(&seen).all(|(a, b)| a == *b) {
+                    evs.push(lines.clone());
+                    continue;
+                }
+            }
+            let lines: Vec<String> = seen.iter().map(|e| pr.event(e)).collect();
+            kept.rows.truncate(k);
+            kept.rows
+                .push((seen.into_iter().cloned().collect(), lines.clone()));
+            evs.push(lines);
+        }
+        kept.rows.truncate(history.len());
     }
     let result = if s.is_terminal()? {
         pr.result()

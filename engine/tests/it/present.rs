@@ -2,7 +2,9 @@
 //! who may not see it (docs/semantics.md §6.1), and label rules that fail, throw or loop leave the
 //! raw terms.
 
-use sidl_engine::game::present::{self, Presenter, Thing};
+use super::shipped_games::{repo, shipped};
+use sidl_engine::game::present::{self, EventLines, Presenter, Thing};
+use sidl_engine::game::trace::random_submissions;
 use sidl_engine::game::{Actions, Event, Game, Owner, Session, Settings};
 use sidl_engine::term::Term;
 use std::sync::Arc;
@@ -231,4 +233,80 @@ fn the_languages_of_a_game_are_those_its_label_3_clauses_name() {
     assert_eq!(en.roles.len(), 2);
     assert_eq!(en.switches[0].actions[1].text, "offer 1 of 5");
     assert!(en.result.is_empty());
+}
+
+/// The event lines of every viewer, from lines kept across calls (`present_with`, what the wasm
+/// API's `labels` does after every step) and built afresh (`present`), compared in every state of
+/// random play on every shipped game and on a game whose label rule reads the state, with undos
+/// in between (the history shrinks) and the viewers and languages asked in turn (the kept lines
+/// are another viewer's or language's).
+#[test]
+fn kept_event_lines_are_the_lines_built_afresh() {
+    let mut games: Vec<(String, Arc<Game>)> = vec![("stateful.sidl".into(), load("stateful.sidl"))];
+    for name in shipped() {
+        let src = std::fs::read_to_string(repo().join(&name)).expect("a game");
+        if let Ok((g, _)) = Game::load(&src) {
+            games.push((name, Arc::new(g)));
+        }
+    }
+    let mut changed_in_place = false;
+    for (name, game) in games {
+        let langs: [Option<&str>; 2] = [None, Some("de")];
+        let seed = 1;
+        let Ok(mut s) = Session::new(game.clone(), seed, Settings::default()) else {
+            continue;
+        };
+        let mut viewers: Vec<Option<Term>> = vec![None];
+        viewers.extend(s.players().into_iter().map(Some));
+        // lines kept per viewer (the language changes every five chronons), and one set
+        // shared by every viewer (its key changes at every call)
+        let mut kept: Vec<EventLines> = viewers.iter().map(|_| EventLines::default()).collect();
+        let mut shared = EventLines::default();
+        let mut before: Option<Vec<Vec<String>>> = None;
+        for chronon in 0..25 {
+            let lang = langs[(chronon / 5) % langs.len()];
+            for (k, v) in viewers.iter().enumerate() {
+                let fresh = present::present(&mut s, v.as_ref(), lang, true).map(|p| p.events);
+                let again = present::present_with(&mut s, v.as_ref(), lang, Some(&mut kept[k]))
+                    .map(|p| p.events);
+                let other = present::present_with(&mut s, v.as_ref(), lang, Some(&mut shared))
+                    .map(|p| p.events);
+                let (Ok(fresh), Ok(again), Ok(other)) = (fresh, again, other) else {
+                    continue;
+                };
+                assert_eq!(
+                    again, fresh,
+                    "{name}, seed {seed}, chronon {chronon}, viewer {v:?}"
+                );
+                assert_eq!(
+                    other, fresh,
+                    "{name}, seed {seed}, chronon {chronon}, viewer {v:?}"
+                );
+                if v.is_none() && lang.is_none() && name == "stateful.sidl" {
+                    if let Some(b) = &before {
+                        if b.iter().zip(&fresh).any(|(x, y)| x != y) {
+                            changed_in_place = true;
+                        }
+                    }
+                    before = Some(fresh);
+                }
+            }
+            if random_submissions(&mut s).is_err() || s.run_chronon().is_err() {
+                break;
+            }
+            if chronon % 7 == 6 {
+                s.undo();
+                s.clear_pending();
+                // the next chronon is another: its lines are not the old ones read anew
+                before = None;
+            }
+            if s.is_terminal().unwrap_or(true) {
+                break;
+            }
+        }
+    }
+    assert!(
+        changed_in_place,
+        "stateful.sidl: an old chronon's line changes with the state (else this test shows nothing)"
+    );
 }

@@ -369,29 +369,81 @@ async function renderGame() {
 }
 
 // The event log up to the shown chronon, newest first, as the viewed seat sees it; the future
-// (after a step back) is listed greyed.
+// (after a step back) is listed greyed. Drawn block by block (a chronon's line and its events):
+// a block is made again only when what it shows changed (its timeline entry, the viewer, greyed or
+// not, its labelled lines), and a step that only adds chronons prepends their blocks, so a step
+// changes the page in proportion to the new chronons, not to the game's length (rebuilding the
+// whole log made Step slower and slower: 105 ms at chess's first steps, 300 ms after 150,
+// docs/performance.md).
+/** @typedef {{ entry: import('./state.js').TimelineEntry, who: number, future: boolean, texts: string[] | null, els: HTMLElement[] }} LogBlock */
+const LOG = {
+  /** @type {LogBlock[]} block k is timeline entry k + 1 */
+  blocks: [],
+  /** @type {LogBlock[]} the blocks in the list now, newest first */
+  shown: [],
+  /** @type {HTMLElement | null} the last line, "start" */
+  start: null,
+  /** @type {HTMLElement | null} the line marked current */
+  current: null,
+};
+
+/**
+ * The block of chronon `i` (1-based timeline index), made again if what it shows changed.
+ * @param {number} i @param {number} who the viewed player's index, -1 for the designer
+ */
+function logBlock(i, who) {
+  const entry = S.timeline[i];
+  const c = /** @type {Chronon} entries after the start have their chronon */ (entry.chronon);
+  const future = i > S.cursor;
+  const events = who < 0 ? c.events : (c.playerEvents[who] || []);
+  // the labelled lines of the chronons up to the one shown (the session's history)
+  const texts = future ? null : eventTexts(i, events.length);
+  const old = LOG.blocks[i - 1];
+  if (old && old.entry === entry && old.who === who && old.future === future &&
+      (old.texts === texts || (old.texts !== null && texts !== null && old.texts.length === texts.length && old.texts.every((t, j) => t === texts[j])))) {
+    return old;
+  }
+  const els = [el('li', {
+    class: `chronon${future ? ' future' : ''}`, 'data-chronon': i,
+    onclick: () => act(() => travel(i)), title: 'travel to this chronon',
+  }, `chronon ${i}${future ? ' (undone: Forward replays it)' : ''}${S.viewAs ? ` — as ${S.viewAs}` : ''}`)];
+  for (const [j, e] of events.entries()) {
+    const li = el('li', { class: `${e.kind}${future ? ' future' : ''}`, title: texts ? e.text : undefined }, texts ? texts[j] : e.text);
+    const q = future ? null : eventQuestion(e, i);
+    if (q) li.append(' ', whyButton(q, `why: ${e.text}`));
+    els.push(li);
+  }
+  /** @type {LogBlock} */
+  const b = { entry, who, future, texts, els };
+  LOG.blocks[i - 1] = b;
+  return b;
+}
+
 function renderLog() {
   const who = S.viewAs === '' ? -1 : S.players.indexOf(S.viewAs);
-  const items = [];
-  for (let i = S.timeline.length - 1; i >= 1; i--) {
-    const c = /** @type {Chronon} entries after the start have their chronon */ (S.timeline[i].chronon);
-    const future = i > S.cursor;
-    items.push(el('li', {
-      class: `chronon${future ? ' future' : ''}${i === S.cursor ? ' current' : ''}`, 'data-chronon': i,
-      onclick: () => act(() => travel(i)), title: 'travel to this chronon',
-    }, `chronon ${i}${future ? ' (undone: Forward replays it)' : ''}${S.viewAs ? ` — as ${S.viewAs}` : ''}`));
-    const events = who < 0 ? c.events : (c.playerEvents[who] || []);
-    // the labelled lines of the chronons up to the one shown (the session's history)
-    const texts = future ? null : eventTexts(i, events.length);
-    for (const [j, e] of events.entries()) {
-      const li = el('li', { class: `${e.kind}${future ? ' future' : ''}`, title: texts ? e.text : undefined }, texts ? texts[j] : e.text);
-      const q = future ? null : eventQuestion(e, i);
-      if (q) li.append(' ', whyButton(q, `why: ${e.text}`));
-      items.push(li);
-    }
+  const log = $('log');
+  const n = S.timeline.length - 1;
+  LOG.blocks.length = Math.min(LOG.blocks.length, n);
+  /** @type {LogBlock[]} */
+  const want = [];
+  for (let i = n; i >= 1; i--) want.push(logBlock(i, who));
+  if (!LOG.start || !LOG.start.isConnected) {
+    LOG.start = el('li', { class: 'chronon', 'data-chronon': 0, onclick: () => act(() => travel(0)) }, 'start');
+    LOG.shown = [];
   }
-  items.push(el('li', {
-    class: `chronon${S.cursor === 0 ? ' current' : ''}`, 'data-chronon': 0, onclick: () => act(() => travel(0)),
-  }, 'start'));
-  $('log').replaceChildren(...items);
+  // the blocks shown are the oldest of those wanted, in order: prepend the new ones
+  const keep = LOG.shown.length;
+  const prepend = keep <= want.length && LOG.shown.every((b, k) => b === want[want.length - keep + k]) && log.lastElementChild === LOG.start;
+  if (prepend) {
+    if (want.length > keep) log.prepend(...want.slice(0, want.length - keep).flatMap((b) => b.els));
+  } else {
+    log.replaceChildren(...want.flatMap((b) => b.els), LOG.start);
+  }
+  LOG.shown = want;
+  const current = S.cursor === 0 ? LOG.start : want[n - S.cursor].els[0];
+  if (LOG.current !== current) {
+    LOG.current?.classList.remove('current');
+    current.classList.add('current');
+    LOG.current = current;
+  }
 }

@@ -211,6 +211,45 @@ await check('a shared URL reloads the same session (seed, seats, moves)', async 
   await other.close();
 });
 
+await check('the event log: a step adds its chronon and keeps the lines drawn; travel, a view and a new move redraw it right', async () => {
+  await pickGame('tictactoe.sidl');
+  await allSeats('random');
+  // what the log shows, one line per entry (class and text): the lines as a full redraw makes them
+  const lines = () => page.locator('#log li').evaluateAll((ls) => ls.map((l) => `${l.className}|${l.textContent}`));
+  const chronons = () => page.locator('#log li.chronon').evaluateAll((ls) => ls.map((l) => `${l.dataset.chronon}${l.classList.contains('current') ? '*' : ''}${l.classList.contains('future') ? '~' : ''}`));
+  for (let i = 0; i < 3; i++) await click('#chronon');
+  assert.deepEqual(await chronons(), ['3*', '2', '1', '0']);
+  // the oldest chronon's line, marked: a step that only adds chronons keeps it (no redraw)
+  await page.locator('#log li[data-chronon="1"]').evaluate((l) => { l.dataset.kept = 'yes'; });
+  await click('#chronon'); await click('#chronon');
+  assert.deepEqual(await chronons(), ['5*', '4', '3', '2', '1', '0']);
+  assert.equal(await page.locator('#log li[data-chronon="1"]').getAttribute('data-kept'), 'yes', 'the drawn lines stay');
+  const five = await lines();
+  // travel back: the undone chronons are greyed, the shown one is marked
+  await click('#back'); await click('#back');
+  assert.deepEqual(await chronons(), ['5~', '4~', '3*', '2', '1', '0']);
+  assert.equal(await page.locator('#log li.current').count(), 1);
+  await click('#log li[data-chronon="0"]');
+  assert.deepEqual(await chronons(), ['5~', '4~', '3~', '2~', '1~', '0*']);
+  await click('#log li[data-chronon="5"]');
+  assert.deepEqual(await lines(), five, 'back at the last chronon, the log reads as before');
+  // another view and back: each redraws the log as that viewer sees it
+  const viewer = (await page.locator('#viewas option').allTextContents())[1];
+  await select('#viewas', viewer);
+  const heads = await page.locator('#log li.chronon:not([data-chronon="0"])').allTextContents();
+  assert.equal(heads.length, 5);
+  assert.ok(heads.every((t) => t.endsWith(`as ${viewer}`)), `the chronon lines say whose view: ${heads}`);
+  await select('#viewas', '');
+  assert.deepEqual(await lines(), five);
+  await page.locator('#log li[data-chronon="1"]').evaluate((l) => { l.dataset.kept = 'again'; });
+  // back two and a new step: the future is dropped, the new chronon 4 is drawn anew
+  await click('#back'); await click('#back');
+  await click('#chronon');
+  assert.deepEqual(await chronons(), ['4*', '3', '2', '1', '0']);
+  assert.equal(await page.locator('#log li.future').count(), 0);
+  assert.equal(await page.locator('#log li[data-chronon="1"]').getAttribute('data-kept'), 'again', 'the lines before stay');
+});
+
 await check('a syntax error typed in the editor shows in the lint gutter at its line', async () => {
   await pickGame('nim.sidl');
   const lines = (await page.locator('.cm-line').allTextContents());

@@ -3,7 +3,8 @@
 # (tests/reference/gm.pl --bench), same machine, same run, same number of chronons. Each side is
 # run RUNS times and its best rate kept (the VM's load makes single short runs noisy).
 # Usage: bash scripts/bench-games.sh [CHRONONS] [RUNS]
-# GAMES="kalah go" picks other games of games/ (default: the six of issues 3 and 17).
+# GAMES="kalah go" picks other games of games/ (default: the six of issues 3 and 17, and
+# connect4, which issue 17 added to the benchmarks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
@@ -11,7 +12,7 @@ runs=${2:-3}
 cargo build --release -q -p sidl-cli
 best() { sort -g | tail -1; }
 printf '%-12s %14s %14s %8s\n' game sidl_chr_per_s swi_chr_per_s ratio
-for g in ${GAMES:-nim mcp rps chess tictactoe kuhn}; do
+for g in ${GAMES:-nim mcp rps chess tictactoe kuhn connect4}; do
   ours=$(for _ in $(seq "$runs"); do
     # CPU time (user) of the whole process, as gm.pl reports CPU time: a busy machine affects both alike
     cpu=$( { TIMEFORMAT=%U; time ${CARGO_TARGET_DIR:-target}/release/sidl bench "games/$g.sidl" --chronons "$n" --seed 1 >/dev/null; } 2>&1 | tail -1)

@@ -16,6 +16,14 @@ import { isAi } from './play.js';
 /** @typedef {import('./pkg/sidl_wasm.js').HiddenProgress} HiddenProgress */
 /** @typedef {import('./pkg/sidl_wasm.js').HiddenReport} HiddenReport */
 /** @typedef {import('./pkg-analyse/sidl_wasm.js').Analysis} Analysis */
+/**
+ * What the game pane draws (`Engine.frame`).
+ * @typedef {{ terminal: boolean, labels: import('./pkg/sidl_wasm.js').Labels | null,
+ *   switches: [string, import('./pkg/sidl_wasm.js').Switch[]][],
+ *   pending: ReturnType<SidlGame['pending']>, view: ReturnType<SidlGame['view']>,
+ *   layout: ReturnType<SidlGame['layout']>, accounts: ReturnType<SidlGame['accounts']>,
+ *   snapshot: string }} Frame
+ */
 /** @typedef {import('./pkg-analyse/sidl_wasm.js').SidlGame} OnDemandGame */
 /**
  * An error of a call: `sidl` for a runtime error of the engine, `restarted` when the worker was
@@ -189,6 +197,17 @@ export class Engine {
     const r = await this.send('steps', [seats, seed, budgetMs, max], { timeoutMs });
     return { entries: r.entries, error: r.error ? engineError(r.error) : null };
   }
+  /**
+   * What the game pane draws, in one message (worker.js `frame`): the calls `isTerminal()`,
+   * `labels(viewer, lang)` (null when it fails), `switches(p)` of each of `players`, `pending()`,
+   * `view(viewer)`, `layout(viewer, lang, raw)`, `accounts()` and `snapshot()`.
+   * @param {string | null} viewer
+   * @param {string[]} players
+   * @param {string | null} lang
+   * @param {boolean} raw
+   * @returns {Promise<Frame>}
+   */
+  frame(viewer, players, lang, raw) { return this.send('frame', [viewer, players, lang, raw]); }
   /**
    * The §11 check (SidlGame.checkHidden) with progress.
    * @param {number} maxStates

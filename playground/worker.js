@@ -5,6 +5,7 @@
 // `checkHidden(maxStates)` (with progress), `call(method, ...args)` (a SidlGame method),
 // `analyse(options)` (builds the game's extensive form, with progress; app/analyse.js) and
 // `steps(seats, seed, budgetMs, max)` (Step's and Run's steps, many in one message: app/game.js),
+// `frame(viewer, players, lang, raw)` (what the game pane draws, in one message: app/game.js),
 // `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`) and
 // `stats(method, ...args)` (a statistics run's method: `statsSimulate` and `statsRead` start one on
 // a game of its own, `statsStep`, `statsResult`, `statsRecords`). The analysis and the statistics
@@ -137,6 +138,24 @@ const ops = {
       return { entries, error: errorOf(err) };
     }
     return { entries, error: null };
+  },
+  // What the game pane draws, in one message (app/game.js `renderGame`; one round trip instead of
+  // eight): whether the game is over, the labels (null when they fail: the pane shows raw terms),
+  // the legal switches of `players`, the pending submissions, the view and the layout of `viewer`,
+  // the accounts and the session snapshot (the link in the address bar). An error of any other
+  // call is the frame's error.
+  frame: (/** @type {string | null} */ viewer, /** @type {string[]} */ players,
+    /** @type {string | null} */ lang, /** @type {boolean} */ raw) => {
+    if (!game) throw new Error('no game is loaded');
+    const g = game;
+    const terminal = g.isTerminal();
+    let labels = null;
+    try { labels = g.labels(viewer, lang); } catch (_) { labels = null; }
+    const switches = players.map((p) => [p, g.switches(p)]);
+    return {
+      terminal, labels, switches, pending: g.pending(), view: g.view(viewer),
+      layout: g.layout(viewer, lang, raw), accounts: g.accounts(), snapshot: g.snapshot(),
+    };
   },
   call: (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {
     if (!game) throw new Error('no game is loaded');

@@ -9,7 +9,7 @@ import { rateStart, rateStep } from './rate.js';
 import { updateUrl } from './share.js';
 import { S, engine, act, clearError } from './state.js';
 import { eventQuestion, whyButton } from './why.js';
-import { L, accountText, actionText, applyLabels, eventTexts, factText, fetchLabels, onLabelsChange, playerText, switchText } from './labels.js';
+import { L, accountText, actionText, applyLabels, eventTexts, factText, onLabelsChange, playerText, switchText } from './labels.js';
 
 onLabelsChange(() => act(render));
 
@@ -308,20 +308,17 @@ async function renderGame() {
   const viewer = S.viewAs === '' ? null : S.viewAs;
   // everything the pane shows is asked of the engine first, then the pane is changed in one go:
   // the page is laid out and painted once per drawing, not after each answer of the worker
-  const terminal = await engine.call('isTerminal');
-  const labels = await fetchLabels(S.viewAs);
   // the moves of the human seats the view may see: the viewed player's, or every human seat's
   // for the designer
   const shown = S.viewAs === '' ? S.players : [S.viewAs];
+  // in one message to the worker: the game's layout is evaluated by the engine from the same view
+  // (gallery images: games/), in the labels' language, or in raw terms when the toggle says so
+  const frame = await engine.frame(viewer, shown.filter((p) => S.seats.get(p) === 'human'), L.lang || null, !L.on);
+  const { terminal, labels, layout, accounts: acc } = frame;
   /** @type {[string, Switch[]][]} */
-  const humanSwitches = [];
-  for (const p of shown) if (S.seats.get(p) === 'human') humanSwitches.push([p, await engine.call('switches', p)]);
-  const pending = (await engine.call('pending')).filter(([p]) => S.viewAs === '' || p === S.viewAs);
-  const facts = await engine.call('view', viewer);
-  // the game's layout, evaluated by the engine from the same view (gallery images: games/), in
-  // the labels' language, or in raw terms when the toggle says so
-  const layout = await engine.call('layout', viewer, L.lang || null, !L.on);
-  const acc = await accountsNow();
+  const humanSwitches = frame.switches;
+  const pending = frame.pending.filter(([p]) => S.viewAs === '' || p === S.viewAs);
+  const facts = frame.view;
 
   applyLabels(labels);
   const n = S.cursor;
@@ -365,7 +362,7 @@ async function renderGame() {
   $button('undo').disabled = n === 0;
   $button('back').disabled = n === 0;
   $button('forward').disabled = n >= last;
-  await updateUrl();
+  await updateUrl(frame.snapshot);
 }
 
 // The event log up to the shown chronon, newest first, as the viewed seat sees it; the future

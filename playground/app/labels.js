@@ -8,7 +8,6 @@
 import { labelText } from '../labeltext.js';
 import { make as el } from '../play.js';
 import { $ } from './dom.js';
-import { engine } from './state.js';
 
 /** @typedef {import('../pkg/sidl_wasm.js').Labels} Labels */
 
@@ -26,23 +25,10 @@ export const L = {
 };
 
 /**
- * The engine's labels of the current state as `viewer` ('' for the designer) sees it (null when
- * the view itself fails: the panes show the engine's error); with the toggle off, or for a game
- * without labels, every text stays raw (`applyLabels`).
- * @param {string} viewer
- * @returns {Promise<Labels | null>}
- */
-export async function fetchLabels(viewer) {
-  try {
-    return await engine.call('labels', viewer === '' ? null : viewer, L.lang || null);
-  } catch (_) {
-    return null;
-  }
-}
-
-/**
- * Shows labels from `fetchLabels` (the bar, the description and roles) and makes them the texts
- * of the pane.
+ * Shows the engine's labels of the current state as the viewed seat sees it (`labels(viewer,
+ * lang)`, asked in the pane's frame: worker.js `frame`; null when the view itself fails: the
+ * panes show the engine's error) (the bar, the description and roles) and makes them the texts of
+ * the pane; with the toggle off, or for a game without labels, every text stays raw.
  * @param {Labels | null} l
  */
 export function applyLabels(l) {

@@ -5,9 +5,11 @@ import { writeHash } from '../url.js';
 import { status } from './dom.js';
 import { S, engine } from './state.js';
 
-// Writes the loaded game, seed, seats, view and session into the URL hash.
-export async function updateUrl() {
-  const session = await engine.call('snapshot');
+// Writes the loaded game, seed, seats, view and session into the URL hash (`session`: the snapshot
+// of now, when the caller has it).
+/** @param {string | null} [known] */
+export async function updateUrl(known = null) {
+  const session = known ?? await engine.call('snapshot');
   engine.snapshot = session;
   const snap = JSON.parse(session);
   const hash = await writeHash({

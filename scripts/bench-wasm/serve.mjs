@@ -1,4 +1,4 @@
-// What the two Chromium drivers (run.mjs, opt.mjs) share: Debian's headless Chromium and a browser
+// What the Chromium drivers (run.mjs, opt.mjs, step.mjs) share: Debian's headless Chromium and a browser
 // context whose pages get their files from disk through Playwright's router (no server, nothing
 // leaves the browser).
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,8 @@ import { chromium } from 'playwright-core';
 export const origin = 'http://127.0.0.1:9/';
 
 const mime = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.data': 'application/octet-stream' };
+  '.wasm': 'application/wasm', '.data': 'application/octet-stream', '.css': 'text/css',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
 
 /**
  * Chromium and a context serving `fileOf(path)` (a file on disk, or null: 404) for every path

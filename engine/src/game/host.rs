@@ -543,6 +543,10 @@ impl Host for KeywordHost<'_> {
         }
         let facts = self.facts;
         let cands = facts.candidates_of_keyed(keys, elems)?;
+        if cands.is_empty() {
+            // (most calls: `fact_answer` of no candidates, without its setup)
+            return Some(Det::Fail);
+        }
         // a candidate that is not a short word of atomic elements is unified with the list,
         // built (once) on the heap then
         let mut list = None;

@@ -439,9 +439,10 @@ pub(super) fn control_subs(
     let mut roots = Vec::new();
     for (gi, g) in c.body.iter().enumerate() {
         // (a body goal `\+ G` stays: `Machine::negation` decides it in place, as cheaply;
-        // except when `G` is a host-list goal (`\+ fact([..])`) or an argument-memo call: its
-        // arguments are then not built, `Machine::not_host_env` and `Machine::memo_exists_env`
-        // take them from the clause's environment)
+        // except when `G` is a host-list goal (`\+ fact([..])`), an argument-memo call or
+        // `A = B` of variables and constants: its arguments are then not built,
+        // `Machine::not_host_env`, `Machine::memo_exists_env` and `Machine::not_eq_env` take
+        // them from the clause's environment)
         let not = matches!(g.disp, Dispatch::Control(Control::Not));
         if !not
             && !matches!(
@@ -466,9 +467,22 @@ fn env_not(data: &ProgramData, subs: &[SubGoal], r: u32) -> bool {
     match subs[r as usize] {
         SubGoal::Not(_, g) => matches!(&subs[g as usize], SubGoal::Goal(g)
             if g.host_list
-                || matches!(g.disp, Dispatch::User(p) if data.preds[p as usize].memo)),
+                || matches!(g.disp, Dispatch::User(p) if data.preds[p as usize].memo)
+                || eq_of_simple(g)),
         _ => false,
     }
+}
+
+/// Is `g` the built-in `A = B` of two variables or atomic constants (`\+ A = B` is decided
+/// from the clause's environment, `Machine::not_eq_env`)?
+pub(super) fn eq_of_simple(g: &GoalT) -> bool {
+    g.name == atom::EQUALS
+        && g.arity == 2
+        && matches!(g.disp, Dispatch::Native(_))
+        && !g
+            .args
+            .iter()
+            .any(|a| matches!(a, Cell::Struct(_) | Cell::List(_)))
 }
 
 /// Sets the [`GoalT::sub`] of the body goals `roots` (from [`control_subs`]).

@@ -991,6 +991,66 @@ m3(K) :- ks(L), member(K, L), G = g(f(K), 1), T = true, call(T), \\+ G.
     assert!(answers > 10, "the goals have answers ({answers})");
 }
 
+/// `\+ A = B` written in a clause body with `A` and `B` variables or atomic constants is
+/// compiled into the clause (`compile::control_subs`) and decided from the clause's
+/// environment without building `A = B` (`Machine::not_eq_env`); `\+ G` of the same goal term
+/// in a variable takes the general path (`Machine::negation`). Both count the same inferences:
+/// the same answers, the same counts and, under every inference budget, the same outcome at the
+/// same point (unbound, repeated and bound variables, atoms, integers, floats, strings; `\+`
+/// and `not/1`; a constant on either side; a negation inside an if-then-else).
+#[test]
+fn negated_unification_from_the_clause_counts_as_the_general_path() {
+    let src = "
+xs([a, b, 1, 2.5, \"s\", Z, 1.0]).
+e(X, Y) :- xs(L), member(X, L), member(Y, [a, 1, W, 2.5, X, \"s\"]), G = (X = Y), T = true, call(T), \\+ X = Y.
+n(X, Y) :- xs(L), member(X, L), member(Y, [a, 1, W, 2.5, X, \"s\"]), G = (X = Y), T = true, call(T), \\+ G.
+e2(X) :- xs(L), member(X, L), G = (b = X), T = true, call(T), not(b = X), X \\== 1.
+n2(X) :- xs(L), member(X, L), G = (b = X), T = true, call(T), not(G), X \\== 1.
+e3(X) :- xs(L), member(X, L), G = (X = X), T = true, call(T), \\+ X = X.
+n3(X) :- xs(L), member(X, L), G = (X = X), T = true, call(T), \\+ G.
+e4(X, R) :- xs(L), member(X, L), G = (X = 2.5), T = true, call(T), ( \\+ X = 2.5 -> R = no ; R = yes ).
+n4(X, R) :- xs(L), member(X, L), G = (X = 2.5), T = true, call(T), ( \\+ G -> R = no ; R = yes ).
+";
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let compiled = |name: &str, n: u32| {
+        let pr = p.pred(Atom::new(name), n).expect("predicate");
+        pr.clauses[0].body.iter().any(|g| g.sub != u32::MAX)
+    };
+    assert!(
+        compiled("e", 2) && compiled("e2", 1) && compiled("e3", 1),
+        "the negations are compiled"
+    );
+    assert!(
+        !compiled("n", 2) && !compiled("n2", 1) && !compiled("n3", 1),
+        "the goal terms are not"
+    );
+    let mut answers = 0;
+    for (direct, general) in [
+        ("e(X, Y)", "n(X, Y)"),
+        ("e2(X)", "n2(X)"),
+        ("e3(X)", "n3(X)"),
+        ("e4(X, R)", "n4(X, R)"),
+    ] {
+        let a = counted_memo(&p, direct, Limits::default());
+        assert_eq!(a, counted_memo(&p, general, Limits::default()), "{direct}");
+        answers += a.len();
+        let total = a.last().map(|x| x.1).unwrap_or(0);
+        for k in 1..=total + 1 {
+            let limits = Limits {
+                max_inferences: k,
+                ..Limits::default()
+            };
+            assert_eq!(
+                counted_memo(&p, direct, limits),
+                counted_memo(&p, general, limits),
+                "{direct}, budget {k}"
+            );
+        }
+    }
+    assert!(answers > 20, "the goals have answers ({answers})");
+}
+
 /// `f(X0, f(X1, ... f(Xn-1, end)))`, its variables numbered from `from`.
 fn nested(n: u32, from: u32, leaf: Term) -> Term {
     (0..n)

@@ -454,6 +454,10 @@ impl Machine {
                                 return Ok(Step::Go);
                             }
                         }
+                    } else if g.name == atom::EQUALS && g.arity == 2 {
+                        if let Some(step) = self.not_eq_env(host, g, env, cutb, next) {
+                            return Ok(step);
+                        }
                     }
                     let gargs = self.goal_args(c, g, env);
                     self.negation_goal(data, host, g.disp, (g.name, g.arity, gargs), cutb, next)

@@ -288,7 +288,7 @@ impl Machine {
         &mut self,
         data: &ProgramData,
         host: &mut dyn Host,
-        c: &ClauseT,
+        _c: &ClauseT,
         g: &GoalT,
         env: u32,
         cutb: u32,
@@ -307,32 +307,29 @@ impl Machine {
         {
             return None;
         }
-        let mut elems = [Cell::Atom(atom::NIL); HOST_LIST_MAX];
-        let mut n = 0;
-        let mut t = g.args[0];
-        while let Cell::List(p) = t {
-            let e = match c.cells[p as usize] {
-                Cell::Var(s) | Cell::Ref(s) => {
-                    self.store.deref(self.store.heap[(env + s) as usize])
-                }
-                other => other,
-            };
-            if n == HOST_LIST_MAX || !(e.is_atomic() || matches!(e, Cell::Ref(_))) {
+        // the elements: the site's constants, and its variables' values (as `host_list` takes
+        // them; the site was made from the same template at load time)
+        let site = g.site.as_deref()?;
+        let mut elems = site.elems;
+        let mut vm = site.vars;
+        while vm != 0 {
+            let i = vm.trailing_zeros() as usize;
+            vm &= vm - 1;
+            let e = self
+                .store
+                .deref(self.store.heap[(env + site.slots[i]) as usize]);
+            if !(e.is_atomic() || matches!(e, Cell::Ref(_))) {
                 return None;
             }
-            elems[n] = e;
-            n += 1;
-            t = c.cells[p as usize + 1];
+            elems[i] = e;
         }
-        if n == 0 || !matches!(t, Cell::Atom(a) if a == atom::NIL) {
-            return None;
-        }
+        let n = usize::from(site.len);
         let k = self.frames.len() as u32;
         let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
         let (saved_mark, saved_cur) = (self.store.mark, self.cur);
         self.store.mark = heap;
         self.cur = k;
-        let Some(r) = host.call_list(id, &mut self.store, &elems[..n]) else {
+        let Some(r) = host.call_site(id, &mut self.store, &elems[..n], &site.keys) else {
             self.store.mark = saved_mark;
             self.cur = saved_cur;
             return None;
@@ -392,6 +389,59 @@ impl Machine {
                 Step::Fail
             }
         }))
+    }
+
+    /// `\+ A = B` compiled into its clause (`SubGoal::Not`, after `\+` was counted) where `A`
+    /// and `B` are variables or atomic constants (`compile::eq_of_simple`; not checked before
+    /// for the negations inside control constructs): what [`Machine::not_direct`] does with the
+    /// goal term that `Machine::goal_args` would build, done with the two cells taken from the
+    /// clause's environment (the cells that term would hold), so that the term is not built.
+    /// Only where the general path could not end otherwise (as for the negated memo calls of
+    /// `run_sub`): no profile count or budget check due, room in the heap for the goal term
+    /// below the heap budget and the next collection, no memo fill abort due at the exit frame,
+    /// room for the negation's choicepoint and frame. `=` is counted as `not_direct` counts it,
+    /// its bindings trailed with the mark `call_native` sets and undone as there. `None`:
+    /// nothing was done.
+    #[inline(never)]
+    pub(super) fn not_eq_env(
+        &mut self,
+        host: &mut dyn Host,
+        g: &GoalT,
+        env: u32,
+        cutb: u32,
+        next: u32,
+    ) -> Option<Step> {
+        let (x, y) = match *g.args {
+            [x, y] => (x, y),
+            _ => return None,
+        };
+        if !matches!(g.disp, Dispatch::Native(_))
+            || matches!(x, Cell::Struct(_) | Cell::List(_))
+            || matches!(y, Cell::Struct(_) | Cell::List(_))
+            || self.inferences >= self.check_at
+            || self.store.heap.len() + g.arity as usize + 2 > self.heap_at.min(self.gc_at)
+            || self.fills.overdue(self.inferences + 1)
+            || self.cps.len() + 1 >= self.limits.max_choicepoints
+            || self.frames.len() >= self.limits.max_frames
+        {
+            return None;
+        }
+        let heap_cells = &self.store.heap;
+        let cell = |t: Cell| match t {
+            Cell::Var(s) | Cell::Ref(s) => heap_cells[(env + s) as usize],
+            t => t,
+        };
+        let (a, b) = (cell(x), cell(y));
+        let k = self.frames.len() as u32;
+        let (heap, trail) = (self.store.len(), self.store.trail.len() as u32);
+        self.inferences += 1;
+        self.last_call = (g.name, g.arity);
+        self.cur = k;
+        let saved_mark = self.store.mark;
+        self.store.mark = heap;
+        let found = self.store.unify(a, b);
+        self.store.mark = saved_mark;
+        Some(self.not_decided(found, None, (heap, trail, k), cutb, next, host))
     }
 
     /// The end of a negated goal called in place by [`Machine::not_direct`] (heights `heap`,

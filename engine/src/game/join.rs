@@ -1,5 +1,7 @@
 //! Legal switches answered by the host: `legal/1` and `switch/2` whose every clause is a join over
 //! the state's facts, answered by nested loops over the fact index instead of the logic machine.
+//! (And [`Guards`]: `payoff/2` whose every clause begins with `tocreate/1` or `todelete/1`, which
+//! the session skips when no scheduled word can match those goals.)
 //!
 //! Many games write their legal switches as `switch([P], [drop, C]) :- fact([control, P]),
 //! fact([height, C, H]), H < 6.`: a body of keyword `fact/1` calls, negated ones, `player/1`, and

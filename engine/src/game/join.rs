@@ -1,5 +1,7 @@
 //! Legal switches answered by the host: `legal/1` and `switch/2` whose every clause is a join over
 //! the state's facts, answered by nested loops over the fact index instead of the logic machine.
+//! (And [`Guards`]: `payoff/2` whose every clause begins with `tocreate/1` or `todelete/1`, which
+//! the session skips when no scheduled word can match those goals.)
 //!
 //! Many games write their legal switches as `switch([P], [drop, C]) :- fact([control, P]),
 //! fact([height, C, H]), H < 6.`: a body of keyword `fact/1` calls, negated ones, `player/1`, and
@@ -219,6 +221,106 @@ pub(crate) struct Join {
 pub(crate) struct Joins {
     pub(crate) legal: Option<Join>,
     pub(crate) switch: Option<Join>,
+    /// `payoff/2` when every clause of it begins with a `tocreate/1` or `todelete/1` goal.
+    pub(crate) payoff: Option<Guards>,
+}
+
+/// A predicate whose every clause's body begins with `tocreate(W)` or `todelete(W)`, `W` a proper
+/// list (Connect Four's `payoff([P], 1) :- tocreate([winner, P]).`): when no scheduled word can
+/// unify with any clause's first goal ([`Guards::fail`]), each clause fails at that goal after
+/// its head unified (which raises nothing), so the query has no answer and no effect but the few
+/// inferences it counts ([`Guards::max_inferences`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Guards {
+    clauses: Box<[Guard]>,
+}
+
+/// A clause's first goal: `tocreate/1` or `todelete/1` (host id) and its list's elements (`Some`:
+/// an atom or an integer; `None`: anything else, which might unify with any element).
+#[derive(Debug, Clone)]
+struct Guard {
+    id: u32,
+    elems: Box<[Option<Cell>]>,
+}
+
+impl Guards {
+    /// Does every clause's first goal certainly fail with these scheduled creations and
+    /// deletions (no word is a list of the goal's length agreeing with its atoms and integers)?
+    pub(crate) fn fail<'a>(
+        &self,
+        creates: impl Iterator<Item = &'a Ground> + Clone,
+        deletes: impl Iterator<Item = &'a Ground> + Clone,
+    ) -> bool {
+        self.clauses.iter().all(|g| {
+            if g.id == host::TOCREATE {
+                !creates.clone().any(|w| g.may_unify(w))
+            } else {
+                !deletes.clone().any(|w| g.may_unify(w))
+            }
+        })
+    }
+
+    /// More than the inferences the query `payoff(P, X)` counts when every clause fails at its
+    /// first goal (the call, one per clause tried and its first goal, a retry each).
+    pub(crate) fn max_inferences(&self) -> u64 {
+        16 + 8 * self.clauses.len() as u64
+    }
+}
+
+impl Guard {
+    /// May the word `w` unify with the goal's list? `false` only when `w` is a short word of
+    /// atomic elements ([`Ground::flat_elems`]: read from its cells, its term is not built) of
+    /// another length, or with an atom or an integer where the goal's list has another one.
+    fn may_unify(&self, w: &Ground) -> bool {
+        let Some(elems) = w.flat_elems() else {
+            return true;
+        };
+        elems.len() == self.elems.len()
+            && elems.iter().zip(&self.elems).all(|(e, p)| match p {
+                Some(p) => !matches!(e, Cell::Atom(_) | Cell::Int(_)) || e == p,
+                None => true,
+            })
+    }
+}
+
+/// [`Guards`] of `payoff/2`, when every clause of it (at least one) qualifies.
+fn plan_guards(all: &[&Term], prog: &Program) -> Option<Guards> {
+    let pred = prog.pred(atom::PAYOFF, 2)?;
+    if pred.library {
+        return None;
+    }
+    let placement = Placement::keyword(atom::PAYOFF, 2);
+    let mut out = Vec::new();
+    for t in all {
+        let (head, body) = split(t);
+        if head.functor() != Some((atom::PAYOFF, 2)) {
+            continue;
+        }
+        let mut goals = Vec::new();
+        conjuncts(body?, &mut goals);
+        let (id, arg) = match goals.first()? {
+            Term::Compound(f, a) if a.len() == 1 && *f == atom::TOCREATE => (host::TOCREATE, &a[0]),
+            Term::Compound(f, a) if a.len() == 1 && *f == atom::TODELETE => (host::TODELETE, &a[0]),
+            _ => return None,
+        };
+        if !placement.allows(id) {
+            return None;
+        }
+        let elems = arg
+            .as_list()?
+            .into_iter()
+            .map(|e| match e {
+                Term::Atom(a) => Some(Cell::Atom(*a)),
+                Term::Int(i) => Some(Cell::Int(*i)),
+                _ => None,
+            })
+            .collect();
+        out.push(Guard { id, elems });
+    }
+    // (the program's clauses are the game's, in the same order)
+    (out.len() == pred.clauses.len() && !out.is_empty()).then(|| Guards {
+        clauses: out.into(),
+    })
 }
 
 /// Recognises `legal/1` and `switch/2` when every clause of theirs (the terms of the game's
@@ -228,6 +330,7 @@ pub(crate) fn plan<'a>(clauses: impl Iterator<Item = &'a Term> + Clone, prog: &P
     Joins {
         legal: plan_pred(&all, prog, atom::LEGAL, 1),
         switch: plan_pred(&all, prog, atom::SWITCH, 2),
+        payoff: plan_guards(&all, prog),
     }
 }
 

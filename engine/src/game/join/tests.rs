@@ -267,3 +267,101 @@ fn a_bound_that_is_not_an_integer_at_run_time_gives_up() {
     );
     assert_eq!(n, 1000);
 }
+
+/// `payoff/2` planned as guards: (planned, the number of clauses).
+fn guards(rules: &str) -> Option<usize> {
+    game(&[], rules)
+        .joins
+        .payoff
+        .as_ref()
+        .map(|g| g.clauses.len())
+}
+
+#[test]
+fn payoffs_beginning_with_a_schedule_read_are_guards() {
+    let c4 = "payoff([P], 1) :- tocreate([winner, P]).\n\
+              payoff([P], -1) :- tocreate([winner, O]), opponent(O, P).\nopponent(a, b).";
+    assert_eq!(guards(c4), Some(2));
+    assert_eq!(
+        guards("payoff([P], D) :- todelete([k, P, N0]), tocreate([k, P, N]), D is N - N0."),
+        Some(1)
+    );
+    // a fact, another first goal, a variable or a partial list to read, no payoff/2 at all
+    for rules in [
+        "payoff([a], 1).\npayoff([P], 1) :- tocreate([w, P]).",
+        "payoff([P], 1) :- tocreate([w, P]).\npayoff([P], 1) :- fact([w, P]).",
+        "payoff([P], 1) :- (tocreate([w, P]) -> true ; fail).",
+        "payoff([P], 1) :- tocreate(W), W = [w, P].",
+        "payoff([P], 1) :- tocreate([w | P]).",
+        "legal([a]).",
+    ] {
+        assert_eq!(guards(rules), None, "{rules}");
+    }
+    // which scheduled words may unify with `[winner, P]` and `[k, 3]`
+    let g = game(&[], c4).joins.payoff.clone().unwrap();
+    let w = |s: &str| Ground::new(crate::syntax::parse_term(s).unwrap().term);
+    let none: [Ground; 0] = [];
+    let fails = |creates: &[Ground]| g.fail(creates.iter(), none.iter());
+    assert!(fails(&[]));
+    assert!(fails(&[
+        w("[height, 3, 1]"),
+        w("[cell, 3, 1, r]"),
+        w("[control, b]")
+    ]));
+    assert!(fails(&[w("[winner]"), w("[winner, a, b]"), w("[won, a]")]));
+    assert!(!fails(&[w("[cell, 3, 1, r]"), w("[winner, a]")]));
+    assert!(!fails(&[w("[winner, f(x)]")]));
+    let k = game(&[], "payoff([P], 1) :- todelete([k, 3]).")
+        .joins
+        .payoff
+        .clone()
+        .unwrap();
+    assert!(k.fail(none.iter(), [w("[k, 4]"), w("[k, a]"), w("[j, 3]")].iter()));
+    assert!(!k.fail(none.iter(), [w("[k, 3]")].iter()));
+    assert!(!k.fail(none.iter(), [w("[k, 3.0]")].iter()));
+    assert!(k.fail([w("[k, 3]")].iter(), none.iter()));
+}
+
+/// Skipping the payoffs that cannot pay is invisible: the same accounts, states and errors as the
+/// interpreter's queries under every inference budget around what a chronon needs (the skip must
+/// not hide a budget error the payoff queries would have raised).
+#[test]
+fn skipped_payoffs_give_the_interpreters_accounts_and_budget_errors() {
+    let rules = "legal([P]) :- fact([turn, P]).\nswitch([P], [go]) :- fact([turn, P]).\n\
+                 payoff([P], 1) :- tocreate([winner, P]).\n\
+                 payoff([P], -1) :- tocreate([winner, O]), opponent(O, P).\n\
+                 opponent(a, b).\nopponent(b, a).\n\
+                 do([go]) :- fact([turn, P]), opponent(P, O), delete([turn, P]), \
+                 create([turn, O]), fact([n, N]), M is N + 1, delete([n, N]), create([n, M]), \
+                 (M >= 3 -> create([winner, P]) ; true).";
+    let src = format!(
+        "game(t).\ninit([a], 0).\ninit([b], 0).\ninit([turn, a]).\ninit([n, 0]).\n{rules}\n"
+    );
+    let (g, _) = Game::load(&src).unwrap();
+    let g = Arc::new(g);
+    assert!(g.joins.payoff.is_some());
+    let play = |on: bool, budget: u64| {
+        let mut settings = Settings::default();
+        settings.limits.max_inferences = budget;
+        let mut s = Session::new(g.clone(), 1, settings).map_err(|e| e.to_string())?;
+        s.set_host_joins(on);
+        let mut out = Vec::new();
+        for _ in 0..4 {
+            let r = s.run_chronon().map(|_| ()).map_err(|e| e.to_string());
+            out.push(format!(
+                "{r:?} {:?} {:?}",
+                s.accounts(),
+                s.state().facts.terms().collect::<Vec<_>>()
+            ));
+        }
+        Ok::<_, String>(out)
+    };
+    let mut skipped = 0;
+    for budget in 1..400 {
+        let (fast, slow) = (play(true, budget), play(false, budget));
+        assert_eq!(fast, slow, "budget {budget}");
+        skipped += usize::from(fast.is_ok_and(|o| o.iter().all(|l| l.starts_with("Ok"))));
+    }
+    // (not vacuous: the larger budgets run every chronon)
+    assert!(skipped > 100, "{skipped}");
+}

@@ -2007,7 +2007,7 @@ impl Session {
         }
         // 3. payoffs: every solution of payoff(N, X) for each player N in order
         let mut accounts = state.accounts.clone();
-        if prog.pred(atom::PAYOFF, 2).is_some() {
+        if prog.pred(atom::PAYOFF, 2).is_some() && !self.payoffs_fail(&host, state) {
             host.placement = Placement::keyword(atom::PAYOFF, 2);
             self.consts.player_segs(&state.players);
             for (pi, (p, seg)) in self.consts.player_segs.iter().enumerate() {
@@ -2124,6 +2124,36 @@ impl Session {
             player_events,
         };
         Ok((next, Some(record), next_hidden))
+    }
+
+    /// Does every player's `payoff/2` query certainly have no answer, and may it be skipped with
+    /// no visible difference? When every clause begins with `tocreate/1` or `todelete/1` and no
+    /// scheduled word can unify with it ([`crate::game::join::Guards`]): each clause fails at its
+    /// first goal, with no effect but the inferences it counts. Skipped only where those cannot
+    /// matter: no profiling (the calls are counted), no `hidden/2` (the only query after the
+    /// payoffs under the chronon's shared budget), room in the budget for the inferences the
+    /// queries would count (they could not have exhausted it), and heap, choicepoint and frame
+    /// limits far above what they use (as the host's joins: [`join_distinct`]).
+    fn payoffs_fail(&self, host: &KeywordHost<'_>, state: &State) -> bool {
+        let Some(guards) = &self.game.joins.payoff else {
+            return false;
+        };
+        let machine = &self.machine;
+        let limits = machine.limits();
+        self.host_joins
+            && machine.profile.is_none()
+            && self.game.program.pred(atom::HIDDEN, 2).is_none()
+            && limits.max_heap_cells >= join::MIN_CELLS
+            && limits.max_choicepoints >= join::MIN_DEPTH
+            && limits.max_frames >= join::MIN_DEPTH
+            && machine
+                .inferences
+                .saturating_add(guards.max_inferences() * state.players.len() as u64)
+                <= limits.max_inferences
+            && guards.fail(
+                host.creates.iter().map(|g| &**g),
+                host.deletes.iter().map(|&i| &**state.facts.get(i)),
+            )
     }
 
     /// The next state's [`Session::hidden_matrix`] without asking `hidden/2` again, when its

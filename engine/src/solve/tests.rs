@@ -909,6 +909,37 @@ uv(Z) :- \\+ eq(Z, a).
 }
 
 /// [`counted`] with memoization on.
+/// Does the first clause of `name/n` hold a goal compiled into it (a control construct's node)?
+fn has_compiled_goal(p: &Program, name: &str, n: u32) -> bool {
+    let pr = p.pred(Atom::new(name), n).expect("predicate");
+    pr.clauses[0].body.iter().any(|g| g.sub != u32::MAX)
+}
+
+/// Each `(direct, general)` pair of goals gives the same answers with the same inference counts
+/// ([`counted_memo`]), and the same outcome under every inference budget up to the whole run;
+/// the number of answers of the direct goals.
+fn same_counts_under_every_budget(p: &Program, pairs: &[(&str, &str)]) -> usize {
+    let mut answers = 0;
+    for &(direct, general) in pairs {
+        let a = counted_memo(p, direct, Limits::default());
+        assert_eq!(a, counted_memo(p, general, Limits::default()), "{direct}");
+        answers += a.len();
+        let total = a.last().map(|x| x.1).unwrap_or(0);
+        for k in 1..=total + 1 {
+            let limits = Limits {
+                max_inferences: k,
+                ..Limits::default()
+            };
+            assert_eq!(
+                counted_memo(p, direct, limits),
+                counted_memo(p, general, limits),
+                "{direct}, budget {k}"
+            );
+        }
+    }
+    answers
+}
+
 fn counted_memo(p: &Program, goal: &str, limits: Limits) -> Vec<(String, u64)> {
     let mut q = p.query(goal, limits).expect("goal parses");
     let mut out = Vec::new();
@@ -954,10 +985,7 @@ m3(K) :- ks(L), member(K, L), G = g(f(K), 1), T = true, call(T), \\+ G.
         let pr = p.pred(Atom::new(name), n).expect("predicate");
         assert!(pr.memo, "{name} is memoized by its arguments");
     }
-    let compiled = |name: &str, n: u32| {
-        let pr = p.pred(Atom::new(name), n).expect("predicate");
-        pr.clauses[0].body.iter().any(|g| g.sub != u32::MAX)
-    };
+    let compiled = |name: &str, n: u32| has_compiled_goal(&p, name, n);
     assert!(
         compiled("d", 1) && compiled("d2", 2),
         "the negations are compiled"
@@ -966,28 +994,14 @@ m3(K) :- ks(L), member(K, L), G = g(f(K), 1), T = true, call(T), \\+ G.
         !compiled("m", 1) && !compiled("m2", 2),
         "the goal terms are not"
     );
-    let mut answers = 0;
-    for (direct, general) in [
-        ("d(K)", "m(K)"),
-        ("d2(K, V)", "m2(K, V)"),
-        ("d3(K)", "m3(K)"),
-    ] {
-        let a = counted_memo(&p, direct, Limits::default());
-        assert_eq!(a, counted_memo(&p, general, Limits::default()), "{direct}");
-        answers += a.len();
-        let total = a.last().map(|x| x.1).unwrap_or(0);
-        for k in 1..=total + 1 {
-            let limits = Limits {
-                max_inferences: k,
-                ..Limits::default()
-            };
-            assert_eq!(
-                counted_memo(&p, direct, limits),
-                counted_memo(&p, general, limits),
-                "{direct}, budget {k}"
-            );
-        }
-    }
+    let answers = same_counts_under_every_budget(
+        &p,
+        &[
+            ("d(K)", "m(K)"),
+            ("d2(K, V)", "m2(K, V)"),
+            ("d3(K)", "m3(K)"),
+        ],
+    );
     assert!(answers > 10, "the goals have answers ({answers})");
 }
 
@@ -1013,10 +1027,7 @@ n4(X, R) :- xs(L), member(X, L), G = (X = 2.5), T = true, call(T), ( \\+ G -> R 
 ";
     let (p, d) = Program::from_source(src);
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
-    let compiled = |name: &str, n: u32| {
-        let pr = p.pred(Atom::new(name), n).expect("predicate");
-        pr.clauses[0].body.iter().any(|g| g.sub != u32::MAX)
-    };
+    let compiled = |name: &str, n: u32| has_compiled_goal(&p, name, n);
     assert!(
         compiled("e", 2) && compiled("e2", 1) && compiled("e3", 1),
         "the negations are compiled"
@@ -1025,29 +1036,15 @@ n4(X, R) :- xs(L), member(X, L), G = (X = 2.5), T = true, call(T), ( \\+ G -> R 
         !compiled("n", 2) && !compiled("n2", 1) && !compiled("n3", 1),
         "the goal terms are not"
     );
-    let mut answers = 0;
-    for (direct, general) in [
-        ("e(X, Y)", "n(X, Y)"),
-        ("e2(X)", "n2(X)"),
-        ("e3(X)", "n3(X)"),
-        ("e4(X, R)", "n4(X, R)"),
-    ] {
-        let a = counted_memo(&p, direct, Limits::default());
-        assert_eq!(a, counted_memo(&p, general, Limits::default()), "{direct}");
-        answers += a.len();
-        let total = a.last().map(|x| x.1).unwrap_or(0);
-        for k in 1..=total + 1 {
-            let limits = Limits {
-                max_inferences: k,
-                ..Limits::default()
-            };
-            assert_eq!(
-                counted_memo(&p, direct, limits),
-                counted_memo(&p, general, limits),
-                "{direct}, budget {k}"
-            );
-        }
-    }
+    let answers = same_counts_under_every_budget(
+        &p,
+        &[
+            ("e(X, Y)", "n(X, Y)"),
+            ("e2(X)", "n2(X)"),
+            ("e3(X)", "n3(X)"),
+            ("e4(X, R)", "n4(X, R)"),
+        ],
+    );
     assert!(answers > 20, "the goals have answers ({answers})");
 }
 

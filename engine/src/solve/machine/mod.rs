@@ -724,6 +724,15 @@ impl Machine {
             }
             Dispatch::Native(f) => self.call_native(f, name, arity, args, next, None, None),
             Dispatch::Host(id) => self.call_host(host, id, name, arity, args, next, None, None),
+            // `!` as `control` runs it, without that call: `cut` only where a choicepoint is above
+            // the barrier
+            Dispatch::Control(Control::Cut) => {
+                if self.cps.len() > cutb as usize {
+                    self.cut(cutb);
+                }
+                self.cur = next;
+                Ok(Step::Go)
+            }
             Dispatch::Control(Control::Not) => self.negation(data, host, args, cutb, next),
             Dispatch::Control(c) => self.control(data, host, c, args, cutb, next),
             Dispatch::Unknown => Ok(Step::throw(Term::existence_error(

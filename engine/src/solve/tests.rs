@@ -1048,6 +1048,40 @@ n4(X, R) :- xs(L), member(X, L), G = (X = 2.5), T = true, call(T), ( \\+ G -> R 
     assert!(answers > 20, "the goals have answers ({answers})");
 }
 
+/// `A = B` inside a control construct compiled into its clause (an if-then-else's condition,
+/// its branches, a disjunction's), with `A` and `B` variables or atomic constants, is unified
+/// from the clause's environment without building its two argument cells (`Machine::eq_env`);
+/// `[A] = [B]` (a compound argument) takes the general path and binds the same. Both count the
+/// same inferences: the same answers, the same counts and, under every inference budget, the
+/// same outcome at the same point (unbound, repeated and bound variables, atoms, integers,
+/// floats, strings, compounds met at run time; a constant on either side).
+#[test]
+fn unification_in_a_compiled_construct_counts_as_the_general_path() {
+    let src = "
+xs([a, b, 1, 2.5, \"s\", Z, 1.0, f(Q)]).
+e(X, Y, R) :- xs(L), member(X, L), member(Y, [a, 1, W, 2.5, X, \"s\", f(b)]), ( X = Y -> R = yes ; R = no ).
+n(X, Y, R) :- xs(L), member(X, L), member(Y, [a, 1, W, 2.5, X, \"s\", f(b)]), ( [X] = [Y] -> [R] = [yes] ; [R] = [no] ).
+e2(X, R) :- xs(L), member(X, L), ( X = 1, R = one ; b = X, R = bee ; R = X ).
+n2(X, R) :- xs(L), member(X, L), ( [X] = [1], [R] = [one] ; [b] = [X], [R] = [bee] ; [R] = [X] ).
+e3(X, Y) :- xs(L), member(X, L), ( true -> X = Y, Y = X, Y = 2.5 ; true ).
+n3(X, Y) :- xs(L), member(X, L), ( true -> [X] = [Y], [Y] = [X], [Y] = [2.5] ; true ).
+e4(X, R) :- xs(L), member(X, L), ( X = X, R = 1.0 -> true ; R = none ).
+n4(X, R) :- xs(L), member(X, L), ( [X] = [X], [R] = [1.0] -> true ; [R] = [none] ).
+";
+    let (p, d) = Program::from_source(src);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let answers = same_counts_under_every_budget(
+        &p,
+        &[
+            ("e(X, Y, R)", "n(X, Y, R)"),
+            ("e2(X, R)", "n2(X, R)"),
+            ("e3(X, Y)", "n3(X, Y)"),
+            ("e4(X, R)", "n4(X, R)"),
+        ],
+    );
+    assert!(answers > 40, "the goals have answers ({answers})");
+}
+
 /// `f(X0, f(X1, ... f(Xn-1, end)))`, its variables numbered from `from`.
 fn nested(n: u32, from: u32, leaf: Term) -> Term {
     (0..n)

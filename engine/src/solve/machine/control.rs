@@ -354,6 +354,19 @@ impl Machine {
                             return step;
                         }
                     }
+                    if g.name == atom::EQUALS
+                        && g.arity == 2
+                        && matches!(g.disp, Dispatch::Native(_))
+                    {
+                        if let Some(r) = self.eq_env(g, env) {
+                            return if r? {
+                                self.cur = next;
+                                Ok(Step::Go)
+                            } else {
+                                Ok(Step::Fail)
+                            };
+                        }
+                    }
                     let args = self.goal_args(c, g, env);
                     self.dispatch_nested(data, host, g.disp, g.name, g.arity, args, cutb, next)
                 }
@@ -539,6 +552,11 @@ impl Machine {
                 let Dispatch::Native(f) = g.disp else {
                     unreachable!("direct_conds admits native built-ins only")
                 };
+                if g.name == atom::EQUALS && g.arity == 2 {
+                    if let Some(r) = self.eq_env(g, env) {
+                        return r.map_err(Err);
+                    }
+                }
                 let args = self.goal_args(c, g, env);
                 self.count_control(g.name, g.arity).map_err(Err)?;
                 // as `call_native` calls it: what it binds above the heap now is not trailed

@@ -551,6 +551,43 @@ impl Machine {
         Some(self.arith_direct(g, r, env))
     }
 
+    /// `A = B` (goal template `g`, a native `=/2` whose arguments are variables or atomic
+    /// constants) from the clause's environment `env`, without building its two argument cells:
+    /// counted as `dispatch` counts it, unified with the mark `call_native` sets (every binding
+    /// trailed), whether it succeeded. Only where the two cells would pass the heap budget check
+    /// and stay below the next collection; `None`: nothing was done (the general path builds
+    /// the arguments).
+    #[inline(never)]
+    pub(super) fn eq_env(&mut self, g: &GoalT, env: u32) -> Option<Result<bool, Fault>> {
+        let &[x, y] = &*g.args else {
+            return None;
+        };
+        if matches!(x, Cell::Struct(_) | Cell::List(_))
+            || matches!(y, Cell::Struct(_) | Cell::List(_))
+            || self.store.heap.len() + 2 > self.heap_at.min(self.gc_at)
+        {
+            return None;
+        }
+        let heap = &self.store.heap;
+        let cell = |t: Cell| match t {
+            Cell::Var(s) | Cell::Ref(s) => heap[(env + s) as usize],
+            t => t,
+        };
+        let (a, b) = (cell(x), cell(y));
+        self.inferences += 1;
+        self.last_call = (g.name, g.arity);
+        if self.inferences > self.check_at {
+            if let Err(fault) = self.count_call(g.name, g.arity) {
+                return Some(Err(fault));
+            }
+        }
+        let saved_mark = self.store.mark;
+        self.store.mark = self.store.len();
+        let ok = self.store.unify(a, b);
+        self.store.mark = saved_mark;
+        Some(Ok(ok))
+    }
+
     /// [`Machine::run_arith`] without going on: whether the goal succeeded.
     #[inline(always)]
     pub(super) fn arith_direct(

@@ -5,7 +5,7 @@
 // `checkHidden(maxStates)` (with progress), `call(method, ...args)` (a SidlGame method),
 // `analyse(options)` (builds the game's extensive form, with progress; app/analyse.js) and
 // `steps(seats, seed, budgetMs, max)` (Step's and Run's steps, many in one message: app/game.js),
-// `frame(viewer, players, lang, raw)` (what the game pane draws, in one message: app/game.js),
+// `frame(viewer, players, lang, raw, from)` (what the game pane draws, in one message: app/game.js),
 // `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`) and
 // `stats(method, ...args)` (a statistics run's method: `statsSimulate` and `statsRead` start one on
 // a game of its own, `statsStep`, `statsResult`, `statsRecords`). The analysis and the statistics

@@ -21,8 +21,7 @@ import { isAi } from './play.js';
  * @typedef {{ terminal: boolean, labels: import('./pkg/sidl_wasm.js').Labels | null,
  *   switches: [string, import('./pkg/sidl_wasm.js').Switch[]][],
  *   pending: ReturnType<SidlGame['pending']>, view: ReturnType<SidlGame['view']>,
- *   layout: ReturnType<SidlGame['layout']>, accounts: ReturnType<SidlGame['accounts']>,
- *   snapshot: string }} Frame
+ *   layout: ReturnType<SidlGame['layout']>, accounts: ReturnType<SidlGame['accounts']> }} Frame
  */
 /** @typedef {import('./pkg-analyse/sidl_wasm.js').SidlGame} OnDemandGame */
 /**
@@ -76,7 +75,10 @@ export class Engine {
     this.waiting = new Map();
     /** @type {string | null} the last loaded source */
     this.source = null;
-    /** @type {string | null} the session to restore after a restart (set by the caller) */
+    /**
+     * @type {string | (() => string) | null} the session to restore after a restart (set by the
+     * caller): its snapshot text, or a function that makes it then
+     */
     this.snapshot = null;
     this.restarts = 0;
     /** @type {Worker} */
@@ -124,7 +126,8 @@ export class Engine {
     const reload = (async () => {
       if (this.source === null) return;
       await this.send('load', [this.source]);
-      if (this.snapshot) await this.send('call', ['restore', this.snapshot]);
+      const snap = typeof this.snapshot === 'function' ? this.snapshot() : this.snapshot;
+      if (snap) await this.send('call', ['restore', snap]);
     })();
     reload.then(() => this.onRestart(message), (e) => this.onRestart(`${message}; reloading failed: ${e.message}`));
     return reload;
@@ -199,15 +202,17 @@ export class Engine {
   }
   /**
    * What the game pane draws, in one message (worker.js `frame`): the calls `isTerminal()`,
-   * `labels(viewer, lang)` (null when it fails), `switches(p)` of each of `players`, `pending()`,
-   * `view(viewer)`, `layout(viewer, lang, raw)`, `accounts()` and `snapshot()`.
+   * `labels(viewer, lang, from)` (null when it fails; the event lines from chronon `from` on, or
+   * from `eventsFrom`), `switches(p)` of each of `players`, `pending()`, `view(viewer)`,
+   * `layout(viewer, lang, raw)` and `accounts()`.
    * @param {string | null} viewer
    * @param {string[]} players
    * @param {string | null} lang
    * @param {boolean} raw
+   * @param {number} [from] the event lines the caller has (0: all of them are sent)
    * @returns {Promise<Frame>}
    */
-  frame(viewer, players, lang, raw) { return this.send('frame', [viewer, players, lang, raw]); }
+  frame(viewer, players, lang, raw, from = 0) { return this.send('frame', [viewer, players, lang, raw, from]); }
   /**
    * The §11 check (SidlGame.checkHidden) with progress.
    * @param {number} maxStates

@@ -5,7 +5,7 @@
 // `checkHidden(maxStates)` (with progress), `call(method, ...args)` (a SidlGame method),
 // `analyse(options)` (builds the game's extensive form, with progress; app/analyse.js) and
 // `steps(seats, seed, budgetMs, max)` (Step's and Run's steps, many in one message: app/game.js),
-// `frame(viewer, players, lang, raw)` (what the game pane draws, in one message: app/game.js),
+// `frame(viewer, players, lang, raw, from)` (what the game pane draws, in one message: app/game.js),
 // `analysis(method, ...args)` (an Analysis method: `step`, `result`, `exploit`, `efg`) and
 // `stats(method, ...args)` (a statistics run's method: `statsSimulate` and `statsRead` start one on
 // a game of its own, `statsStep`, `statsResult`, `statsRecords`). The analysis and the statistics
@@ -111,7 +111,8 @@ const ops = {
   },
   // Step's and Run's steps (app/game.js `advance`: the seats that are not human move, then the
   // chronon runs unless a submission ran it in interrupt mode), one message for many: step k's seed is
-  // `seed + ` the chronons made before it, each chronon comes with the snapshot and the accounts
+  // `seed + ` the chronons made before it, each chronon comes with its part of the snapshot
+  // (`snapshotParts`: its own submissions and overrides, not the whole history) and the accounts
   // after its step. Steps go on until the game is over, `max` steps, or `budgetMs` has passed (at
   // least one step). An error ends the batch: the chronons made before it and the error.
   steps: async (/** @type {[string, string][]} */ seats, /** @type {number} */ seed,
@@ -127,11 +128,13 @@ const ops = {
     try {
       for (let n = 0; n < max && !(n > 0 && performance.now() - t0 > budgetMs); n++) {
         if (g.isTerminal()) break;
+        const before = g.chrononNumber();
         const ran = await seatMoves(call, seatMap, seed + entries.length);
         const chronons = ran.length ? ran : [g.chronon()];
-        const snap = g.snapshot();
+        const parts = g.snapshotParts(before);
+        if (parts.length !== chronons.length) throw new Error(`${chronons.length} chronons ran but the snapshot has ${parts.length} more`);
         const accounts = g.accounts();
-        for (const chronon of chronons) entries.push({ snap, chronon, accounts });
+        chronons.forEach((chronon, k) => entries.push({ part: parts[k], chronon, accounts }));
         if (chronons[chronons.length - 1].terminal) break;
       }
     } catch (err) {
@@ -140,21 +143,21 @@ const ops = {
     return { entries, error: null };
   },
   // What the game pane draws, in one message (app/game.js `renderGame`; one round trip instead of
-  // eight): whether the game is over, the labels (null when they fail: the pane shows raw terms),
-  // the legal switches of `players`, the pending submissions, the view and the layout of `viewer`,
-  // the accounts and the session snapshot (the link in the address bar). An error of any other
-  // call is the frame's error.
+  // eight): whether the game is over, the labels (null when they fail: the pane shows raw terms;
+  // their event lines from chronon `from` on, or from `eventsFrom`: the page keeps those it has),
+  // the legal switches of `players`, the pending submissions, the view and the layout of `viewer`
+  // and the accounts. An error of any other call is the frame's error.
   frame: (/** @type {string | null} */ viewer, /** @type {string[]} */ players,
-    /** @type {string | null} */ lang, /** @type {boolean} */ raw) => {
+    /** @type {string | null} */ lang, /** @type {boolean} */ raw, /** @type {number} */ from) => {
     if (!game) throw new Error('no game is loaded');
     const g = game;
     const terminal = g.isTerminal();
     let labels = null;
-    try { labels = g.labels(viewer, lang); } catch (_) { labels = null; }
+    try { labels = g.labels(viewer, lang, from); } catch (_) { labels = null; }
     const switches = players.map((p) => [p, g.switches(p)]);
     return {
       terminal, labels, switches, pending: g.pending(), view: g.view(viewer),
-      layout: g.layout(viewer, lang, raw), accounts: g.accounts(), snapshot: g.snapshot(),
+      layout: g.layout(viewer, lang, raw), accounts: g.accounts(),
     };
   },
   call: (/** @type {string} */ method, /** @type {unknown[]} */ ...args) => {

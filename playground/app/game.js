@@ -6,10 +6,10 @@ import { SEAT_HELP, make as el, parseSeat, templateForm, thinking } from '../pla
 import { renderChart } from './chart.js';
 import { $, $button, $input, $select, status } from './dom.js';
 import { rateStart, rateStep } from './rate.js';
-import { updateUrl } from './share.js';
-import { S, engine, act, clearError } from './state.js';
+import { flushUrl, scheduleUrl } from './share.js';
+import { S, engine, act, clearError, snapshotAt } from './state.js';
 import { eventQuestion, whyButton } from './why.js';
-import { L, accountText, actionText, applyLabels, eventTexts, factText, onLabelsChange, playerText, switchText } from './labels.js';
+import { L, accountText, actionText, applyLabels, eventTexts, eventsKept, factText, onLabelsChange, playerText, switchText } from './labels.js';
 
 onLabelsChange(() => act(render));
 
@@ -50,10 +50,9 @@ async function submit(player, sw, action) {
 
 /** @param {Chronon} c a chronon that just ran: a new entry of the timeline */
 async function recordChronon(c) {
-  const snap = await engine.call('snapshot');
-  S.timeline.push({ snap, chronon: c, accounts: await accountsNow() });
+  const [part] = await engine.call('snapshotParts', S.timeline.length - 1);
+  S.timeline.push({ part, chronon: c, accounts: await accountsNow() });
   S.cursor = S.timeline.length - 1;
-  engine.snapshot = snap;
 }
 
 // Moves of the seats that are not human (all of them with allRandom), then one chronon.
@@ -81,8 +80,9 @@ function pauseSearch() {
  * Steps in the worker (engine.steps: the random seats, then the AI seats, each seeing only its
  * player's view, move, then the chronon runs; in interrupt mode a submission runs its own chronon,
  * and that is the step), at most `max` of them or as many as fit in `budgetMs`, each chronon a
- * new entry of the timeline with its snapshot and accounts. The last chronon, or null when the game
- * was over; an error of a step is thrown after the chronons before it are kept (and drawn).
+ * new entry of the timeline with its part of the snapshot and its accounts. The last chronon, or
+ * null when the game was over; an error of a step is thrown after the chronons before it are kept
+ * (and drawn).
  * @param {number} max
  * @param {number} budgetMs
  * @param {boolean} allRandom every seat moves at random
@@ -109,10 +109,7 @@ async function advance(max, budgetMs, allRandom) {
   }
   const { entries, error } = result;
   for (const e of entries) S.timeline.push(e);
-  if (entries.length) {
-    S.cursor = S.timeline.length - 1;
-    engine.snapshot = entries[entries.length - 1].snap;
-  }
+  if (entries.length) S.cursor = S.timeline.length - 1;
   if (error) {
     if (entries.length) await render();
     throw error;
@@ -157,9 +154,9 @@ async function drawRun() {
  */
 export async function travel(i) {
   if (i < 0 || i >= S.timeline.length || i === S.cursor) return;
-  await engine.call('restore', S.timeline[i].snap);
+  await engine.call('restore', snapshotAt(i));
   S.cursor = i;
-  engine.snapshot = S.timeline[i].snap;
+  S.pending = '[]';
   status(`at chronon ${i} of ${S.timeline.length - 1}`);
   await render();
 }
@@ -175,6 +172,8 @@ export async function undo() {
 export function stopRunning() {
   S.running = false;
   $('run').textContent = 'Run';
+  // the address bar, left as it was while Run ran (share.js `scheduleUrl`)
+  flushUrl();
 }
 
 // Run: a step every few milliseconds until the game ends (a second click pauses); with `every 0 ms`
@@ -313,8 +312,11 @@ async function renderGame() {
   const shown = S.viewAs === '' ? S.players : [S.viewAs];
   // in one message to the worker: the game's layout is evaluated by the engine from the same view
   // (gallery images: games/), in the labels' language, or in raw terms when the toggle says so
-  const frame = await engine.frame(viewer, shown.filter((p) => S.seats.get(p) === 'human'), L.lang || null, !L.on);
+  // the labels' event lines: only those of the chronons the page does not have (labels.js)
+  const kept = eventsKept();
+  const frame = await engine.frame(viewer, shown.filter((p) => S.seats.get(p) === 'human'), L.lang || null, !L.on, kept);
   const { terminal, labels, layout, accounts: acc } = frame;
+  S.pending = JSON.stringify(frame.pending);
   /** @type {[string, Switch[]][]} */
   const humanSwitches = frame.switches;
   const pending = frame.pending.filter(([p]) => S.viewAs === '' || p === S.viewAs);
@@ -362,7 +364,7 @@ async function renderGame() {
   $button('undo').disabled = n === 0;
   $button('back').disabled = n === 0;
   $button('forward').disabled = n >= last;
-  await updateUrl(frame.snapshot);
+  scheduleUrl();
 }
 
 // The event log up to the shown chronon, newest first, as the viewed seat sees it; the future

@@ -24,14 +24,44 @@ export const L = {
   t: labelText(null),
 };
 
+// The labelled event lines of the history, kept from drawing to drawing: the pane asks the engine
+// only for those of the chronons it does not have (`labels(viewer, lang, from)`), and the engine
+// answers from an earlier chronon (`eventsFrom`) when lines before `from` changed (travel, another
+// viewer or language, label rules that read the state). Without them a drawing copied every line
+// of the history (4.9 ms at chess's chronon 150, docs/performance.md).
+const EV = {
+  /** @type {string[][]} per chronon of the history, its lines */
+  lines: [],
+  /** the lines are those of the engine's last answer (not while a frame is asked) */
+  valid: false,
+};
+
+/** The `from` of the next frame's labels: the number of chronons whose lines the page has. */
+export function eventsKept() {
+  const from = EV.valid ? EV.lines.length : 0;
+  // until the answer is merged (a frame that fails leaves them unknown: all are asked next time)
+  EV.valid = false;
+  return from;
+}
+
 /**
  * Shows the engine's labels of the current state as the viewed seat sees it (`labels(viewer,
- * lang)`, asked in the pane's frame: worker.js `frame`; null when the view itself fails: the
+ * lang, from)`, asked in the pane's frame: worker.js `frame`; null when the view itself fails: the
  * panes show the engine's error) (the bar, the description and roles) and makes them the texts of
- * the pane; with the toggle off, or for a game without labels, every text stays raw.
+ * the pane; with the toggle off, or for a game without labels, every text stays raw. Their event
+ * lines (from chronon `eventsFrom` on) are merged into the lines kept: `l.events` is then the
+ * history's.
  * @param {Labels | null} l
  */
 export function applyLabels(l) {
+  if (l) {
+    EV.lines.length = Math.min(EV.lines.length, l.eventsFrom);
+    for (const e of l.events) EV.lines.push(e);
+    EV.valid = true;
+    l.events = EV.lines;
+  } else {
+    EV.lines = [];
+  }
   renderBar(l);
   L.t = labelText(L.on ? l : null);
   renderAbout(L.on && l && l.active ? l : null);

@@ -6,7 +6,7 @@ import { setDiagnosticList } from './diagnostics.js';
 import { $, $input, $select, status } from './dom.js';
 import { editorText, setSource } from './editor.js';
 import { accountsNow, render, renderSeats, stopRunning } from './game.js';
-import { S, engine, clearError, showError } from './state.js';
+import { S, engine, clearError, currentSnapshot, setSnapHead, showError } from './state.js';
 import { renderStatsSeats } from './stats.js';
 
 /**
@@ -101,36 +101,41 @@ export async function loadGallery(name) {
 /**
  * Starts a session with the seed and interrupt mode; with a snapshot (a shared link), replays it
  * and rebuilds the timeline: the events from `history()`, the accounts over time from the start's
- * accounts plus the account events, one snapshot per chronon (a prefix of the shared one, restored
- * only when travelled to).
+ * accounts plus the account events, one part of the snapshot per chronon (`snapshotParts`: the
+ * snapshot of a chronon, restored only when travelled to, is the parts up to it).
  * @param {string} [sessionJson]
  */
 export async function startSession(sessionJson) {
   S.seed = seedValue();
   S.interrupt = $input('interrupt').checked;
   await engine.call('start', S.seed, S.interrupt);
-  const first = { snap: await engine.call('snapshot'), chronon: null, accounts: await accountsNow() };
+  /** @type {import('./state.js').TimelineEntry} */
+  const first = { part: '', chronon: null, accounts: await accountsNow() };
+  setSnapHead(await engine.call('snapshot'));
   S.timeline = [first];
   S.cursor = 0;
-  engine.snapshot = first.snap;
+  S.pending = '[]';
+  engine.snapshot = currentSnapshot;
   if (!sessionJson) return;
-  const snap = JSON.parse(sessionJson);
   await engine.call('restore', sessionJson);
+  // the head of the restored session (its seed and mode), and its pending submissions
+  const restored = await engine.call('snapshot');
+  setSnapHead(restored);
+  S.pending = JSON.stringify(JSON.parse(restored).pending);
+  const parts = await engine.call('snapshotParts', 0);
   const hist = await engine.call('history');
   let accounts = first.accounts;
-  snap.chronons.forEach((/** @type {unknown} */ _, /** @type {number} */ k) => {
-    const prefix = JSON.stringify({ ...snap, chronons: snap.chronons.slice(0, k + 1), pending: [] });
+  parts.forEach((part, /** @type {number} */ k) => {
     const c = hist[k];
     accounts = accounts.map((a) => {
       const delta = c.events.filter((e) => e.kind === 'account' && e.player === a.player)
         .reduce((sum, e) => sum + Number(e.amount), 0);
       return { ...a, value: a.value + delta };
     });
-    S.timeline.push({ snap: prefix, chronon: c, accounts });
+    S.timeline.push({ part, chronon: c, accounts });
   });
   S.cursor = S.timeline.length - 1;
   S.timeline[S.cursor].accounts = await accountsNow();
-  engine.snapshot = sessionJson;
 }
 
 function seedValue() {

@@ -12,9 +12,11 @@ import { jumpTo } from './editor.js';
 /** @typedef {import('../pkg/sidl_wasm.js').SidlErrorLocation} SidlErrorLocation */
 
 /**
- * One chronon reached: the session snapshot after it, the Chronon it ran (null for the start), the
- * accounts then.
- * @typedef {{ snap: string, chronon: Chronon | null, accounts: Account[] }} TimelineEntry
+ * One chronon reached: its part of the session snapshot (the JSON of its submissions and overrides,
+ * `snapshotParts`; "" for the start), the Chronon it ran (null for the start), the accounts then.
+ * An entry holds only its own chronon's data: the snapshot of entry i is the parts of entries 1..i
+ * joined (`snapshotAt`), so a step adds what it made, not a copy of the whole history.
+ * @typedef {{ part: string, chronon: Chronon | null, accounts: Account[] }} TimelineEntry
  */
 
 export const S = {
@@ -36,6 +38,10 @@ export const S = {
   /** @type {TimelineEntry[]} */
   timeline: [],
   cursor: 0,
+  // the start of the session's snapshot text, up to its chronons (`{"seed":…,"interrupt":…,"chronons":[`)
+  snapHead: '',
+  // the pending submissions of the state shown, as the pane last read them (JSON)
+  pending: '[]',
   running: false,
   // Pause was clicked while an AI seat was deciding: its search is stopped by replacing the worker,
   // which is not an error (no red message when the worker is back; reset then)
@@ -43,6 +49,34 @@ export const S = {
   /** @type {string[]} */
   aiKinds: [],
 };
+
+/**
+ * The session snapshot of timeline entry `i` (`snapshot()`'s text then: the parts of its chronons,
+ * no pending submission), or, with `pending`, of the state shown with those pending submissions.
+ * @param {number} i
+ * @param {string} [pending] JSON of `[player, switch, action]` triples
+ */
+export function snapshotAt(i, pending = '[]') {
+  let parts = '';
+  for (let k = 1; k <= i; k++) parts += (k > 1 ? ',' : '') + S.timeline[k].part;
+  return `${S.snapHead}${parts}],"pending":${pending}}`;
+}
+
+/**
+ * The session to restore after a restart of the worker (`engine.snapshot`, set when a session
+ * starts): the state shown, with the pending submissions the pane last read; made only when needed,
+ * no copy of the history after every step.
+ */
+export const currentSnapshot = () => snapshotAt(S.cursor, S.pending);
+
+/**
+ * `S.snapHead` from a snapshot's text.
+ * @param {string} snap
+ */
+export function setSnapHead(snap) {
+  const key = '"chronons":[';
+  S.snapHead = snap.slice(0, snap.indexOf(key) + key.length);
+}
 
 // the worker app/boot.js started while the page loaded (a new one if that script did not run)
 const early = /** @type {{ sidlEarlyWorker?: Worker }} */ (/** @type {unknown} */ (window));

@@ -27,7 +27,8 @@ const label = () => page.locator('#chronon-label').textContent();
 // the accounts table's player and amount cells (the third holds the row's why? button)
 const accounts = (p = page) => p.locator('#accounts tr').evaluateAll((rows) => rows.map((r) => [...r.cells].slice(0, 2).map((c) => c.textContent).join('')));
 // The engine runs in a worker: after an input, wait until the page is idle again.
-const idle = (p = page) => p.waitForFunction(() => !document.body.dataset.busy, null, { timeout: 60000 });
+// idle: no action under way, and the address bar written (app/share.js writes it once the page is idle)
+const idle = (p = page) => p.waitForFunction(() => !document.body.dataset.busy && !document.body.dataset.urlDue, null, { timeout: 60000 });
 const click = async (sel) => { await page.click(sel); await idle(); };
 const select = async (sel, v) => { await page.selectOption(sel, v); await idle(); };
 const ready = async (p = page) => { await p.waitForSelector('body[data-ready="true"]', { timeout: 30000 }); await idle(p); };
@@ -680,8 +681,9 @@ await check('at phone width (375 px) nothing overflows horizontally: editor, gam
 
 // Run with `every 0 ms` makes its steps in the worker, many in one message (engine.steps), and draws
 // the pane now and then: the timeline is the one Step gives, chronon by chronon, each entry with its
-// snapshot and accounts (an MCTS seat, whose moves depend on each step's seed, against a random
-// seat; its decisions make several messages of a run), and travelling back restores the position.
+// part of the snapshot and its accounts (an MCTS seat, whose moves depend on each step's seed,
+// against a random seat; its decisions make several messages of a run), and travelling back
+// restores the position: the engine's snapshot there is the parts up to it, byte for byte.
 await check('Run at full speed gives the chronons, snapshots and accounts that Step gives', async () => {
   await pickGame('connect4.sidl');
   await select('#seats select[data-player="[red]"]', 'mcts:500');
@@ -689,7 +691,7 @@ await check('Run at full speed gives the chronons, snapshots and accounts that S
   await page.fill('#seed', '3');
   await click('#restart');
   const timeline = () => page.evaluate(() => window.sidlState.timeline.map((e) => ({
-    chronon: JSON.stringify(e.chronon), snap: e.snap, accounts: JSON.stringify(e.accounts) })));
+    chronon: JSON.stringify(e.chronon), part: e.part, accounts: JSON.stringify(e.accounts) })));
   await page.fill('#run-ms', '0');
   await page.click('#run');
   await page.waitForFunction(() => document.querySelector('#run').textContent === 'Run', null, { timeout: 120000 });
@@ -707,7 +709,102 @@ await check('Run at full speed gives the chronons, snapshots and accounts that S
   const mid = Math.floor(ran.length / 2);
   for (let i = ran.length - 1; i > mid; i--) await click('#back');
   assert.match(await label(), new RegExp(`chronon ${mid}\\b`));
-  assert.equal(await page.evaluate(() => window.sidlEngine.call('snapshot')), ran[mid].snap);
+  const head = await page.evaluate(() => window.sidlState.snapHead);
+  const at = (/** @type {number} */ k) => `${head}${ran.slice(1, k + 1).map((e) => e.part).join(',')}],"pending":[]}`;
+  assert.equal(await page.evaluate(() => window.sidlEngine.call('snapshot')), at(mid));
+  // each entry holds only its own chronon: no entry's data grows with the game
+  assert.ok(ran.every((e, i) => i === 0 || e.part.length < 200), 'parts of one chronon');
+  // forward to the end again, and back to the start
+  for (let i = mid; i < ran.length - 1; i++) await click('#forward');
+  assert.equal(await page.evaluate(() => window.sidlEngine.call('snapshot')), at(ran.length - 1));
+  await page.click('#log li[data-chronon="0"]'); await idle();
+  assert.equal(await page.evaluate(() => window.sidlEngine.call('snapshot')), at(0));
+});
+
+// The labels' event lines: a drawing asks the engine only for the lines of the chronons the page
+// does not have (chess's label rules read no state), all of them again after another view or a
+// travel back and a new move; the log is the one a page that replays the session draws.
+await check('the labels\' event lines: a step gets only its chronon\'s lines; the log is the replayed session\'s', async () => {
+  // a page that shows the labels
+  const rawPage = page;
+  page = await newPage(undefined, { labels: true });
+  await page.goto(base);
+  await ready();
+  await pickGame('chess.sidl');
+  await allSeats('random');
+  await page.evaluate(() => {
+    const e = window.sidlEngine;
+    const frame = e.frame.bind(e);
+    /** @type {unknown[]} */
+    const asked = [];
+    Object.assign(window, { asked });
+    e.frame = async (...a) => {
+      const r = await frame(...a);
+      asked.push([a[4], r.labels && r.labels.eventsFrom, r.labels && r.labels.events.length]);
+      return r;
+    };
+  });
+  const last = () => page.evaluate(() => /** @type {any} */ (window).asked.at(-1));
+  for (let i = 0; i < 6; i++) await click('#chronon');
+  assert.deepEqual(await last(), [5, 5, 1], 'the sixth step: from chronon 5, one chronon\'s lines');
+  await click('#back'); await click('#back');
+  assert.deepEqual(await last(), [5, 4, 0], 'back: the history is shorter');
+  await click('#chronon');
+  assert.deepEqual(await last(), [4, 4, 1], 'a new move: its lines');
+  await select('#viewas', '[white]');
+  assert.deepEqual((await last()).slice(1), [0, 5], 'another viewer: every line');
+  await select('#viewas', '');
+  const log = await page.locator('#log li').allTextContents();
+  assert.ok(log.some((t) => /White/.test(t)), 'labelled lines');
+  const other = await newPage(undefined, { labels: true });
+  await other.goto(page.url());
+  await ready(other);
+  assert.deepEqual(await other.locator('#log li').allTextContents(), log);
+  await other.close();
+  await page.close();
+  page = rawPage;
+});
+
+// After Run stops, the address bar holds the session (it is not written while Run runs); travel
+// back after a Run and a new move there; "Copy link" writes the address at once (without waiting
+// for the page to be idle), and it is the session of now.
+await check('the address after Run, travel back after Run, a new move there, and Copy link', async () => {
+  await pickGame('tictactoe.sidl');
+  await allSeats('random');
+  await page.fill('#seed', '5');
+  await click('#restart');
+  await page.fill('#run-ms', '0');
+  await page.click('#run');
+  await page.waitForFunction(() => document.querySelector('#run').textContent === 'Run', null, { timeout: 60000 });
+  await idle();
+  assert.match(await label(), /game over/);
+  const n = await page.evaluate(() => window.sidlState.timeline.length - 1);
+  const session = () => page.evaluate(async () => (await import('./url.js')).readHash().then((h) => h.session));
+  assert.equal(await session(), await page.evaluate(() => window.sidlEngine.call('snapshot')), 'the address is the session after Run');
+  const want = { facts: await facts(), log: await page.locator('#log li').allTextContents() };
+  const other = await newPage();
+  await other.goto(page.url());
+  await ready(other);
+  assert.deepEqual(await other.locator('#facts li').allTextContents(), want.facts);
+  assert.deepEqual(await other.locator('#log li').allTextContents(), want.log);
+  await other.close();
+  // back two chronons and a move there: the future goes, the log and the address follow
+  await click('#back');
+  await click('#back');
+  assert.match(await label(), new RegExp(`chronon ${n - 2} \\(of ${n}\\)`));
+  await click('#chronon');
+  assert.equal(await page.evaluate(() => window.sidlState.timeline.length - 1), n - 1);
+  assert.equal(await page.locator('#log li.future').count(), 0);
+  assert.equal(await session(), await page.evaluate(() => window.sidlEngine.call('snapshot')));
+  assert.equal(await page.evaluate(() => window.sidlEngine.call('snapshot')),
+    await page.evaluate(() => `${window.sidlState.snapHead}${window.sidlState.timeline.slice(1).map((e) => e.part).join(',')}],"pending":[]}`));
+  // travel asks for the address to be written, and Copy link writes it at once
+  await page.click('#back');
+  await page.waitForFunction(() => !document.body.dataset.busy);
+  await page.evaluate(() => document.getElementById('share').click());
+  await page.waitForFunction(() => /link copied|address bar/.test(document.querySelector('#status').textContent));
+  assert.equal(await session(), await page.evaluate(() => window.sidlEngine.call('snapshot')), 'Copy link: the session of now');
+  await idle();
 });
 
 // Every shipped game played with random seats until it ends (bounded).

@@ -212,6 +212,20 @@ struct SnapshotText {
 type SnapshotPart = (Vec<Submission>, Vec<(Term, Term)>, usize);
 
 impl SnapshotText {
+    /// The text of each chronon's part from `from` on, as the last [`SnapshotText::json`] wrote it.
+    fn parts(&self, from: usize) -> Vec<String> {
+        (from..self.chronons.len())
+            .map(|k| {
+                let start = if k == 0 {
+                    self.head
+                } else {
+                    self.chronons[k - 1].2 + 1
+                };
+                self.text[start..self.chronons[k].2].to_string()
+            })
+            .collect()
+    }
+
     fn json(&mut self, session: &Session) -> &str {
         let head = format!(
             "{{\"seed\":{},\"interrupt\":{},\"chronons\":[",
@@ -772,6 +786,13 @@ impl Core {
     /// [`Core::snapshot`]'s text, kept until the next call (no copy).
     pub fn snapshot_str(&mut self) -> &str {
         self.snapshot_text.json(&self.session)
+    }
+
+    /// The JSON text of each chronon of [`Core::snapshot`]'s `chronons` from `from` (0-based) on,
+    /// exactly as the snapshot writes it (its kept parts: no chronon is written again).
+    pub fn snapshot_parts(&mut self, from: usize) -> Vec<String> {
+        self.snapshot_text.json(&self.session);
+        self.snapshot_text.parts(from)
     }
 
     /// Replaces the session with one rebuilt from [`Core::snapshot`] text (its seed, interrupt mode

@@ -1,4 +1,4 @@
-// The TypeScript of wasm/src/labels.rs: what `labels(viewer, lang)` returns.
+// The TypeScript of wasm/src/labels.rs: what `labels(viewer, lang, from)` returns.
 
 /** A term (canonical text) and its text for a person: the label, or the term when `labelled` is false. */
 export interface Label {
@@ -28,6 +28,13 @@ export interface Labels {
   facts: Label[];
   switches: SwitchLabels[];
   accounts: Label[];
+  /** Per chronon of the history from `eventsFrom` on, the event lines the viewer saw. */
   events: string[][];
+  /**
+   * The chronon (0-based index in the history) of `events[0]`: the `from` asked for, or less when a
+   * line before it changed (the history is shorter or other, another viewer or language, label rules
+   * that read the state).
+   */
+  eventsFrom: number;
   result: string[];
 }

@@ -6,7 +6,7 @@
 use crate::core::{Core, CoreError};
 use crate::dto::show;
 use serde::Serialize;
-use sidl_engine::game::present::{present_with, Labelled, Presentation};
+use sidl_engine::game::present::{present_from, Labelled, Presentation};
 
 /// The TypeScript of the DTOs below, added to `sidl_wasm.d.ts` by `lib.rs`.
 pub const TS_TYPES: &str = include_str!("labels.d.ts");
@@ -54,8 +54,11 @@ pub struct LabelsDto {
     pub switches: Vec<SwitchLabelsDto>,
     /// Per player (`term`: the player), its account.
     pub accounts: Vec<LabelDto>,
-    /// Per chronon of the session's history, the event lines the viewer saw.
+    /// Per chronon of the session's history from `events_from` on, the event lines the viewer saw.
     pub events: Vec<Vec<String>>,
+    /// The chronon (0-based index in the history) of `events[0]`: the `from` asked for, or less
+    /// (see [`Core::labels`]).
+    pub events_from: usize,
     /// The result lines, in a terminal state.
     pub result: Vec<String>,
 }
@@ -108,24 +111,29 @@ pub fn labels_dto(p: &Presentation) -> LabelsDto {
             })
             .collect(),
         events: p.events.clone(),
+        events_from: p.events_from,
         result: p.result.clone(),
     }
 }
 
 impl Core {
     /// What `viewer` (`None`: the designer) reads of the current state in language `lang`
-    /// (`None`: the game's default), events of the history included.
+    /// (`None`: the game's default), with the event lines of the history from chronon `from`
+    /// (0-based) on, or from an earlier one (`events_from`) when a line before `from` is not what
+    /// the previous call gave (the engine's `present_from`): a caller that keeps the lines of
+    /// every call and asks from the number it has gets only the new lines; `from` 0 gives them all.
     pub fn labels(
         &mut self,
         viewer: Option<&str>,
         lang: Option<&str>,
+        from: usize,
     ) -> Result<LabelsDto, CoreError> {
         let v = viewer
             .map(|p| crate::core::parse(p, "player"))
             .transpose()?;
         let lang = lang.filter(|l| !l.is_empty());
         let (session, source, lines) = self.session_source_lines();
-        let p = present_with(session, v.as_ref(), lang, Some(lines))
+        let p = present_from(session, v.as_ref(), lang, Some(lines), from)
             .map_err(|e| crate::core::runtime(source, &e))?;
         Ok(labels_dto(&p))
     }

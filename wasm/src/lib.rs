@@ -227,16 +227,24 @@ impl SidlGame {
 
     /// What a viewer (`null`: the designer) reads of the current state in a language (`null` or
     /// `""`: the game's default): the game's labels, from that viewer's view only (`labels.rs`).
+    /// The event lines are those of the chronons from `from` (0-based; omitted: 0) on, or from an
+    /// earlier one (`eventsFrom`) when a line before `from` is not what the previous call gave: a
+    /// page that keeps the lines it got and asks from their number gets only the new ones.
     #[wasm_bindgen(unchecked_return_type = "Labels")]
     pub fn labels(
         &mut self,
         viewer: Option<String>,
         lang: Option<String>,
+        from: Option<u32>,
     ) -> Result<JsValue, js_sys::Error> {
         to_js(
             &self
                 .core
-                .labels(viewer.as_deref(), lang.as_deref())
+                .labels(
+                    viewer.as_deref(),
+                    lang.as_deref(),
+                    from.unwrap_or(0) as usize,
+                )
                 .map_err(err)?,
         )
     }
@@ -391,6 +399,16 @@ impl SidlGame {
     /// The session as JSON (seed, interrupt mode and submissions; the source is not included).
     pub fn snapshot(&mut self) -> String {
         self.core.snapshot()
+    }
+
+    /// The parts of `snapshot()`'s `chronons` array from chronon `from` (0-based) on, each the
+    /// JSON text of one chronon (`{"submissions":…,"overrides":…}`) as `snapshot()` writes it: a
+    /// page keeps them one per chronon and joins them into the snapshot of any chronon it reached
+    /// (`{"seed":…,"interrupt":…,"chronons":[` the parts up to it `],"pending":[]}`), without
+    /// copying the whole history after every step.
+    #[wasm_bindgen(js_name = snapshotParts)]
+    pub fn snapshot_parts(&mut self, from: u32) -> Vec<String> {
+        self.core.snapshot_parts(from as usize)
     }
 
     /// Replaces the session with one rebuilt from `snapshot()` text.

@@ -1381,7 +1381,7 @@ fn labels_are_one_viewers_texts_in_its_language() {
     ))
     .unwrap();
     let mut c = Core::new(&src).unwrap();
-    let l = c.labels(None, None).unwrap();
+    let l = c.labels(None, None, 0).unwrap();
     assert!(l.active);
     assert_eq!(l.languages, vec!["de"]);
     assert_eq!(l.players[0].term, "[proposer]");
@@ -1390,7 +1390,7 @@ fn labels_are_one_viewers_texts_in_its_language() {
     assert_eq!(l.switches[0].actions[3].term, "[offer,3]");
     assert_eq!(l.switches[0].actions[3].text, "offer 3 of 5");
     assert_eq!(l.accounts[1].text, "Responder: 0");
-    let de = c.labels(Some("[responder]"), Some("de")).unwrap();
+    let de = c.labels(Some("[responder]"), Some("de"), 0).unwrap();
     assert_eq!(de.lang.as_deref(), Some("de"));
     assert!(de.switches.is_empty());
     assert_eq!(de.roles.len(), 1);
@@ -1399,7 +1399,7 @@ fn labels_are_one_viewers_texts_in_its_language() {
     c.run_chronon().unwrap();
     c.submit("[responder]", "[answer]", "[reject]").unwrap();
     c.run_chronon().unwrap();
-    let end = c.labels(Some("[responder]"), Some("de")).unwrap();
+    let end = c.labels(Some("[responder]"), Some("de"), 0).unwrap();
     assert_eq!(end.events.len(), 2);
     assert!(
         end.events[1].iter().any(|e| e.contains("ablehnen")),
@@ -1410,12 +1410,60 @@ fn labels_are_one_viewers_texts_in_its_language() {
         end.result,
         vec!["keine Einigung: abgelehnt, niemand bekommt etwas"]
     );
+    assert_eq!(end.events_from, 0);
+    // ultimatum's label rules read the state (its result): every line, whatever `from` says
+    let tail = c.labels(Some("[responder]"), Some("de"), 1).unwrap();
+    assert_eq!((tail.events_from, &tail.events), (0, &end.events));
     // a game without labels: the canonical terms, unlabelled
     let mut n = Core::new("game(g). init([a, 1]). init([p], 0).").unwrap();
-    let raw = n.labels(None, Some("de")).unwrap();
+    let raw = n.labels(None, Some("de"), 0).unwrap();
     assert_eq!(raw.facts[0].text, "[a,1]");
     assert!(!raw.active);
     assert!(raw.facts.iter().all(|f| !f.labelled && f.text == f.term));
+}
+
+/// `labels(viewer, lang, from)`: the event lines from chronon `from` on when the label rules read
+/// no state (nim without its result line), from an earlier chronon when the lines before `from`
+/// are not those of the previous call (another language, a history played otherwise), never past
+/// the history.
+#[test]
+fn labels_give_the_event_lines_from_a_chronon() {
+    let src: String = game("games/nim.sidl")
+        .lines()
+        .filter(|l| !l.starts_with("label(result"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut c = Core::new(&src).unwrap();
+    for _ in 0..3 {
+        c.random_moves(None).unwrap();
+        c.run_chronon().unwrap();
+    }
+    let all = c.labels(None, None, 0).unwrap();
+    assert_eq!((all.events_from, all.events.len()), (0, 3));
+    let tail = c.labels(None, None, 2).unwrap();
+    assert_eq!((tail.events_from, &tail.events[..]), (2, &all.events[2..]));
+    let none = c.labels(None, None, 7).unwrap();
+    assert_eq!((none.events_from, none.events.len()), (3, 0));
+    // another language: every line again
+    let de = c.labels(None, Some("de"), 3).unwrap();
+    assert_eq!((de.events_from, de.events.len()), (0, 3));
+    assert_ne!(de.events, all.events);
+    // a new chronon: its lines only
+    c.random_moves(None).unwrap();
+    c.run_chronon().unwrap();
+    let next = c.labels(None, Some("de"), 3).unwrap();
+    assert_eq!((next.events_from, next.events.len()), (3, 1));
+    // undone twice and played otherwise: from the chronon that changed
+    assert!(c.undo() && c.undo());
+    c.submit("[alice]", "[main]", "[3]").ok();
+    c.submit("[bob]", "[main]", "[3]").ok();
+    c.run_chronon().unwrap();
+    let other = c.labels(None, Some("de"), 4).unwrap();
+    assert!(other.events_from <= 2, "{}", other.events_from);
+    let fresh = c.labels(None, None, 0).unwrap();
+    let fresh_de = c.labels(None, Some("de"), 0).unwrap();
+    assert_eq!(fresh.events.len(), 3);
+    assert_eq!(other.events[..], fresh_de.events[other.events_from..]);
 }
 
 /// The views and switches that `Core` keeps written between calls (facts shared by consecutive
@@ -1519,6 +1567,32 @@ fn snapshots_written_once_are_the_sessions_snapshot() {
         let check = |g: &mut Core, at: &str| {
             let want = snapshot_json(&g.session_mut().snapshot());
             assert_eq!(g.snapshot(), want, "{name} {at}");
+            // its chronons' parts (`snapshotParts`), from any chronon on: what the playground
+            // keeps per timeline entry and joins into the snapshot of an entry
+            let parts = g.snapshot_parts(0);
+            let v: serde_json::Value = serde_json::from_str(&want).expect("json");
+            let chronons = v["chronons"].as_array().expect("chronons");
+            assert_eq!(parts.len(), chronons.len(), "{name} {at}");
+            for (p, c) in parts.iter().zip(chronons) {
+                let part: serde_json::Value = serde_json::from_str(p).expect("json");
+                assert_eq!(&part, c, "{name} {at}");
+            }
+            for from in [1, parts.len() / 2, parts.len(), parts.len() + 3] {
+                assert_eq!(
+                    g.snapshot_parts(from),
+                    parts[from.min(parts.len())..],
+                    "{name} {at}"
+                );
+            }
+            if v["pending"].as_array().is_some_and(|p| p.is_empty()) {
+                let joined = format!(
+                    "{{\"seed\":{},\"interrupt\":{},\"chronons\":[{}],\"pending\":[]}}",
+                    v["seed"],
+                    v["interrupt"],
+                    parts.join(",")
+                );
+                assert_eq!(joined, want, "{name} {at}");
+            }
             let want = serde_json::to_string(&g.accounts()).expect("json");
             assert_eq!(g.accounts_json(), Some(want.as_str()), "{name} {at}");
         };

@@ -170,6 +170,14 @@ fn nim_plays_through_the_api() {
     // history, snapshot, undo, restore
     assert_eq!(j(&ok(g.history())), json!([c]));
     let snap = g.snapshot();
+    // its chronons' parts, from a chronon on (the playground's timeline keeps them)
+    let parts = g.snapshot_parts(0);
+    assert_eq!(parts.len(), 1);
+    assert!(
+        snap.contains(&format!("\"chronons\":[{}]", parts[0])),
+        "{snap}"
+    );
+    assert!(g.snapshot_parts(1).is_empty());
     assert!(g.undo());
     assert_eq!(j(&ok(g.history())), json!([]));
     ok(g.restore(&snap));

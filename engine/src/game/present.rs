@@ -567,8 +567,12 @@ pub struct Presentation {
     pub switches: Vec<SwitchText>,
     /// Every player's account, `account(P, X)`.
     pub accounts: Vec<Labelled>,
-    /// For each chronon of the history, the events this viewer saw, as text ([`Event::text`]).
+    /// For each chronon of the history from [`Presentation::events_from`] on, the events this
+    /// viewer saw, as text ([`Event::text`]).
     pub events: Vec<Vec<String>>,
+    /// The chronon (0-based index in the history) of `events[0]`: 0 from [`present`]; from
+    /// [`present_from`], at most the `from` asked for (see there).
+    pub events_from: usize,
     /// The result lines (`label(result, _)`), only in a terminal state.
     pub result: Vec<String>,
 }
@@ -618,6 +622,23 @@ pub fn present_with(
     viewer: Option<&Term>,
     lang: Option<&str>,
     events: Option<&mut EventLines>,
+) -> Result<Presentation, RuntimeError> {
+    present_from(s, viewer, lang, events, 0)
+}
+
+/// [`present_with`] giving only the event lines a caller does not have: those of the chronons
+/// from `events_from` on, where `events_from` is `from`, or less when a line before `from` is not
+/// what the previous call with the same `events` gave: the history is shorter, a chronon's events
+/// are other ones (after an undo or a restore), the viewer or the language changed, or the label
+/// rules read the state (then always 0). A caller that keeps every call's lines (those before
+/// `events_from` and the new ones), and asks from the number of lines it has, so has the lines
+/// of the whole history, and a step costs the lines of its own chronons, not of the game so far.
+pub fn present_from(
+    s: &mut Session,
+    viewer: Option<&Term>,
+    lang: Option<&str>,
+    events: Option<&mut EventLines>,
+    from: usize,
 ) -> Result<Presentation, RuntimeError> {
     let mut pr = Presenter::new(s, viewer, lang)?;
     let game = s.game().clone();
@@ -694,6 +715,7 @@ pub fn present_with(
             .collect(),
     };
     let mut evs = Vec::new();
+    let mut events_from = 0;
     if let Some(kept) = events {
         let key = (viewer.cloned(), lang.map(str::to_string));
         if kept.key.as_ref() != Some(&key) || labels_read_state(&game) {
@@ -702,25 +724,30 @@ pub fn present_with(
         }
         let who = viewer.and_then(|v| players.iter().position(|p| p == v));
         let history = s.history();
+        // the first chronon whose lines are built now: every later one is built too
+        let mut built = history.len();
         for (k, rec) in history.iter().enumerate() {
             let seen: Vec<&Event> = match (viewer, who) {
                 (None, _) => rec.events.iter().collect(),
                 (Some(_), Some(i)) => rec.events_of(i).collect(),
                 (Some(_), None) => Vec::new(),
             };
-            if let Some((old, lines)) = kept.rows.get(k) {
+            if let Some((old, _)) = kept.rows.get(k) {
                 if old.len() == seen.len() && old.iter().zip(&seen).all(|(a, b)| a == *b) {
-                    evs.push(lines.clone());
                     continue;
                 }
             }
             let lines: Vec<String> = seen.iter().map(|e| pr.event(e)).collect();
+            built = built.min(k);
             kept.rows.truncate(k);
-            kept.rows
-                .push((seen.into_iter().cloned().collect(), lines.clone()));
-            evs.push(lines);
+            kept.rows.push((seen.into_iter().cloned().collect(), lines));
         }
         kept.rows.truncate(history.len());
+        events_from = from.min(built).min(history.len());
+        evs = kept.rows[events_from..]
+            .iter()
+            .map(|(_, lines)| lines.clone())
+            .collect();
     }
     let result = if s.is_terminal()? {
         pr.result()
@@ -738,6 +765,7 @@ pub fn present_with(
         switches,
         accounts,
         events: evs,
+        events_from,
         result,
     })
 }

@@ -262,6 +262,12 @@ fn kept_event_lines_are_the_lines_built_afresh() {
         // shared by every viewer (its key changes at every call)
         let mut kept: Vec<EventLines> = viewers.iter().map(|_| EventLines::default()).collect();
         let mut shared = EventLines::default();
+        // what a page keeps per viewer: the lines it was given, asking only for those it has
+        // not (`present_from`)
+        let mut paged: Vec<(EventLines, Vec<Vec<String>>)> = viewers
+            .iter()
+            .map(|_| (EventLines::default(), Vec::new()))
+            .collect();
         let mut before: Option<Vec<Vec<String>>> = None;
         for chronon in 0..25 {
             let lang = langs[(chronon / 5) % langs.len()];
@@ -271,9 +277,26 @@ fn kept_event_lines_are_the_lines_built_afresh() {
                     .map(|p| p.events);
                 let other = present::present_with(&mut s, v.as_ref(), lang, Some(&mut shared))
                     .map(|p| p.events);
-                let (Ok(fresh), Ok(again), Ok(other)) = (fresh, again, other) else {
+                let (lines, have) = &mut paged[k];
+                let from = have.len();
+                let page = present::present_from(&mut s, v.as_ref(), lang, Some(lines), from)
+                    .map(|p| (p.events_from, p.events));
+                let (Ok(fresh), Ok(again), Ok(other), Ok((events_from, new))) =
+                    (fresh, again, other, page)
+                else {
+                    have.clear();
                     continue;
                 };
+                assert!(
+                    events_from <= from,
+                    "{name}: from {from}, gave {events_from}"
+                );
+                have.truncate(events_from);
+                have.extend(new);
+                assert_eq!(
+                    *have, fresh,
+                    "{name}, seed {seed}, chronon {chronon}, viewer {v:?}, from {from}"
+                );
                 assert_eq!(
                     again, fresh,
                     "{name}, seed {seed}, chronon {chronon}, viewer {v:?}"

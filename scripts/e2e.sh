@@ -29,8 +29,13 @@ for _ in $(seq 50); do
 done
 BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/playground.test.mjs
 # the Statistics panel and the playground's records, checked against `sidl stats` and `sidl trace --replay`
-cargo build --locked -p sidl-cli --bin sidl
-SIDL="${CARGO_TARGET_DIR:-$root/target}/debug/sidl" BASE_URL="http://127.0.0.1:$port/" \
+# (SIDL_BIN: a sidl built already, as scripts/test.sh passes the one `cargo test` built)
+sidl=${SIDL_BIN:-}
+if [ -z "$sidl" ]; then
+  cargo build --locked -p sidl-cli --bin sidl
+  sidl="${CARGO_TARGET_DIR:-$root/target}/debug/sidl"
+fi
+SIDL="$sidl" BASE_URL="http://127.0.0.1:$port/" \
   ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/stats.test.mjs
 # the Analyse panel (its own file: it builds and solves game trees, so it runs on its own)
 BASE_URL="http://127.0.0.1:$port/" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/analyse.test.mjs

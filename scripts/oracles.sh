@@ -2,7 +2,8 @@
 # Checks sidl's extensive forms, exports and solvers against Gambit and OpenSpiel
 # (docs/analysis.md): scripts/oracles.py over engine/tests/extensive/*.expect.
 # The pinned virtual environment is created on first use outside the repository
-# (SIDL_ORACLE_VENV, default ~/.cache/sidl/venv); sidl is built in release mode.
+# (SIDL_ORACLE_VENV, default ~/.cache/sidl/venv); sidl is built in release mode, unless SIDL_BIN
+# names a sidl built already (scripts/test.sh: the one `cargo test` built).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv=${SIDL_ORACLE_VENV:-$HOME/.cache/sidl/venv-oracles}
@@ -20,6 +21,10 @@ assert m.version('pygambit') == '$PYGAMBIT_VERSION' and m.version('open-spiel') 
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q "pygambit==$PYGAMBIT_VERSION" "open-spiel==$OPENSPIEL_VERSION"
 fi
-# built with sidl-lsp, as scripts/vscode.sh builds them (the same features: after it, nothing to build)
-(cd "$root" && cargo build -q --locked --release -p sidl-cli -p sidl-lsp)
-"$venv/bin/python" "$root/scripts/oracles.py" "$root/target/release/sidl" "$root/engine/tests/extensive"
+sidl=${SIDL_BIN:-}
+if [ -z "$sidl" ]; then
+  # built with sidl-lsp, as scripts/vscode.sh builds them (the same features: after it, nothing to build)
+  (cd "$root" && cargo build -q --locked --release -p sidl-cli -p sidl-lsp)
+  sidl="${CARGO_TARGET_DIR:-$root/target}/release/sidl"
+fi
+"$venv/bin/python" "$root/scripts/oracles.py" "$sidl" "$root/engine/tests/extensive"

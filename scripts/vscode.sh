@@ -18,7 +18,8 @@
 # release build of sidl-lsp from scratch costs 313 s of CPU (thin LTO, codegen-units 4); without
 # LTO, 16 codegen units and no debug info it would cost 297 s: not worth a profile of its own.
 # SIDL_LSP_PROFILE=debug packages a debug server (quick local iterations, never for distribution);
-# SIDL_LSP_BIN=PATH packages a server built elsewhere (no cargo build); SIDL_VSCODE_TARGET names
+# SIDL_LSP_BIN=PATH packages a server built elsewhere (no cargo build; scripts/test.sh passes the
+# debug one its `cargo test` built, the engine at opt-level 1: CI tests the package, not the build); SIDL_VSCODE_TARGET names
 # the vsce target when it is not this machine's (with SIDL_LSP_BIN built for it).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -37,5 +37,10 @@ WASM_BINDGEN_USE_BROWSER=1 CHROMEDRIVER=/usr/bin/chromedriver \
   cargo test --locked --target wasm32-unknown-unknown -p sidl-wasm --test web
 
 log "native sidl trace vs WASM trace"
-cargo build --locked -p sidl-cli
-node wasm/tests/parity.mjs "$target_dir/wasm-node" "$target_dir/debug/sidl"
+# SIDL_BIN: a sidl built already (scripts/test.sh: the one `cargo test` built)
+sidl=${SIDL_BIN:-}
+if [ -z "$sidl" ]; then
+  cargo build --locked -p sidl-cli
+  sidl="$target_dir/debug/sidl"
+fi
+node wasm/tests/parity.mjs "$target_dir/wasm-node" "$sidl"

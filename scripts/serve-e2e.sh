@@ -8,14 +8,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-cargo build --locked -p sidl-server --bin sidl-serve
+# SIDL_SERVE_BIN: a sidl-serve built already (scripts/test.sh passes the one `cargo test` built)
+serve=${SIDL_SERVE_BIN:-}
+if [ -z "$serve" ]; then
+  cargo build --locked -p sidl-server --bin sidl-serve
+  serve="${CARGO_TARGET_DIR:-$root/target}/debug/sidl-serve"
+fi
 if ! cmp -s tests/e2e/package-lock.json tests/e2e/node_modules/.sidl-lock 2>/dev/null; then
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error && cp package-lock.json node_modules/.sidl-lock)
 fi
 
 data=$(mktemp -d)
 token=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
-SIDL_ADMIN_TOKEN="$token" target/debug/sidl-serve --data "$data" --port 0 >"$data/out.log" 2>&1 &
+SIDL_ADMIN_TOKEN="$token" "$serve" --data "$data" --port 0 >"$data/out.log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
 url=""
@@ -27,4 +32,4 @@ done
 [ -n "$url" ] || { cat "$data/out.log"; echo "sidl-serve did not start"; exit 1; }
 BASE_URL="$url" ADMIN_TOKEN="$token" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/serve.test.mjs
 BASE_URL="$url" ADMIN_TOKEN="$token" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/serve-lab.test.mjs
-SIDL_SERVE="$root/target/debug/sidl-serve" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/embed-serve.test.mjs
+SIDL_SERVE="$serve" ARTIFACTS="$root/target/e2e-artifacts" node tests/e2e/embed-serve.test.mjs

@@ -22,13 +22,15 @@ log "cargo test (every package, the SWI-Prolog tests of swipl/ included; sidl se
 bash scripts/with-postgres.sh cargo test --workspace --locked
 # The later steps use the binaries that `cargo test` built (the dev profile, its engine at
 # opt-level 1: Cargo.toml) instead of building them again: the VS Code package and the editors take
-# this sidl-lsp, the parity, the playground's statistics check and the oracles this sidl. (A
-# release build of them cost about 6 minutes of a CI run; `bash scripts/vscode.sh` alone still
-# packages a release server.)
+# this sidl-lsp, the parity, the playground's statistics check and the oracles this sidl, the
+# serve e2e this sidl-serve. Run alone, each script builds its own; here that cost a release build
+# (about 6 minutes of a CI run) and a dev build of other features (the packages alone resolve
+# them otherwise: the engine again, 1.5-2 minutes).
 target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 export SIDL_BIN="$target_dir/debug/sidl" SIDL_LSP_BIN="$target_dir/debug/sidl-lsp"
-for bin in "$SIDL_BIN" "$SIDL_LSP_BIN"; do
+export SIDL_SERVE_BIN="$target_dir/debug/sidl-serve"
+for bin in "$SIDL_BIN" "$SIDL_LSP_BIN" "$SIDL_SERVE_BIN"; do
   [ -x "$bin" ] || { echo "test.sh: cargo test did not build $bin" >&2; exit 1; }
 done
 bash scripts/vscode.sh  # VS Code extension: build, unit and grammar tests, per-platform .vsix with the release sidl-lsp

@@ -33,7 +33,7 @@ export SIDL_SERVE_BIN="$target_dir/debug/sidl-serve"
 for bin in "$SIDL_BIN" "$SIDL_LSP_BIN" "$SIDL_SERVE_BIN"; do
   [ -x "$bin" ] || { echo "test.sh: cargo test did not build $bin" >&2; exit 1; }
 done
-bash scripts/vscode.sh  # VS Code extension: build, unit and grammar tests, per-platform .vsix with the release sidl-lsp
+bash scripts/vscode.sh  # VS Code extension: build, unit and grammar tests, per-platform .vsix with that sidl-lsp
 log "VS Code extension in code-server, driven in headless Chromium (scripts/vscode-e2e.sh)"
 bash scripts/vscode-e2e.sh
 log "Emacs (sidl-mode.el + Eglot) and Neovim (the docs/lsp.md recipes) against sidl-lsp (scripts/editors-test.sh)"

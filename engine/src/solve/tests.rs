@@ -884,31 +884,19 @@ uv(Z) :- \\+ eq(Z, a).
 ";
     let (p, d) = Program::from_source(src);
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
-    for (direct, general) in [
-        ("d(X, Y)", "u(X, Y)"),
-        ("d(1, Y)", "u(1, Y)"),
-        ("d(2, Y)", "u(2, Y)"),
-        ("dv(Z)", "uv(Z)"),
-        ("dv(b)", "uv(b)"),
-    ] {
-        let a = counted(&p, direct, Limits::default());
-        assert_eq!(a, counted(&p, general, Limits::default()), "{direct}");
-        let total = a.last().map(|x| x.1).unwrap_or(0);
-        for k in 1..=total + 1 {
-            let limits = Limits {
-                max_inferences: k,
-                ..Limits::default()
-            };
-            assert_eq!(
-                counted(&p, direct, limits),
-                counted(&p, general, limits),
-                "{direct}, budget {k}"
-            );
-        }
-    }
+    same_counts_under_every_budget(
+        &p,
+        &[
+            ("d(X, Y)", "u(X, Y)"),
+            ("d(1, Y)", "u(1, Y)"),
+            ("d(2, Y)", "u(2, Y)"),
+            ("dv(Z)", "uv(Z)"),
+            ("dv(b)", "uv(b)"),
+        ],
+        counted,
+    );
 }
 
-/// [`counted`] with memoization on.
 /// Does the first clause of `name/n` hold a goal compiled into it (a control construct's node)?
 fn has_compiled_goal(p: &Program, name: &str, n: u32) -> bool {
     let pr = p.pred(Atom::new(name), n).expect("predicate");
@@ -916,13 +904,17 @@ fn has_compiled_goal(p: &Program, name: &str, n: u32) -> bool {
 }
 
 /// Each `(direct, general)` pair of goals gives the same answers with the same inference counts
-/// ([`counted_memo`]), and the same outcome under every inference budget up to the whole run;
-/// the number of answers of the direct goals.
-fn same_counts_under_every_budget(p: &Program, pairs: &[(&str, &str)]) -> usize {
+/// (as `count` runs them: [`counted`] or [`counted_memo`]), and the same outcome under every
+/// inference budget up to the whole run; the number of answers of the direct goals.
+fn same_counts_under_every_budget(
+    p: &Program,
+    pairs: &[(&str, &str)],
+    count: fn(&Program, &str, Limits) -> Vec<(String, u64)>,
+) -> usize {
     let mut answers = 0;
     for &(direct, general) in pairs {
-        let a = counted_memo(p, direct, Limits::default());
-        assert_eq!(a, counted_memo(p, general, Limits::default()), "{direct}");
+        let a = count(p, direct, Limits::default());
+        assert_eq!(a, count(p, general, Limits::default()), "{direct}");
         answers += a.len();
         let total = a.last().map(|x| x.1).unwrap_or(0);
         for k in 1..=total + 1 {
@@ -931,8 +923,8 @@ fn same_counts_under_every_budget(p: &Program, pairs: &[(&str, &str)]) -> usize 
                 ..Limits::default()
             };
             assert_eq!(
-                counted_memo(p, direct, limits),
-                counted_memo(p, general, limits),
+                count(p, direct, limits),
+                count(p, general, limits),
                 "{direct}, budget {k}"
             );
         }
@@ -940,6 +932,7 @@ fn same_counts_under_every_budget(p: &Program, pairs: &[(&str, &str)]) -> usize 
     answers
 }
 
+/// [`counted`] with memoization on.
 fn counted_memo(p: &Program, goal: &str, limits: Limits) -> Vec<(String, u64)> {
     let mut q = p.query(goal, limits).expect("goal parses");
     let mut out = Vec::new();
@@ -1001,6 +994,7 @@ m3(K) :- ks(L), member(K, L), G = g(f(K), 1), T = true, call(T), \\+ G.
             ("d2(K, V)", "m2(K, V)"),
             ("d3(K)", "m3(K)"),
         ],
+        counted_memo,
     );
     assert!(answers > 10, "the goals have answers ({answers})");
 }
@@ -1044,6 +1038,7 @@ n4(X, R) :- xs(L), member(X, L), G = (X = 2.5), T = true, call(T), ( \\+ G -> R 
             ("e3(X)", "n3(X)"),
             ("e4(X, R)", "n4(X, R)"),
         ],
+        counted_memo,
     );
     assert!(answers > 20, "the goals have answers ({answers})");
 }
@@ -1078,6 +1073,7 @@ n4(X, R) :- xs(L), member(X, L), ( [X] = [X], [R] = [1.0] -> true ; [R] = [none]
             ("e3(X, Y)", "n3(X, Y)"),
             ("e4(X, R)", "n4(X, R)"),
         ],
+        counted_memo,
     );
     assert!(answers > 40, "the goals have answers ({answers})");
 }

@@ -80,6 +80,7 @@ pub fn lint(clauses: &[Clause], graph: &CallGraph) -> Vec<Diagnostic> {
         g.owners(&mut out);
         g.defaults_and_do(&mut out);
         g.legal_switches(&mut out);
+        g.unlimited_templates(&mut out);
         never_created(clauses, graph, &mut out);
         for c in clauses {
             if !c.is_directive() && !c.has_errors {
@@ -1026,6 +1027,41 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// `unlimited/2` templates that no `switch/2` clause accepts (a submitted action of an unlimited
+    /// switch is accepted only when `switch(Switch, Action)` succeeds: W0422), or that no `do/1`
+    /// clause handles (W0411, as for the actions of `switch/2`). A slot stands for any value.
+    fn unlimited_templates(&self, out: &mut Vec<Diagnostic>) {
+        for u in &self.unlimited {
+            let (switch, node) = (&u.args[0], &u.nodes[1]);
+            let mut fresh = u32::MAX;
+            let action = slots_as_vars(&u.args[1], &mut fresh);
+            let accepted = self
+                .switch
+                .iter()
+                .any(|s| unify_all(&[(switch, &s.args[0]), (&action, &s.args[1])]));
+            if !accepted {
+                let shown = crate::write::writeq(&u.args[1], Some(u.names));
+                out.push(
+                    Diagnostic::warning(
+                        codes::UNLIMITED_NOT_ACCEPTED,
+                        format!(
+                            "no `switch/2` clause accepts the actions of template `{shown}` of switch `{}`: every submission of it is rejected",
+                            crate::write::writeq(switch, Some(u.names))
+                        ),
+                        node.span,
+                    )
+                    .with_help(
+                        "a submitted action of an unlimited switch is accepted only when `switch(Switch, Action)` succeeds: add a `switch/2` clause that checks the typed values",
+                    ),
+                );
+            } else if !self.doo.is_empty()
+                && !self.doo.iter().any(|d| unify_all(&[(&action, &d.args[0])]))
+            {
+                out.push(no_do(&u.args[1], u.names, node.span));
+            }
+        }
+    }
+
     fn defaults_and_do(&self, out: &mut Vec<Diagnostic>) {
         let handled = |action: &Term| self.doo.iter().any(|d| unify_all(&[(action, &d.args[0])]));
         let check_do = !self.doo.is_empty();
@@ -1076,6 +1112,25 @@ impl<'a> Game<'a> {
                 }
             }
         }
+    }
+}
+
+/// `template` with each slot `(Name, Type)` replaced by a variable of its own (numbered down from
+/// `fresh`, above the clause's own variables): the actions the template stands for.
+fn slots_as_vars(template: &Term, fresh: &mut u32) -> Term {
+    if crate::game::session::slot(template).is_some() {
+        *fresh -= 1;
+        return Term::Var(*fresh);
+    }
+    match template {
+        Term::Compound(f, args) => Term::Compound(
+            *f,
+            args.iter()
+                .map(|a| slots_as_vars(a, fresh))
+                .collect::<Vec<_>>()
+                .into(),
+        ),
+        t => t.clone(),
     }
 }
 

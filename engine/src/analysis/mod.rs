@@ -82,6 +82,8 @@ pub mod codes {
     pub const BAD_LAYOUT: &str = "W0421";
     /// A `(Name, Type)` in an `unlimited/2` template whose `Type` is not a slot type (a load error).
     pub const UNKNOWN_SLOT_TYPE: &str = "E0419";
+    /// An `unlimited/2` template that no `switch/2` clause accepts: every submission is rejected.
+    pub const UNLIMITED_NOT_ACCEPTED: &str = "W0422";
 
     /// Every analysis code, in order.
     pub const ALL: &[&str] = &[
@@ -109,6 +111,7 @@ pub mod codes {
         UNKNOWN_SLOT_TYPE,
         BAD_LABEL,
         BAD_LAYOUT,
+        UNLIMITED_NOT_ACCEPTED,
     ];
 }
 

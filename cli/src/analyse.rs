@@ -66,6 +66,9 @@ pub fn export(path: &Path, nfg_form: bool, out: Option<&Path>, max_nodes: usize)
     } else {
         efg::to_efg(&t)
     };
+    if let Some(note) = t.discretised_note() {
+        eprintln!("note: {note}");
+    }
     match out {
         None => {
             print!("{text}");
@@ -211,8 +214,9 @@ pub fn solve(
                 ),
                 None => String::new(),
             };
+            let discretised = serde_json::to_string(&t.discretised).unwrap_or_default();
             println!(
-                "{{\"build_seconds\":{},\"solve_seconds\":{},{exploit}{}",
+                "{{\"build_seconds\":{},\"solve_seconds\":{},\"discretised\":{discretised},{exploit}{}",
                 built.as_secs_f64(),
                 solved.as_secs_f64(),
                 json.strip_prefix('{').unwrap_or(&json)
@@ -240,6 +244,9 @@ pub fn solve(
                 built.as_secs_f64(),
                 solved.as_secs_f64()
             );
+            if let Some(note) = t.discretised_note() {
+                println!("note: {note}");
+            }
             println!("values (expected account change):");
             for (i, (p, v)) in sol.values.iter().enumerate() {
                 match &sol.exact_values {

@@ -221,3 +221,27 @@ fn export_efg_is_the_playgrounds_fixture() {
     .unwrap();
     assert_eq!(out, fixture);
 }
+
+/// An unlimited switch discretised by `candidate/2`: `sidl solve` and `sidl export` say that the
+/// analysis is of the discretised game (human text, stderr of the export, JSON field); a game
+/// without unlimited switches says nothing of it.
+#[test]
+fn solve_and_export_say_which_unlimited_switches_candidates_discretise() {
+    let game = "engine/tests/extensive/unlimited_candidates.sidl";
+    let note = "note: the unlimited switch [bid] takes its actions from candidate/2";
+    let (out, err, code) = sidl(&["solve", game]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(note), "{out}");
+    let (out, err, code) = sidl(&["solve", game, "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(last_json(&out)["discretised"], serde_json::json!(["[bid]"]));
+    let (out, err, code) = sidl(&["export", game]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("EFG 2 R "), "{out}");
+    assert!(err.contains(note), "{err}");
+    let (out, err, code) = sidl(&["solve", "games/kuhn.sidl"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("candidate/2"), "{out}");
+    let (out, _, _) = sidl(&["solve", "games/kuhn.sidl", "--format", "json"]);
+    assert_eq!(last_json(&out)["discretised"], serde_json::json!([]));
+}

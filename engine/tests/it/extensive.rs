@@ -115,6 +115,18 @@ fn fixtures() {
                 assert_eq!(got, want, "{}: {key}", c.name);
             }
         }
+        // the unlimited switches discretised by candidate/2 (none unless the fixture says)
+        let want: Vec<String> = c
+            .get("discretised")
+            .map(|d| d.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
+        assert_eq!(t.discretised, want, "{}: discretised", c.name);
+        assert_eq!(
+            t.discretised_note().is_some(),
+            !want.is_empty(),
+            "{}",
+            c.name
+        );
         // every exported file names each node once and starts with the version-2 rational header
         let text = efg::to_efg(&t);
         assert!(text.starts_with("EFG 2 R "), "{}", c.name);

@@ -131,6 +131,9 @@ pub struct Tree {
     pub infosets: Vec<Infoset>,
     /// The longest play, in chronons.
     pub depth: usize,
+    /// The unlimited switches whose actions were taken from the game's `candidate/2` (canonical
+    /// texts, sorted): the tree is the game discretised by those candidates.
+    pub discretised: Vec<String>,
 }
 
 /// Counts of a tree.
@@ -160,6 +163,21 @@ impl Tree {
             }
         }
         s
+    }
+
+    /// What the tree is of when unlimited switches were discretised by `candidate/2` (for the
+    /// adapters to show next to a solution or an export), else `None`.
+    pub fn discretised_note(&self) -> Option<String> {
+        match self.discretised.as_slice() {
+            [] => None,
+            [one] => Some(format!(
+                "the unlimited switch {one} takes its actions from candidate/2: this is the analysis of the game so discretised"
+            )),
+            many => Some(format!(
+                "the unlimited switches {} take their actions from candidate/2: this is the analysis of the game so discretised",
+                many.join(", ")
+            )),
+        }
     }
 
     /// Is every terminal payoff vector summing to zero?
@@ -325,6 +343,8 @@ struct Builder<'p> {
     depth: usize,
     /// The session's history length when the build started.
     base: usize,
+    /// The unlimited switches given actions by `candidate/2` (canonical texts).
+    discretised: std::collections::BTreeSet<String>,
 }
 
 impl Builder<'_> {
@@ -511,7 +531,10 @@ impl Builder<'_> {
             let acts = match &sw.actions {
                 Actions::Finite(a) => a.clone(),
                 Actions::Unlimited(t) => match sim::game_candidates(s, &sw.id, t)? {
-                    Some(c) if !c.is_empty() => c,
+                    Some(c) if !c.is_empty() => {
+                        self.discretised.insert(canonical(&sw.id));
+                        c
+                    }
                     Some(_) => {
                         return Err(err(
                             codes::EFG_UNLIMITED,
@@ -800,6 +823,7 @@ pub fn build_from(
         initial,
         depth: 0,
         base: s.history().len(),
+        discretised: Default::default(),
     };
     b.observe(s, None)?;
     let mut stack: Vec<Frame> = vec![Frame::new(None)];
@@ -827,6 +851,7 @@ pub fn build_from(
         nodes: b.nodes,
         infosets: b.infosets,
         depth: b.depth,
+        discretised: b.discretised.into_iter().collect(),
     })
 }
 

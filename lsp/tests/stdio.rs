@@ -716,6 +716,15 @@ fn solve_request() {
         .seen
         .iter()
         .any(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin"));
+    assert_eq!(r["note"], Value::Null);
+    // an unlimited switch discretised by candidate/2: the engine's note says so
+    let bid = file_uri("engine/tests/extensive/unlimited_candidates.sidl");
+    let r = c.request("sidl/solve", json!({"textDocument": {"uri": bid}}));
+    assert_eq!(
+        r["note"],
+        "the unlimited switch [bid] takes its actions from candidate/2: this is the analysis of the game so discretised",
+        "{r}"
+    );
 
     // CFR+ and an AI seat's exploitability; the game's labels in the strategy table
     let ult = file_uri("games/ultimatum.sidl");

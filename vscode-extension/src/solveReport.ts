@@ -45,6 +45,8 @@ export interface SolveResult {
   values: PlayerValue[];
   nashConv: number;
   strategies: Strategy[];
+  /** Which unlimited switches `candidate/2` discretised (the analysis is of that game), or null. */
+  note?: string | null;
 }
 
 /** The request's parameters. */
@@ -116,6 +118,9 @@ export function solveReport(file: string, r: SolveResult): Report {
   lines.push(
     `Method: ${r.method}${r.iterations === null ? ' (exact)' : `, ${r.iterations} iterations`}.`,
   );
+  if (r.note) {
+    lines.push(`Note: ${r.note}.`);
+  }
   lines.push('');
   lines.push('Values (expected account change under the computed strategies):');
   const width = Math.max(...r.values.map((v) => v.name.length + (v.name === v.player ? 0 : v.player.length + 1)));

@@ -96,6 +96,8 @@ pub struct SolveResult {
     pub nash_conv: f64,
     pub strategies: Vec<Strategy>,
     pub exploit: Option<Exploit>,
+    /// The unlimited switches discretised by `candidate/2`, worded by the engine (or `None`).
+    pub note: Option<String>,
 }
 
 pub async fn execute_command(
@@ -266,7 +268,9 @@ fn run(
         }
     };
     let stats = tree.stats();
+    let note = tree.discretised_note();
     Outcome::Solved(Box::new(SolveResult {
+        note,
         title: tree.title.clone(),
         nodes: stats.nodes,
         decision_nodes: stats.decision_nodes,

@@ -51,6 +51,10 @@ test('the report: tree size, method, values (exact), NashConv, strategies in the
   const cfr = r.solveReport('g.sidl', { ...kuhn, method: 'cfr+', iterations: 500, nashConv: 0.01 });
   assert.match(cfr.text, /\nMethod: cfr\+, 500 iterations\.\n/);
   assert.match(cfr.text, /\nNashConv 0\.0100: what best-responding players would gain in total/);
+  assert.ok(!rep.text.includes('Note:'), rep.text);
+  const note = 'the unlimited switch [bid] takes its actions from candidate/2: this is the analysis of the game so discretised';
+  const noted = r.solveReport('g.sidl', { ...kuhn, note }).text;
+  assert.ok(noted.includes(`\nMethod: lp (exact).\nNote: ${note}.\n`), noted);
   assert.equal(r.solveSummary('kuhn.sidl', kuhn), 'SIDL: kuhn.sidl: values [p1] -1/18, Second 1/18; NashConv 0 (lp).');
 });
 

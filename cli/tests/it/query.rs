@@ -94,10 +94,29 @@ fn the_compiled_core_prints_the_interpreters_answers_and_refuses_what_it_cannot_
         let core = sidl(&["query", FILE, goal, "--core", "compiled"]);
         assert_eq!(core, interp, "{goal}");
     }
-    let (out, err, code) = sidl(&["query", FILE, "findall(X, parent(tom, X), L)", "--core", "compiled"]);
+    let (out, err, code) = sidl(&[
+        "query",
+        FILE,
+        "findall(X, parent(tom, X), L)",
+        "--core",
+        "compiled",
+    ]);
     assert_eq!((out.as_str(), code), ("", 1));
-    assert!(err.contains("the compiled core cannot run this query"), "{err}");
-    let (out, _, code) = sidl(&["query", FILE, "append(X, [], [a])", "--core", "compiled", "--listing"]);
+    assert!(
+        err.contains("the compiled core cannot run this query"),
+        "{err}"
+    );
+    let (out, _, code) = sidl(&[
+        "query",
+        FILE,
+        "append(X, [], [a])",
+        "--core",
+        "compiled",
+        "--listing",
+    ]);
     assert_eq!(code, 0);
-    assert!(out.contains("append/3 clause 1:") && out.contains("Execute append/3"), "{out}");
+    assert!(
+        out.contains("append/3 clause 1:") && out.contains("Execute append/3"),
+        "{out}"
+    );
 }

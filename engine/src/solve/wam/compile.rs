@@ -434,8 +434,16 @@ impl Comp<'_> {
                 self.cells[p as usize + 1..=(p + n) as usize].to_vec()
             }
             Cell::List(p) => {
+                let (h, t) = (self.cells[p as usize], self.cells[p as usize + 1]);
+                // `[H|T]` of two new variables (or compounds, read later): one instruction
+                if self.fresh(h) && self.fresh(t) {
+                    let x = self.take_fresh(h, pending);
+                    let y = self.take_fresh(t, pending);
+                    self.code.push(Instr::GetListXX(a, x, y));
+                    return;
+                }
                 self.code.push(Instr::GetList(a));
-                self.cells[p as usize..p as usize + 2].to_vec()
+                vec![h, t]
             }
             _ => unreachable!("a compound"),
         };
@@ -447,6 +455,44 @@ impl Comp<'_> {
                     pending.push_back((t, x));
                 }
                 _ => self.unify_simple(t),
+            }
+        }
+    }
+
+    /// For [`Instr::GetListXX`]: is list argument `t` a temporary variable's first occurrence,
+    /// a variable met once, or a compound (read later from a temporary)?
+    fn fresh(&self, t: Cell) -> bool {
+        match t {
+            Cell::Var(s) | Cell::Ref(s) => {
+                let s = s as usize;
+                self.count[s] <= 1 || (matches!(self.regs[s], Reg::X(_)) && !self.seen[s])
+            }
+            Cell::Struct(_) | Cell::List(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The register of a [`Comp::fresh`] list argument (a compound is pushed on `pending`).
+    fn take_fresh(
+        &mut self,
+        t: Cell,
+        pending: &mut std::collections::VecDeque<(Cell, u32)>,
+    ) -> u32 {
+        match t {
+            Cell::Var(s) | Cell::Ref(s) => {
+                let s = s as usize;
+                match self.regs[s] {
+                    Reg::X(x) if self.count[s] > 1 => {
+                        self.seen[s] = true;
+                        x
+                    }
+                    _ => self.temp(),
+                }
+            }
+            _ => {
+                let x = self.temp();
+                pending.push_back((t, x));
+                x
             }
         }
     }

@@ -68,6 +68,9 @@ pub enum Instr {
     GetConst(Cell, u32),
     GetList(u32),
     GetStruct(Cell, u32),
+    /// `GetList(a)` followed by two `UnifyVar`s of temporaries `h`, `t` (list code's commonest
+    /// head argument, `[H|T]`), in one instruction.
+    GetListXX(u32, u32, u32),
     /// Arguments of a compound being read (unify) or written (push).
     UnifyVar(Reg),
     UnifyVal(Reg),
@@ -803,6 +806,24 @@ impl CoreQuery {
                     }
                     _ => fail!(),
                 },
+                Instr::GetListXX(a, h, t) => {
+                    match self.store.deref(self.x[a as usize & (XREGS - 1)]) {
+                        Cell::List(q) => {
+                            let q = q as usize;
+                            self.x[h as usize & (XREGS - 1)] = self.store.heap[q];
+                            self.x[t as usize & (XREGS - 1)] = self.store.heap[q + 1];
+                        }
+                        Cell::Ref(v) => {
+                            let q = self.store.len();
+                            self.store.heap.push(Cell::Ref(q));
+                            self.store.heap.push(Cell::Ref(q + 1));
+                            self.store.bind(v, Cell::List(q));
+                            self.x[h as usize & (XREGS - 1)] = Cell::Ref(q);
+                            self.x[t as usize & (XREGS - 1)] = Cell::Ref(q + 1);
+                        }
+                        _ => fail!(),
+                    }
+                }
                 Instr::GetStruct(f, a) => {
                     match self.store.deref(self.x[a as usize & (XREGS - 1)]) {
                         Cell::Struct(q) => {

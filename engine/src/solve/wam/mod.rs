@@ -1,8 +1,8 @@
 //! An experimental compiled core (issue 17, phase 1): clauses compiled to register-machine
 //! instructions in the WAM's spirit, run over the interpreter's own data (the [`Store`]: heap,
 //! trail, unification; the [`Program`]; the native built-ins). Built next to the interpreter
-//! (`solve::machine`) and checked against it (`tests/wam.rs`): the same answers in the same
-//! order, the same errors and the same inference count. Not used by games.
+//! (`solve::machine`) and checked against it (`engine/tests/it/wam.rs`): the same answers in
+//! the same order, the same errors and the same inference count. Not used by games.
 //!
 //! Model:
 //! - Argument and temporary registers `X`; environments (a frame stack `envs` plus the cells of

@@ -19,11 +19,20 @@ sidl_time() {  # CPU seconds (user) of the whole `sidl query FILE bench` process
     ( TIMEFORMAT=%U; time "$sidl" query "$1" bench --max-inferences 10000000000 $2 >/dev/null ) 2>&1 | tail -1
   done | best
 }
-printf '%-12s %10s %10s %10s %14s %10s\n' workload swi_s sidl_s ratio sidl_memo_s ratio
+printf '%-12s %10s %10s %10s %14s %10s %10s %10s\n' workload swi_s sidl_s ratio sidl_memo_s ratio core_s ratio
 for w in nrev chesslike; do
   s=$(swi_time "bench/$w.pl")
   o=$(sidl_time "bench/$w.pl" --no-memo)
   m=$(sidl_time "bench/$w.pl" "")
-  printf '%-12s %10.3f %10.3f %9.2fx %14.3f %9.2fx\n' "$w" "$s" "$o" "$(awk -v a="$o" -v b="$s" 'BEGIN{print a/b}')" "$m" "$(awk -v a="$m" -v b="$s" 'BEGIN{print a/b}')"
+  # the experimental compiled core (`--core compiled`), where the workload is in its subset
+  if "$sidl" query "bench/$w.pl" bench --core compiled --listing >/dev/null 2>&1; then
+    c=$(sidl_time "bench/$w.pl" "--core compiled")
+    cr=$(awk -v a="$c" -v b="$s" 'BEGIN{printf "%.2fx", a/b}')
+    c=$(printf '%.3f' "$c")
+  else
+    c=outside; cr=-
+  fi
+  printf '%-12s %10.3f %10.3f %9.2fx %14.3f %9.2fx %10s %10s\n' "$w" "$s" "$o" "$(awk -v a="$o" -v b="$s" 'BEGIN{print a/b}')" "$m" "$(awk -v a="$m" -v b="$s" 'BEGIN{print a/b}')" "$c" "$cr"
 done
-echo "ratio = sidl time / SWI-Prolog time (below 1: sidl is faster); memo = with memoization of argument-only predicates"
+echo "ratio = sidl time / SWI-Prolog time (below 1: sidl is faster); memo = with memoization of argument-only predicates;"
+echo "core = the experimental compiled core (sidl query --core compiled; 'outside': the workload leaves its subset)"

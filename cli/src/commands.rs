@@ -81,6 +81,81 @@ pub fn query(
     0
 }
 
+/// `sidl query FILE GOAL --core compiled`: [`query`] on the experimental compiled core
+/// (`sidl_engine::solve::wam`); a goal outside its subset is an error (exit 1). `listing`: print
+/// the compiled instructions instead.
+pub fn query_compiled(
+    file: &Path,
+    goal: &str,
+    max_answers: usize,
+    max_inferences: u64,
+    time: bool,
+    listing: bool,
+) -> u8 {
+    use sidl_engine::solve::wam::{listing as code_listing, CoreQuery};
+    let src = match read(file) {
+        Ok(s) => s,
+        Err(c) => return c,
+    };
+    let name = file.display().to_string();
+    let (program, diags) = Program::from_source(&src);
+    if diags.iter().any(|d| d.is_error()) {
+        render::diagnostics(&name, &src, &diags);
+        return 1;
+    }
+    if listing {
+        return match code_listing(&program, goal) {
+            Ok(text) => {
+                print!("{text}");
+                0
+            }
+            Err(e) => {
+                eprintln!("error: the compiled core cannot run this query: {e}");
+                1
+            }
+        };
+    }
+    let limits = Limits {
+        max_inferences,
+        ..Limits::default()
+    };
+    let mut q = match CoreQuery::parse(&program, goal, limits) {
+        Ok(q) => q,
+        Err(e) => {
+            eprintln!("error: the compiled core cannot run this query: {e}");
+            return 1;
+        }
+    };
+    let names: Vec<String> = q.var_names().to_vec();
+    let started = std::time::Instant::now();
+    let mut any = false;
+    for _ in 0..max_answers {
+        match q.next_answer() {
+            Some(Ok(values)) => {
+                any = true;
+                println!("{}", answer_text(&names, &values));
+            }
+            Some(Err(e)) => {
+                render::diagnostics(&name, &src, &[e.to_diagnostic()]);
+                return 2;
+            }
+            None => break,
+        }
+    }
+    if !any {
+        println!("false.");
+    }
+    if time {
+        let secs = started.elapsed().as_secs_f64();
+        let n = q.inferences;
+        eprintln!(
+            "% {n} inferences in {secs:.3} seconds ({:.0} inferences per second)",
+            n as f64 / secs
+        );
+    }
+    0
+}
+
 pub(crate) fn load_game(path: &Path) -> Result<(Arc<Game>, String), u8> {
     let src = read(path)?;
     match Game::load(&src) {

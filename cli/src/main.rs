@@ -51,6 +51,14 @@ enum Command {
         /// Do not memoize predicates that depend on their arguments only.
         #[arg(long)]
         no_memo: bool,
+        /// Experimental: `compiled` runs the query on the compiled core (engine/src/solve/wam,
+        /// pure Prolog without host predicates, call/N, catch/throw or findall; no memoization),
+        /// which gives the interpreter's answers and inference counts; `interpreter` (default).
+        #[arg(long, value_parser = ["interpreter", "compiled"], default_value = "interpreter")]
+        core: String,
+        /// With `--core compiled`: print the compiled instructions instead of running the query.
+        #[arg(long)]
+        listing: bool,
     },
     /// Play a game and print its trajectory in the machine-readable trace format.
     Trace {
@@ -227,7 +235,15 @@ fn main() -> ExitCode {
             max_inferences,
             time,
             no_memo,
-        } => commands::query(&file, &goal, max_answers, max_inferences, time, !no_memo),
+            core,
+            listing,
+        } => {
+            if core == "compiled" {
+                commands::query_compiled(&file, &goal, max_answers, max_inferences, time, listing)
+            } else {
+                commands::query(&file, &goal, max_answers, max_inferences, time, !no_memo)
+            }
+        }
         Command::Trace {
             game,
             seed,

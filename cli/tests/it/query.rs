@@ -80,3 +80,43 @@ fn bad_goals_and_files_are_reported_with_locations() {
     assert_eq!(code, 1);
     assert!(err.contains("cannot read"), "{err}");
 }
+
+#[test]
+fn the_compiled_core_prints_the_interpreters_answers_and_refuses_what_it_cannot_run() {
+    for goal in [
+        "append(X, Y, [1,2])",
+        "grandparent(tom, C)",
+        "parent(ann, _)",
+        "numlist(1, 100000, L), len(L, N), N > 5",
+        "X is foo + 1",
+    ] {
+        let interp = sidl(&["query", FILE, goal, "--no-memo"]);
+        let core = sidl(&["query", FILE, goal, "--core", "compiled"]);
+        assert_eq!(core, interp, "{goal}");
+    }
+    let (out, err, code) = sidl(&[
+        "query",
+        FILE,
+        "findall(X, parent(tom, X), L)",
+        "--core",
+        "compiled",
+    ]);
+    assert_eq!((out.as_str(), code), ("", 1));
+    assert!(
+        err.contains("the compiled core cannot run this query"),
+        "{err}"
+    );
+    let (out, _, code) = sidl(&[
+        "query",
+        FILE,
+        "append(X, [], [a])",
+        "--core",
+        "compiled",
+        "--listing",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("append/3 clause 1:") && out.contains("Execute append/3"),
+        "{out}"
+    );
+}

@@ -13,6 +13,7 @@ pub mod query;
 pub mod specialise;
 pub mod statememo;
 pub mod store;
+pub mod wam;
 
 pub use build::ProgramBuilder;
 pub use compile::SourceClause;

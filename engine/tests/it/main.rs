@@ -33,3 +33,4 @@ mod statememo;
 mod syntax;
 mod syntax_props;
 mod trajectories;
+mod wam;

@@ -203,8 +203,9 @@ export class Engine {
   /**
    * What the game pane draws, in one message (worker.js `frame`): the calls `isTerminal()`,
    * `labels(viewer, lang, from)` (null when it fails; the event lines from chronon `from` on, or
-   * from `eventsFrom`), `switches(p)` of each of `players`, `pending()`, `view(viewer)`,
-   * `layout(viewer, lang, raw)` and `accounts()`.
+   * from `eventsFrom`), `switchesAndViews(players, [viewer])` (the switches of each of
+   * `players` and the view of `viewer`, in one call), `pending()`, `layout(viewer, lang, raw)` and
+   * `accounts()`.
    * @param {string | null} viewer
    * @param {string[]} players
    * @param {string | null} lang

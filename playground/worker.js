@@ -154,9 +154,11 @@ const ops = {
     const terminal = g.isTerminal();
     let labels = null;
     try { labels = g.labels(viewer, lang, from); } catch (_) { labels = null; }
-    const switches = players.map((p) => [p, g.switches(p)]);
+    // the players' switches and the viewer's view in one call
+    const seen = g.switchesAndViews(players, [viewer]);
+    const switches = players.map((p, i) => [p, seen.switches[i]]);
     return {
-      terminal, labels, switches, pending: g.pending(), view: g.view(viewer),
+      terminal, labels, switches, pending: g.pending(), view: seen.views[0],
       layout: g.layout(viewer, lang, raw), accounts: g.accounts(),
     };
   },

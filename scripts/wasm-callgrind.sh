@@ -7,9 +7,10 @@
 #   bash scripts/wasm-callgrind.sh PKG GAME [N] [WARM]          N chronons of SidlGame.bench()
 #   bash scripts/wasm-callgrind.sh PKG GAME N WARM ai SPEC      N AI decisions (loops.mjs aiLoop)
 #   bash scripts/wasm-callgrind.sh PKG GAME N WARM api [PARTS]  N chronons of the playground's API
-#     loop (loops.mjs apiLoop: randomMoves, chronon(), every player's switches and view) after WARM;
-#     PARTS keeps only some per-player calls (`switches`, `view`, `switches,view`, `-`: none) to
-#     split the loop's cost by call (count.cjs)
+#     loop (loops.mjs apiLoop: randomMoves, chronon(), every player's switches and view in one
+#     switchesAndViews call) after WARM; PARTS runs per-player calls instead (`switches`, `view`,
+#     `switches,view`: the loop before that call, `-`: none) to split the loop's cost by call
+#     (count.cjs). Judge it by the steady state: I(2N) - I(N) of two runs with the same WARM
 #   bash scripts/wasm-callgrind.sh PKG GAME N WARM page [PARTS] N chronons of the playground's Run
 #     with every seat random as its worker runs it (loops.mjs pageLoop: isTerminal(), randomMoves,
 #     chronon(), snapshot(), accounts() per step) after WARM; PARTS keeps only some of

@@ -7,7 +7,8 @@
 //                                               with every seat random), the same way
 // PARTS (api only) splits the API loop's cost by call: a comma-separated list of the per-player
 // calls kept in the measured loop, of `switches` and `view` (`-` for none: only `randomMoves` and
-// `chronon()`); without it, loops.mjs's apiLoop itself (both). The warm-up is always the whole
+// `chronon()`); without it, loops.mjs's apiLoop itself (every player's switches and view in one
+// `switchesAndViews` call; `switches,view` is the loop as it was before, a call per player and kind). The warm-up is always the whole
 // apiLoop. For page, PARTS is a comma-separated list of the calls kept of `isTerminal`, `snapshot`
 // and `accounts`, plus `randomMoves2` (the random moves submitted twice; `-`: none of them); the
 // warm-up is the whole pageLoop. GAME is a path relative to games/ without .sidl. N = 0: the warm-up alone (for api: the

@@ -5,6 +5,10 @@
  * The playground's API loop with every seat random: per chronon `randomMoves` for every player,
  * `chronon()`, then every player's legal switches and view (what a page redraws), and `isTerminal()`
  * before each step; a new game (`start(seed + k)`) at each terminal state, as `sidl bench` does.
+ * The switches and views are asked in one call, `switchesAndViews(players, players)`, the call the
+ * playground's frame makes (worker.js: the human seats' switches and the viewer's view); before
+ * issue 17's api32 the loop called `switches(p)` and `view(p)` for each player (count.cjs's `api
+ * switches,view` still does).
  * @param {any} SidlGame the wasm-bindgen class
  * @param {string} source the game's text
  */
@@ -25,10 +29,7 @@ export function apiLoop(SidlGame, source, chronons, seed) {
     }
     game.randomMoves(players);
     game.chronon();
-    for (const p of players) {
-      game.switches(p);
-      game.view(p);
-    }
+    game.switchesAndViews(players, players);
     n++;
   }
   const seconds = (performance.now() - t0) / 1000;

@@ -24,6 +24,7 @@ fn main() -> Result<(), String> {
     let mut seed: u64 = seed.parse().map_err(|e| format!("SEED: {e}"))?;
     let mut g = Core::new(&source).map_err(|e| e.message)?;
     let players = g.players();
+    let viewers: Vec<Option<&str>> = players.iter().map(|p| Some(p.as_str())).collect();
     let (mut n, mut games) = (0, 1);
     g.start(seed, false).map_err(|e| e.message)?;
     while n < chronons {
@@ -46,11 +47,11 @@ fn main() -> Result<(), String> {
             g.recycle_wire(w);
             let w = g.run_chronon_wire().map_err(|e| e.message)?;
             g.recycle_wire(w);
-            for p in &players {
-                g.switches_shared(Some(p)).map_err(|e| e.message)?;
-                let w = g.view_wire(Some(p)).map_err(|e| e.message)?;
-                g.recycle_wire(w);
-            }
+            // every player's switches and view in one call, as apiLoop asks them
+            let w = g
+                .switches_and_views_wire(&players, &viewers)
+                .map_err(|e| e.message)?;
+            g.recycle_wire(w);
         }
         n += 1;
     }

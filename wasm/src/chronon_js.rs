@@ -76,6 +76,20 @@ export function chronon(st, at, fresh) {
   st.at = at + 2;
   return record(st, nums, st.values);
 }
+// [reset, s, id * s, v, (k, id * k) * v]: each player's switches, each viewer's facts
+export function switchesAndViews(st, at, fresh) {
+  const nums = take(st, at, fresh), table = st.values;
+  let k = at + 1;
+  const switches = new Array(nums[k++]);
+  for (let i = 0; i < switches.length; i++) switches[i] = table[nums[k++]];
+  const views = new Array(nums[k++]);
+  for (let v = 0; v < views.length; v++) {
+    const n = nums[k++], out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = table[nums[k++]];
+    views[v] = out;
+  }
+  return { switches, views };
+}
 export function parse(json) { return JSON.parse(json); }
 // whether `ps` holds the same strings, in order, as the list kept by keepPlayers
 export function samePlayers(st, ps) {
@@ -85,6 +99,21 @@ export function samePlayers(st, ps) {
   return true;
 }
 export function keepPlayers(st, ps) { st.players = ps === null ? null : Array.from(ps); }
+// the lists switchesAndViews was last given (copies), in st.seats: 1 when `ps` holds the same
+// elements as the players' list, in order, plus 2 when `vs` holds those of the viewers'
+function same(last, xs) {
+  if (last === null || !Array.isArray(xs) || xs.length !== last.length) return false;
+  for (let i = 0; i < xs.length; i++) if (xs[i] !== last[i]) return false;
+  return true;
+}
+export function sameSeats(st, ps, vs) {
+  const kept = st.seats;
+  if (kept === undefined) return 0;
+  return (same(kept[0], ps) ? 1 : 0) | (same(kept[1], vs) ? 2 : 0);
+}
+export function keepSeats(st, ps, vs) {
+  st.seats = ps === null ? undefined : [Array.from(ps), Array.from(vs)];
+}
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = table)]
@@ -95,6 +124,12 @@ extern "C" {
     fn chronons_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = chronon)]
     fn chronon_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
+    #[wasm_bindgen(js_name = switchesAndViews)]
+    fn switches_and_views_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
+    #[wasm_bindgen(js_name = sameSeats)]
+    fn same_seats(table: &JsValue, players: &JsValue, viewers: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = keepSeats)]
+    fn keep_seats(table: &JsValue, players: &JsValue, viewers: &JsValue);
     #[wasm_bindgen(js_name = parse)]
     fn parse_json(json: &str) -> JsValue;
     #[wasm_bindgen(js_name = samePlayers)]
@@ -136,6 +171,23 @@ impl Table {
     /// The one chronon of `w` (`Core::run_chronon_wire`).
     pub(crate) fn chronon(&mut self, w: &WireOut) -> JsValue {
         chronon_of(self.get(), at(w), fresh(w))
+    }
+
+    /// Several players' switches and viewers' views (`Core::switches_and_views_wire`) as
+    /// `{switches, views}`.
+    pub(crate) fn switches_and_views(&mut self, w: &WireOut) -> JsValue {
+        switches_and_views_of(self.get(), at(w), fresh(w))
+    }
+
+    /// Whether `players` and `viewers` hold the same elements, in order, as the lists last kept
+    /// ([`Table::keep_seats`]): bit 1 for the players, bit 2 for the viewers.
+    pub(crate) fn same_seats(&mut self, players: &JsValue, viewers: &JsValue) -> u32 {
+        same_seats(self.get(), players, viewers)
+    }
+
+    /// Keeps copies of the lists `players` and `viewers` (`players` `null`: forgets both).
+    pub(crate) fn keep_seats(&mut self, players: &JsValue, viewers: &JsValue) {
+        keep_seats(self.get(), players, viewers)
     }
 
     /// Whether `players` holds the same strings, in order, as the list last kept

@@ -93,6 +93,9 @@ pub struct SidlGame {
     table: chronon_js::Table,
     /// The player list `randomMoves` was last given (the table keeps its JavaScript copy).
     random_players: Vec<String>,
+    /// The players and viewers `switchesAndViews` was last given (the table keeps copies).
+    seat_players: Vec<String>,
+    seat_viewers: Vec<Option<String>>,
     /// The statistics run of the Statistics panel (`stats.rs`, on-demand build only), if one was
     /// started.
     #[cfg(feature = "analyse")]
@@ -119,6 +122,8 @@ impl SidlGame {
                 switches_shown: Vec::new(),
                 table: chronon_js::Table::default(),
                 random_players: Vec::new(),
+                seat_players: Vec::new(),
+                seat_viewers: Vec::new(),
                 switch_arrays: chronon_js::SwitchArrays::default(),
                 #[cfg(feature = "analyse")]
                 stats: None,
@@ -264,6 +269,58 @@ impl SidlGame {
             self.switches_shown.clear();
         }
         self.switches_shown.push((n, v.clone()));
+        Ok(v)
+    }
+
+    /// The legal switches of each of `players` and the view of each of `viewers` (`null`: the
+    /// designer) in one call: `{switches, views}`, `switches[i]` what `switches(players[i])`
+    /// returns and `views[j]` what `view(viewers[j])` returns (the playground's frame asks it for
+    /// the human seats and the viewer; one crossing instead of one a player). The first error of
+    /// those calls is thrown. While a player's switches stay the same its array is the same: read
+    /// it, do not change it.
+    #[wasm_bindgen(
+        js_name = switchesAndViews,
+        unchecked_return_type = "{ switches: Switch[][], views: string[][] }"
+    )]
+    pub fn switches_and_views(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] players: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(string | null)[]")] viewers: JsValue,
+    ) -> Result<JsValue, js_sys::Error> {
+        // the lists are read only when they differ from the last ones (the page passes the same
+        // names every frame, apiLoop the same array every chronon)
+        let same = self.table.same_seats(&players, &viewers);
+        if same != 3 {
+            self.table.keep_seats(&JsValue::NULL, &JsValue::NULL);
+            let list = |v: &JsValue| -> Result<js_sys::Array, js_sys::Error> {
+                if js_sys::Array::is_array(v) {
+                    Ok(v.clone().unchecked_into())
+                } else {
+                    Err(js_sys::Error::new(WRONG_TYPE))
+                }
+            };
+            self.seat_players = list(&players)?
+                .iter()
+                .map(|v| v.as_string())
+                .collect::<Option<Vec<String>>>()
+                .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
+            self.seat_viewers = list(&viewers)?
+                .iter()
+                .map(|v| match v.as_string() {
+                    Some(s) => Some(Some(s)),
+                    None if v.is_null() || v.is_undefined() => Some(None),
+                    None => None,
+                })
+                .collect::<Option<Vec<Option<String>>>>()
+                .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
+            self.table.keep_seats(&players, &viewers);
+        }
+        let w = self
+            .core
+            .switches_and_views_wire(&self.seat_players, &self.seat_viewers)
+            .map_err(err)?;
+        let v = self.table.switches_and_views(&w);
+        self.core.recycle_wire(w);
         Ok(v)
     }
 

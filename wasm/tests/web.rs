@@ -524,3 +524,70 @@ fn random_moves_reads_each_player_list() {
     arr.push(&JsValue::from_str(&players[1]));
     assert_eq!(round(&mut g, Some(all)), both);
 }
+
+#[wasm_bindgen_test]
+fn switches_and_views_are_each_players_own() {
+    let mut g = ok(SidlGame::new(KUHN));
+    let players = g.players();
+    let mut viewers: Vec<JsValue> = players.iter().map(|p| JsValue::from_str(p)).collect();
+    viewers.push(JsValue::NULL);
+    let viewers: JsValue = viewers.into_iter().collect::<js_sys::Array>().into();
+    let all = strings(&players);
+    for step in 0..6 {
+        if ok(g.is_terminal()) {
+            break;
+        }
+        // the same arrays each step, then copies: the lists are read again only when they differ
+        let (ps, vs) = if step % 2 == 0 {
+            (all.clone(), viewers.clone())
+        } else {
+            (strings(&players), j_array(&viewers))
+        };
+        let seen = j(&ok(g.switches_and_views(ps, vs)));
+        for (i, p) in players.iter().enumerate() {
+            assert_eq!(
+                seen["switches"][i],
+                j(&ok(g.switches(Some(p.clone())))),
+                "{p}"
+            );
+            assert_eq!(seen["views"][i], j(&ok(g.view(Some(p.clone())))), "{p}");
+        }
+        assert_eq!(seen["views"][players.len()], j(&ok(g.view(None))));
+        if step > 0 {
+            // after the deal each player sees one card, the designer both
+            let cards = |v: &Value| {
+                v.as_array()
+                    .expect("a view")
+                    .iter()
+                    .filter(|f| f.as_str().expect("a fact").starts_with("[card,"))
+                    .count()
+            };
+            assert_eq!(cards(&seen["views"][0]), 1);
+            assert_eq!(cards(&seen["views"][1]), 1);
+            assert_eq!(cards(&seen["views"][2]), 2);
+        }
+        ok(g.random_moves(None));
+        ok(g.chronon());
+    }
+    // a viewer that is not a player: view's error; a list element of the wrong type: wasm-bindgen's
+    let nobody: JsValue = [JsValue::from_str("[nobody]")]
+        .iter()
+        .collect::<js_sys::Array>()
+        .into();
+    let (msg, _) = thrown(g.switches_and_views(all.clone(), nobody));
+    assert!(!msg.is_empty());
+    let bad: JsValue = [JsValue::from_f64(1.0)]
+        .iter()
+        .collect::<js_sys::Array>()
+        .into();
+    let (msg, _) = thrown(g.switches_and_views(bad, viewers.clone()));
+    assert_eq!(msg, "array contains a value of the wrong type");
+    // the lists before them are read again after them
+    let seen = j(&ok(g.switches_and_views(all, viewers)));
+    assert_eq!(seen["views"][0], j(&ok(g.view(Some(players[0].clone())))));
+}
+
+/// A copy of a JavaScript array.
+fn j_array(v: &JsValue) -> JsValue {
+    js_sys::Array::from(v).into()
+}

@@ -12,10 +12,10 @@
 //! sides: the `reset` flag) when it outgrows its limit (8192 entries), at the start of a call.
 
 use super::{show, Core, CoreError};
-use crate::dto::{self, EventDto};
+use crate::dto::{self, EventDto, SwitchDto};
 use rustc_hash::FxHashMap;
 use sidl_engine::atom::Atom;
-use sidl_engine::game::session::ActionSource;
+use sidl_engine::game::session::{ActionSource, State};
 use sidl_engine::game::Event;
 use sidl_engine::term::Term;
 use std::sync::Arc;
@@ -26,6 +26,16 @@ type TermKey = (u8, u64, usize);
 
 /// An event's key: kind, its terms' ids, how, ok.
 type EventKey = (u8, u32, u32, u8, bool);
+
+/// What a viewer sees of a state ([`Wire::view`]).
+enum Seen {
+    /// The designer: every fact.
+    All,
+    /// A player (its index), and the state's hidden matrix (`Session::hidden_matrix`).
+    Player(usize, Arc<Vec<Vec<bool>>>),
+    /// A viewer that is not a player: the engine's view (`Session::view`).
+    Facts(Vec<Term>),
+}
 
 /// What crosses for one call: `nums` (first the reset flag, then the call's own layout) and the
 /// JSON array of the values to append to the table (after emptying it when `nums[0]` is 1).
@@ -47,6 +57,11 @@ pub(crate) struct Wire {
     fresh: String,
     /// The buffers of a [`WireOut`] handed back ([`Core::recycle_wire`]), for the next call.
     spare: Option<WireOut>,
+    /// The ids of switch arrays handed over, by the entry number of `Core::switches_shared`.
+    switch_ids: FxHashMap<u64, u32>,
+    /// The ids of switch arrays handed over, by their content (the same switches in another
+    /// state, or another player's turn that comes again, are the same array).
+    switch_arrays: FxHashMap<Arc<[SwitchDto]>, u32>,
 }
 
 fn term_key(t: &Term) -> Option<TermKey> {
@@ -69,6 +84,8 @@ impl Default for Wire {
             texts: Vec::new(),
             fresh: String::new(),
             spare: None,
+            switch_ids: FxHashMap::default(),
+            switch_arrays: FxHashMap::default(),
         }
     }
 }
@@ -85,6 +102,8 @@ impl Wire {
             self.terms.clear();
             self.events.clear();
             self.texts.clear();
+            self.switch_ids.clear();
+            self.switch_arrays.clear();
         }
         // the last call's buffer when it was handed back, else room for a typical call's numbers
         // (a chronon of a few events, a view of a few dozen facts)
@@ -140,6 +159,56 @@ impl Wire {
         self.texts[id as usize].clone().unwrap_or_default()
     }
 
+    /// The id of a switch array (`Core::switches_shared`'s entry `n`, its switches `dtos`), handed
+    /// over now if it is new.
+    fn switches(&mut self, n: u64, dtos: &Arc<[SwitchDto]>) -> u32 {
+        if let Some(id) = self.switch_ids.get(&n) {
+            return *id;
+        }
+        let id = match self.switch_arrays.get(&**dtos) {
+            Some(id) => *id,
+            None => {
+                self.texts.push(None);
+                let id = self.push_fresh(&**dtos);
+                self.switch_arrays.insert(dtos.clone(), id);
+                id
+            }
+        };
+        // the entries of the last few states (numbers are not reused)
+        if self.switch_ids.len() >= 256 {
+            self.switch_ids.clear();
+        }
+        self.switch_ids.insert(n, id);
+        id
+    }
+
+    /// The facts of a view, `[n, id * n]`: every fact of `state` (`hidden` `None`), those the
+    /// row `hidden[pi]` leaves to player `pi`, or `facts` (a viewer that is not a player).
+    fn view(&mut self, nums: &mut Vec<f64>, state: &State, seen: &Seen) {
+        let at = nums.len();
+        nums.push(0.0);
+        match seen {
+            Seen::All => {
+                for fact in state.facts.iter() {
+                    nums.push(self.term(fact.term()) as f64);
+                }
+            }
+            Seen::Player(pi, h) => {
+                for (fact, hidden) in state.facts.iter().zip(h[*pi].iter()) {
+                    if !hidden {
+                        nums.push(self.term(fact.term()) as f64);
+                    }
+                }
+            }
+            Seen::Facts(facts) => {
+                for f in facts {
+                    nums.push(self.term(f) as f64);
+                }
+            }
+        }
+        nums[at] = (nums.len() - at - 1) as f64;
+    }
+
     /// The id of an event's object (handed over now if it is new).
     fn event(&mut self, e: &Event) -> u32 {
         let key = match e {
@@ -190,39 +259,63 @@ impl Core {
         self.wire.max = max.max(1);
     }
 
+    /// What `viewer` sees of the current state, or the engine's error (`Core::view`'s): nothing
+    /// is written to the table yet.
+    fn seen(&mut self, viewer: Option<&str>) -> Result<Seen, CoreError> {
+        let Some(text) = viewer else {
+            return Ok(Seen::All);
+        };
+        let t = self.players_read.player(text)?;
+        match self.session.state().player_index(&t) {
+            Some(pi) => Ok(Seen::Player(
+                pi,
+                self.session.hidden_matrix().map_err(|e| self.rt(e))?,
+            )),
+            // not a player: the engine's answer (its error)
+            None => match self.session.view(Some(&t)) {
+                Ok(facts) => Ok(Seen::Facts(facts)),
+                Err(e) => Err(self.rt(e)),
+            },
+        }
+    }
+
     /// [`Core::view`] as a [`WireOut`]: `nums` is `[reset, n, id * n]`.
     pub fn view_wire(&mut self, player: Option<&str>) -> Result<WireOut, CoreError> {
-        let p = player.map(|p| self.players_read.player(p)).transpose()?;
+        let seen = self.seen(player)?;
         let state = self.session.state().clone();
-        let mut nums;
-        match &p {
-            Some(t) if state.player_index(t).is_none() => {
-                // not a player: the engine's answer (its error)
-                let facts = self.session.view(Some(t)).map_err(|e| self.rt(e))?;
-                nums = self.wire.begin();
-                nums.push(0.0);
-                for f in &facts {
-                    nums.push(self.wire.term(f) as f64);
-                }
-            }
-            _ => {
-                let hidden = match &p {
-                    Some(t) => Some((
-                        state.player_index(t).unwrap_or_default(),
-                        self.session.hidden_matrix().map_err(|e| self.rt(e))?,
-                    )),
-                    None => None,
-                };
-                nums = self.wire.begin();
-                nums.push(0.0);
-                for (i, fact) in state.facts.iter().enumerate() {
-                    if hidden.as_ref().is_none_or(|(pi, h)| !h[*pi][i]) {
-                        nums.push(self.wire.term(fact.term()) as f64);
-                    }
-                }
-            }
+        let mut nums = self.wire.begin();
+        self.wire.view(&mut nums, &state, &seen);
+        Ok(self.wire.end(nums))
+    }
+
+    /// The legal switches of each of `players` ([`Core::switches`]) and the view of each of
+    /// `viewers` ([`Core::view`]; `None`: the designer) in one [`WireOut`]: `nums` is `[reset, s,
+    /// id * s, v, (k, id * k) * v]`, each switch list one value of the table (a JSON array of
+    /// switches, the same id while the switches stay the same). The first error of those calls,
+    /// in that order, is the error; nothing is written to the table before every answer is known.
+    pub fn switches_and_views_wire<P: AsRef<str>, V: AsRef<str>>(
+        &mut self,
+        players: &[P],
+        viewers: &[Option<V>],
+    ) -> Result<WireOut, CoreError> {
+        let mut switches = Vec::with_capacity(players.len());
+        for p in players {
+            switches.push(self.switches_shared(Some(p.as_ref()))?);
         }
-        nums[1] = (nums.len() - 2) as f64;
+        let mut seen = Vec::with_capacity(viewers.len());
+        for v in viewers {
+            seen.push(self.seen(v.as_ref().map(AsRef::as_ref))?);
+        }
+        let state = self.session.state().clone();
+        let mut nums = self.wire.begin();
+        nums.push(switches.len() as f64);
+        for (n, dtos) in &switches {
+            nums.push(self.wire.switches(*n, dtos) as f64);
+        }
+        nums.push(seen.len() as f64);
+        for s in &seen {
+            self.wire.view(&mut nums, &state, s);
+        }
         Ok(self.wire.end(nums))
     }
 
@@ -319,6 +412,30 @@ pub mod decode {
             .iter()
             .map(|&i| table[i as usize].as_str().expect("a text").to_string())
             .collect()
+    }
+
+    /// [`super::Core::switches_and_views_wire`]: each player's switches (as JSON) and each
+    /// viewer's facts.
+    pub fn switches_and_views(
+        table: &mut Vec<Value>,
+        w: &WireOut,
+    ) -> (Vec<Value>, Vec<Vec<String>>) {
+        take(table, w);
+        let nums = &w.nums;
+        let mut at = 1;
+        let mut next = || {
+            at += 1;
+            nums[at - 1] as usize
+        };
+        let switches = (0..next()).map(|_| table[next()].clone()).collect();
+        let views = (0..next())
+            .map(|_| {
+                (0..next())
+                    .map(|_| table[next()].as_str().expect("a text").to_string())
+                    .collect()
+            })
+            .collect();
+        (switches, views)
     }
 
     /// Chronons as the JSON the page sees (`{chronon, submissions, events, playerEvents, terminal}`).

@@ -61,12 +61,43 @@ fn same_play(game: &str, chronons: u64, limit: usize, interrupt: bool) {
             wire.recycle_wire(w);
             assert_eq!(a, b, "{game} {v:?}");
         }
+        // every player's switches and every viewer's view in one call: each the per-player
+        // call's answer (a player's switches and view show only what that player may see)
+        let w = wire
+            .switches_and_views_wire(&players, &viewers)
+            .expect("switches and views");
+        let (switches, views) = wire_decode::switches_and_views(&mut table, &w);
+        wire.recycle_wire(w);
+        let want: Vec<Value> = players
+            .iter()
+            .map(|p| serde_json::to_value(dto.switches(Some(p)).expect("switches")).expect("json"))
+            .collect();
+        assert_eq!(switches, want, "{game} chronon {n}");
+        for (v, facts) in viewers.iter().zip(&views) {
+            assert_eq!(&dto.view(*v).expect("view"), facts, "{game} {v:?}");
+        }
         n += 1;
     }
     let a = dto.history().expect("history");
     let b = wire_decode::chronons(&mut table, &wire.history_wire().expect("history"));
     assert_eq!(serde_json::to_value(&a).expect("json"), Value::Array(b));
     assert!(dto.view(Some("[nobody]")).is_err() && wire.view_wire(Some("[nobody]")).is_err());
+    // an error (a viewer that is not a player, a text that does not parse) writes nothing to the
+    // table: the next call decodes as before
+    let first = [players[0].as_str()];
+    assert!(wire
+        .switches_and_views_wire(&first, &[Some("[nobody]")])
+        .is_err());
+    assert!(wire
+        .switches_and_views_wire(&["[unclosed"], &[None::<&str>])
+        .is_err());
+    let w = wire
+        .switches_and_views_wire(&first, &[Some(first[0])])
+        .expect("switches and views");
+    let (switches, views) = wire_decode::switches_and_views(&mut table, &w);
+    let want = serde_json::to_value(dto.switches(Some(first[0])).expect("switches")).expect("json");
+    assert_eq!(switches, vec![want]);
+    assert_eq!(views, vec![dto.view(Some(first[0])).expect("view")]);
 }
 
 #[test]

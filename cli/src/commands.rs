@@ -52,33 +52,9 @@ pub fn query(
     };
     q.machine().memoize = memoize;
     let names: Vec<String> = q.var_names().to_vec();
-    let started = std::time::Instant::now();
-    let mut any = false;
-    for _ in 0..max_answers {
-        match q.next_answer() {
-            Some(Ok(values)) => {
-                any = true;
-                println!("{}", answer_text(&names, &values));
-            }
-            Some(Err(e)) => {
-                render::diagnostics(&name, &src, &[e.to_diagnostic()]);
-                return 2;
-            }
-            None => break,
-        }
-    }
-    if !any {
-        println!("false.");
-    }
-    if time {
-        let secs = started.elapsed().as_secs_f64();
-        let n = q.inferences();
-        eprintln!(
-            "% {n} inferences in {secs:.3} seconds ({:.0} inferences per second)",
-            n as f64 / secs
-        );
-    }
-    0
+    print_answers(&name, &src, &names, max_answers, time, || {
+        (q.next_answer(), q.inferences())
+    })
 }
 
 /// `sidl query FILE GOAL --core compiled`: [`query`] on the experimental compiled core
@@ -127,16 +103,38 @@ pub fn query_compiled(
         }
     };
     let names: Vec<String> = q.var_names().to_vec();
+    print_answers(&name, &src, &names, max_answers, time, || {
+        (q.next_answer(), q.inferences)
+    })
+}
+
+/// Prints the answers of a query (`next`: the next answer and the inference count after it) as
+/// `sidl query` does, for the interpreter and the compiled core alike: exit 0, or 2 on a runtime
+/// error; with `time`, the inferences and the rate on stderr.
+fn print_answers(
+    name: &str,
+    src: &str,
+    names: &[String],
+    max_answers: usize,
+    time: bool,
+    mut next: impl FnMut() -> (
+        Option<Result<Vec<sidl_engine::term::Term>, sidl_engine::solve::SolveError>>,
+        u64,
+    ),
+) -> u8 {
     let started = std::time::Instant::now();
     let mut any = false;
+    let mut inferences = 0;
     for _ in 0..max_answers {
-        match q.next_answer() {
+        let (answer, n) = next();
+        inferences = n;
+        match answer {
             Some(Ok(values)) => {
                 any = true;
-                println!("{}", answer_text(&names, &values));
+                println!("{}", answer_text(names, &values));
             }
             Some(Err(e)) => {
-                render::diagnostics(&name, &src, &[e.to_diagnostic()]);
+                render::diagnostics(name, src, &[e.to_diagnostic()]);
                 return 2;
             }
             None => break,
@@ -147,10 +145,9 @@ pub fn query_compiled(
     }
     if time {
         let secs = started.elapsed().as_secs_f64();
-        let n = q.inferences;
         eprintln!(
-            "% {n} inferences in {secs:.3} seconds ({:.0} inferences per second)",
-            n as f64 / secs
+            "% {inferences} inferences in {secs:.3} seconds ({:.0} inferences per second)",
+            inferences as f64 / secs
         );
     }
     0

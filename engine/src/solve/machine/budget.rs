@@ -38,28 +38,37 @@ impl Limits {
     }
 }
 
+/// The ball and the message of budget `what` (of `n`) exhausted while calling `name/arity`: the
+/// one wording of budget errors, for the interpreter and the compiled core (`solve::wam`).
+pub(crate) fn budget_parts(what: &str, n: u64, (name, arity): (Atom, u32)) -> (Term, String) {
+    let ball = Term::compound(
+        "error",
+        vec![
+            Term::compound("resource_error", vec![Term::atom(what)]),
+            Term::compound(
+                "context",
+                vec![Term::indicator(name, arity as usize), Term::Var(0)],
+            ),
+        ],
+    );
+    let limit = match what {
+        "inferences" => format!("the budget of {n} inference steps"),
+        "heap" => format!("the budget of {n} term cells"),
+        "choicepoints" => format!("the budget of {n} open choicepoints"),
+        _ => format!("the budget of {n} pending goals (recursion depth)"),
+    };
+    (
+        ball,
+        format!("{} exhausted while running {}/{}", limit, name, arity),
+    )
+}
+
 impl Machine {
     pub(super) fn budget(&self, what: &'static str, n: u64) -> Fault {
-        let (name, arity) = self.last_call;
-        let ball = Term::compound(
-            "error",
-            vec![
-                Term::compound("resource_error", vec![Term::atom(what)]),
-                Term::compound(
-                    "context",
-                    vec![Term::indicator(name, arity as usize), Term::Var(0)],
-                ),
-            ],
-        );
-        let limit = match what {
-            "inferences" => format!("the budget of {n} inference steps"),
-            "heap" => format!("the budget of {n} term cells"),
-            "choicepoints" => format!("the budget of {n} open choicepoints"),
-            _ => format!("the budget of {n} pending goals (recursion depth)"),
-        };
+        let (ball, message) = budget_parts(what, n, self.last_call);
         let mut e = self.error_info(ball);
         e.kind = ErrorKind::Budget(what);
-        e.message = format!("{} exhausted while running {}/{}", limit, name, arity);
+        e.message = message;
         Box::new(e)
     }
 

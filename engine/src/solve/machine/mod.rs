@@ -50,6 +50,7 @@ mod stack;
 mod tests;
 mod throw;
 
+pub(crate) use budget::budget_parts;
 pub use budget::Limits;
 use throw::Fault;
 pub use throw::{ErrorKind, SolveError};

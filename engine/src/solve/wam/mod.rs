@@ -457,24 +457,10 @@ impl CoreQuery {
     #[cold]
     #[inline(never)]
     fn budget(&self, what: &'static str, n: u64) -> Fault {
-        let (name, arity) = self.last_call;
-        let ball = Term::compound(
-            "error",
-            vec![
-                Term::compound("resource_error", vec![Term::atom(what)]),
-                Term::compound(
-                    "context",
-                    vec![Term::indicator(name, arity as usize), Term::Var(0)],
-                ),
-            ],
-        );
-        let limit = match what {
-            "inferences" => format!("the budget of {n} inference steps"),
-            _ => format!("the budget of {n} term cells"),
-        };
+        let (ball, message) = crate::solve::machine::budget_parts(what, n, self.last_call);
         Box::new(SolveError {
             kind: ErrorKind::Budget(what),
-            message: format!("{} exhausted while running {}/{}", limit, name, arity),
+            message,
             ball,
             predicate: Some(self.last_call),
             path: Vec::new(),

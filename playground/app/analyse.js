@@ -136,10 +136,13 @@ function showResult(r) {
       el('td', { class: 'num' }, num(v.value)),
       el('td', { class: 'none' }, v.exact !== null ? `exactly ${v.exact}` : ''))));
   const conv = el('div', { id: 'analyse-nashconv' }, `NashConv ${num(r.nashConv)}: ${r.verdict}`);
+  // the analysis of a game whose unlimited switches candidate/2 discretised says so (the engine's words)
+  const note = r.note ? [el('div', { id: 'analyse-note', class: 'none' }, `Note: ${r.note}.`)] : [];
   const table = el('table', { id: 'analyse-strategies' },
     el('tr', {}, el('th', {}, 'player'), el('th', {}, 'after its own moves'), el('th', {}, 'when it sees'), el('th', {}, 'it plays')),
     ...r.strategies.map((s) => strategyRow(s, names)));
   return [
+    ...note,
     el('h3', {}, 'Values (expected account change under the computed strategies)'), values, conv,
     el('h3', {}, 'Strategies'),
     el('div', { class: 'none' }, 'One row per information set: what the player has done and sees when it must choose (it cannot tell apart the situations that look the same to it), and how often it picks each action.'),

@@ -143,6 +143,21 @@ await check('a game without payoffs is a clear error (E0962)', async () => {
   assert.match(await text('#analyse-result .error'), /^error\[E0962\]: .*payoff/);
 });
 
+await check('a game whose unlimited switches candidate/2 discretises says so (trust game)', async () => {
+  await page.evaluate((s) => {
+    const ed = window.sidlEditor;
+    ed.dispatch({ changes: { from: 0, to: ed.state.doc.length, insert: s } });
+  }, readFileSync(join(root, 'games', 'econ', 'trust.sidl'), 'utf8'));
+  await page.click('#load');
+  await idle();
+  await runAnalyse();
+  assert.equal(await text('#analyse-note'), 'Note: the unlimited switches [trustee], [trustor] take their actions from candidate/2: this is the analysis of the game so discretised.');
+  // a game without unlimited switches has no note
+  await pickGame('ultimatum.sidl');
+  await runAnalyse();
+  assert.equal(await page.locator('#analyse-note').count(), 0);
+});
+
 await check('a game with labels reads in its own words (ultimatum)', async () => {
   await pickGame('ultimatum.sidl');
   await runAnalyse();

@@ -111,6 +111,9 @@ pub struct AnalysisResultDto {
     /// What NashConv says about the profile, in words (the engine's `verdict`).
     pub verdict: String,
     pub strategies: Vec<InfosetStrategyDto>,
+    /// The unlimited switches `candidate/2` discretised (the analysis is of that game), in the
+    /// engine's words (`Tree::discretised_note`), or `null`.
+    pub note: Option<String>,
 }
 
 /// What a best-responding player gains against an AI seat's policy.
@@ -271,6 +274,7 @@ impl AnalysisCore {
             nash_conv: sol.nash_conv,
             verdict: sol.verdict.to_string(),
             strategies,
+            note: self.solver.tree().discretised_note(),
         })
     }
 

@@ -269,6 +269,8 @@ export interface AnalysisResult {
   /** What NashConv says about the profile, in words (an equilibrium, or how far from one). */
   verdict: string;
   strategies: InfosetStrategy[];
+  /** The unlimited switches `candidate/2` discretised (the analysis is of that game), as `sidl solve` words it; null without. */
+  note: string | null;
 }
 /** What one other player gains by best-responding to an AI seat. */
 export interface ExploitResponse { player: string; reference: number; bestResponse: number; gain: number; }

@@ -1277,6 +1277,7 @@ mod analyse_panel {
         assert_eq!(r.values[0].exact.as_deref(), Some("-1/18"));
         assert!(r.nash_conv.abs() < 1e-9);
         assert_eq!(r.strategies.len(), 12);
+        assert_eq!(r.note, None);
         // kuhn's labels (games/kuhn.sidl) name what the player has seen; `raw` keeps the terms
         let s = &r.strategies[0];
         assert!(s.raw.starts_with("[card,p1,"), "{}", s.raw);
@@ -1293,6 +1294,16 @@ mod analyse_panel {
         assert_eq!(
             a.efg(),
             sidl_engine::analysis::extensive::efg::to_efg(&tree)
+        );
+    }
+
+    #[test]
+    fn analyse_says_which_unlimited_switches_candidates_discretise() {
+        let mut a = analysis("games/econ/trust.sidl", Default::default()).unwrap();
+        let r = a.result().unwrap();
+        assert_eq!(
+            r.note.as_deref(),
+            Some("the unlimited switches [trustee], [trustor] take their actions from candidate/2: this is the analysis of the game so discretised")
         );
     }
 

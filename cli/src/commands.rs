@@ -19,6 +19,19 @@ fn read(path: &Path) -> Result<String, u8> {
     })
 }
 
+/// A file's text, its name for messages and its clauses as a program; exit 1 after printing the
+/// read or load errors (`sidl query` on either core).
+fn load_program(file: &Path) -> Result<(String, String, Program), u8> {
+    let src = read(file)?;
+    let name = file.display().to_string();
+    let (program, diags) = Program::from_source(&src);
+    if diags.iter().any(|d| d.is_error()) {
+        render::diagnostics(&name, &src, &diags);
+        return Err(1);
+    }
+    Ok((src, name, program))
+}
+
 /// `sidl query FILE GOAL`: each answer on its own line as `X = <canonical>, Y = <canonical>.`
 /// (`true.` without variables), `false.` when there is none. Exit 0, 1 (load/goal error), 2 (runtime).
 pub fn query(
@@ -29,16 +42,10 @@ pub fn query(
     time: bool,
     memoize: bool,
 ) -> u8 {
-    let src = match read(file) {
-        Ok(s) => s,
+    let (src, name, program) = match load_program(file) {
+        Ok(x) => x,
         Err(c) => return c,
     };
-    let name = file.display().to_string();
-    let (program, diags) = Program::from_source(&src);
-    if diags.iter().any(|d| d.is_error()) {
-        render::diagnostics(&name, &src, &diags);
-        return 1;
-    }
     let limits = Limits {
         max_inferences,
         ..Limits::default()
@@ -69,16 +76,10 @@ pub fn query_compiled(
     listing: bool,
 ) -> u8 {
     use sidl_engine::solve::wam::{listing as code_listing, CoreQuery};
-    let src = match read(file) {
-        Ok(s) => s,
+    let (src, name, program) = match load_program(file) {
+        Ok(x) => x,
         Err(c) => return c,
     };
-    let name = file.display().to_string();
-    let (program, diags) = Program::from_source(&src);
-    if diags.iter().any(|d| d.is_error()) {
-        render::diagnostics(&name, &src, &diags);
-        return 1;
-    }
     if listing {
         return match code_listing(&program, goal) {
             Ok(text) => {

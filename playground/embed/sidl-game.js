@@ -235,6 +235,11 @@ class SidlGameElement extends HTMLElement {
     await this.render();
   }
 
+  // The human seats.
+  humans() {
+    return this.players.filter((p) => this.seats.get(p) === 'human');
+  }
+
   // The human seats the view may act for: the viewed one, or all for the designer.
   actingHumans() {
     const v = this.ui.view.value;
@@ -253,11 +258,9 @@ class SidlGameElement extends HTMLElement {
     this.engine.snapshot = await this.call('snapshot');
     // every human seat to move has chosen (a finite or an unlimited switch): run the chronon
     const pending = new Set((await this.call('pending')).map(([q, s]) => `${q} ${s}`));
-    let waiting = false;
-    for (const q of this.players) {
-      if (this.seats.get(q) !== 'human') continue;
-      for (const s of await this.call('switches', q)) if (!pending.has(`${q} ${s.switch}`)) waiting = true;
-    }
+    const humans = this.humans();
+    const open = (await this.call('switchesAndViews', humans, [])).switches;
+    const waiting = humans.some((q, i) => open[i].some((s) => !pending.has(`${q} ${s.switch}`)));
     if (waiting) await this.render(); else await this.step();
   }
 
@@ -265,7 +268,7 @@ class SidlGameElement extends HTMLElement {
   // most 200).
   async step() {
     if (!this.loaded) return;
-    const humans = this.players.filter((p) => this.seats.get(p) === 'human');
+    const humans = this.humans();
     this.last = [];
     for (let i = 0; i < 200; i++) {
       if (await this.call('isTerminal')) break;
@@ -276,8 +279,8 @@ class SidlGameElement extends HTMLElement {
       if (ran.length) this.last.push(...ran); // interrupt mode
       else this.last.push(await this.call('chronon'));
       this.engine.snapshot = await this.call('snapshot');
-      let humanToMove = false;
-      for (const p of humans) if ((await this.call('switches', p)).length) humanToMove = true;
+      // every human seat's switches in one call
+      const humanToMove = (await this.call('switchesAndViews', humans, [])).switches.some((s) => s.length > 0);
       if (humanToMove || !humans.length) break;
     }
     this.ui.error.hidden = true;
@@ -289,10 +292,14 @@ class SidlGameElement extends HTMLElement {
     if (!this.loaded) return;
     const u = this.ui;
     const v = u.view.value;
-    const terminal = await this.call('isTerminal');
-    // the game's labels for this view (from what it may see only), in the element's language
+    const viewer = v === '' ? null : v;
+    // the game's labels for this view (from what it may see only), in the element's language, the
+    // acting seats' switches, the view, the layout and the accounts: one message (worker.js `frame`)
     const raw = this.getAttribute('labels') === 'raw';
-    const l = raw ? null : await this.call('labels', v === '' ? null : v, this.getAttribute('lang') || null).catch(() => null);
+    const acting = this.actingHumans();
+    const frame = await this.engine.frame(viewer, acting, this.getAttribute('lang') || null, raw, 0);
+    const terminal = frame.terminal;
+    const l = raw ? null : frame.labels;
     const t = labelText(l);
     this.playerName = t.player;
     const about = l && t.on ? [
@@ -307,8 +314,8 @@ class SidlGameElement extends HTMLElement {
     u.chronon.replaceChildren(`chronon ${await this.call('chrononNumber')}`,
       terminal ? h('span', { class: 'over' }, ' — game over') : '');
     u.moves.replaceChildren();
-    for (const p of this.actingHumans()) {
-      for (const sw of await this.call('switches', p)) {
+    for (const [p, switches] of frame.switches) {
+      for (const sw of switches) {
         u.moves.append(h('span', { class: 'none', title: `${p} at ${sw.switch}` }, `${t.player(p)} at ${t.switch(sw.switch)}:`));
         if (!sw.unlimited) {
           u.moves.append(...sw.actions.map((a) => h('button', {
@@ -327,12 +334,12 @@ class SidlGameElement extends HTMLElement {
     if (v !== '' && this.seats.get(v) !== 'human') u.moves.append(h('span', { class: 'seat-note' }, `${t.player(v)} is played by: ${this.seats.get(v)}`));
     if (!u.moves.childElementCount) u.moves.append(h('span', { class: 'none' }, terminal ? 'the game is over' : 'nothing to choose: Step runs the next chronon'));
     u.step.disabled = terminal;
-    const facts = await this.call('view', v === '' ? null : v);
+    const facts = frame.view;
     u.facts.replaceChildren(...facts.map((f) => h('li', { title: t.fact(f) === f ? null : f }, t.fact(f))));
     // the game's layout (docs/reference.md "Layouts"), from the same view; images next to src
     // (in the element's language; raw terms with labels="raw")
-    u.layout.replaceChildren(...renderLayout(await this.call('layout', v === '' ? null : v, this.getAttribute('lang') || null, raw), this.gameUrl));
-    const acc = await this.call('accounts');
+    u.layout.replaceChildren(...renderLayout(frame.layout, this.gameUrl));
+    const acc = frame.accounts;
     u.accounts.replaceChildren(...acc.map((a) => h('tr', {}, h('td', { title: a.player }, t.account(a.player) ?? t.player(a.player)), h('td', {}, a.amount))));
     const who = v === '' ? -1 : this.players.indexOf(v);
     u.events.replaceChildren();

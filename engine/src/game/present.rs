@@ -595,10 +595,9 @@ pub fn present(
 
 /// The labelled event lines of a history, kept from one [`present_with`] call to the next (a page
 /// asks for the labels after every step): a chronon's lines are built again only when its events
-/// differ from those kept, when the viewer or the language changed, or always when the game's label
-/// rules can read the state (they run in the viewer's current view, so a line may change with it).
-/// Whether they can is static: `label/2` and `label/3` reach no host predicate but `player/1`
-/// (whose answers a session never changes), no unknown goal and no random number.
+/// differ from those kept, when the viewer or the language changed, or always when the label rules
+/// an event line can ask can read the state (they run in the viewer's current view, so a line may
+/// change with it). Whether they can is static ([`event_labels_read_state`]).
 #[derive(Default)]
 pub struct EventLines {
     key: Option<(Option<Term>, Option<String>)>,
@@ -606,14 +605,82 @@ pub struct EventLines {
     rows: Vec<(Vec<Event>, Vec<String>)>,
 }
 
-/// Can the game's label rules read anything but their arguments and the players (see
-/// [`EventLines`])?
-fn labels_read_state(game: &Game) -> bool {
-    [LABEL, LABEL_LANG].iter().any(|&(n, a)| {
-        game.program
-            .pred(Atom::new(n), a)
-            .is_some_and(|p| p.reaches & !(1 << super::host::PLAYER) != 0)
+/// Can a label rule that an event line asks read anything but its arguments and the players?
+///
+/// An event line asks for the labels of `player(P)`, `switch(S)`, `action(S, A)` and `fact(F)`
+/// things ([`super::events::Event::text`]), and then of every thing a `label(T)` part of an asked
+/// clause names (a variable `T`: any thing). The `label/2` and `label/3` clauses whose thing
+/// argument can be one of those are the asked ones (a `label(result, …)` or `label(role(P), …)`
+/// clause is not); the answer is yes when one of them has a body that reaches a host predicate
+/// other than `player/1` (whose answers a session never changes), an unknown goal or a random
+/// number.
+fn event_labels_read_state(game: &Game) -> bool {
+    let mut clauses: Vec<(&Term, &crate::solve::program::ClauseT)> = Vec::new();
+    for (n, a) in [LABEL, LABEL_LANG] {
+        if let Some(p) = game.program.pred(Atom::new(n), a) {
+            for cl in &p.clauses {
+                let head = match &cl.term {
+                    Term::Compound(f, args) if f.name() == ":-" && args.len() == 2 => &args[0],
+                    t => t,
+                };
+                match head {
+                    Term::Compound(_, args) if !args.is_empty() => clauses.push((&args[0], cl)),
+                    // not a label clause's shape: treat it as able to read the state
+                    _ => return true,
+                }
+            }
+        }
+    }
+    let mut kinds: Vec<(Atom, usize)> = [("player", 1), ("switch", 1), ("action", 2), ("fact", 1)]
+        .iter()
+        .map(|&(n, a)| (Atom::new(n), a))
+        .collect();
+    let mut any = false;
+    let asked = |thing: &Term, kinds: &[(Atom, usize)], any: bool| {
+        any || match thing {
+            Term::Var(_) => true,
+            Term::Atom(n) => kinds.contains(&(*n, 0)),
+            Term::Compound(n, args) => kinds.contains(&(*n, args.len())),
+            _ => false,
+        }
+    };
+    let mut scanned = vec![false; clauses.len()];
+    loop {
+        let mut changed = false;
+        for (i, (thing, cl)) in clauses.iter().enumerate() {
+            if scanned[i] || !asked(thing, &kinds, any) {
+                continue;
+            }
+            scanned[i] = true;
+            changed = true;
+            label_refs(&cl.term, &mut kinds, &mut any);
+        }
+        if !changed {
+            break;
+        }
+    }
+    clauses.iter().zip(&scanned).any(|((_, cl), &s)| {
+        s && game.program.clause_reaches(cl) & !(1 << super::host::PLAYER) != 0
     })
+}
+
+/// Adds the kind (name and arity) of every `label(T)` term inside `t` to `kinds`; a variable `T`
+/// sets `any`.
+fn label_refs(t: &Term, kinds: &mut Vec<(Atom, usize)>, any: &mut bool) {
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        if let Term::Compound(f, args) = t {
+            if f.name() == "label" && args.len() == 1 {
+                match &args[0] {
+                    Term::Var(_) => *any = true,
+                    Term::Atom(n) => kinds.push((*n, 0)),
+                    Term::Compound(n, a) => kinds.push((*n, a.len())),
+                    _ => {}
+                }
+            }
+            stack.extend(args.iter());
+        }
+    }
 }
 
 /// [`present`] with the event lines of the history kept in `events` (`None`: no events).
@@ -718,7 +785,7 @@ pub fn present_from(
     let mut events_from = 0;
     if let Some(kept) = events {
         let key = (viewer.cloned(), lang.map(str::to_string));
-        if kept.key.as_ref() != Some(&key) || labels_read_state(&game) {
+        if kept.key.as_ref() != Some(&key) || event_labels_read_state(&game) {
             kept.rows.clear();
             kept.key = Some(key);
         }

@@ -3,7 +3,7 @@
 //! ([`Pred::memo`](super::program::Pred::memo), [`Pred::reaches`](super::program::Pred::reaches)).
 
 use super::compile::resolve;
-use super::program::{Control, Dispatch, ProgramData, REACHES_UNKNOWN};
+use super::program::{ClauseT, Control, Dispatch, ProgramData, REACHES_UNKNOWN};
 use crate::atom::{self, Atom};
 use crate::solve::store::Cell;
 
@@ -97,6 +97,28 @@ fn mentions_random(cells: &[Cell], c: Cell) -> bool {
     false
 }
 
+/// The calls of `cl`'s body, added to `c`.
+fn clause_calls(data: &ProgramData, cl: &ClauseT, c: &mut Calls) {
+    for g in cl.body.iter() {
+        let mut stack = Vec::new();
+        // a body goal's own dispatch: specialised call sites call their copies
+        call_effects(&cl.cells, &g.args, g.disp, c, &mut stack);
+        for sub in stack {
+            goal_calls(data, &cl.cells, sub, c);
+        }
+    }
+}
+
+/// What clause `cl`'s body can reach, once [`memoizable`]'s `reaches` are in the program (see
+/// [`Program::clause_reaches`](super::program::Program::clause_reaches)).
+pub(super) fn clause_reaches(data: &ProgramData, cl: &ClauseT) -> u64 {
+    let mut c = Calls::default();
+    clause_calls(data, cl, &mut c);
+    c.preds
+        .iter()
+        .fold(c.impure, |r, &q| r | data.preds[q as usize].reaches)
+}
+
 /// Which predicates may be memoized (see [`Pred::memo`](super::program::Pred::memo)).
 pub(super) fn memoizable(data: &ProgramData) -> (Vec<bool>, Vec<u64>, Vec<bool>) {
     let n = data.preds.len();
@@ -104,14 +126,7 @@ pub(super) fn memoizable(data: &ProgramData) -> (Vec<bool>, Vec<u64>, Vec<bool>)
     for p in &data.preds {
         let mut c = Calls::default();
         for cl in &p.clauses {
-            for g in cl.body.iter() {
-                let mut stack = Vec::new();
-                // a body goal's own dispatch: specialised call sites call their copies
-                call_effects(&cl.cells, &g.args, g.disp, &mut c, &mut stack);
-                for sub in stack {
-                    goal_calls(data, &cl.cells, sub, &mut c);
-                }
-            }
+            clause_calls(data, cl, &mut c);
         }
         calls.push(c);
     }

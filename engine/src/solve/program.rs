@@ -380,4 +380,11 @@ impl Program {
             .get(&(name, arity))
             .map(|&i| &self.0.preds[i as usize])
     }
+
+    /// What `clause`'s body can reach (bits as in [`Pred::reaches`]): its own calls and what the
+    /// predicates it calls reach. A predicate's `reaches` is the union over its clauses; this says
+    /// which clauses contribute.
+    pub fn clause_reaches(&self, clause: &ClauseT) -> u64 {
+        super::memoizable::clause_reaches(&self.0, clause)
+    }
 }

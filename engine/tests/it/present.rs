@@ -237,12 +237,19 @@ fn the_languages_of_a_game_are_those_its_label_3_clauses_name() {
 
 /// The event lines of every viewer, from lines kept across calls (`present_with`, what the wasm
 /// API's `labels` does after every step) and built afresh (`present`), compared in every state of
-/// random play on every shipped game and on a game whose label rule reads the state, with undos
+/// random play on every shipped game and on the fixtures whose label rules read the state, with undos
 /// in between (the history shrinks) and the viewers and languages asked in turn (the kept lines
 /// are another viewer's or language's).
 #[test]
 fn kept_event_lines_are_the_lines_built_afresh() {
-    let mut games: Vec<(String, Arc<Game>)> = vec![("stateful.sidl".into(), load("stateful.sidl"))];
+    let mut games: Vec<(String, Arc<Game>)> = [
+        "stateful.sidl",
+        "result_reads_state.sidl",
+        "result_named_by_a_line.sidl",
+    ]
+    .iter()
+    .map(|&n| (n.to_string(), load(n)))
+    .collect();
     for name in shipped() {
         let src = std::fs::read_to_string(repo().join(&name)).expect("a game");
         if let Ok((g, _)) = Game::load(&src) {
@@ -332,4 +339,63 @@ fn kept_event_lines_are_the_lines_built_afresh() {
         changed_in_place,
         "stateful.sidl: an old chronon's line changes with the state (else this test shows nothing)"
     );
+}
+
+/// Whether a step's event lines are kept: after two chronons and the lines of both, a third
+/// chronon, then the lines asked from the two the caller has. `true` when only the new chronon's
+/// lines come back (`events_from` 2), `false` when every line is built again (`events_from` 0: a
+/// label rule an event line asks reads the state).
+fn event_lines_kept(game: Arc<Game>, what: &str) -> bool {
+    let mut s = Session::new(game, 1, Settings::default()).expect("a session");
+    let mut lines = EventLines::default();
+    let step = |s: &mut Session| {
+        random_submissions(s).expect("random moves");
+        s.run_chronon().expect("a chronon");
+    };
+    step(&mut s);
+    step(&mut s);
+    let first = present::present_from(&mut s, None, None, Some(&mut lines), 0).expect("labels");
+    assert_eq!(first.events.len(), 2, "{what}: two chronons played");
+    step(&mut s);
+    let next = present::present_from(&mut s, None, None, Some(&mut lines), 2).expect("labels");
+    match next.events_from {
+        2 => true,
+        0 => false,
+        n => panic!("{what}: events from {n}"),
+    }
+}
+
+/// The label rules an event line asks (of players, switches, actions, facts, and what their texts
+/// name) decide whether a step's lines are kept: a `label(result, …)` rule that reads the state
+/// does not make every line be built again, a `label(fact(…), …)` rule that reads it does, and so
+/// does one whose text names `label(result)`. Expectations: each fixture's `% event lines: kept`
+/// or `rebuilt` line, and shipped.txt's fourth column for every shipped game.
+#[test]
+fn a_step_keeps_the_event_lines_unless_their_label_rules_read_the_state() {
+    let mut problems = Vec::new();
+    for name in [
+        "stateful.sidl",
+        "result_reads_state.sidl",
+        "result_named_by_a_line.sidl",
+    ] {
+        let path = format!("{}/tests/present/{name}", env!("CARGO_MANIFEST_DIR"));
+        let src = std::fs::read_to_string(&path).expect("fixture");
+        let want = src
+            .lines()
+            .find_map(|l| l.strip_prefix("% event lines: "))
+            .unwrap_or_else(|| panic!("{name}: no `% event lines:` line"))
+            .trim()
+            == "kept";
+        if event_lines_kept(load(name), name) != want {
+            problems.push(format!("{name}: want kept = {want}"));
+        }
+    }
+    for (path, want) in super::shipped_games::lines_kept() {
+        let src = std::fs::read_to_string(repo().join(&path)).expect("a game");
+        let game = Arc::new(Game::load(&src).expect("loads").0);
+        if event_lines_kept(game, &path) != want {
+            problems.push(format!("{path}: want kept = {want}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

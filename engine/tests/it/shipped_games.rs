@@ -47,6 +47,26 @@ struct Expect {
     parts: Vec<String>,
 }
 
+/// Per shipped game, the fourth column of the list: whether a step keeps the event lines of the
+/// earlier chronons (`kept`) or builds every line again (`rebuilt`: a label rule an event line
+/// asks reads the state; checked by engine/tests/it/present.rs).
+pub(crate) fn lines_kept() -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(repo().join("engine/tests/present/shipped.txt"))
+        .expect("engine/tests/present/shipped.txt");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let cols: Vec<&str> = l.split_whitespace().collect();
+            let kept = match cols.get(3) {
+                Some(&"kept") => true,
+                Some(&"rebuilt") => false,
+                _ => panic!("LINES is kept or rebuilt: {l}"),
+            };
+            (cols[0].to_string(), kept)
+        })
+        .collect()
+}
+
 fn expectations() -> Vec<Expect> {
     let text = std::fs::read_to_string(repo().join("engine/tests/present/shipped.txt"))
         .expect("engine/tests/present/shipped.txt");
@@ -54,7 +74,7 @@ fn expectations() -> Vec<Expect> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let cols: Vec<&str> = l.split_whitespace().collect();
-            assert_eq!(cols.len(), 3, "PATH LANGUAGES PARTS: {l}");
+            assert_eq!(cols.len(), 4, "PATH LANGUAGES PARTS LINES: {l}");
             let list = |c: &str| -> Vec<String> {
                 if c == "-" {
                     Vec::new()

@@ -254,7 +254,14 @@ pub fn solve(
                     None => println!("  {p:<12} {v:>12.6}"),
                 }
             }
-            println!("NashConv: {:.6} ({})", sol.nash_conv, sol.verdict);
+            // a NashConv under a millionth is shown, not rounded to 0.000000
+            let nc = sol.nash_conv;
+            let nc = if nc > 0.0 && nc < 5e-7 {
+                format!("{nc:.1e}")
+            } else {
+                format!("{nc:.6}")
+            };
+            println!("NashConv: {nc} ({})", sol.verdict);
             if let Some(x) = &exploited {
                 println!(
                     "exploit {}={}: the AI gets {:.6} against the profile above",

@@ -709,6 +709,10 @@ fn solve_request() {
     assert_eq!(r["values"][0]["player"], "[p1]");
     assert_eq!(r["values"][0]["exact"], "-1/18");
     assert!(r["nashConv"].as_f64().unwrap().abs() < 1e-9);
+    assert_eq!(
+        r["verdict"], "an equilibrium: no player gains by deviating alone",
+        "the engine's words"
+    );
     assert_eq!(r["strategies"].as_array().unwrap().len(), 12);
     assert_eq!(r["strategies"][0]["actions"][0]["action"], "[p1,check]");
     assert_eq!(r["exploit"], Value::Null);

@@ -44,6 +44,8 @@ export interface SolveResult {
   zeroSum: boolean;
   values: PlayerValue[];
   nashConv: number;
+  /** What NashConv says about the profile, in words (the engine's wording; older servers: absent). */
+  verdict?: string;
   strategies: Strategy[];
   /** Which unlimited switches `candidate/2` discretised (the analysis is of that game), or null. */
   note?: string | null;
@@ -130,9 +132,9 @@ export function solveReport(file: string, r: SolveResult): Report {
   }
   lines.push('');
   lines.push(
-    r.nashConv < 1e-6
-      ? `NashConv ${num(r.nashConv)}: an equilibrium, no player gains by deviating alone.`
-      : `NashConv ${num(r.nashConv)}: what best-responding players would gain in total (0 at an equilibrium).`,
+    typeof r.verdict === 'string'
+      ? `NashConv ${num(r.nashConv)}: ${r.verdict}.`
+      : `NashConv ${num(r.nashConv)} (0 at an equilibrium).`,
   );
   lines.push('');
   lines.push('Strategies: for each information set (what the player has done and sees when it must');

@@ -87,7 +87,8 @@ fn solve_with_cfr_prints_a_table() {
 }
 
 /// NashConv is read in words (the engine's `verdict`): a zero-sum game after few CFR+ iterations is
-/// "not yet" an equilibrium, a general-sum game's profile has no convergence guarantee.
+/// "not yet" an equilibrium, a general-sum game's profile has no convergence guarantee, and a small
+/// NashConv is read against the payoffs' scale.
 #[test]
 fn solve_says_what_nashconv_means() {
     let solve = |game: &str, iterations: &str| {
@@ -105,6 +106,12 @@ fn solve_says_what_nashconv_means() {
     let three = solve("games/econ/volunteer.sidl", "3");
     assert!(three.contains("(not an equilibrium: "), "{three}");
     assert!(three.contains("need not converge"), "{three}");
+    // NashConv is read against the payoffs' scale: the trust game's payoffs are in the hundreds,
+    // and 10 000 iterations leave a NashConv of a few millionths, an ε-equilibrium; 30 leave more
+    let trust = solve("games/econ/trust.sidl", "10000");
+    assert!(trust.contains("(an ε-equilibrium: "), "{trust}");
+    let early = solve("games/econ/trust.sidl", "30");
+    assert!(early.contains("(not an equilibrium: "), "{early}");
 }
 
 #[test]

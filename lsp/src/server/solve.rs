@@ -94,6 +94,9 @@ pub struct SolveResult {
     pub zero_sum: bool,
     pub values: Vec<PlayerValue>,
     pub nash_conv: f64,
+    /// What NashConv says about the profile, in words, as `sidl solve` prints it (the engine's
+    /// `verdict`).
+    pub verdict: String,
     pub strategies: Vec<Strategy>,
     pub exploit: Option<Exploit>,
     /// The unlimited switches discretised by `candidate/2`, worded by the engine (or `None`).
@@ -292,6 +295,7 @@ fn run(
             })
             .collect(),
         nash_conv: sol.nash_conv,
+        verdict: sol.verdict.to_string(),
         strategies: sol
             .strategies
             .iter()

@@ -78,7 +78,7 @@ conn.onRequest('sidl/solve', (params) => {
   }
   return {
     title: `params ${JSON.stringify(params)}`, nodes: 7, decisionNodes: 3, chanceNodes: 0, terminalNodes: 4, infosets: 2,
-    method: 'cfr+', iterations: 10, zeroSum: true, nashConv: 0,
+    method: 'cfr+', iterations: 10, zeroSum: true, nashConv: 0, verdict: 'an equilibrium: no player gains by deviating alone',
     values: [{ player: '[matcher]', name: 'Matcher', value: 0, exact: null }, { player: '[mismatcher]', name: '[mismatcher]', value: 0, exact: null }],
     strategies: [{ player: '[matcher]', label: 'the coin is in my hand', raw: '[x]', actions: [
       { action: '[matcher,heads]', label: 'heads', probability: 0.5, exact: null },

@@ -10,6 +10,7 @@ const r = require('../../out/solveReport.js');
 const kuhn = {
   title: 'kuhn', nodes: 55, decisionNodes: 24, chanceNodes: 1, terminalNodes: 30, infosets: 12,
   method: 'lp', iterations: null, zeroSum: true, nashConv: 0,
+  verdict: 'an equilibrium: no player gains by deviating alone',
   values: [
     { player: '[p1]', name: '[p1]', value: -1 / 18, exact: '-1/18' },
     { player: '[p2]', name: 'Second', value: 1 / 18, exact: '1/18' },
@@ -44,13 +45,17 @@ test('the report: tree size, method, values (exact), NashConv, strategies in the
   assert.ok(lines.includes('Method: lp (exact).'));
   assert.ok(lines.includes('  [p1]           -0.0556  (exactly -1/18)'), rep.text);
   assert.ok(lines.includes('  Second [p2]     0.0556  (exactly 1/18)'), rep.text);
-  assert.ok(lines.includes('NashConv 0: an equilibrium, no player gains by deviating alone.'));
+  assert.ok(lines.includes('NashConv 0: an equilibrium: no player gains by deviating alone.'), rep.text);
   assert.ok(lines.includes('  Second at: [card,p2,q] [turn,p2,facing]'));
   assert.ok(lines.includes('     33.3%  [p2,call]  (1/3)'), rep.text);
   assert.ok(lines.includes('     66.7%  fold  (2/3)'), rep.text);
-  const cfr = r.solveReport('g.sidl', { ...kuhn, method: 'cfr+', iterations: 500, nashConv: 0.01 });
+  const verdict = 'not yet an equilibrium: this is what best-responding players would gain in total; CFR+ converges here, so more iterations bring it down';
+  const cfr = r.solveReport('g.sidl', { ...kuhn, method: 'cfr+', iterations: 500, nashConv: 0.01, verdict });
   assert.match(cfr.text, /\nMethod: cfr\+, 500 iterations\.\n/);
-  assert.match(cfr.text, /\nNashConv 0\.0100: what best-responding players would gain in total/);
+  assert.ok(cfr.text.includes(`\nNashConv 0.0100: ${verdict}.\n`), cfr.text);
+  // a server without the verdict: the number, read as nothing more
+  const { verdict: _, ...older } = kuhn;
+  assert.ok(r.solveReport('g.sidl', older).text.includes('\nNashConv 0 (0 at an equilibrium).\n'));
   assert.ok(!rep.text.includes('Note:'), rep.text);
   const note = 'the unlimited switch [bid] takes its actions from candidate/2: this is the analysis of the game so discretised';
   const noted = r.solveReport('g.sidl', { ...kuhn, note }).text;

@@ -188,6 +188,23 @@ impl Tree {
         })
     }
 
+    /// The largest absolute payoff of a terminal node, at least 1: the scale against which
+    /// NashConv is read ([`solve::EQUILIBRIUM_TOLERANCE`]).
+    pub fn payoff_scale(&self) -> f64 {
+        self.nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Terminal { payoffs } => Some(
+                    payoffs
+                        .iter()
+                        .map(|q| q_to_f64(q).abs())
+                        .fold(0.0, f64::max),
+                ),
+                _ => None,
+            })
+            .fold(1.0, f64::max)
+    }
+
     /// The children of a node, in order.
     pub fn children(&self, node: usize) -> Vec<usize> {
         match &self.nodes[node] {

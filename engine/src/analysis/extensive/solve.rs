@@ -91,16 +91,24 @@ pub struct Solution {
     pub strategies: Vec<InfosetStrategy>,
 }
 
-/// Below this NashConv a profile is reported as an equilibrium (the exact methods give 0 up to
-/// the floating-point evaluation of their rational profile).
+/// Below this NashConv, relative to the game's payoff scale ([`Tree::payoff_scale`]: the largest
+/// absolute payoff, at least 1), a profile is reported as an ε-equilibrium (CFR+ gets there in a
+/// game whose payoffs are in the hundreds as in one whose payoffs are ±1), and below a thousandth
+/// of it as an equilibrium (the exact methods give 0 up to the floating-point evaluation of their
+/// rational profile).
 pub const EQUILIBRIUM_TOLERANCE: f64 = 1e-6;
 
-/// What NashConv `nash_conv` says about a profile of a game with `players` players: an
-/// equilibrium, or how far from one and whether CFR+ is known to get there (docs/analysis.md,
-/// "Solvers and their guarantees": only in two-player zero-sum games).
-pub fn verdict(nash_conv: f64, players: usize, zero_sum: bool) -> &'static str {
-    if nash_conv < EQUILIBRIUM_TOLERANCE {
+/// What NashConv `nash_conv` says about a profile of a game with `players` players whose payoffs
+/// are at most `scale` in absolute value ([`Tree::payoff_scale`]): an equilibrium, or how far from
+/// one and whether CFR+ is known to get there (docs/analysis.md, "Solvers and their guarantees":
+/// only in two-player zero-sum games).
+pub fn verdict(nash_conv: f64, players: usize, zero_sum: bool, scale: f64) -> &'static str {
+    let scale = scale.max(1.0);
+    if nash_conv < 1e-9 * scale {
         "an equilibrium: no player gains by deviating alone"
+    } else if nash_conv < EQUILIBRIUM_TOLERANCE * scale {
+        "an ε-equilibrium: no player gains more than a millionth of the largest payoff by \
+         deviating alone"
     } else if players == 2 && zero_sum {
         "not yet an equilibrium: this is what best-responding players would gain in total; \
          CFR+ converges here, so more iterations bring it down"
@@ -263,7 +271,7 @@ fn solution_of(
         nodes: t.nodes.len(),
         infosets: t.infosets.len(),
         zero_sum,
-        verdict: verdict(nash_conv, t.players.len(), zero_sum),
+        verdict: verdict(nash_conv, t.players.len(), zero_sum, t.payoff_scale()),
         strategies,
     }
 }

@@ -26,6 +26,10 @@ pub(super) enum Node {
     Ite(Atom, Box<Node>, Box<Node>, Box<Node>),
     /// `(C -> T)`.
     IfThen(Box<Node>, Box<Node>),
+    /// `(C *-> T ; E)`: the name of the disjunction, C, T, E.
+    SoftIte(Atom, Box<Node>, Box<Node>, Box<Node>),
+    /// `(C *-> T)`.
+    SoftIfThen(Box<Node>, Box<Node>),
     /// `\+ G` or `not(G)`.
     Not(Atom, Box<Node>),
     /// A control construct run at run time on its arguments (`call/N`, `findall/3,4`,
@@ -38,6 +42,7 @@ pub(super) enum Node {
 
 /// Why [`decode`] refused: a variable in a goal position that no `call/1` wraps.
 pub(super) const VAR_GOAL: &str = "a variable as a goal";
+const NOT_CALLABLE: &str = "a number or string as a goal";
 
 /// Where a `!` cuts to.
 #[derive(Clone, Copy)]
@@ -53,7 +58,11 @@ enum CutTo {
 pub(super) fn decode_query(data: &ProgramData, cells: &[Cell], t: Cell) -> Result<Node, String> {
     match t {
         Cell::Var(_) | Cell::Ref(_) => Ok(Node::Direct(t)),
-        _ => decode(data, cells, t, true),
+        _ => match decode(data, cells, t, true) {
+            // a number in a goal position: the query as a meta-call (its type error)
+            Err(e) if e == NOT_CALLABLE => Ok(Node::Direct(t)),
+            r => r,
+        },
     }
 }
 
@@ -76,7 +85,7 @@ pub(super) fn decode(
             return Ok(Node::Meta(Control::Call(0), atom::CALL, vec![t]))
         }
         Cell::Var(_) | Cell::Ref(_) => return Err(VAR_GOAL.into()),
-        _ => return Err("a number or string as a goal".into()),
+        _ => return Err(NOT_CALLABLE.into()),
     };
     let disp = resolve(data, name, args.len() as u32);
     node(data, cells, disp, name, args, conv)
@@ -98,10 +107,12 @@ pub(super) fn node(
             let left = decode(data, cells, args[0], conv)?;
             match left {
                 Node::IfThen(c, t) => Node::Ite(name, c, t, sub(1)?),
+                Node::SoftIfThen(c, t) => Node::SoftIte(name, c, t, sub(1)?),
                 l => Node::Disj(name, Box::new(l), sub(1)?),
             }
         }
         Dispatch::Control(Control::IfThen) => Node::IfThen(sub(0)?, sub(1)?),
+        Dispatch::Control(Control::SoftIfThen) => Node::SoftIfThen(sub(0)?, sub(1)?),
         Dispatch::Control(Control::Not) => {
             // `not/1`'s goal is not converted; a variable goal inside: run at run time
             match decode(data, cells, args[0], conv && name == atom::NOT_PROVABLE) {
@@ -119,12 +130,6 @@ pub(super) fn node(
         ) => Node::Meta(c, name, args),
         Dispatch::Control(Control::True | Control::Fail | Control::Cut) => {
             Node::Goal(disp, name, args)
-        }
-        Dispatch::Control(c) => {
-            return Err(format!(
-                "the control construct {name}/{} ({c:?})",
-                args.len()
-            ))
         }
         Dispatch::Host(_) => return Err(format!("the host predicate {name}/{}", args.len())),
         Dispatch::Native(_)
@@ -155,11 +160,14 @@ pub(super) fn callees(nodes: &[Node], out: &mut Vec<u32>) {
         match n {
             Node::Goal(Dispatch::User(p), ..) => out.push(*p),
             Node::Goal(..) | Node::Meta(..) | Node::Direct(_) => {}
-            Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) => {
+            Node::Conj(a, b)
+            | Node::Disj(_, a, b)
+            | Node::IfThen(a, b)
+            | Node::SoftIfThen(a, b) => {
                 callees(std::slice::from_ref(a.as_ref()), out);
                 callees(std::slice::from_ref(b.as_ref()), out);
             }
-            Node::Ite(_, a, b, c) => {
+            Node::Ite(_, a, b, c) | Node::SoftIte(_, a, b, c) => {
                 callees(std::slice::from_ref(a.as_ref()), out);
                 callees(std::slice::from_ref(b.as_ref()), out);
                 callees(std::slice::from_ref(c.as_ref()), out);
@@ -273,11 +281,11 @@ fn node_vars(cells: &[Cell], n: &Node, f: &mut dyn FnMut(u32)) {
             }
         }
         Node::Direct(t) => vars_of(cells, *t, f),
-        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) => {
+        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) | Node::SoftIfThen(a, b) => {
             node_vars(cells, a, f);
             node_vars(cells, b, f);
         }
-        Node::Ite(_, a, b, c) => {
+        Node::Ite(_, a, b, c) | Node::SoftIte(_, a, b, c) => {
             node_vars(cells, a, f);
             node_vars(cells, b, f);
             node_vars(cells, c, f);
@@ -290,10 +298,12 @@ fn arity_max(n: &Node) -> u32 {
     match n {
         Node::Goal(_, _, a) | Node::Meta(_, _, a) => a.len() as u32,
         Node::Direct(_) => 1,
-        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) => {
+        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) | Node::SoftIfThen(a, b) => {
             arity_max(a).max(arity_max(b))
         }
-        Node::Ite(_, a, b, c) => arity_max(a).max(arity_max(b)).max(arity_max(c)),
+        Node::Ite(_, a, b, c) | Node::SoftIte(_, a, b, c) => {
+            arity_max(a).max(arity_max(b)).max(arity_max(c))
+        }
         Node::Not(_, a) => arity_max(a),
     }
 }
@@ -730,6 +740,32 @@ impl Comp<'_> {
                 self.code[try_at] = Instr::TryElse(self.code.len() as u32);
                 self.goal(e, cut, false);
                 self.code[jump_at] = Instr::Jump(self.code.len() as u32);
+                false
+            }
+            Node::SoftIte(name, c, t, e) => {
+                // the else branch's choicepoint is disabled (not cut) when the condition
+                // succeeds: the condition's other answers stay
+                self.code.push(Instr::Count(*name, 2));
+                let y = self.y_slot();
+                self.code.push(Instr::SaveB(y));
+                let try_at = self.code.len();
+                self.code.push(Instr::TryElse(0));
+                self.goal(c, CutTo::Local(y, 1), false);
+                self.code.push(Instr::Meta(super::meta::Op::SoftCut(y)));
+                self.goal(t, cut, false);
+                let jump_at = self.code.len();
+                self.code.push(Instr::Jump(0));
+                self.code[try_at] = Instr::TryElse(self.code.len() as u32);
+                self.goal(e, cut, false);
+                self.code[jump_at] = Instr::Jump(self.code.len() as u32);
+                false
+            }
+            Node::SoftIfThen(c, t) => {
+                self.code.push(Instr::Count(atom::SOFT_ARROW, 2));
+                let y = self.y_slot();
+                self.code.push(Instr::SaveB(y));
+                self.goal(c, CutTo::Local(y, 0), false);
+                self.goal(t, cut, false);
                 false
             }
             Node::IfThen(c, t) => {

@@ -20,7 +20,7 @@
 //!   and an environment holding its height through which the goal returns. An error (a `throw/1`
 //!   or a built-in's) unwinds the choicepoints to the newest active catcher that unifies with
 //!   the ball ([`CoreQuery::resume`]); budgets are not catchable.
-//! - What the core cannot run at run time (a host predicate, `*->`, a predicate that uses one)
+//! - What the core cannot run at run time (a host predicate, a predicate that uses one)
 //!   ends the query with [`CoreQuery::refused`] set.
 
 use super::compile::{self, Node};
@@ -46,6 +46,9 @@ pub enum Op {
     Collect,
     /// `catch/3`'s goal exited: deactivate its catcher, return through its environment.
     PopCatch,
+    /// `*->`'s condition succeeded: the else branch's choicepoint (at the height saved in
+    /// `Y(y)`) is disabled, as the interpreter's `SoftCut` frame disables it.
+    SoftCut(u32),
 }
 
 /// A trail entry reactivating the catcher of choicepoint `n & !CATCH_FLAG`.
@@ -72,6 +75,7 @@ pub(super) struct State {
     resolved: HashMap<(Atom, u32), Dispatch>,
     collect_at: Option<u32>,
     pop_catch_at: Option<u32>,
+    fail_at: Option<u32>,
     refused: Option<String>,
 }
 
@@ -256,6 +260,24 @@ impl CoreQuery {
                     return Err(self.budget("heap", self.limits.max_heap_cells as u64));
                 }
                 Ok(false)
+            }
+            Op::SoftCut(y) => {
+                let Cell::Int(h) = self.ys[(self.ybase + y) as usize] else {
+                    unreachable!("a saved height")
+                };
+                let at = match self.meta.fail_at {
+                    Some(a) => a,
+                    None => {
+                        let a = self.code.code.len() as u32;
+                        self.code.code.push(super::Instr::Fail);
+                        self.meta.fail_at = Some(a);
+                        a
+                    }
+                };
+                if let Some(cp) = self.cps.get_mut(h as usize) {
+                    cp.kind = CpKind::Alt { pc: at };
+                }
+                Ok(true)
             }
             Op::PopCatch => {
                 let env = self.envs[self.e as usize];
@@ -581,7 +603,11 @@ impl CoreQuery {
                         Node::Ite(name, Box::new(c), Box::new(t), e)
                     }
                     Some((f, 2)) if f == atom::SOFT_ARROW => {
-                        return Err(Why::Refuse("*->/2".into()))
+                        sk.key.extend([f.0, 2]);
+                        let c = self.skel(data, sk, self.store.arg(left, 0), true)?;
+                        let t = self.skel(data, sk, self.store.arg(left, 1), true)?;
+                        let e = sub(self, sk, 1, true)?;
+                        Node::SoftIte(name, Box::new(c), Box::new(t), e)
                     }
                     _ => Node::Disj(name, sub(self, sk, 0, true)?, sub(self, sk, 1, true)?),
                 }
@@ -595,7 +621,9 @@ impl CoreQuery {
             Dispatch::Control(Control::True | Control::Fail | Control::Cut) => {
                 Node::Goal(disp, name, Vec::new())
             }
-            Dispatch::Control(Control::SoftIfThen) => return Err(Why::Refuse("*->/2".into())),
+            Dispatch::Control(Control::SoftIfThen) => {
+                Node::SoftIfThen(sub(self, sk, 0, true)?, sub(self, sk, 1, true)?)
+            }
             Dispatch::Host(_) => {
                 return Err(Why::Refuse(format!("the host predicate {name}/{arity}")))
             }

@@ -309,3 +309,15 @@ loopy(N) :- N1 is N + 1, loopy(N1).
 % query catch(loopy(0), E, true)
 % budget 1000 catch(loopy(0), E, true)
 % budget 7 cat1(R)
+
+% --- soft-cut *-> ---
+sc1(X, Y) :- (c1(X) *-> Y = X ; Y = none).
+sc2(Y) :- (fail *-> Y = 1 ; Y = 2).
+sc3(X) :- (c1(X) *-> true), X > 1.
+sc4(X, Y) :- (c1(X), ! *-> Y = a ; Y = b).
+% query sc1(X, Y)
+% query sc2(Y)
+% query sc3(X)
+% query sc4(X, Y)
+% query G = (c1(X) *-> Y = X ; Y = 0), call(G)
+% query findall(X-Y, (c1(X) *-> member(Y, [a, b]) ; Y = none), L)

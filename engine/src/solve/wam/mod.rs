@@ -23,11 +23,12 @@
 //!   constructs included, as their meta-call counts them), one per clause retry and built-in
 //!   retry, one for the query's `call/1`.
 //!
-//! Subset: user predicates, `,`, `;`, `->`, `\+`/`not/1`, `!`, `true`, `fail`/`false`, and the
-//! native built-ins (deterministic or not). A query reaching a host predicate, `call/N`,
-//! `catch/3`, `throw/1`, `findall`, `*->` or a variable goal is refused ([`CoreQuery::new`]
-//! returns the reason). Not done (phase 2): garbage collection, memo tables, profiles, the
-//! choicepoint and frame budgets (the heap budget is checked, at other points than the
+//! Subset: user predicates, `,`, `;`, `->`, `*->`, `\+`/`not/1`, `!`, `true`, `fail`/`false`,
+//! the native built-ins (deterministic or not), and the meta-calls of [`meta`] (`call/N`, a
+//! variable goal, `findall/3,4`, `catch/3`, `throw/1`). A query reaching a host predicate is
+//! refused ([`CoreQuery::new`] returns the reason); one that meta-calls it at run time stops
+//! there ([`CoreQuery::refused`]). Not done (phase 2): garbage collection, memo tables,
+//! profiles, the choicepoint and frame budgets (the heap budget is checked, at other points than the
 //! interpreter's, as the core builds fewer cells), the call path of errors.
 
 mod compile;

@@ -89,18 +89,21 @@ fn the_compiled_core_prints_the_interpreters_answers_and_refuses_what_it_cannot_
         "parent(ann, _)",
         "numlist(1, 100000, L), len(L, N), N > 5",
         "X is foo + 1",
+        "findall(X, parent(tom, X), L)",
     ] {
         let interp = sidl(&["query", FILE, goal, "--no-memo"]);
         let core = sidl(&["query", FILE, goal, "--core", "compiled"]);
         assert_eq!(core, interp, "{goal}");
     }
-    let (out, err, code) = sidl(&[
-        "query",
-        FILE,
-        "findall(X, parent(tom, X), L)",
-        "--core",
-        "compiled",
-    ]);
+    // (a goal of more arguments than the core has registers)
+    let wide = format!(
+        "p({})",
+        (0..300)
+            .map(|i| format!("X{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let (out, err, code) = sidl(&["query", FILE, &wide, "--core", "compiled"]);
     assert_eq!((out.as_str(), code), ("", 1));
     assert!(
         err.contains("the compiled core cannot run this query"),

@@ -183,3 +183,141 @@ err5 :- X is 1 / 0, X > 0.
 % query exclude_dups([a, b, a], L)
 % query delete([a, b, a], a, L)
 % query subtract([1, 2, 3], [2], L)
+
+% --- meta-calls: call/N, a variable goal (engine/src/solve/wam/meta.rs) ---
+add(X, Y, Z) :- Z is X + Y.
+twice(G, X, Z) :- call(G, X, Y), call(G, Y, Z).
+vgoal(G) :- G.
+vcut(X) :- G = !, c1(X), (G ; true).
+vcut2(X) :- call((c1(X), !)).
+vcut3(X) :- c1(X), call(!), X > 1.
+nested(L) :- call(findall, X, call(c1, X), L).
+% query call(c1, X)
+% query call(add(1), 2, Z)
+% query twice(add(3), 1, Z)
+% query twice(app([a]), [], L)
+% query vgoal(c1(X))
+% query vgoal((c1(X), X > 1))
+% query vgoal((c1(X) -> true ; fail))
+% query vgoal((c1(X) ; X = 9))
+% query vgoal(\+ c1(4))
+% query vgoal(not(c1(X)))
+% query vgoal(_)
+% query vgoal(3)
+% query vgoal((c1(X), 3))
+% query vgoal((c1(X), _))
+% query vgoal(undefined_goal(1))
+% query vgoal(!)
+% query vcut(X)
+% query vcut2(X)
+% query vcut3(X)
+% query G = c1(X), G
+% query G = (c1(X), !), call(G)
+% query X = 1, call(G)
+% query call(1)
+% query call(foo:bar)
+% query call(c1, X, Y)
+% query nested(L)
+% query maplist(add(1), [1, 2, 3], L)
+% query maplist(c1, L)
+% query foldl(add, [1, 2, 3], 0, S)
+% query include(\=(2), [1, 2, 3], L)
+% query once(c1(X))
+% query ignore(c1(5))
+% query \+ \+ c1(X)
+% query not(c1(2))
+% budget 5 twice(add(3), 1, Z)
+% budget 10 maplist(add(1), [1, 2, 3, 4, 5, 6], L)
+
+% --- findall/3,4, forall/2, aggregate_all/3 ---
+fa1(L) :- findall(X-Y, (c1(X), findall(Z, (c1(Z), Z < X), Y)), L).
+fa2(L) :- findall(X, (c1(X), !), L).
+fa3(X, L) :- c1(X), findall(Y, (c1(Y), Y >= X), L).
+fa4(L) :- findall(X, (c1(X), _ is X / (X - 2)), L).
+fa5(N) :- findall(X, c1(X), L), length(L, N).
+% query findall(X, c1(X), L)
+% query findall(X, fail, L)
+% query findall(f(X, Y), member(X-Y, [1-a, 2-B, 3-B]), L)
+% query findall(X, c1(X), [A, B | C])
+% query findall(X, c1(X), [_])
+% query findall(X, c1(X), L, [end])
+% query findall(X, G, L)
+% query findall(X, 3, L)
+% query findall(X, (c1(X) ; X = 4), L)
+% query fa1(L)
+% query fa2(L)
+% query fa3(X, L)
+% query fa4(L)
+% query fa5(N)
+% query forall(c1(X), X > 0)
+% query forall(c1(X), X > 1)
+% query aggregate_all(count, c1(_), N)
+% query aggregate_all(sum(X), c1(X), S)
+% query aggregate_all(max(X), c1(X), M)
+% query aggregate_all(bag(X), c1(X), B)
+% query aggregate_all(set(X), member(X, [b, a, b]), S)
+% query aggregate_all(max(X, X), c1(X), M)
+% query aggregate_all(count, fail, N)
+% query aggregate_all(foo, c1(_), N)
+% query findall(X, between(1, 5, X), L), sort(0, @>=, L, S)
+% query setof(X, c1(X), L)
+% query bagof(X-Y, member(X-Y, [1-a, 2-b, 1-c]), L)
+% query permutation([1, 2, 3], P)
+% query subtract([1, 2, 3], [2], L)
+% budget 20 findall(X, between(1, 100, X), L)
+% budget 30 fa1(L)
+
+% --- catch/3, throw/1 ---
+th(X) :- c1(X), X > 1, throw(found(X)).
+cat1(R) :- catch(th(_), found(R), true).
+cat2(X) :- catch(c1(X), _, true).
+cat3(R) :- catch(err1(_), error(E, _), R = caught(E)).
+cat4(R) :- catch(catch(th(_), other, R = inner), found(X), R = outer(X)).
+cat5(X) :- catch(c1(X), _, true), X > 1, throw(late(X)).
+cat6(R) :- catch(cat5(_), late(X), R = X).
+cat7(L) :- findall(X, catch(th(X), found(Y), X = y(Y)), L).
+cat8(R) :- catch((c1(X), X > 2, throw(x(X))), x(Y), (R = Y, !)).
+cat9(R) :- catch(throw(_), E, R = E).
+cat10(R) :- catch(call(1), E, R = E).
+cat11(R) :- catch(findall(X, (c1(X), X > 2, throw(f(X))), _), f(Y), R = Y).
+cat12(X) :- catch(c1(X), _, true), !.
+loopy(N) :- N1 is N + 1, loopy(N1).
+% query cat1(R)
+% query cat2(X)
+% query cat3(R)
+% query cat4(R)
+% query cat5(X)
+% query cat6(R)
+% query cat7(L)
+% query cat8(R)
+% query cat9(R)
+% query cat10(R)
+% query cat11(R)
+% query cat12(X)
+% query catch(true, _, true)
+% query catch(fail, _, true)
+% query catch(throw(a), b, true)
+% query catch(throw(a), a, fail)
+% query catch(throw(a), a, throw(b))
+% query catch(throw(f(X)), f(Y), Y = 1)
+% query catch(X is foo + 1, error(type_error(T, V), _), true)
+% query catch(undefined_pred(1), error(E, C), true)
+% query catch(atom_length(X, _), E, true)
+% query catch(c1(X), E, true), X > 2
+% query throw(x)
+% query throw(_)
+% query catch(loopy(0), E, true)
+% budget 1000 catch(loopy(0), E, true)
+% budget 7 cat1(R)
+
+% --- soft-cut *-> ---
+sc1(X, Y) :- (c1(X) *-> Y = X ; Y = none).
+sc2(Y) :- (fail *-> Y = 1 ; Y = 2).
+sc3(X) :- (c1(X) *-> true), X > 1.
+sc4(X, Y) :- (c1(X), ! *-> Y = a ; Y = b).
+% query sc1(X, Y)
+% query sc2(Y)
+% query sc3(X)
+% query sc4(X, Y)
+% query G = (c1(X) *-> Y = X ; Y = 0), call(G)
+% query findall(X-Y, (c1(X) *-> member(Y, [a, b]) ; Y = none), L)

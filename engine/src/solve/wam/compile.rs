@@ -26,9 +26,23 @@ pub(super) enum Node {
     Ite(Atom, Box<Node>, Box<Node>, Box<Node>),
     /// `(C -> T)`.
     IfThen(Box<Node>, Box<Node>),
+    /// `(C *-> T ; E)`: the name of the disjunction, C, T, E.
+    SoftIte(Atom, Box<Node>, Box<Node>, Box<Node>),
+    /// `(C *-> T)`.
+    SoftIfThen(Box<Node>, Box<Node>),
     /// `\+ G` or `not(G)`.
     Not(Atom, Box<Node>),
+    /// A control construct run at run time on its arguments (`call/N`, `findall/3,4`,
+    /// `catch/3`, `throw/1`, a negation of a goal known only then): [`super::meta`].
+    Meta(Control, Atom, Vec<Cell>),
+    /// A variable goal run as it is bound then, without a count (the query's own variable goal,
+    /// the variable of `not(G)`).
+    Direct(Cell),
 }
+
+/// Why [`decode`] refused: a variable in a goal position that no `call/1` wraps.
+pub(super) const VAR_GOAL: &str = "a variable as a goal";
+const NOT_CALLABLE: &str = "a number or string as a goal";
 
 /// Where a `!` cuts to.
 #[derive(Clone, Copy)]
@@ -39,8 +53,27 @@ enum CutTo {
     Local(u32, u32),
 }
 
-/// The goal at template cell `t` of `cells`, resolved as a meta-call resolves it.
-pub(super) fn decode(data: &ProgramData, cells: &[Cell], t: Cell) -> Result<Node, String> {
+/// The query's goal: as [`decode`] with the ISO body conversion (`conv`), a variable goal run
+/// directly.
+pub(super) fn decode_query(data: &ProgramData, cells: &[Cell], t: Cell) -> Result<Node, String> {
+    match t {
+        Cell::Var(_) | Cell::Ref(_) => Ok(Node::Direct(t)),
+        _ => match decode(data, cells, t, true) {
+            // a number in a goal position: the query as a meta-call (its type error)
+            Err(e) if e == NOT_CALLABLE => Ok(Node::Direct(t)),
+            r => r,
+        },
+    }
+}
+
+/// The goal at template cell `t` of `cells`, resolved as a meta-call resolves it; `conv`: a
+/// variable goal is `call(G)` (the ISO body conversion of a meta-called goal), else refused.
+pub(super) fn decode(
+    data: &ProgramData,
+    cells: &[Cell],
+    t: Cell,
+    conv: bool,
+) -> Result<Node, String> {
     let (name, args): (Atom, Vec<Cell>) = match t {
         Cell::Atom(a) => (a, Vec::new()),
         Cell::Struct(p) => match cells[p as usize] {
@@ -48,11 +81,14 @@ pub(super) fn decode(data: &ProgramData, cells: &[Cell], t: Cell) -> Result<Node
             _ => return Err("a malformed goal".into()),
         },
         Cell::List(p) => (atom::DOT, cells[p as usize..p as usize + 2].to_vec()),
-        Cell::Var(_) | Cell::Ref(_) => return Err("a variable as a goal (call/1)".into()),
-        _ => return Err("a number or string as a goal".into()),
+        Cell::Var(_) | Cell::Ref(_) if conv => {
+            return Ok(Node::Meta(Control::Call(0), atom::CALL, vec![t]))
+        }
+        Cell::Var(_) | Cell::Ref(_) => return Err(VAR_GOAL.into()),
+        _ => return Err(NOT_CALLABLE.into()),
     };
     let disp = resolve(data, name, args.len() as u32);
-    node(data, cells, disp, name, args)
+    node(data, cells, disp, name, args, conv)
 }
 
 /// The node of goal `name(args)` with dispatch `disp`.
@@ -62,27 +98,38 @@ pub(super) fn node(
     disp: Dispatch,
     name: Atom,
     args: Vec<Cell>,
+    conv: bool,
 ) -> Result<Node, String> {
-    let sub = |i: usize| decode(data, cells, args[i]).map(Box::new);
+    let sub = |i: usize| decode(data, cells, args[i], conv).map(Box::new);
     Ok(match disp {
         Dispatch::Control(Control::Conj) => Node::Conj(sub(0)?, sub(1)?),
         Dispatch::Control(Control::Disj) => {
-            let left = decode(data, cells, args[0])?;
+            let left = decode(data, cells, args[0], conv)?;
             match left {
                 Node::IfThen(c, t) => Node::Ite(name, c, t, sub(1)?),
+                Node::SoftIfThen(c, t) => Node::SoftIte(name, c, t, sub(1)?),
                 l => Node::Disj(name, Box::new(l), sub(1)?),
             }
         }
         Dispatch::Control(Control::IfThen) => Node::IfThen(sub(0)?, sub(1)?),
-        Dispatch::Control(Control::Not) => Node::Not(name, sub(0)?),
+        Dispatch::Control(Control::SoftIfThen) => Node::SoftIfThen(sub(0)?, sub(1)?),
+        Dispatch::Control(Control::Not) => {
+            // `not/1`'s goal is not converted; a variable goal inside: run at run time
+            match decode(data, cells, args[0], conv && name == atom::NOT_PROVABLE) {
+                Ok(g) => Node::Not(name, Box::new(g)),
+                Err(e) if e == VAR_GOAL => Node::Meta(Control::Not, name, args),
+                Err(e) => return Err(e),
+            }
+        }
+        Dispatch::Control(
+            c @ (Control::Call(_)
+            | Control::Findall
+            | Control::Findall4
+            | Control::Catch
+            | Control::Throw),
+        ) => Node::Meta(c, name, args),
         Dispatch::Control(Control::True | Control::Fail | Control::Cut) => {
             Node::Goal(disp, name, args)
-        }
-        Dispatch::Control(c) => {
-            return Err(format!(
-                "the control construct {name}/{} ({c:?})",
-                args.len()
-            ))
         }
         Dispatch::Host(_) => return Err(format!("the host predicate {name}/{}", args.len())),
         Dispatch::Native(_)
@@ -103,7 +150,7 @@ pub(super) fn node(
 pub(super) fn clause_body(data: &ProgramData, c: &ClauseT) -> Result<Vec<Node>, String> {
     c.body
         .iter()
-        .map(|g| node(data, &c.cells, g.disp, g.name, g.args.to_vec()))
+        .map(|g| node(data, &c.cells, g.disp, g.name, g.args.to_vec(), false))
         .collect()
 }
 
@@ -112,12 +159,15 @@ pub(super) fn callees(nodes: &[Node], out: &mut Vec<u32>) {
     for n in nodes {
         match n {
             Node::Goal(Dispatch::User(p), ..) => out.push(*p),
-            Node::Goal(..) => {}
-            Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) => {
+            Node::Goal(..) | Node::Meta(..) | Node::Direct(_) => {}
+            Node::Conj(a, b)
+            | Node::Disj(_, a, b)
+            | Node::IfThen(a, b)
+            | Node::SoftIfThen(a, b) => {
                 callees(std::slice::from_ref(a.as_ref()), out);
                 callees(std::slice::from_ref(b.as_ref()), out);
             }
-            Node::Ite(_, a, b, c) => {
+            Node::Ite(_, a, b, c) | Node::SoftIte(_, a, b, c) => {
                 callees(std::slice::from_ref(a.as_ref()), out);
                 callees(std::slice::from_ref(b.as_ref()), out);
                 callees(std::slice::from_ref(c.as_ref()), out);
@@ -127,8 +177,12 @@ pub(super) fn callees(nodes: &[Node], out: &mut Vec<u32>) {
     }
 }
 
+/// A goal that calls on (a user predicate or a meta-call): it ends a chunk.
 fn is_call(n: &Node) -> bool {
-    matches!(n, Node::Goal(Dispatch::User(_), ..))
+    matches!(
+        n,
+        Node::Goal(Dispatch::User(_), ..) | Node::Meta(..) | Node::Direct(_)
+    )
 }
 
 fn slot(c: Cell) -> Option<u32> {
@@ -221,16 +275,17 @@ fn vars_of(cells: &[Cell], t: Cell, f: &mut dyn FnMut(u32)) {
 
 fn node_vars(cells: &[Cell], n: &Node, f: &mut dyn FnMut(u32)) {
     match n {
-        Node::Goal(_, _, args) => {
+        Node::Goal(_, _, args) | Node::Meta(_, _, args) => {
             for &a in args {
                 vars_of(cells, a, f);
             }
         }
-        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) => {
+        Node::Direct(t) => vars_of(cells, *t, f),
+        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) | Node::SoftIfThen(a, b) => {
             node_vars(cells, a, f);
             node_vars(cells, b, f);
         }
-        Node::Ite(_, a, b, c) => {
+        Node::Ite(_, a, b, c) | Node::SoftIte(_, a, b, c) => {
             node_vars(cells, a, f);
             node_vars(cells, b, f);
             node_vars(cells, c, f);
@@ -241,11 +296,14 @@ fn node_vars(cells: &[Cell], n: &Node, f: &mut dyn FnMut(u32)) {
 
 fn arity_max(n: &Node) -> u32 {
     match n {
-        Node::Goal(_, _, a) => a.len() as u32,
-        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) => {
+        Node::Goal(_, _, a) | Node::Meta(_, _, a) => a.len() as u32,
+        Node::Direct(_) => 1,
+        Node::Conj(a, b) | Node::Disj(_, a, b) | Node::IfThen(a, b) | Node::SoftIfThen(a, b) => {
             arity_max(a).max(arity_max(b))
         }
-        Node::Ite(_, a, b, c) => arity_max(a).max(arity_max(b)).max(arity_max(c)),
+        Node::Ite(_, a, b, c) | Node::SoftIte(_, a, b, c) => {
+            arity_max(a).max(arity_max(b)).max(arity_max(c))
+        }
         Node::Not(_, a) => arity_max(a),
     }
 }
@@ -266,7 +324,10 @@ pub(super) fn clause(
 ) -> u32 {
     let addr = code.len() as u32;
     let nv = nvars as usize;
-    let construct = query || body.iter().any(|n| !matches!(n, Node::Goal(..)));
+    let construct = query
+        || body
+            .iter()
+            .any(|n| !matches!(n, Node::Goal(..) | Node::Meta(..) | Node::Direct(_)));
     // occurrences and chunks
     let mut count = vec![0u32; nv];
     let mut first_chunk = vec![u32::MAX; nv];
@@ -295,7 +356,10 @@ pub(super) fn clause(
         }
     }
     let calls = body.iter().filter(|n| is_call(n)).count();
-    let last_call = body.last().is_some_and(is_call) && !query;
+    let last_call = body
+        .last()
+        .is_some_and(|n| matches!(n, Node::Goal(Dispatch::User(_), ..)))
+        && !query;
     let env = construct || calls >= 2 || (calls == 1 && !last_call);
     let max_a = body
         .iter()
@@ -678,6 +742,32 @@ impl Comp<'_> {
                 self.code[jump_at] = Instr::Jump(self.code.len() as u32);
                 false
             }
+            Node::SoftIte(name, c, t, e) => {
+                // the else branch's choicepoint is disabled (not cut) when the condition
+                // succeeds: the condition's other answers stay
+                self.code.push(Instr::Count(*name, 2));
+                let y = self.y_slot();
+                self.code.push(Instr::SaveB(y));
+                let try_at = self.code.len();
+                self.code.push(Instr::TryElse(0));
+                self.goal(c, CutTo::Local(y, 1), false);
+                self.code.push(Instr::Meta(super::meta::Op::SoftCut(y)));
+                self.goal(t, cut, false);
+                let jump_at = self.code.len();
+                self.code.push(Instr::Jump(0));
+                self.code[try_at] = Instr::TryElse(self.code.len() as u32);
+                self.goal(e, cut, false);
+                self.code[jump_at] = Instr::Jump(self.code.len() as u32);
+                false
+            }
+            Node::SoftIfThen(c, t) => {
+                self.code.push(Instr::Count(atom::SOFT_ARROW, 2));
+                let y = self.y_slot();
+                self.code.push(Instr::SaveB(y));
+                self.goal(c, CutTo::Local(y, 0), false);
+                self.goal(t, cut, false);
+                false
+            }
             Node::IfThen(c, t) => {
                 self.code.push(Instr::Count(atom::ARROW, 2));
                 let y = self.y_slot();
@@ -685,6 +775,24 @@ impl Comp<'_> {
                 self.goal(c, CutTo::Local(y, 0), false);
                 self.code.push(Instr::CutY(y, 0));
                 self.goal(t, cut, false);
+                false
+            }
+            Node::Meta(c, name, args) => {
+                for (i, &t) in args.iter().enumerate() {
+                    self.put_arg(t, i as u32);
+                }
+                self.code.push(Instr::Meta(super::meta::Op::Ctl(
+                    *c,
+                    *name,
+                    args.len() as u32,
+                )));
+                self.called = true;
+                false
+            }
+            Node::Direct(t) => {
+                self.put_arg(*t, 0);
+                self.code.push(Instr::Meta(super::meta::Op::Direct));
+                self.called = true;
                 false
             }
             Node::Not(name, g) => {

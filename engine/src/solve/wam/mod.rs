@@ -23,14 +23,16 @@
 //!   constructs included, as their meta-call counts them), one per clause retry and built-in
 //!   retry, one for the query's `call/1`.
 //!
-//! Subset: user predicates, `,`, `;`, `->`, `\+`/`not/1`, `!`, `true`, `fail`/`false`, and the
-//! native built-ins (deterministic or not). A query reaching a host predicate, `call/N`,
-//! `catch/3`, `throw/1`, `findall`, `*->` or a variable goal is refused ([`CoreQuery::new`]
-//! returns the reason). Not done (phase 2): garbage collection, memo tables, profiles, the
-//! choicepoint and frame budgets (the heap budget is checked, at other points than the
+//! Subset: user predicates, `,`, `;`, `->`, `*->`, `\+`/`not/1`, `!`, `true`, `fail`/`false`,
+//! the native built-ins (deterministic or not), and the meta-calls of [`meta`] (`call/N`, a
+//! variable goal, `findall/3,4`, `catch/3`, `throw/1`). A query reaching a host predicate is
+//! refused ([`CoreQuery::new`] returns the reason); one that meta-calls it at run time stops
+//! there ([`CoreQuery::refused`]). Not done (phase 2): garbage collection, memo tables,
+//! profiles, the choicepoint and frame budgets (the heap budget is checked, at other points than the
 //! interpreter's, as the core builds fewer cells), the call path of errors.
 
 mod compile;
+mod meta;
 
 use crate::atom::{self, Atom};
 use crate::solve::builtins::{Builtin, Ctx, Det};
@@ -110,6 +112,8 @@ pub enum Instr {
     Stop,
     // The register instructions by register kind (what [`specialise`] makes of the ones above:
     // the machine runs these, without a test of the kind).
+    /// A meta-call or its machinery ([`meta::Op`]).
+    Meta(meta::Op),
     GetVarX(u32, u32),
     GetVarY(u32, u32),
     GetValX(u32, u32),
@@ -160,11 +164,25 @@ struct Env {
 enum CpKind {
     /// The clauses of a call: candidate list `list` of `pred`, next position `pos`; the
     /// argument registers saved at `saved`.
-    Clauses { pred: u32, list: u32, pos: u32 },
+    Clauses {
+        pred: u32,
+        list: u32,
+        pos: u32,
+    },
     /// An alternative inside a clause.
-    Alt { pc: u32 },
+    Alt {
+        pc: u32,
+    },
     /// A native built-in's other answers.
-    Native { k: u32, state: u64 },
+    Native {
+        k: u32,
+        state: u64,
+    },
+    /// `findall/3,4` (result and tail saved), `catch/3` (catcher and recovery saved).
+    Findall,
+    Catch {
+        active: bool,
+    },
 }
 
 #[derive(Clone, Copy)]
@@ -187,6 +205,8 @@ struct Code {
     natives: Vec<Native>,
     /// Per predicate (empty: not compiled).
     preds: Vec<PredCode>,
+    /// Per predicate: compiled (or being compiled)?
+    done: Vec<bool>,
     regs: u32,
 }
 
@@ -213,11 +233,12 @@ fn compile_query(prog: &Program, goal: &Term, nvars: u32) -> Result<(Code, u32),
     let mut cells = Vec::new();
     let mut ends = Vec::new();
     let root = crate::solve::compile::compile_term(goal, &mut cells, &mut ends);
-    let body = compile::decode(data, &cells, root)?;
+    let body = compile::decode_query(data, &cells, root)?;
     let mut code = Code {
         code: Vec::new(),
         natives: Vec::new(),
         preds: vec![PredCode::default(); data.preds.len()],
+        done: vec![false; data.preds.len()],
         regs: 0,
     };
     let mut todo = Vec::new();
@@ -233,9 +254,16 @@ fn compile_query(prog: &Program, goal: &Term, nvars: u32) -> Result<(Code, u32),
         true,
         &mut code.regs,
     );
-    let mut done = vec![false; data.preds.len()];
+    specialise(&mut code.code);
+    compile_preds(data, &mut code, todo)?;
+    Ok((code, start))
+}
+
+/// Compiles the predicates `todo` and those they reach (not yet compiled) at the end of the code.
+fn compile_preds(data: &ProgramData, code: &mut Code, mut todo: Vec<u32>) -> Result<(), String> {
+    let from = code.code.len();
     while let Some(p) = todo.pop() {
-        if std::mem::replace(&mut done[p as usize], true) {
+        if std::mem::replace(&mut code.done[p as usize], true) {
             continue;
         }
         let pred = &data.preds[p as usize];
@@ -268,11 +296,11 @@ fn compile_query(prog: &Program, goal: &Term, nvars: u32) -> Result<(Code, u32),
             arity: pred.arity,
         };
     }
-    specialise(&mut code.code);
+    specialise(&mut code.code[from..]);
     if code.regs as usize >= XREGS {
         return Err(format!("more than {XREGS} registers"));
     }
-    Ok((code, start))
+    Ok(())
 }
 
 /// A query run by the compiled core (as [`crate::solve::Query`] runs one by the interpreter).
@@ -300,6 +328,7 @@ pub struct CoreQuery {
     var_cells: Vec<Cell>,
     started: bool,
     done: bool,
+    meta: meta::State,
 }
 
 type Fault = Box<SolveError>;
@@ -360,6 +389,7 @@ impl CoreQuery {
             var_cells: cells,
             started: false,
             done: false,
+            meta: meta::State::default(),
         })
     }
 
@@ -394,15 +424,7 @@ impl CoreQuery {
             self.done = true;
             return None;
         }
-        let r = if redo {
-            match self.backtrack() {
-                Ok(true) => self.run(),
-                Ok(false) => Ok(false),
-                Err(e) => Err(e),
-            }
-        } else {
-            self.run()
-        };
+        let r = self.resume(redo);
         match r {
             Ok(true) => {
                 let mut names = HashMap::new();
@@ -556,7 +578,9 @@ impl CoreQuery {
                 return Ok(false);
             };
             // (a built-in's bindings above the choicepoint's heap are trailed too: undone first)
-            self.store.undo_to(cp.trail as usize, |_| {});
+            let cps = &mut self.cps;
+            self.store
+                .undo_to(cp.trail as usize, |h| meta::reactivate(cps, h));
             self.store.heap.truncate(cp.heap as usize);
             self.set_e(cp.e);
             self.cpc = cp.cpc;
@@ -606,6 +630,11 @@ impl CoreQuery {
                     match self.native(k, &args, Some(state), cp.pc)? {
                         true => return Ok(true),
                         false => continue,
+                    }
+                }
+                CpKind::Findall | CpKind::Catch { .. } => {
+                    if self.meta_retry(cp) {
+                        return Ok(true);
                     }
                 }
             }
@@ -977,6 +1006,11 @@ impl CoreQuery {
                 Instr::Jump(pc) => self.pc = pc,
                 Instr::Fail => fail!(),
                 Instr::Stop => return Ok(true),
+                Instr::Meta(op) => {
+                    if !self.meta(data, op)? {
+                        fail!();
+                    }
+                }
                 Instr::GetVar(..)
                 | Instr::GetVal(..)
                 | Instr::UnifyVar(_)

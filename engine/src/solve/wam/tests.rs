@@ -26,11 +26,50 @@ fn naive_reverse() {
     assert_eq!(n, 1 + 5 + 10);
 }
 
+/// A program with host predicate `h/1` (the game manager's kind: outside the core).
+fn with_host(src: &str) -> Program {
+    let parsed = crate::syntax::parse_file(src);
+    let clauses = parsed
+        .clauses
+        .into_iter()
+        .map(|c| crate::solve::compile::SourceClause {
+            term: c.term,
+            span: c.span,
+            var_names: c.var_names.into(),
+        });
+    let (p, d) = crate::solve::build::ProgramBuilder::new()
+        .host_predicates(&[(crate::atom::Atom::new("h"), 1)])
+        .clauses(clauses)
+        .build();
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    p
+}
+
 #[test]
 fn outside_the_subset_is_refused() {
-    let (p, _) = Program::from_source("p(X) :- findall(Y, q(Y), X).\nq(1).\n");
+    // at compile time: a predicate the query reaches calls a host predicate
+    let p = with_host("p(X) :- h(X).\nq(G) :- call(G).\n");
     let e = CoreQuery::parse(&p, "p(L)", Limits::default())
         .err()
         .expect("refused");
     assert!(e.contains("p/1"), "{e}");
+    // at run time: a meta-call reaches it
+    let mut q = CoreQuery::parse(&p, "q(h(1))", Limits::default()).expect("compiled");
+    let e = q.next_answer().expect("an error").expect_err("refused");
+    assert!(e.message.contains("host predicate h/1"), "{}", e.message);
+    assert_eq!(q.refused(), Some("the host predicate h/1"));
+}
+
+#[test]
+fn meta_calls() {
+    let src = "c(1).\nc(2).\nc(3).\nadd(X, Y, Z) :- Z is X + Y.\n";
+    // call/1 of the query, call/3, add/3, is/2
+    assert_eq!(
+        answers(src, "call(add(1), 2, Z)"),
+        (vec!["Z = 3.".into()], 4)
+    );
+    let (a, _) = answers(src, "findall(X, c(X), L), catch(throw(L), B, true)");
+    assert_eq!(a, vec!["X = _G0, L = [1,2,3], B = [1,2,3]."]);
+    let (a, _) = answers(src, "(c(X) *-> true ; X = 0)");
+    assert_eq!(a.len(), 3);
 }

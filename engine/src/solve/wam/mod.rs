@@ -23,17 +23,20 @@
 //!   constructs included, as their meta-call counts them), one per clause retry and built-in
 //!   retry, one for the query's `call/1`.
 //!
-//! Subset: user predicates, `,`, `;`, `->`, `\+`/`not/1`, `!`, `true`, `fail`/`false`, and the
-//! native built-ins (deterministic or not). A query reaching a host predicate, `call/N`,
-//! `catch/3`, `throw/1`, `findall`, `*->` or a variable goal is refused ([`CoreQuery::new`]
-//! returns the reason). Not done (phase 2): garbage collection, memo tables, profiles, the
+//! Subset: user predicates, `,`, `;`, `->`, `\+`/`not/1`, `!`, `true`, `fail`/`false`, the
+//! native built-ins (deterministic or not), host predicates ([`Host`], `host.rs`; run with
+//! [`CoreQuery::next_answer_with`]) and `once/1` of a goal known at compile time (`host.rs`).
+//! A query reaching `call/N` of a goal known only at run time, `catch/3`, `throw/1`,
+//! `findall`, `*->` or a variable goal is refused ([`CoreQuery::new`] returns the reason). Not done (phase 2): garbage collection, memo tables, profiles, the
 //! choicepoint and frame budgets (the heap budget is checked, at other points than the
 //! interpreter's, as the core builds fewer cells), the call path of errors.
 
 mod compile;
+mod host;
 
 use crate::atom::{self, Atom};
 use crate::solve::builtins::{Builtin, Ctx, Det};
+use crate::solve::host::{Host, NoHost};
 use crate::solve::machine::{ErrorKind, Limits, SolveError};
 use crate::solve::program::{Key, Program, ProgramData};
 use crate::solve::store::{Cell, Store};
@@ -91,6 +94,8 @@ pub enum Instr {
     Proceed,
     /// Call native built-in `natives[k]` with the argument registers.
     CallNative(u32),
+    /// Call host predicate `id` (name, arity, id) with the argument registers ([`Host::call`]).
+    CallHost(Atom, u32, u32),
     /// An unknown procedure: count the call, raise the existence error.
     Unknown(Atom, u32),
     /// Count a call of a control construct (`true`, `!`, `,`, `;`, `->`, `\+`, `call/1`).
@@ -165,6 +170,8 @@ enum CpKind {
     Alt { pc: u32 },
     /// A native built-in's other answers.
     Native { k: u32, state: u64 },
+    /// A host predicate's other answers (its [`Instr::CallHost`] is at `pc - 1`).
+    Host { state: u64 },
 }
 
 #[derive(Clone, Copy)]
@@ -292,6 +299,9 @@ pub struct CoreQuery {
     cpc: u32,
     b0: u32,
     base: u32,
+    /// The trail's length when the query started (host effects above it are undone when the
+    /// query has no more answers).
+    base_trail: usize,
     limits: Limits,
     /// Inferences counted so far.
     pub inferences: u64,
@@ -353,6 +363,7 @@ impl CoreQuery {
             cpc: NONE,
             b0: 0,
             base,
+            base_trail: 0,
             limits,
             inferences: 0,
             last_call: (atom::CALL, 1),
@@ -385,6 +396,14 @@ impl CoreQuery {
 
     /// The next answer, as [`crate::solve::Query::next_answer`] gives it.
     pub fn next_answer(&mut self) -> Option<Result<Vec<Term>, SolveError>> {
+        self.next_answer_with(&mut NoHost)
+    }
+
+    /// [`CoreQuery::next_answer`] with the host predicates of `host`.
+    pub fn next_answer_with(
+        &mut self,
+        host: &mut dyn Host,
+    ) -> Option<Result<Vec<Term>, SolveError>> {
         if self.done {
             return None;
         }
@@ -395,13 +414,13 @@ impl CoreQuery {
             return None;
         }
         let r = if redo {
-            match self.backtrack() {
-                Ok(true) => self.run(),
+            match self.backtrack(host) {
+                Ok(true) => self.run(host),
                 Ok(false) => Ok(false),
                 Err(e) => Err(e),
             }
         } else {
-            self.run()
+            self.run(host)
         };
         match r {
             Ok(true) => {
@@ -414,6 +433,7 @@ impl CoreQuery {
             }
             Ok(false) => {
                 self.done = true;
+                self.undo_host_effects(host);
                 None
             }
             Err(e) => {
@@ -550,13 +570,14 @@ impl CoreQuery {
     }
 
     /// Backtracks into the newest choicepoint: `Ok(false)` when there is none.
-    fn backtrack(&mut self) -> Result<bool, Fault> {
+    fn backtrack(&mut self, host: &mut dyn Host) -> Result<bool, Fault> {
         loop {
             let Some(&cp) = self.cps.last() else {
                 return Ok(false);
             };
             // (a built-in's bindings above the choicepoint's heap are trailed too: undone first)
-            self.store.undo_to(cp.trail as usize, |_| {});
+            self.store
+                .undo_to(cp.trail as usize, |n| host::undo(host, n));
             self.store.heap.truncate(cp.heap as usize);
             self.set_e(cp.e);
             self.cpc = cp.cpc;
@@ -606,6 +627,11 @@ impl CoreQuery {
                     match self.native(k, &args, Some(state), cp.pc)? {
                         true => return Ok(true),
                         false => continue,
+                    }
+                }
+                CpKind::Host { state } => {
+                    if self.retry_host(host, &cp, state)? {
+                        return Ok(true);
                     }
                 }
             }
@@ -709,14 +735,14 @@ impl CoreQuery {
     }
 
     /// Runs until an answer (`Ok(true)`), no more (`Ok(false)`) or an error.
-    fn run(&mut self) -> Result<bool, Fault> {
+    fn run(&mut self, host: &mut dyn Host) -> Result<bool, Fault> {
         let prog = self.prog.clone();
         let data = prog.data();
         let mut s: u32 = 0;
         let mut write = false;
         macro_rules! fail {
             () => {{
-                if !self.backtrack()? {
+                if !self.backtrack(host)? {
                     return Ok(false);
                 }
                 continue;
@@ -951,6 +977,12 @@ impl CoreQuery {
                         fail!();
                     }
                 }
+                Instr::CallHost(name, arity, id) => {
+                    self.count(name, arity)?;
+                    if !self.call_host(host, id, name, arity, None, self.pc)? {
+                        fail!();
+                    }
+                }
                 Instr::Unknown(name, arity) => {
                     self.count(name, arity)?;
                     return Err(self.error(Term::existence_error(
@@ -1024,6 +1056,7 @@ pub fn listing(prog: &Program, goal: &str) -> Result<String, String> {
                 let n = code.natives[*k as usize];
                 format!("CallNative {}/{}", n.name, n.arity)
             }
+            Instr::CallHost(name, arity, _) => format!("CallHost {name}/{arity}"),
             other => format!("{other:?}"),
         };
         out.push_str(&format!("  {i:4} {text}\n"));

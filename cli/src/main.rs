@@ -227,6 +227,9 @@ fn main() -> ExitCode {
     // this, Rust ignores SIGPIPE and the next `println!` panics.
     sigpipe::reset();
     let cli = Cli::parse();
+    // experimental: the compiled core runs the queries it can (docs/reference.md, `SIDL_CORE`)
+    let core = std::env::var("SIDL_CORE").is_ok_and(|v| v == "compiled");
+    sidl_engine::solve::wam::set_compiled_core_default(core);
     let code = match cli.command {
         Command::Query {
             file,
@@ -343,5 +346,15 @@ fn main() -> ExitCode {
             exploit.as_deref(),
         ),
     };
+    if std::env::var_os("SIDL_CORE_COUNTS").is_some() {
+        let ([core, not_user, outside, tables], refused) = sidl_engine::solve::wam::core_counts();
+        eprintln!(
+            "queries: {core} on the compiled core; on the interpreter: {not_user} not a user \
+             predicate, {outside} outside the core's subset, {tables} memo/state tables"
+        );
+        for why in refused {
+            eprintln!("  refused: {why}");
+        }
+    }
     ExitCode::from(code)
 }

@@ -402,3 +402,37 @@ fn host_corpus() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(run >= 25, "{run}");
 }
+
+/// The core wired into the machine (`solve::machine::core`, switched on for this thread's
+/// machines): `sidl trace` of games whose queries run on it in part, the same trace as on the
+/// interpreter alone, and queries counted on the core.
+#[test]
+fn games_on_the_core_trace_the_same() {
+    use sidl_engine::game::{trace::run_trace, Game, Settings};
+    use sidl_engine::solve::wam::{core_counts, set_compiled_core_default};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut on_core = 0;
+    for g in [
+        "games/nim.sidl",
+        "games/tutorial.sidl",
+        "games/paper/priceNegotiation.sidl",
+        "games/paper/mcp.sidl",
+        "games/econ/public_goods.sidl",
+        "games/kalah.sidl",
+    ] {
+        let src = std::fs::read_to_string(root.join(g)).expect("game");
+        let game = std::sync::Arc::new(Game::load(&src).expect("loads").0);
+        for seed in [1, 2] {
+            set_compiled_core_default(false);
+            let base = run_trace(game.clone(), seed, None, 60, Settings::default());
+            set_compiled_core_default(true);
+            let before = core_counts().0[0];
+            let core = run_trace(game.clone(), seed, None, 60, Settings::default());
+            set_compiled_core_default(false);
+            on_core += core_counts().0[0] - before;
+            assert_eq!(base.lines, core.lines, "{g} seed {seed}");
+            assert_eq!(base.exit_code, core.exit_code, "{g} seed {seed}");
+        }
+    }
+    assert!(on_core >= 100, "{on_core} queries on the core");
+}

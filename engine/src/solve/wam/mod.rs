@@ -2,7 +2,8 @@
 //! instructions in the WAM's spirit, run over the interpreter's own data (the [`Store`]: heap,
 //! trail, unification; the [`Program`]; the native built-ins). Built next to the interpreter
 //! (`solve::machine`) and checked against it (`engine/tests/it/wam.rs`): the same answers in
-//! the same order, the same errors and the same inference count. Not used by games.
+//! the same order, the same errors and the same inference count. Games use it only when it is
+//! switched on (experimental, `wire.rs`, `solve::machine::core`: `SIDL_CORE=compiled`).
 //!
 //! Model:
 //! - Argument and temporary registers `X`; environments (a frame stack `envs` plus the cells of
@@ -33,6 +34,10 @@
 
 mod compile;
 mod host;
+mod wire;
+
+pub use wire::{compiled_core_default, core_counts, set_compiled_core_default, Route};
+pub(crate) use wire::{count_query, note_refusal};
 
 use crate::atom::{self, Atom};
 use crate::solve::builtins::{Builtin, Ctx, Det};
@@ -294,6 +299,8 @@ pub struct CoreQuery {
     cps: Vec<Cp>,
     saved: Vec<Cell>,
     pc: u32,
+    /// The query's first instruction.
+    start: u32,
     e: u32,
     ybase: u32,
     cpc: u32,
@@ -358,6 +365,7 @@ impl CoreQuery {
             cps: Vec::new(),
             saved: Vec::new(),
             pc: start,
+            start,
             e: NONE,
             ybase: 0,
             cpc: NONE,

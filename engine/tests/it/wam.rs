@@ -406,6 +406,7 @@ fn host_corpus() {
 /// The core wired into the machine (`solve::machine::core`, switched on for this thread's
 /// machines): `sidl trace` of games whose queries run on it in part, the same trace as on the
 /// interpreter alone, and queries counted on the core.
+#[cfg(feature = "compiled-core")]
 #[test]
 fn games_on_the_core_trace_the_same() {
     use sidl_engine::game::{trace::run_trace, Game, Settings};

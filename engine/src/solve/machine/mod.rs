@@ -40,6 +40,7 @@ mod budget;
 mod choice;
 mod clause;
 mod control;
+#[cfg(feature = "compiled-core")]
 mod core;
 mod gc;
 mod memo;
@@ -224,7 +225,9 @@ pub struct Machine {
     /// default is [`crate::solve::wam::compiled_core_default`]).
     pub compiled_core: bool,
     /// The running query runs on the core.
+    #[cfg_attr(not(feature = "compiled-core"), allow(dead_code))]
     core_on: bool,
+    #[cfg(feature = "compiled-core")]
     core: Option<Box<core::CoreRun>>,
 }
 
@@ -293,6 +296,7 @@ impl Machine {
             keep_inferences: false,
             compiled_core: crate::solve::wam::compiled_core_default(),
             core_on: false,
+            #[cfg(feature = "compiled-core")]
             core: None,
         }
     }
@@ -333,6 +337,7 @@ impl Machine {
     #[inline]
     pub fn start(&mut self, goal: Cell) {
         self.core_on = false;
+        #[cfg(feature = "compiled-core")]
         if self.compiled_core && self.core_start(goal) {
             return;
         }
@@ -430,6 +435,7 @@ impl Machine {
 
     /// Are there choicepoints left (could another answer exist)?
     pub fn has_alternatives(&self) -> bool {
+        #[cfg(feature = "compiled-core")]
         if self.core_on {
             return self.core_alternatives();
         }
@@ -440,6 +446,7 @@ impl Machine {
     /// `redo`, first backtracks into the previous answer's alternatives.
     #[inline]
     pub fn solve(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, SolveError> {
+        #[cfg(feature = "compiled-core")]
         if self.core_on {
             return self.core_solve(redo, host);
         }

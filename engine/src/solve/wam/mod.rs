@@ -37,6 +37,7 @@ mod host;
 mod wire;
 
 pub use wire::{compiled_core_default, core_counts, set_compiled_core_default, Route};
+#[cfg(feature = "compiled-core")]
 pub(crate) use wire::{count_query, note_refusal};
 
 use crate::atom::{self, Atom};

@@ -48,6 +48,7 @@ pub enum Route {
 }
 
 /// Counts a query started by a machine with the core on.
+#[cfg_attr(not(feature = "compiled-core"), allow(dead_code))]
 pub(crate) fn count_query(r: Route) {
     ROUTES.with(|c| {
         let mut v = c.get();
@@ -57,6 +58,7 @@ pub(crate) fn count_query(r: Route) {
 }
 
 /// Notes why the core refused a predicate (the first 20 distinct reasons are kept).
+#[cfg_attr(not(feature = "compiled-core"), allow(dead_code))]
 pub(crate) fn note_refusal(why: &str) {
     REFUSED.with(|v| {
         let mut v = v.borrow_mut();

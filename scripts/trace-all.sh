@@ -5,6 +5,8 @@
 # simulated chronons shows too). Speed work compares two such directories (`diff -r`) to show that
 # an optimisation changed no answer.
 # Usage: bash scripts/trace-all.sh DIR [SIDL_BINARY]
+# The environment reaches sidl: `SIDL_CORE=compiled bash scripts/trace-all.sh DIR` traces with the
+# experimental compiled core on (docs/reference.md); the traces must not change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: trace-all.sh DIR [SIDL_BINARY]}

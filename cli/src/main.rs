@@ -51,9 +51,10 @@ enum Command {
         /// Do not memoize predicates that depend on their arguments only.
         #[arg(long)]
         no_memo: bool,
-        /// Experimental: `compiled` runs the query on the compiled core (engine/src/solve/wam,
-        /// pure Prolog without host predicates, call/N, catch/throw or findall; no memoization),
-        /// which gives the interpreter's answers and inference counts; `interpreter` (default).
+        /// Experimental: `compiled` runs the query on the compiled core (engine/src/solve/wam;
+        /// control constructs, call/N, findall, catch/throw and the built-ins; no memoization, no
+        /// garbage collector), which gives the interpreter's answers and inference counts;
+        /// `interpreter` (default).
         #[arg(long, value_parser = ["interpreter", "compiled"], default_value = "interpreter")]
         core: String,
         /// With `--core compiled`: print the compiled instructions instead of running the query.
@@ -227,6 +228,9 @@ fn main() -> ExitCode {
     // this, Rust ignores SIGPIPE and the next `println!` panics.
     sigpipe::reset();
     let cli = Cli::parse();
+    // experimental: the compiled core runs the queries it can (docs/reference.md, `SIDL_CORE`)
+    let core = std::env::var("SIDL_CORE").is_ok_and(|v| v == "compiled");
+    sidl_engine::solve::wam::set_compiled_core_default(core);
     let code = match cli.command {
         Command::Query {
             file,
@@ -343,5 +347,15 @@ fn main() -> ExitCode {
             exploit.as_deref(),
         ),
     };
+    if std::env::var_os("SIDL_CORE_COUNTS").is_some() {
+        let ([core, not_user, outside, tables], refused) = sidl_engine::solve::wam::core_counts();
+        eprintln!(
+            "queries: {core} on the compiled core; on the interpreter: {not_user} not a user \
+             predicate, {outside} outside the core's subset, {tables} memo/state tables"
+        );
+        for why in refused {
+            eprintln!("  refused: {why}");
+        }
+    }
     ExitCode::from(code)
 }

@@ -40,6 +40,8 @@ mod budget;
 mod choice;
 mod clause;
 mod control;
+#[cfg(feature = "compiled-core")]
+mod core;
 mod gc;
 mod memo;
 mod memo_table;
@@ -219,6 +221,14 @@ pub struct Machine {
     /// [`Machine::reset`] keeps the inference count, so that the inference budget covers several
     /// queries together (a game's chronon).
     pub keep_inferences: bool,
+    /// Run the queries the compiled core can run on it (experimental, `machine/core.rs`; the
+    /// default is [`crate::solve::wam::compiled_core_default`]).
+    pub compiled_core: bool,
+    /// The running query runs on the core.
+    #[cfg_attr(not(feature = "compiled-core"), allow(dead_code))]
+    core_on: bool,
+    #[cfg(feature = "compiled-core")]
+    core: Option<Box<core::CoreRun>>,
 }
 
 /// The heap cell for clause template cell `cell`: a variable's environment cell (in `old`, the
@@ -284,6 +294,10 @@ impl Machine {
             base_trail: 0,
             memoize: true,
             keep_inferences: false,
+            compiled_core: crate::solve::wam::compiled_core_default(),
+            core_on: false,
+            #[cfg(feature = "compiled-core")]
+            core: None,
         }
     }
 
@@ -301,6 +315,7 @@ impl Machine {
 
     /// Forgets every goal and choicepoint and empties the heap, keeping allocations.
     pub fn reset(&mut self) {
+        self.core_on = false;
         self.context_tables = Some(false);
         self.store.heap.clear();
         self.store.trail.clear();
@@ -319,7 +334,18 @@ impl Machine {
     }
 
     /// Starts solving `goal` (a heap term): the next [`Machine::solve`] finds the first answer.
+    #[inline]
     pub fn start(&mut self, goal: Cell) {
+        self.core_on = false;
+        #[cfg(feature = "compiled-core")]
+        if self.compiled_core && self.core_start(goal) {
+            return;
+        }
+        self.start_interpreter(goal);
+    }
+
+    /// [`Machine::start`] on the interpreter.
+    fn start_interpreter(&mut self, goal: Cell) {
         // the query is called as call/1 is: its body is converted first (ISO 7.6.2)
         self.context_tables = None;
         self.library_caller = None;
@@ -409,12 +435,26 @@ impl Machine {
 
     /// Are there choicepoints left (could another answer exist)?
     pub fn has_alternatives(&self) -> bool {
+        #[cfg(feature = "compiled-core")]
+        if self.core_on {
+            return self.core_alternatives();
+        }
         !self.cps.is_empty()
     }
 
     /// Runs until the next answer (`Ok(true)`), no more answers (`Ok(false)`) or an error. With
     /// `redo`, first backtracks into the previous answer's alternatives.
+    #[inline]
     pub fn solve(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, SolveError> {
+        #[cfg(feature = "compiled-core")]
+        if self.core_on {
+            return self.core_solve(redo, host);
+        }
+        self.solve_interpreter(redo, host)
+    }
+
+    /// [`Machine::solve`] on the interpreter.
+    fn solve_interpreter(&mut self, redo: bool, host: &mut dyn Host) -> Result<bool, SolveError> {
         self.run(redo, host).map_err(|e| *e)
     }
 

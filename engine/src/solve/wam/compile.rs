@@ -38,6 +38,8 @@ pub(super) enum Node {
     /// A variable goal run as it is bound then, without a count (the query's own variable goal,
     /// the variable of `not(G)`).
     Direct(Cell),
+    /// `once(G)` of the library (`once(G) :- call(G), !.`) with `G` known at compile time.
+    Once(Atom, Box<Node>),
 }
 
 /// Why [`decode`] refused: a variable in a goal position that no `call/1` wraps.
@@ -131,7 +133,9 @@ pub(super) fn node(
         Dispatch::Control(Control::True | Control::Fail | Control::Cut) => {
             Node::Goal(disp, name, args)
         }
-        Dispatch::Host(_) => return Err(format!("the host predicate {name}/{}", args.len())),
+        Dispatch::User(p) if super::host::is_library_once(data, p, name, &args) => {
+            Node::Once(name, sub(0)?)
+        }
         Dispatch::Native(_)
             if builtins::library_fast(name, args.len() as u32).is_some()
                 && builtins::lookup(name, args.len() as u32).is_none() =>
@@ -142,7 +146,9 @@ pub(super) fn node(
                 None => return Err(format!("library predicate {name}/{}", args.len())),
             }
         }
-        Dispatch::User(_) | Dispatch::Native(_) | Dispatch::Unknown => Node::Goal(disp, name, args),
+        Dispatch::User(_) | Dispatch::Native(_) | Dispatch::Host(_) | Dispatch::Unknown => {
+            Node::Goal(disp, name, args)
+        }
     })
 }
 
@@ -172,7 +178,7 @@ pub(super) fn callees(nodes: &[Node], out: &mut Vec<u32>) {
                 callees(std::slice::from_ref(b.as_ref()), out);
                 callees(std::slice::from_ref(c.as_ref()), out);
             }
-            Node::Not(_, a) => callees(std::slice::from_ref(a.as_ref()), out),
+            Node::Not(_, a) | Node::Once(_, a) => callees(std::slice::from_ref(a.as_ref()), out),
         }
     }
 }
@@ -290,7 +296,7 @@ fn node_vars(cells: &[Cell], n: &Node, f: &mut dyn FnMut(u32)) {
             node_vars(cells, b, f);
             node_vars(cells, c, f);
         }
-        Node::Not(_, a) => node_vars(cells, a, f),
+        Node::Not(_, a) | Node::Once(_, a) => node_vars(cells, a, f),
     }
 }
 
@@ -304,7 +310,7 @@ fn arity_max(n: &Node) -> u32 {
         Node::Ite(_, a, b, c) | Node::SoftIte(_, a, b, c) => {
             arity_max(a).max(arity_max(b)).max(arity_max(c))
         }
-        Node::Not(_, a) => arity_max(a),
+        Node::Not(_, a) | Node::Once(_, a) => arity_max(a),
     }
 }
 
@@ -702,9 +708,13 @@ impl Comp<'_> {
                         }
                         self.code.push(Instr::Unknown(*name, arity));
                     }
-                    Dispatch::Control(_) | Dispatch::Host(_) => {
-                        unreachable!("left out by `node`")
+                    Dispatch::Host(id) => {
+                        for (i, &t) in args.iter().enumerate() {
+                            self.put_arg(t, i as u32);
+                        }
+                        self.code.push(Instr::CallHost(*name, arity, id));
                     }
+                    Dispatch::Control(_) => unreachable!("left out by `node`"),
                 }
                 false
             }
@@ -805,6 +815,17 @@ impl Comp<'_> {
                 self.code.push(Instr::CutY(y, 0));
                 self.code.push(Instr::Fail);
                 self.code[try_at] = Instr::TryElse(self.code.len() as u32);
+                false
+            }
+            Node::Once(name, g) => {
+                // `once/1`'s call, its clause's `call(G)`, G (opaque to cut), its `!`
+                self.code.push(Instr::Count(*name, 1));
+                let y = self.y_slot();
+                self.code.push(Instr::SaveB(y));
+                self.code.push(Instr::Count(atom::CALL, 1));
+                self.goal(g, CutTo::Local(y, 0), false);
+                self.code.push(Instr::Count(atom::CUT, 0));
+                self.code.push(Instr::CutY(y, 0));
                 false
             }
         }

@@ -27,6 +27,7 @@ use super::compile::{self, Node};
 use super::{compile_preds, specialise, CoreQuery, Cp, CpKind, Env, Fault, Native, XREGS};
 use crate::atom::{self, Atom};
 use crate::solve::builtins::{self, Builtin};
+use crate::solve::host::Host;
 use crate::solve::machine::{ErrorKind, SolveError};
 use crate::solve::program::{Control, Dispatch, ProgramData};
 use crate::solve::store::{relocate, Cell, TrailEntry};
@@ -127,16 +128,20 @@ impl CoreQuery {
 
     /// Runs the query on (after an answer: backtracking first), unwinding errors to their
     /// catchers.
-    pub(super) fn resume(&mut self, redo: bool) -> Result<bool, Fault> {
+    pub(super) fn resume(&mut self, host: &mut dyn Host, redo: bool) -> Result<bool, Fault> {
         let prog = self.prog.clone();
         let data = prog.data();
-        let mut r = if redo { self.retry() } else { self.run() };
+        let mut r = if redo {
+            self.retry(host)
+        } else {
+            self.run(host)
+        };
         loop {
             match r {
                 Err(f) if f.kind == ErrorKind::Uncaught && !self.cps.is_empty() => {
-                    r = match self.unwind(data, f)? {
-                        true => self.run(),
-                        false => self.retry(),
+                    r = match self.unwind(data, f, host)? {
+                        true => self.run(host),
+                        false => self.retry(host),
                     };
                 }
                 r => return r,
@@ -144,9 +149,9 @@ impl CoreQuery {
         }
     }
 
-    fn retry(&mut self) -> Result<bool, Fault> {
-        if self.backtrack()? {
-            self.run()
+    fn retry(&mut self, host: &mut dyn Host) -> Result<bool, Fault> {
+        if self.backtrack(host)? {
+            self.run(host)
         } else {
             Ok(false)
         }
@@ -154,7 +159,12 @@ impl CoreQuery {
 
     /// Unwinds to the newest active catcher whose catcher unifies with the error's ball and
     /// starts its recovery (`Ok(false)`: it failed at once); `Err`: nobody catches it.
-    fn unwind(&mut self, data: &ProgramData, mut f: Fault) -> Result<bool, Fault> {
+    fn unwind(
+        &mut self,
+        data: &ProgramData,
+        mut f: Fault,
+        host: &mut dyn Host,
+    ) -> Result<bool, Fault> {
         loop {
             if f.kind != ErrorKind::Uncaught || crate::solve::errors::uncatchable(&f.ball) {
                 return Err(f);
@@ -164,8 +174,10 @@ impl CoreQuery {
                     return Err(f);
                 };
                 let cps = &mut self.cps;
-                self.store
-                    .undo_to(cp.trail as usize, |n| reactivate(cps, n));
+                self.store.undo_to(cp.trail as usize, |n| {
+                    reactivate(cps, n);
+                    super::host::undo(host, n)
+                });
                 self.store.heap.truncate(cp.heap as usize);
                 self.set_e(cp.e);
                 self.cpc = cp.cpc;

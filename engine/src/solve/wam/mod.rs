@@ -2,7 +2,8 @@
 //! instructions in the WAM's spirit, run over the interpreter's own data (the [`Store`]: heap,
 //! trail, unification; the [`Program`]; the native built-ins). Built next to the interpreter
 //! (`solve::machine`) and checked against it (`engine/tests/it/wam.rs`): the same answers in
-//! the same order, the same errors and the same inference count. Not used by games.
+//! the same order, the same errors and the same inference count. Games use it only when it is
+//! switched on (experimental, `wire.rs`, `solve::machine::core`: `SIDL_CORE=compiled`).
 //!
 //! Model:
 //! - Argument and temporary registers `X`; environments (a frame stack `envs` plus the cells of
@@ -24,18 +25,26 @@
 //!   retry, one for the query's `call/1`.
 //!
 //! Subset: user predicates, `,`, `;`, `->`, `*->`, `\+`/`not/1`, `!`, `true`, `fail`/`false`,
-//! the native built-ins (deterministic or not), and the meta-calls of [`meta`] (`call/N`, a
-//! variable goal, `findall/3,4`, `catch/3`, `throw/1`). A query reaching a host predicate is
-//! refused ([`CoreQuery::new`] returns the reason); one that meta-calls it at run time stops
-//! there ([`CoreQuery::refused`]). Not done (phase 2): garbage collection, memo tables,
-//! profiles, the choicepoint and frame budgets (the heap budget is checked, at other points than the
-//! interpreter's, as the core builds fewer cells), the call path of errors.
+//! the native built-ins (deterministic or not), host predicates ([`Host`], `host.rs`; run with
+//! [`CoreQuery::next_answer_with`]), `once/1` of a goal known at compile time (`host.rs`), and
+//! the meta-calls of [`meta`] (`call/N`, a variable goal, `findall/3,4`, `catch/3`, `throw/1`).
+//! A query that meta-calls a host predicate at run time stops there ([`CoreQuery::refused`]).
+//! Not done (phase 2): garbage collection, memo tables, profiles, the choicepoint and frame
+//! budgets (the heap budget is checked, at other points than the interpreter's, as the core
+//! builds fewer cells), the call path of errors.
 
 mod compile;
+mod host;
 mod meta;
+mod wire;
+
+pub use wire::{compiled_core_default, core_counts, set_compiled_core_default, Route};
+#[cfg(feature = "compiled-core")]
+pub(crate) use wire::{count_query, note_refusal};
 
 use crate::atom::{self, Atom};
 use crate::solve::builtins::{Builtin, Ctx, Det};
+use crate::solve::host::{Host, NoHost};
 use crate::solve::machine::{ErrorKind, Limits, SolveError};
 use crate::solve::program::{Key, Program, ProgramData};
 use crate::solve::store::{Cell, Store};
@@ -93,6 +102,8 @@ pub enum Instr {
     Proceed,
     /// Call native built-in `natives[k]` with the argument registers.
     CallNative(u32),
+    /// Call host predicate `id` (name, arity, id) with the argument registers ([`Host::call`]).
+    CallHost(Atom, u32, u32),
     /// An unknown procedure: count the call, raise the existence error.
     Unknown(Atom, u32),
     /// Count a call of a control construct (`true`, `!`, `,`, `;`, `->`, `\+`, `call/1`).
@@ -176,6 +187,10 @@ enum CpKind {
     /// A native built-in's other answers.
     Native {
         k: u32,
+        state: u64,
+    },
+    /// A host predicate's other answers (its [`Instr::CallHost`] is at `pc - 1`).
+    Host {
         state: u64,
     },
     /// `findall/3,4` (result and tail saved), `catch/3` (catcher and recovery saved).
@@ -315,11 +330,16 @@ pub struct CoreQuery {
     cps: Vec<Cp>,
     saved: Vec<Cell>,
     pc: u32,
+    /// The query's first instruction.
+    start: u32,
     e: u32,
     ybase: u32,
     cpc: u32,
     b0: u32,
     base: u32,
+    /// The trail's length when the query started (host effects above it are undone when the
+    /// query has no more answers).
+    base_trail: usize,
     limits: Limits,
     /// Inferences counted so far.
     pub inferences: u64,
@@ -377,11 +397,13 @@ impl CoreQuery {
             cps: Vec::new(),
             saved: Vec::new(),
             pc: start,
+            start,
             e: NONE,
             ybase: 0,
             cpc: NONE,
             b0: 0,
             base,
+            base_trail: 0,
             limits,
             inferences: 0,
             last_call: (atom::CALL, 1),
@@ -415,6 +437,14 @@ impl CoreQuery {
 
     /// The next answer, as [`crate::solve::Query::next_answer`] gives it.
     pub fn next_answer(&mut self) -> Option<Result<Vec<Term>, SolveError>> {
+        self.next_answer_with(&mut NoHost)
+    }
+
+    /// [`CoreQuery::next_answer`] with the host predicates of `host`.
+    pub fn next_answer_with(
+        &mut self,
+        host: &mut dyn Host,
+    ) -> Option<Result<Vec<Term>, SolveError>> {
         if self.done {
             return None;
         }
@@ -424,7 +454,7 @@ impl CoreQuery {
             self.done = true;
             return None;
         }
-        let r = self.resume(redo);
+        let r = self.resume(host, redo);
         match r {
             Ok(true) => {
                 let mut names = HashMap::new();
@@ -436,6 +466,7 @@ impl CoreQuery {
             }
             Ok(false) => {
                 self.done = true;
+                self.undo_host_effects(host);
                 None
             }
             Err(e) => {
@@ -572,15 +603,17 @@ impl CoreQuery {
     }
 
     /// Backtracks into the newest choicepoint: `Ok(false)` when there is none.
-    fn backtrack(&mut self) -> Result<bool, Fault> {
+    fn backtrack(&mut self, host: &mut dyn Host) -> Result<bool, Fault> {
         loop {
             let Some(&cp) = self.cps.last() else {
                 return Ok(false);
             };
             // (a built-in's bindings above the choicepoint's heap are trailed too: undone first)
             let cps = &mut self.cps;
-            self.store
-                .undo_to(cp.trail as usize, |h| meta::reactivate(cps, h));
+            self.store.undo_to(cp.trail as usize, |n| {
+                meta::reactivate(cps, n);
+                host::undo(host, n)
+            });
             self.store.heap.truncate(cp.heap as usize);
             self.set_e(cp.e);
             self.cpc = cp.cpc;
@@ -634,6 +667,11 @@ impl CoreQuery {
                 }
                 CpKind::Findall | CpKind::Catch { .. } => {
                     if self.meta_retry(cp) {
+                        return Ok(true);
+                    }
+                }
+                CpKind::Host { state } => {
+                    if self.retry_host(host, &cp, state)? {
                         return Ok(true);
                     }
                 }
@@ -738,14 +776,14 @@ impl CoreQuery {
     }
 
     /// Runs until an answer (`Ok(true)`), no more (`Ok(false)`) or an error.
-    fn run(&mut self) -> Result<bool, Fault> {
+    fn run(&mut self, host: &mut dyn Host) -> Result<bool, Fault> {
         let prog = self.prog.clone();
         let data = prog.data();
         let mut s: u32 = 0;
         let mut write = false;
         macro_rules! fail {
             () => {{
-                if !self.backtrack()? {
+                if !self.backtrack(host)? {
                     return Ok(false);
                 }
                 continue;
@@ -980,6 +1018,12 @@ impl CoreQuery {
                         fail!();
                     }
                 }
+                Instr::CallHost(name, arity, id) => {
+                    self.count(name, arity)?;
+                    if !self.call_host(host, id, name, arity, None, self.pc)? {
+                        fail!();
+                    }
+                }
                 Instr::Unknown(name, arity) => {
                     self.count(name, arity)?;
                     return Err(self.error(Term::existence_error(
@@ -1058,6 +1102,7 @@ pub fn listing(prog: &Program, goal: &str) -> Result<String, String> {
                 let n = code.natives[*k as usize];
                 format!("CallNative {}/{}", n.name, n.arity)
             }
+            Instr::CallHost(name, arity, _) => format!("CallHost {name}/{arity}"),
             other => format!("{other:?}"),
         };
         out.push_str(&format!("  {i:4} {text}\n"));

@@ -26,7 +26,7 @@ fn naive_reverse() {
     assert_eq!(n, 1 + 5 + 10);
 }
 
-/// A program with host predicate `h/1` (the game manager's kind: outside the core).
+/// A program with host predicate `h/1` (the game manager's kind).
 fn with_host(src: &str) -> Program {
     let parsed = crate::syntax::parse_file(src);
     let clauses = parsed
@@ -47,13 +47,10 @@ fn with_host(src: &str) -> Program {
 
 #[test]
 fn outside_the_subset_is_refused() {
-    // at compile time: a predicate the query reaches calls a host predicate
+    // a host predicate written in a clause compiles (`host.rs`: run with a `Host`)
     let p = with_host("p(X) :- h(X).\nq(G) :- call(G).\n");
-    let e = CoreQuery::parse(&p, "p(L)", Limits::default())
-        .err()
-        .expect("refused");
-    assert!(e.contains("p/1"), "{e}");
-    // at run time: a meta-call reaches it
+    assert!(CoreQuery::parse(&p, "p(L)", Limits::default()).is_ok());
+    // at run time: a meta-call that reaches it is refused
     let mut q = CoreQuery::parse(&p, "q(h(1))", Limits::default()).expect("compiled");
     let e = q.next_answer().expect("an error").expect_err("refused");
     assert!(e.message.contains("host predicate h/1"), "{}", e.message);

@@ -40,30 +40,22 @@ pub(crate) fn shipped() -> BTreeSet<String> {
 }
 
 /// A line of the list: the path, the languages of its `label/3` clauses, the kinds of its layout's
-/// parts in the first state (for the designer).
+/// parts in the first state (for the designer), whether a step keeps the event lines.
 struct Expect {
     path: String,
     languages: Vec<String>,
     parts: Vec<String>,
+    /// LINES: `kept` (true) or `rebuilt`.
+    kept: bool,
 }
 
 /// Per shipped game, the fourth column of the list: whether a step keeps the event lines of the
 /// earlier chronons (`kept`) or builds every line again (`rebuilt`: a label rule an event line
 /// asks reads the state; checked by engine/tests/it/present.rs).
 pub(crate) fn lines_kept() -> Vec<(String, bool)> {
-    let text = std::fs::read_to_string(repo().join("engine/tests/present/shipped.txt"))
-        .expect("engine/tests/present/shipped.txt");
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let cols: Vec<&str> = l.split_whitespace().collect();
-            let kept = match cols.get(3) {
-                Some(&"kept") => true,
-                Some(&"rebuilt") => false,
-                _ => panic!("LINES is kept or rebuilt: {l}"),
-            };
-            (cols[0].to_string(), kept)
-        })
+    expectations()
+        .into_iter()
+        .map(|e| (e.path, e.kept))
         .collect()
 }
 
@@ -82,10 +74,16 @@ fn expectations() -> Vec<Expect> {
                     c.split(',').map(str::to_string).collect()
                 }
             };
+            let kept = match cols[3] {
+                "kept" => true,
+                "rebuilt" => false,
+                _ => panic!("LINES is kept or rebuilt: {l}"),
+            };
             Expect {
                 path: cols[0].to_string(),
                 languages: list(cols[1]),
                 parts: list(cols[2]),
+                kept,
             }
         })
         .collect()

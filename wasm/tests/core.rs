@@ -1422,9 +1422,9 @@ fn labels_are_one_viewers_texts_in_its_language() {
         vec!["keine Einigung: abgelehnt, niemand bekommt etwas"]
     );
     assert_eq!(end.events_from, 0);
-    // ultimatum's label rules read the state (its result): every line, whatever `from` says
+    // ultimatum's result label reads the state, which no event line asks: the lines from `from`
     let tail = c.labels(Some("[responder]"), Some("de"), 1).unwrap();
-    assert_eq!((tail.events_from, &tail.events), (0, &end.events));
+    assert_eq!((tail.events_from, &tail.events[..]), (1, &end.events[1..]));
     // a game without labels: the canonical terms, unlabelled
     let mut n = Core::new("game(g). init([a, 1]). init([p], 0).").unwrap();
     let raw = n.labels(None, Some("de"), 0).unwrap();

@@ -20,6 +20,9 @@ log "engine builds for wasm32 (pure: no threads, clock or OS randomness)"
 cargo check --locked --target wasm32-unknown-unknown -p sidl-engine
 log "cargo test (every package, the SWI-Prolog tests of swipl/ included; sidl serve on SQLite and on a PostgreSQL of its own)"
 bash scripts/with-postgres.sh cargo test --workspace --locked
+log "the compiled core wired into the game manager (the engine's experimental feature compiled-core, off in every shipped build: its lints and its tests)"
+cargo clippy -p sidl-engine --all-targets --features compiled-core --locked -- -D warnings
+cargo test -p sidl-engine --features compiled-core --locked --test it games_on_the_core  # the other wam tests ran above
 # The later steps use the binaries that `cargo test` built (the dev profile, its engine at
 # opt-level 1: Cargo.toml) instead of building them again: the VS Code package and the editors take
 # this sidl-lsp, the parity, the playground's statistics check and the oracles this sidl, the

@@ -6,7 +6,8 @@
 # an optimisation changed no answer.
 # Usage: bash scripts/trace-all.sh DIR [SIDL_BINARY]
 # The environment reaches sidl: `SIDL_CORE=compiled bash scripts/trace-all.sh DIR` traces with the
-# experimental compiled core on (docs/reference.md); the traces must not change.
+# experimental compiled core on, given a sidl built with it (`cargo build --release -p sidl-cli
+# --features compiled-core`, docs/reference.md); the traces must not change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: trace-all.sh DIR [SIDL_BINARY]}

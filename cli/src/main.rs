@@ -230,6 +230,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // experimental: the compiled core runs the queries it can (docs/reference.md, `SIDL_CORE`)
     let core = std::env::var("SIDL_CORE").is_ok_and(|v| v == "compiled");
+    if core && !sidl_engine::solve::wam::WIRED {
+        eprintln!(
+            "sidl: SIDL_CORE=compiled is ignored: this sidl is built without the compiled core \
+             (cargo build --release -p sidl-cli --features compiled-core)"
+        );
+    }
     sidl_engine::solve::wam::set_compiled_core_default(core);
     let code = match cli.command {
         Command::Query {

@@ -38,7 +38,7 @@ mod host;
 mod meta;
 mod wire;
 
-pub use wire::{compiled_core_default, core_counts, set_compiled_core_default, Route};
+pub use wire::{compiled_core_default, core_counts, set_compiled_core_default, Route, WIRED};
 #[cfg(feature = "compiled-core")]
 pub(crate) use wire::{count_query, note_refusal};
 

@@ -29,6 +29,10 @@ pub fn set_compiled_core_default(on: bool) {
     COMPILED_CORE.with(|c| c.set(on));
 }
 
+/// Whether this build runs game queries on the compiled core when switched on (the engine's
+/// cargo feature `compiled-core`); without it [`set_compiled_core_default`] changes nothing.
+pub const WIRED: bool = cfg!(feature = "compiled-core");
+
 /// The default of [`crate::solve::Machine::compiled_core`] on this thread.
 pub fn compiled_core_default() -> bool {
     COMPILED_CORE.with(|c| c.get())

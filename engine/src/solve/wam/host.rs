@@ -8,7 +8,6 @@
 
 use super::{CoreQuery, Cp, CpKind, Fault, Instr, XREGS};
 use crate::atom::Atom;
-use crate::solve::builtins::Det;
 use crate::solve::host::Host;
 use crate::solve::store::Cell;
 
@@ -66,41 +65,15 @@ impl CoreQuery {
             Some(d) => Ok(d),
             None => host.call(id, &mut self.store, &mut self.rng, args, redo),
         };
-        match r {
-            Ok(Det::True) => {
-                self.store.mark = saved_mark;
-                self.pc = next;
-                Ok(true)
-            }
-            Ok(Det::Fail) => {
-                self.store.mark = saved_mark;
-                Ok(false)
-            }
-            Ok(Det::Retry(state)) => {
-                // a choicepoint with the heights from before the call and the arguments
-                let (etop, ytop) = self.env_top();
-                let saved = self.saved.len() as u32;
-                self.saved.extend_from_slice(args);
-                self.cps.push(Cp {
-                    kind: CpKind::Host { state },
-                    heap,
-                    trail,
-                    e: self.e,
-                    cpc: self.cpc,
-                    etop,
-                    ytop,
-                    saved,
-                    pc: next,
-                });
-                self.store.mark = heap;
-                self.pc = next;
-                Ok(true)
-            }
-            Err(ball) => {
-                self.store.mark = saved_mark;
-                Err(self.error(ball))
-            }
-        }
+        self.det_answer(
+            r,
+            CpKind::Host { state: 0 },
+            args,
+            heap,
+            trail,
+            saved_mark,
+            next,
+        )
     }
 
     /// Backtracking into a host predicate's choicepoint `cp` (the newest, already undone to):

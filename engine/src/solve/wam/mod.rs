@@ -700,6 +700,33 @@ impl CoreQuery {
             ctx.heap_room = heap_room;
             (nat.f)(&mut ctx, args, redo)
         };
+        self.det_answer(
+            r,
+            CpKind::Native { k, state: 0 },
+            args,
+            heap,
+            trail,
+            saved_mark,
+            next,
+        )
+    }
+
+    /// The answer `r` of a native built-in or a host predicate called on `args` (`kind` its
+    /// choicepoint's kind, whose `state` a retry replaces) with the heap and trail heights
+    /// `heap`, `trail` from before the call: `Ok(true)`, continue at `next` (with a choicepoint
+    /// for a retry); `Ok(false)`, it failed; an error in the context of the call.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn det_answer(
+        &mut self,
+        r: Result<Det, Term>,
+        kind: CpKind,
+        args: &[Cell],
+        heap: u32,
+        trail: u32,
+        saved_mark: u32,
+        next: u32,
+    ) -> Result<bool, Fault> {
         match r {
             Ok(Det::True) => {
                 self.store.mark = saved_mark;
@@ -715,8 +742,13 @@ impl CoreQuery {
                 let (etop, ytop) = self.env_top();
                 let saved = self.saved.len() as u32;
                 self.saved.extend_from_slice(args);
+                let kind = match kind {
+                    CpKind::Native { k, .. } => CpKind::Native { k, state },
+                    CpKind::Host { .. } => CpKind::Host { state },
+                    other => other,
+                };
                 self.cps.push(Cp {
-                    kind: CpKind::Native { k, state },
+                    kind,
                     heap,
                     trail,
                     e: self.e,

@@ -591,3 +591,103 @@ fn switches_and_views_are_each_players_own() {
 fn j_array(v: &JsValue) -> JsValue {
     js_sys::Array::from(v).into()
 }
+
+/// `play(random, players, viewers)` is `randomMoves(random)`, `chronon()` when none ran,
+/// `isTerminal()` and `switchesAndViews(players, viewers)` in one call (two games, same seeds):
+/// on kuhn each player's view and events hold its own card only, the designer's both; the same
+/// arrays and copies; interrupt mode; an error thrown, the next call as before.
+#[wasm_bindgen_test]
+fn play_is_the_separate_calls() {
+    for interrupt in [false, true] {
+        let mut a = ok(SidlGame::new(KUHN));
+        let mut b = ok(SidlGame::new(KUHN));
+        ok(a.start(3.0, Some(interrupt)));
+        ok(b.start(3.0, Some(interrupt)));
+        let players = a.players();
+        let mut viewers: Vec<JsValue> = players.iter().map(|p| JsValue::from_str(p)).collect();
+        viewers.push(JsValue::NULL);
+        let viewers: JsValue = viewers.into_iter().collect::<js_sys::Array>().into();
+        let all = strings(&players);
+        let card = |v: &Value| v.as_str().is_some_and(|f| f.starts_with("[card,"));
+        let mut step = 0;
+        while !ok(a.is_terminal()) {
+            let ran = separate(&mut a, Some(all.clone()));
+            let seen = j(&ok(a.switches_and_views(all.clone(), viewers.clone())));
+            let (ps, vs) = if step % 2 == 0 {
+                (all.clone(), viewers.clone())
+            } else {
+                (strings(&players), j_array(&viewers))
+            };
+            let got = j(&ok(b.play(all.clone(), ps, vs)));
+            assert_eq!(got["chronons"], ran, "step {step}");
+            assert_eq!(got["terminal"], json!(ok(a.is_terminal())));
+            assert_eq!(got["switches"], seen["switches"]);
+            assert_eq!(got["views"], seen["views"]);
+            // hidden information: each player sees its own card, in its view and its events
+            let cards = |v: &Value| {
+                v.as_array()
+                    .expect("a view")
+                    .iter()
+                    .filter(|f| card(f))
+                    .count()
+            };
+            assert_eq!(cards(&got["views"][0]), 1);
+            assert_eq!(cards(&got["views"][1]), 1);
+            assert_eq!(cards(&got["views"][2]), 2);
+            for c in got["chronons"].as_array().expect("chronons") {
+                for (pi, es) in c["playerEvents"]
+                    .as_array()
+                    .expect("events")
+                    .iter()
+                    .enumerate()
+                {
+                    for e in es.as_array().expect("events") {
+                        if card(&e["fact"]) {
+                            let mine = format!("[card,{}", players[pi].trim_matches(['[', ']']));
+                            assert!(e["fact"].as_str().expect("a fact").starts_with(&mine));
+                        }
+                    }
+                }
+            }
+            step += 1;
+        }
+        assert!(step > 0);
+        // a random player of the wrong type: wasm-bindgen's error, nothing ran; a viewer that is
+        // not a player: view's error; the lists before them are read again after them
+        ok(a.start(4.0, Some(interrupt)));
+        ok(b.start(4.0, Some(interrupt)));
+        let bad: JsValue = [JsValue::from_f64(1.0)]
+            .iter()
+            .collect::<js_sys::Array>()
+            .into();
+        let (msg, _) = thrown(b.play(bad, all.clone(), viewers.clone()));
+        assert_eq!(msg, "array contains a value of the wrong type");
+        assert_eq!(b.chronon_number(), 0.0);
+        let nobody: JsValue = [JsValue::from_str("[nobody]")]
+            .iter()
+            .collect::<js_sys::Array>()
+            .into();
+        let (msg, _) = thrown(b.play(all.clone(), all.clone(), nobody));
+        assert!(!msg.is_empty());
+        // the chronon ran (as `chronon()` before a failing `switchesAndViews`)
+        assert_eq!(b.chronon_number(), 1.0);
+        separate(&mut a, Some(all.clone()));
+        let ran = separate(&mut a, Some(all.clone()));
+        let got = j(&ok(b.play(all.clone(), all.clone(), viewers.clone())));
+        assert_eq!(got["chronons"], ran);
+        let seen = j(&ok(a.switches_and_views(all.clone(), viewers.clone())));
+        assert_eq!(got["views"], seen["views"]);
+        // `null`: every player moves at random
+        let got = j(&ok(b.play(JsValue::NULL, all.clone(), viewers.clone())));
+        assert_eq!(got["chronons"], separate(&mut a, None));
+    }
+}
+
+/// `randomMoves(random)`, then `chronon()` when none ran: the chronons that ran.
+fn separate(g: &mut SidlGame, random: Option<JsValue>) -> Value {
+    let ran = j(&ok(g.random_moves(random)));
+    if ran.as_array().expect("chronons").is_empty() {
+        return json!([j(&ok(g.chronon()))]);
+    }
+    ran
+}

@@ -139,3 +139,113 @@ fn ai_moves_hand_over_the_chronons_they_ran() {
     assert_eq!(serde_json::to_value(&a).expect("json"), Value::Array(b));
     assert!(wire.ai_moves_wire("[nobody]", "minimax:2", 3).is_err());
 }
+
+/// Plays `chronons` random chronons of `game` twice, through the separate calls (`random_moves`,
+/// `run_chronon` when none ran, `is_terminal`, `switches`, `view`: the DTOs) and through
+/// `play_wire` (same seeds, so the same play): every step's chronons, terminal flag, players'
+/// switches and viewers' views are the separate calls' (a player's view and events only what that
+/// player may see: `Core::view` and the records' `playerEvents`).
+fn same_steps(game: &str, chronons: u64, limit: usize, interrupt: bool) {
+    let src = file(game);
+    let mut dto = Core::new(&src).expect("loads");
+    let mut wire = Core::new(&src).expect("loads");
+    wire.set_wire_limit(limit);
+    let mut table: Vec<Value> = Vec::new();
+    let players = dto.players();
+    let mut viewers: Vec<Option<&str>> = players.iter().map(|p| Some(p.as_str())).collect();
+    viewers.push(None);
+    let (mut seed, mut n) = (1, 0);
+    dto.start(seed, interrupt).expect("start");
+    wire.start(seed, interrupt).expect("start");
+    let mut terminal = dto.is_terminal().expect("terminal");
+    while n < chronons {
+        if terminal {
+            seed += 1;
+            dto.start(seed, interrupt).expect("start");
+            wire.start(seed, interrupt).expect("start");
+            terminal = dto.is_terminal().expect("terminal");
+            continue;
+        }
+        // random seats: every player (`None` or the list), or the first player only
+        let random: Option<Vec<String>> = match seed % 3 {
+            0 => None,
+            1 => Some(players.clone()),
+            _ => Some(players[..1].to_vec()),
+        };
+        let mut ran = dto.random_moves(random.as_deref()).expect("moves");
+        if ran.is_empty() {
+            ran.push(dto.run_chronon().expect("chronon"));
+        }
+        let w = wire
+            .play_wire(random.as_deref(), &players, &viewers)
+            .expect("play");
+        let (chronons_ran, now_terminal, switches, views) = wire_decode::play(&mut table, &w);
+        wire.recycle_wire(w);
+        assert_eq!(
+            serde_json::to_value(&ran).expect("json"),
+            Value::Array(chronons_ran),
+            "{game} chronon {n}"
+        );
+        terminal = dto.is_terminal().expect("terminal");
+        assert_eq!(now_terminal, terminal, "{game} chronon {n}");
+        let want: Vec<Value> = players
+            .iter()
+            .map(|p| serde_json::to_value(dto.switches(Some(p)).expect("switches")).expect("json"))
+            .collect();
+        assert_eq!(switches, want, "{game} chronon {n}");
+        assert_eq!(views.len(), viewers.len());
+        for (v, facts) in viewers.iter().zip(&views) {
+            assert_eq!(&dto.view(*v).expect("view"), facts, "{game} {v:?}");
+        }
+        n += ran.len() as u64;
+    }
+    // the history handed over before is the separate calls' history
+    let a = dto.history().expect("history");
+    let b = wire_decode::chronons(&mut table, &wire.history_wire().expect("history"));
+    assert_eq!(serde_json::to_value(&a).expect("json"), Value::Array(b));
+    // an error writes nothing to the table: the next call decodes as before. A viewer that is not
+    // a player fails after the chronon ran (it stays in the history, as after `run_chronon`); a
+    // random player that does not parse fails before anything ran
+    if !terminal {
+        let first = [players[0].as_str()];
+        assert!(wire
+            .play_wire(Some(&["[unclosed".to_string()]), &first, &[None::<&str>])
+            .is_err());
+        // (each WireOut decoded: the table stays in step)
+        let w = wire.history_wire().expect("history");
+        let len = wire_decode::chronons(&mut table, &w).len();
+        assert_eq!(len, dto.history().expect("history").len(), "nothing ran");
+        let before = dto.history().expect("history").len();
+        let r = wire.play_wire(Some(&players), &first, &[Some("[nobody]")]);
+        assert!(r.is_err());
+        let w = wire.history_wire().expect("history");
+        let len = wire_decode::chronons(&mut table, &w).len();
+        assert_eq!(len, before + 1, "the chronon ran");
+        let w = wire.view_wire(Some(first[0])).expect("view");
+        let facts = wire_decode::view(&mut table, &w);
+        assert_eq!(facts, wire.view(Some(first[0])).expect("view"));
+    }
+}
+
+#[test]
+fn one_play_call_is_the_separate_calls() {
+    for game in [
+        "games/kuhn.sidl",
+        "games/nim.sidl",
+        "games/connect4.sidl",
+        "games/leduc.sidl",
+        "games/priceNegotiation.sidl",
+        "games/ultimatum.sidl",
+    ] {
+        same_steps(game, 60, 8192, false);
+        // a small table: emptied many times, within a call's values too
+        same_steps(game, 40, 7, false);
+    }
+}
+
+#[test]
+fn one_play_call_is_the_separate_calls_in_interrupt_mode() {
+    same_steps("games/nim.sidl", 30, 8192, true);
+    same_steps("games/kuhn.sidl", 30, 5, true);
+    same_steps("games/leduc.sidl", 30, 8192, true);
+}

@@ -14,7 +14,7 @@
 // stays small (docs/wasm.md).
 // engine.js drives it; a call that does not answer in time gets this worker terminated.
 import init, * as wasm from './pkg/sidl_wasm.js';
-import { seatMoves, isAi } from './play.js';
+import { seatMoves } from './play.js';
 
 const { SidlGame } = wasm;
 
@@ -110,8 +110,7 @@ const ops = {
     return methods[method](...args);
   },
   // Step's and Run's steps (app/game.js `advance`: the seats that are not human move, then the
-  // chronon runs unless a submission ran it in interrupt mode; one `play` call a step when every
-  // seat that moves is random), one message for many: step k's seed is
+  // chronon runs unless a submission ran it in interrupt mode), one message for many: step k's seed is
   // `seed + ` the chronons made before it, each chronon comes with its part of the snapshot
   // (`snapshotParts`: its own submissions and overrides, not the whole history) and the accounts
   // after its step. Steps go on until the game is over, `max` steps, or `budgetMs` has passed (at
@@ -123,23 +122,15 @@ const ops = {
     const methods = /** @type {Record<string, (...a: unknown[]) => unknown>} */ (/** @type {unknown} */ (g));
     const call = /** @type {import('./engine.js').Call} */ (/** @type {unknown} */ ((/** @type {string} */ m, /** @type {unknown[]} */ ...a) => methods[m](...a)));
     const seatMap = new Map(seats);
-    // with random seats and no AI seat, a step is one call: `play(random, [], [])` (the random
-    // seats' moves, the chronon unless one ran, whether the game is over: seatMoves and chronon()
-    // in one crossing; issue 17's step34); else the seats' moves and chronon() one by one
-    const random = seats.filter(([, k]) => k === 'random').map(([p]) => p);
-    const oneCall = random.length > 0 && !seats.some(([, k]) => isAi(k)) && typeof g.play === 'function';
-    /** @type {string[]} */
-    const none = [];
     /** @type {import('./app/state.js').TimelineEntry[]} */
     const entries = [];
     const t0 = performance.now();
     try {
       for (let n = 0; n < max && !(n > 0 && performance.now() - t0 > budgetMs); n++) {
-        // (after the first step the last chronon's `terminal` has ended the batch)
-        if (n === 0 && g.isTerminal()) break;
+        if (g.isTerminal()) break;
         const before = g.chrononNumber();
-        const chronons = oneCall ? g.play(random, none, none).chronons
-          : await seatMoves(call, seatMap, seed + entries.length).then((ran) => (ran.length ? ran : [g.chronon()]));
+        const ran = await seatMoves(call, seatMap, seed + entries.length);
+        const chronons = ran.length ? ran : [g.chronon()];
         const parts = g.snapshotParts(before);
         if (parts.length !== chronons.length) throw new Error(`${chronons.length} chronons ran but the snapshot has ${parts.length} more`);
         const accounts = g.accounts();

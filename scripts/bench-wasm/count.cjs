@@ -5,12 +5,11 @@
 //                                               then with N (seed 7) on a second game
 //   node count.cjs PKG GAME WARM N page [PARTS] pageLoop (loops.mjs: the playground worker's Run
 //                                               with every seat random), the same way
-// PARTS (api only) splits the API loop's cost by call: a comma-separated list of the calls kept
-// in the measured loop (apiParts below: `switches`, `view`, `sav`, `noterm`, `play`, `play0`; `-`
-// for none: only `isTerminal()`, `randomMoves` and `chronon()`); without it, loops.mjs's apiLoop
-// itself (one `play` call a chronon; `sav` is the loop before it, four calls a chronon, and
-// `switches,view` the loop before api32, a call per player and kind). The warm-up is always the
-// whole apiLoop (for a build without `play`, the `sav` loop). For page, PARTS is a comma-separated list of the calls kept of `isTerminal`, `snapshot`
+// PARTS (api only) splits the API loop's cost by call: a comma-separated list of the per-player
+// calls kept in the measured loop, of `switches` and `view` (`-` for none: only `randomMoves` and
+// `chronon()`); without it, loops.mjs's apiLoop itself (every player's switches and view in one
+// `switchesAndViews` call; `switches,view` is the loop as it was before, a call per player and kind). The warm-up is always the whole
+// apiLoop. For page, PARTS is a comma-separated list of the calls kept of `isTerminal`, `snapshot`
 // and `accounts`, plus `randomMoves2` (the random moves submitted twice; `-`: none of them); the
 // warm-up is the whole pageLoop. GAME is a path relative to games/ without .sidl. N = 0: the warm-up alone (for api: the
 // warm-up, then a second game loaded and started, no chronon). For api, V8 still optimises the
@@ -23,39 +22,20 @@ const [pkg, game, warm, n, kind, spec] = process.argv.slice(2);
 const { SidlGame } = require(join(resolve(pkg), 'sidl_wasm.js'));
 const source = readFileSync(join(__dirname, '..', '..', 'games', `${game}.sidl`), 'utf8');
 
-/**
- * loops.mjs's apiLoop with only some of its calls (`parts`: a Set): `switches` and `view` a call
- * per player and kind, `sav` every player's switches and views in one `switchesAndViews` call
- * (`sav` alone: the loop before `play`, four calls a chronon), `noterm` no `isTerminal()` per
- * chronon (the chronon's own `terminal` says when the game is over, one `isTerminal()` per game),
- * `play` `play(players, players, players)` instead of every other call, `play0` `play(players, [],
- * [])` (the step without switches and views); `-` none of them (`isTerminal`, `randomMoves`,
- * `chronon()`).
- */
+/** loops.mjs's apiLoop with only some of its per-player calls (`parts`: a Set). */
 function apiParts(parts, source, chronons, seed) {
   const g = new SidlGame(source);
   const players = g.players();
-  const none = [];
   let s = seed;
   let k = 0;
   g.start(s);
-  let over = g.isTerminal();
-  const each = parts.has('noterm') || parts.has('play') || parts.has('play0');
   while (k < chronons) {
-    if (each ? over : g.isTerminal()) {
+    if (g.isTerminal()) {
       g.start(++s);
-      over = g.isTerminal();
-      continue;
-    }
-    if (parts.has('play') || parts.has('play0')) {
-      const r = parts.has('play') ? g.play(players, players, players) : g.play(players, none, none);
-      over = r.terminal;
-      k++;
       continue;
     }
     g.randomMoves(players);
-    over = g.chronon().terminal;
-    if (parts.has('sav')) g.switchesAndViews(players, players);
+    g.chronon();
     for (const p of players) {
       if (parts.has('switches')) g.switches(p);
       if (parts.has('view')) g.view(p);
@@ -85,9 +65,7 @@ function apiParts(parts, source, chronons, seed) {
       spec === undefined
         ? (k, seed) => apiLoop(SidlGame, source, k, seed)
         : (k, seed) => apiParts(new Set(spec.split(',')), source, k, seed);
-    // (a build without `play`: the warm-up is the loop before it)
-    if (typeof SidlGame.prototype.play === 'function') apiLoop(SidlGame, source, Number(warm), 1);
-    else apiParts(new Set(['sav']), source, Number(warm), 1);
+    apiLoop(SidlGame, source, Number(warm), 1);
     loop(Number(n), 7);
     return;
   }

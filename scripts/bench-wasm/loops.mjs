@@ -3,13 +3,12 @@
 
 /**
  * The playground's API loop with every seat random: per chronon `randomMoves` for every player,
- * `chronon()`, then every player's legal switches and view (what a page redraws), and whether the
- * game is over; a new game (`start(seed + k)`) at each terminal state, as `sidl bench` does. All
- * of it is one call a chronon, `play(players, players, players)` (issue 17's step34: its
- * `terminal` says when the game is over, `isTerminal()` is asked once a game). Before step34 the
- * loop made four calls a chronon, `isTerminal()`, `randomMoves(players)`, `chronon()` and
- * `switchesAndViews(players, players)` (count.cjs's `api sav`), and before api32 a call per player
- * and kind for the switches and views (`api switches,view`).
+ * `chronon()`, then every player's legal switches and view (what a page redraws), and `isTerminal()`
+ * before each step; a new game (`start(seed + k)`) at each terminal state, as `sidl bench` does.
+ * The switches and views are asked in one call, `switchesAndViews(players, players)`, the call the
+ * playground's frame makes (worker.js: the human seats' switches and the viewer's view); before
+ * issue 17's api32 the loop called `switches(p)` and `view(p)` for each player (count.cjs's `api
+ * switches,view` still does).
  * @param {any} SidlGame the wasm-bindgen class
  * @param {string} source the game's text
  */
@@ -21,16 +20,16 @@ export function apiLoop(SidlGame, source, chronons, seed) {
   let n = 0;
   const t0 = performance.now();
   game.start(s);
-  let over = game.isTerminal();
   while (n < chronons) {
-    if (over) {
+    if (game.isTerminal()) {
       if (game.chrononNumber() === 0) throw new Error('the game is terminal in its initial state');
       game.start(++s);
-      over = game.isTerminal();
       games++;
       continue;
     }
-    over = game.play(players, players, players).terminal;
+    game.randomMoves(players);
+    game.chronon();
+    game.switchesAndViews(players, players);
     n++;
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -43,13 +42,11 @@ export function apiLoop(SidlGame, source, chronons, seed) {
  * `steps` op (playground/worker.js; mirrored here, as worker.js cannot be imported outside a
  * worker: keep the two alike) with `seatMoves` imported from playground/play.js. Per step
  * `isTerminal()`, the seats' moves (`randomMoves` of every player, awaited as the worker awaits
- * them), `chronon()` when no submission ran one (since step34 all three in one `play(players, [],
- * [])` call, `isTerminal()` once a batch: here never, the chronon's `terminal` says it), then
- * `snapshot()` and `accounts()`, one timeline
+ * them), `chronon()` when no submission ran one, then `snapshot()` and `accounts()`, one timeline
  * entry per chronon (kept until the game ends, as the page keeps its timeline). A new game
  * (`start(seed + k)`) at each terminal state, as apiLoop does. `parts` (a Set, for
  * scripts/wasm-callgrind.sh's split by call; null: the worker's sequence) keeps only the calls
- * named in it of `isTerminal`, `snapshot` and `accounts`, `seatMoves` the step before step34; `randomMoves2` submits the random moves
+ * named in it of `isTerminal`, `snapshot` and `accounts`; `randomMoves2` submits the random moves
  * twice (a second `randomMoves` call before the chronon: its cost, on slightly different games).
  * @param {any} SidlGame the wasm-bindgen class
  * @param {string} source the game's text
@@ -60,13 +57,7 @@ export async function pageLoop(SidlGame, source, chronons, seed, parts = null) {
   const game = new SidlGame(source);
   const players = game.players();
   const has = (/** @type {string} */ k) => !parts || parts.has(k);
-  // the worker's step with every seat random: one `play(players, [], [])` call (step34), unless
-  // `parts` has `seatMoves` (the step before it: seatMoves, then chronon() when nothing ran)
-  const onePlay = typeof game.play === 'function' && !(parts && parts.has('seatMoves'));
-  /** @type {string[]} */
-  const none = [];
-  // the worker asks isTerminal() once a batch when it plays with `play`, before each step else
-  const terminalCheck = parts ? parts.has('isTerminal') : !onePlay;
+  const terminalCheck = has('isTerminal');
   const snapshots = has('snapshot');
   const accountsToo = has('accounts');
   const twice = !!parts && parts.has('randomMoves2');
@@ -91,8 +82,8 @@ export async function pageLoop(SidlGame, source, chronons, seed, parts = null) {
     }
     // the worker's step: seatMoves, then chronon() when nothing ran
     if (twice) game.randomMoves(players);
-    const ranChronons = onePlay ? game.play(players, none, none).chronons
-      : await seatMoves(call, seatMap, seed + entries.length).then((ran) => (ran.length ? ran : [game.chronon()]));
+    const ran = await seatMoves(call, seatMap, seed + entries.length);
+    const ranChronons = ran.length ? ran : [game.chronon()];
     const snap = snapshots ? game.snapshot() : null;
     const accounts = accountsToo ? game.accounts() : null;
     for (const chronon of ranChronons) entries.push({ snap, chronon, accounts });

@@ -9,19 +9,15 @@
 //! ```
 //!
 //! A fourth argument `dto` runs the DTO methods instead (`Core::random_moves`, `run_chronon`,
-//! `switches`, `view`: the Rust half before the wire); `play` one `Core::play_wire` a chronon (the
-//! Rust half of `SidlGame.play`, what apiLoop calls since issue 17's step34; the default is the
-//! three wire calls before it).
+//! `switches`, `view`: the Rust half before the wire).
 use sidl_wasm::core::Core;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let (path, chronons, seed, mode) = match &args[..] {
-        [_, path, chronons, seed] => (path, chronons, seed, ""),
-        [_, path, chronons, seed, m] if m == "dto" || m == "play" => {
-            (path, chronons, seed, m.as_str())
-        }
-        _ => return Err("usage: api_loop GAME CHRONONS SEED [dto | play]".into()),
+    let (path, chronons, seed, dto) = match &args[..] {
+        [_, path, chronons, seed] => (path, chronons, seed, false),
+        [_, path, chronons, seed, d] if d == "dto" => (path, chronons, seed, true),
+        _ => return Err("usage: api_loop GAME CHRONONS SEED [dto]".into()),
     };
     let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let chronons: u64 = chronons.parse().map_err(|e| format!("CHRONONS: {e}"))?;
@@ -31,26 +27,14 @@ fn main() -> Result<(), String> {
     let viewers: Vec<Option<&str>> = players.iter().map(|p| Some(p.as_str())).collect();
     let (mut n, mut games) = (0, 1);
     g.start(seed, false).map_err(|e| e.message)?;
-    let mut over = g.is_terminal().map_err(|e| e.message)?;
     while n < chronons {
-        if mode != "play" {
-            over = g.is_terminal().map_err(|e| e.message)?;
-        }
-        if over {
+        if g.is_terminal().map_err(|e| e.message)? {
             seed += 1;
             games += 1;
             g.start(seed, false).map_err(|e| e.message)?;
-            over = g.is_terminal().map_err(|e| e.message)?;
             continue;
         }
-        if mode == "play" {
-            // the terminal flag is the first number after the reset flag
-            let w = g
-                .play_wire(Some(&players), &players, &viewers)
-                .map_err(|e| e.message)?;
-            over = w.nums[1] != 0.0;
-            g.recycle_wire(w);
-        } else if mode == "dto" {
+        if dto {
             g.random_moves(Some(&players)).map_err(|e| e.message)?;
             g.run_chronon().map_err(|e| e.message)?;
             for p in &players {

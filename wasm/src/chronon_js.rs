@@ -76,41 +76,19 @@ export function chronon(st, at, fresh) {
   st.at = at + 2;
   return record(st, nums, st.values);
 }
-// `s, id * s` at nums[st.at]: each player's switches; st.at moves past them
-function switchLists(st, nums, table) {
-  let k = st.at;
-  const switches = new Array(nums[k++]);
-  for (let i = 0; i < switches.length; i++) switches[i] = table[nums[k++]];
-  st.at = k;
-  return switches;
-}
-// `v, (k, id * k) * v` at nums[st.at]: each viewer's facts; st.at moves past them
-function views(st, nums, table) {
-  let k = st.at;
-  const out = new Array(nums[k++]);
-  for (let v = 0; v < out.length; v++) {
-    const n = nums[k++], facts = new Array(n);
-    for (let i = 0; i < n; i++) facts[i] = table[nums[k++]];
-    out[v] = facts;
-  }
-  st.at = k;
-  return out;
-}
 // [reset, s, id * s, v, (k, id * k) * v]: each player's switches, each viewer's facts
 export function switchesAndViews(st, at, fresh) {
   const nums = take(st, at, fresh), table = st.values;
-  st.at = at + 1;
-  const switches = switchLists(st, nums, table);
-  return { switches, views: views(st, nums, table) };
-}
-// [reset, terminal, count, record * count, s, id * s, v, (k, id * k) * v]: SidlGame.play's step
-export function play(st, at, fresh) {
-  const nums = take(st, at, fresh), table = st.values;
-  const terminal = nums[at + 1] !== 0, chronons = new Array(nums[at + 2]);
-  st.at = at + 3;
-  for (let c = 0; c < chronons.length; c++) chronons[c] = record(st, nums, table);
-  const switches = switchLists(st, nums, table);
-  return { chronons, terminal, switches, views: views(st, nums, table) };
+  let k = at + 1;
+  const switches = new Array(nums[k++]);
+  for (let i = 0; i < switches.length; i++) switches[i] = table[nums[k++]];
+  const views = new Array(nums[k++]);
+  for (let v = 0; v < views.length; v++) {
+    const n = nums[k++], out = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = table[nums[k++]];
+    views[v] = out;
+  }
+  return { switches, views };
 }
 export function parse(json) { return JSON.parse(json); }
 // whether `ps` holds the same strings, in order, as the list kept by keepPlayers
@@ -133,10 +111,6 @@ export function sameSeats(st, ps, vs) {
   if (kept === undefined) return 0;
   return (same(kept[0], ps) ? 1 : 0) | (same(kept[1], vs) ? 2 : 0);
 }
-// sameSeats(st, ps, vs), plus 4 when `rs` holds the strings of samePlayers' list (SidlGame.play)
-export function sameLists(st, rs, ps, vs) {
-  return (samePlayers(st, rs) ? 4 : 0) | sameSeats(st, ps, vs);
-}
 export function keepSeats(st, ps, vs) {
   st.seats = ps === null ? undefined : [Array.from(ps), Array.from(vs)];
 }
@@ -152,10 +126,6 @@ extern "C" {
     fn chronon_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = switchesAndViews)]
     fn switches_and_views_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
-    #[wasm_bindgen(js_name = play)]
-    fn play_of(table: &JsValue, at: u32, fresh: Option<&str>) -> JsValue;
-    #[wasm_bindgen(js_name = sameLists)]
-    fn same_lists(table: &JsValue, random: &JsValue, players: &JsValue, viewers: &JsValue) -> u32;
     #[wasm_bindgen(js_name = sameSeats)]
     fn same_seats(table: &JsValue, players: &JsValue, viewers: &JsValue) -> u32;
     #[wasm_bindgen(js_name = keepSeats)]
@@ -207,22 +177,6 @@ impl Table {
     /// `{switches, views}`.
     pub(crate) fn switches_and_views(&mut self, w: &WireOut) -> JsValue {
         switches_and_views_of(self.get(), at(w), fresh(w))
-    }
-
-    /// The step of `SidlGame.play` (`Core::play_wire`) as `{chronons, terminal, switches, views}`.
-    pub(crate) fn play(&mut self, w: &WireOut) -> JsValue {
-        play_of(self.get(), at(w), fresh(w))
-    }
-
-    /// [`Table::same_seats`] of `players` and `viewers`, plus 4 when `random` holds the strings of
-    /// the list of [`Table::same_players`]: the three lists of `SidlGame.play` in one call.
-    pub(crate) fn same_lists(
-        &mut self,
-        random: &JsValue,
-        players: &JsValue,
-        viewers: &JsValue,
-    ) -> u32 {
-        same_lists(self.get(), random, players, viewers)
     }
 
     /// Whether `players` and `viewers` hold the same elements, in order, as the lists last kept

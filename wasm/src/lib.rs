@@ -110,63 +110,6 @@ impl SidlGame {
     }
 }
 
-impl SidlGame {
-    /// Reads `ps` into `random_players` unless `same` (it holds the strings last read): as
-    /// wasm-bindgen reads a `Vec<String>` (any array-like, each element a string); the table keeps
-    /// a copy to compare the next list with (`Table::same_players`: the playground passes
-    /// `players()` every chronon).
-    fn read_random(&mut self, same: bool, ps: &JsValue) -> Result<(), js_sys::Error> {
-        if !same {
-            self.table.keep_players(&JsValue::NULL);
-            self.random_players = js_sys::Array::from(ps)
-                .iter()
-                .map(|v| v.as_string())
-                .collect::<Option<Vec<String>>>()
-                .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
-            self.table.keep_players(ps);
-        }
-        Ok(())
-    }
-
-    /// Reads `players` and `viewers` into `seat_players` and `seat_viewers` unless `same` is 3
-    /// (`Table::same_seats`: both hold what was last read; the page passes the same names every
-    /// frame, apiLoop the same arrays every chronon).
-    fn read_seats(
-        &mut self,
-        same: u32,
-        players: &JsValue,
-        viewers: &JsValue,
-    ) -> Result<(), js_sys::Error> {
-        if same == 3 {
-            return Ok(());
-        }
-        self.table.keep_seats(&JsValue::NULL, &JsValue::NULL);
-        let list = |v: &JsValue| -> Result<js_sys::Array, js_sys::Error> {
-            if js_sys::Array::is_array(v) {
-                Ok(v.clone().unchecked_into())
-            } else {
-                Err(js_sys::Error::new(WRONG_TYPE))
-            }
-        };
-        self.seat_players = list(players)?
-            .iter()
-            .map(|v| v.as_string())
-            .collect::<Option<Vec<String>>>()
-            .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
-        self.seat_viewers = list(viewers)?
-            .iter()
-            .map(|v| match v.as_string() {
-                Some(s) => Some(Some(s)),
-                None if v.is_null() || v.is_undefined() => Some(None),
-                None => None,
-            })
-            .collect::<Option<Vec<Option<String>>>>()
-            .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
-        self.table.keep_seats(players, viewers);
-        Ok(())
-    }
-}
-
 #[wasm_bindgen]
 impl SidlGame {
     /// Loads a game and starts a session (seed 1). Throws an `Error` whose message lists the
@@ -344,8 +287,34 @@ impl SidlGame {
         #[wasm_bindgen(unchecked_param_type = "string[]")] players: JsValue,
         #[wasm_bindgen(unchecked_param_type = "(string | null)[]")] viewers: JsValue,
     ) -> Result<JsValue, js_sys::Error> {
+        // the lists are read only when they differ from the last ones (the page passes the same
+        // names every frame, apiLoop the same array every chronon)
         let same = self.table.same_seats(&players, &viewers);
-        self.read_seats(same, &players, &viewers)?;
+        if same != 3 {
+            self.table.keep_seats(&JsValue::NULL, &JsValue::NULL);
+            let list = |v: &JsValue| -> Result<js_sys::Array, js_sys::Error> {
+                if js_sys::Array::is_array(v) {
+                    Ok(v.clone().unchecked_into())
+                } else {
+                    Err(js_sys::Error::new(WRONG_TYPE))
+                }
+            };
+            self.seat_players = list(&players)?
+                .iter()
+                .map(|v| v.as_string())
+                .collect::<Option<Vec<String>>>()
+                .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
+            self.seat_viewers = list(&viewers)?
+                .iter()
+                .map(|v| match v.as_string() {
+                    Some(s) => Some(Some(s)),
+                    None if v.is_null() || v.is_undefined() => Some(None),
+                    None => None,
+                })
+                .collect::<Option<Vec<Option<String>>>>()
+                .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
+            self.table.keep_seats(&players, &viewers);
+        }
         let w = self
             .core
             .switches_and_views_wire(&self.seat_players, &self.seat_viewers)
@@ -391,11 +360,21 @@ impl SidlGame {
         &mut self,
         #[wasm_bindgen(unchecked_optional_param_type = "string[] | null")] players: Option<JsValue>,
     ) -> Result<JsValue, js_sys::Error> {
+        // the list is read as wasm-bindgen reads a `Vec<String>` (any array-like, each element a
+        // string), unless it holds the same strings as the last one read (`Table::same_players`:
+        // the playground passes `players()` every chronon), which is then used again
         let w = match players {
             None => self.core.random_moves_wire(None),
             Some(ps) => {
-                let same = self.table.same_players(&ps);
-                self.read_random(same, &ps)?;
+                if !self.table.same_players(&ps) {
+                    self.table.keep_players(&JsValue::NULL);
+                    self.random_players = js_sys::Array::from(&ps)
+                        .iter()
+                        .map(|v| v.as_string())
+                        .collect::<Option<Vec<String>>>()
+                        .ok_or_else(|| js_sys::Error::new(WRONG_TYPE))?;
+                    self.table.keep_players(&ps);
+                }
                 self.core.random_moves_wire(Some(&self.random_players))
             }
         }
@@ -443,42 +422,6 @@ impl SidlGame {
     pub fn chronon(&mut self) -> Result<JsValue, js_sys::Error> {
         let w = self.core.run_chronon_wire().map_err(err)?;
         let v = self.table.chronon(&w);
-        self.core.recycle_wire(w);
-        Ok(v)
-    }
-
-    /// One step of a page's loop in one call: random submissions for the switches of `random`
-    /// (as `randomMoves(random)`; `null`: every player; in interrupt mode the one that ran its
-    /// chronon), then the chronon unless one ran (as `chronon()`), then the legal switches of each
-    /// of `players` and the view of each of `viewers` (as `switchesAndViews(players, viewers)`):
-    /// `{chronons, terminal, switches, views}`, `chronons` the chronons that ran (one; in interrupt
-    /// mode the one the submission ran), `terminal` whether the game is over now (what
-    /// `isTerminal()` would say). The same values as those calls give, in one crossing (the same
-    /// objects while the table of values keeps them: read them, do not change them). The first
-    /// error of those calls is thrown; a chronon that ran before it stays in `history()`.
-    #[wasm_bindgen(
-        unchecked_return_type = "{ chronons: Chronon[], terminal: boolean, switches: Switch[][], views: string[][] }"
-    )]
-    pub fn play(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string[] | null")] random: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string[]")] players: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(string | null)[]")] viewers: JsValue,
-    ) -> Result<JsValue, js_sys::Error> {
-        // the three lists compared with the last ones in one call (bit 4: `random`, 1 and 2 the
-        // seats), read only when they differ
-        let every = random.is_null() || random.is_undefined();
-        let same = self.table.same_lists(&random, &players, &viewers);
-        if !every {
-            self.read_random(same & 4 != 0, &random)?;
-        }
-        self.read_seats(same & 3, &players, &viewers)?;
-        let random = (!every).then_some(self.random_players.as_slice());
-        let w = self
-            .core
-            .play_wire(random, &self.seat_players, &self.seat_viewers)
-            .map_err(err)?;
-        let v = self.table.play(&w);
         self.core.recycle_wire(w);
         Ok(v)
     }

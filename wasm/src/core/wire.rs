@@ -37,13 +37,6 @@ enum Seen {
     Facts(Vec<Term>),
 }
 
-/// The answers of [`Core::switches_and_views_wire`] before they are written: each player's
-/// switches (`Core::switches_shared`) and what each viewer sees.
-struct Seats {
-    switches: Vec<(u64, Arc<[SwitchDto]>)>,
-    seen: Vec<Seen>,
-}
-
 /// What crosses for one call: `nums` (first the reset flag, then the call's own layout) and the
 /// JSON array of the values to append to the table (after emptying it when `nums[0]` is 1).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -305,18 +298,6 @@ impl Core {
         players: &[P],
         viewers: &[Option<V>],
     ) -> Result<WireOut, CoreError> {
-        let seats = self.seats(players, viewers)?;
-        let mut nums = self.wire.begin();
-        self.write_seats(&mut nums, &seats);
-        Ok(self.wire.end(nums))
-    }
-
-    /// The answers of [`Core::switches_and_views_wire`], nothing written to the table yet.
-    fn seats<P: AsRef<str>, V: AsRef<str>>(
-        &mut self,
-        players: &[P],
-        viewers: &[Option<V>],
-    ) -> Result<Seats, CoreError> {
         let mut switches = Vec::with_capacity(players.len());
         for p in players {
             switches.push(self.switches_shared(Some(p.as_ref()))?);
@@ -325,49 +306,16 @@ impl Core {
         for v in viewers {
             seen.push(self.seen(v.as_ref().map(AsRef::as_ref))?);
         }
-        Ok(Seats { switches, seen })
-    }
-
-    /// Writes `seats` as `s, id * s, v, (k, id * k) * v` (the current state's views).
-    fn write_seats(&mut self, nums: &mut Vec<f64>, seats: &Seats) {
         let state = self.session.state().clone();
-        nums.push(seats.switches.len() as f64);
-        for (n, dtos) in &seats.switches {
+        let mut nums = self.wire.begin();
+        nums.push(switches.len() as f64);
+        for (n, dtos) in &switches {
             nums.push(self.wire.switches(*n, dtos) as f64);
         }
-        nums.push(seats.seen.len() as f64);
-        for s in &seats.seen {
-            self.wire.view(nums, &state, s);
+        nums.push(seen.len() as f64);
+        for s in &seen {
+            self.wire.view(&mut nums, &state, s);
         }
-    }
-
-    /// The playground's API loop's step in one [`WireOut`] (`SidlGame.play`): random submissions
-    /// for the switches of `random` ([`Core::random_moves_wire`]; in interrupt mode the chronon
-    /// that one ran), then the chronon when none ran ([`Core::run_chronon_wire`]), then
-    /// [`Core::switches_and_views_wire`] of `players` and `viewers` in the new state. `nums` is
-    /// `[reset, terminal, count, record * count, s, id * s, v, (k, id * k) * v]` (records as
-    /// [`Core::chronons_wire`], `terminal` whether the game is over now). The first error of those
-    /// calls is the error, and nothing is written to the table then; a chronon that ran before it
-    /// stays in the history (as after the separate calls).
-    pub fn play_wire<P: AsRef<str>, V: AsRef<str>>(
-        &mut self,
-        random: Option<&[String]>,
-        players: &[P],
-        viewers: &[Option<V>],
-    ) -> Result<WireOut, CoreError> {
-        let from = self.session.history().len();
-        self.random_moves_only(random)?;
-        if self.session.history().len() == from {
-            if let Err(e) = self.session.run_chronon().map(|_| ()) {
-                return Err(self.rt(e));
-            }
-        }
-        let terminal = self.is_terminal()?;
-        let seats = self.seats(players, viewers)?;
-        let mut nums = self.wire.begin();
-        nums.push(if terminal { 1.0 } else { 0.0 });
-        self.write_chronons(&mut nums, from, terminal);
-        self.write_seats(&mut nums, &seats);
         Ok(self.wire.end(nums))
     }
 
@@ -378,14 +326,6 @@ impl Core {
         let len = self.session.history().len();
         let terminal = len > from && self.is_terminal()?;
         let mut nums = self.wire.begin();
-        self.write_chronons(&mut nums, from, terminal);
-        Ok(self.wire.end(nums))
-    }
-
-    /// Writes history records `from..` as `count, record * count` ([`Core::chronons_wire`]), the
-    /// last one terminal when `terminal`.
-    fn write_chronons(&mut self, nums: &mut Vec<f64>, from: usize, terminal: bool) {
-        let len = self.session.history().len();
         nums.push((len.saturating_sub(from)) as f64);
         let wire = &mut self.wire;
         for i in from..len {
@@ -413,6 +353,7 @@ impl Core {
                 }
             }
         }
+        Ok(self.wire.end(nums))
     }
 
     /// [`Core::run_chronon`], its record as [`Core::chronons_wire`].
@@ -480,14 +421,11 @@ pub mod decode {
         w: &WireOut,
     ) -> (Vec<Value>, Vec<Vec<String>>) {
         take(table, w);
-        seats(table, &w.nums, &mut 1)
-    }
-
-    /// `s, id * s, v, (k, id * k) * v` at `nums[*at]`; `*at` moves past it.
-    fn seats(table: &[Value], nums: &[f64], at: &mut usize) -> (Vec<Value>, Vec<Vec<String>>) {
+        let nums = &w.nums;
+        let mut at = 1;
         let mut next = || {
-            *at += 1;
-            nums[*at - 1] as usize
+            at += 1;
+            nums[at - 1] as usize
         };
         let switches = (0..next()).map(|_| table[next()].clone()).collect();
         let views = (0..next())
@@ -503,31 +441,14 @@ pub mod decode {
     /// Chronons as the JSON the page sees (`{chronon, submissions, events, playerEvents, terminal}`).
     pub fn chronons(table: &mut Vec<Value>, w: &WireOut) -> Vec<Value> {
         take(table, w);
-        records(table, &w.nums, &mut 1)
-    }
-
-    /// [`super::Core::play_wire`]: the chronons that ran, whether the game is over, each player's
-    /// switches (as JSON) and each viewer's facts.
-    pub type Play = (Vec<Value>, bool, Vec<Value>, Vec<Vec<String>>);
-
-    /// [`super::Core::play_wire`] decoded ([`Play`]).
-    pub fn play(table: &mut Vec<Value>, w: &WireOut) -> Play {
-        take(table, w);
-        let terminal = w.nums[1] != 0.0;
+        let nums = &w.nums;
         let mut at = 2;
-        let chronons = records(table, &w.nums, &mut at);
-        let (switches, views) = seats(table, &w.nums, &mut at);
-        (chronons, terminal, switches, views)
-    }
-
-    /// `count, record * count` at `nums[*at]`; `*at` moves past it.
-    fn records(table: &[Value], nums: &[f64], at: &mut usize) -> Vec<Value> {
         let mut next = || {
-            *at += 1;
-            nums[*at - 1]
+            at += 1;
+            nums[at - 1]
         };
         let mut out = Vec::new();
-        for _ in 0..next() as usize {
+        for _ in 0..nums[1] as usize {
             let chronon = next();
             let terminal = next() != 0.0;
             let subs: Vec<Value> = (0..next() as usize)

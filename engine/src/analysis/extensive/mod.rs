@@ -17,7 +17,9 @@
 //! - Payoffs: each player's account at a terminal state minus its initial account, exactly (accounts
 //!   that are floats are read as the decimal fractions they print as).
 //! - Budgets: at most `max_nodes` nodes (E0960) and plays of at most `max_chronons` chronons (E0963,
-//!   a game that never ends). A game without payoffs is E0962.
+//!   a game that never ends). A game without payoffs is E0962. Before the build, Knuth's estimate
+//!   of the node count ([`estimate_nodes`]) over [`ESTIMATE_FACTOR`] times the budget is E0960 at
+//!   once, and a random play longer than `max_chronons` is E0963 at once.
 //!
 //! The build is iterative (an explicit stack of chronons), so a deep game cannot overflow the Rust stack.
 
@@ -307,6 +309,9 @@ pub fn exact_values(t: &Tree, profile: &[Vec<Q>]) -> Vec<Q> {
     out
 }
 
+/// A chance outcome: the nature switch, the action, its canonical text, its probability.
+type Outcome = (Term, Term, String, Q);
+
 /// One level of a chronon's choices.
 enum Level {
     /// A player's choice: the options as submissions and their labels.
@@ -317,7 +322,7 @@ enum Level {
     },
     Chance {
         switch: String,
-        outcomes: Vec<(Term, Term, String, Q)>,
+        outcomes: Vec<Outcome>,
     },
 }
 
@@ -649,7 +654,7 @@ impl Builder<'_> {
 /// terminal. Shared by the build and [`estimate_nodes`], so both count the same nodes.
 struct Shape {
     decisions: Vec<(usize, Vec<Vec<Submission>>)>,
-    chances: Vec<(String, Vec<(Term, Term, String, Q)>)>,
+    chances: Vec<(String, Vec<Outcome>)>,
     forced: Vec<Submission>,
     forced_draws: Vec<(Term, Term)>,
 }
@@ -680,15 +685,16 @@ fn chronon_shape(
                 Actions::Unlimited(t) => match sim::game_candidates(s, &sw.id, t)? {
                     Some(c) if !c.is_empty() => {
                         if let Some(d) = discretised.as_deref_mut() {
-                            let key = canonical(&sw.id);
-                            if !d.contains_key(&key) {
+                            if let std::collections::btree_map::Entry::Vacant(v) =
+                                d.entry(canonical(&sw.id))
+                            {
                                 let text = if labelled {
                                     crate::game::present::Presenter::new(s, Some(p), None)?
                                         .label(&crate::game::present::Thing::Switch(sw.id.clone()))
                                 } else {
                                     None
                                 };
-                                d.insert(key, text);
+                                v.insert(text);
                             }
                         }
                         c
@@ -779,7 +785,7 @@ fn chronon_shape(
             }
             _ => continue,
         };
-        let outcomes: Vec<(Term, Term, String, Q)> = acts
+        let outcomes: Vec<Outcome> = acts
             .iter()
             .zip(probs)
             .filter(|(_, q)| !q.is_zero())
@@ -881,15 +887,19 @@ pub fn build_from(
     }
     // a tree far over the budget stops before the build (docs/analysis.md "The estimate")
     let estimate = estimate_nodes(s, limits, ESTIMATE_PLAYS, ESTIMATE_SEED);
+    if estimate.too_long {
+        // a play the build would meet too: the same error, at once
+        return Err(too_long(limits));
+    }
     if estimate.nodes > ESTIMATE_FACTOR * limits.max_nodes as f64 {
         return Err(err(
             codes::EFG_NODE_BUDGET,
             format!(
                 "the extensive form would have {} nodes ({} before building), more than the node budget of {}: give a larger budget (--max-nodes) or make the game smaller",
                 if estimate.complete {
-                    format!("about {:.1e}", estimate.nodes)
+                    format!("about {:.1e}", estimate.nodes.min(f64::MAX))
                 } else {
-                    format!("at least about {:.1e}", estimate.nodes)
+                    format!("at least about {:.1e}", estimate.nodes.min(f64::MAX))
                 },
                 if estimate.complete {
                     format!("estimated from {} random plays", estimate.plays)
@@ -973,7 +983,7 @@ pub fn build_from(
 /// How many random plays [`build_from`] estimates the tree's size from.
 pub const ESTIMATE_PLAYS: usize = 16;
 /// The seed of the estimate's plays (fixed: the same game always gets the same estimate).
-pub const ESTIMATE_SEED: u64 = 0x5EED_0F_7EE5;
+pub const ESTIMATE_SEED: u64 = 0x5EED_5EED;
 /// The build stops before it starts when the estimate is more than this many times the node budget.
 /// Knuth's estimate is unbiased but heavy-tailed: its typical error is an *under*estimate (most plays
 /// miss the rare big subtrees), and by Markov's inequality the mean of the plays exceeds 20 times the
@@ -994,6 +1004,8 @@ pub struct Estimate {
     /// `max_chronons`, or a product of branching factors beyond `f64`. `nodes` is then a lower bound
     /// of the full estimate (the plays not made count 0, a cut play the part made).
     pub complete: bool,
+    /// A play was still going after `max_chronons` chronons (the build would stop with E0963).
+    pub too_long: bool,
 }
 
 /// Knuth's estimator (D. E. Knuth, "Estimating the efficiency of backtrack programs", Mathematics of
@@ -1009,6 +1021,7 @@ pub fn estimate_nodes(s: &mut Session, limits: BuildLimits, plays: usize, seed: 
     let mut rng = crate::rng::Rng::new(seed);
     let mut total = 0.0f64;
     let mut complete = true;
+    let mut too_long = false;
     'plays: for _ in 0..plays {
         let mut weight = 1.0f64;
         let mut chronons = 0;
@@ -1030,6 +1043,7 @@ pub fn estimate_nodes(s: &mut Session, limits: BuildLimits, plays: usize, seed: 
             };
             if chronons >= limits.max_chronons {
                 complete = false;
+                too_long = true;
                 break;
             }
             let mut subs = shape.forced;
@@ -1079,7 +1093,19 @@ pub fn estimate_nodes(s: &mut Session, limits: BuildLimits, plays: usize, seed: 
         nodes: total / plays.max(1) as f64,
         plays,
         complete,
+        too_long,
     }
+}
+
+/// E0963: a play longer than the limit.
+fn too_long(limits: BuildLimits) -> AnalysisError {
+    err(
+        codes::EFG_TOO_LONG,
+        format!(
+            "a play is still going after {} chronons (the limit): the game may never end; give a larger limit or make every play end",
+            limits.max_chronons
+        ),
+    )
 }
 
 fn game_name(s: &mut Session) -> String {
@@ -1115,13 +1141,7 @@ fn run(b: &mut Builder<'_>, s: &mut Session, stack: &mut Vec<Frame>) -> Result<(
             }
             Phase::Descend => {
                 if stack.len() >= b.limits.max_chronons {
-                    return Err(err(
-                        codes::EFG_TOO_LONG,
-                        format!(
-                            "a play is still going after {} chronons (the limit): the game may never end; give a larger limit or make every play end",
-                            b.limits.max_chronons
-                        ),
-                    ));
+                    return Err(too_long(b.limits));
                 }
                 let mut subs = f.forced.clone();
                 let mut draws = f.forced_draws.clone();

@@ -159,7 +159,19 @@ fn export_nfg_of_a_one_shot_game_and_refuses_others() {
 #[test]
 fn errors_name_their_cause() {
     for (game, extra, code, text) in [
-        ("games/rps.sidl", "1000", "E0960", "more than 1000 nodes"),
+        (
+            "games/rps.sidl",
+            "1000",
+            "E0960",
+            "more than the node budget of 1000:",
+        ),
+        // the estimate is under 20 times the budget: the build stops at the budget
+        (
+            "games/leduc.sidl",
+            "9000",
+            "E0960",
+            "more than 9000 nodes (the node budget",
+        ),
         (
             "engine/tests/extensive/unlimited.sidl",
             "1000000",

@@ -66,7 +66,7 @@ pub fn export(path: &Path, nfg_form: bool, out: Option<&Path>, max_nodes: usize)
     } else {
         efg::to_efg(&t)
     };
-    if let Some(note) = t.discretised_note() {
+    if let Some(note) = t.discretised_text_note() {
         eprintln!("note: {note}");
     }
     match out {
@@ -244,7 +244,7 @@ pub fn solve(
                 built.as_secs_f64(),
                 solved.as_secs_f64()
             );
-            if let Some(note) = t.discretised_note() {
+            if let Some(note) = t.discretised_text_note() {
                 println!("note: {note}");
             }
             println!("values (expected account change):");

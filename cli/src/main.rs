@@ -194,7 +194,8 @@ enum Command {
         /// Write to FILE instead of stdout.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
-        /// The most nodes of the tree.
+        /// The most nodes of the tree (estimated before the build: a tree over 20 times this stops at
+        /// once).
         #[arg(long, default_value_t = sidl_engine::analysis::extensive::DEFAULT_MAX_NODES)]
         max_nodes: usize,
     },
@@ -209,7 +210,8 @@ enum Command {
         /// CFR+ iterations.
         #[arg(long, default_value_t = 10_000)]
         iterations: u64,
-        /// The most nodes of the tree.
+        /// The most nodes of the tree (estimated before the build: a tree over 20 times this stops at
+        /// once).
         #[arg(long, default_value_t = sidl_engine::analysis::extensive::DEFAULT_MAX_NODES)]
         max_nodes: usize,
         /// `human` (a table) or `json` (one object on the last line of stdout).

@@ -159,7 +159,19 @@ fn export_nfg_of_a_one_shot_game_and_refuses_others() {
 #[test]
 fn errors_name_their_cause() {
     for (game, extra, code, text) in [
-        ("games/rps.sidl", "1000", "E0960", "more than 1000 nodes"),
+        (
+            "games/rps.sidl",
+            "1000",
+            "E0960",
+            "more than the node budget of 1000:",
+        ),
+        // the estimate is under 20 times the budget: the build stops at the budget
+        (
+            "games/leduc.sidl",
+            "9000",
+            "E0960",
+            "more than 9000 nodes (the node budget",
+        ),
         (
             "engine/tests/extensive/unlimited.sidl",
             "1000000",
@@ -251,4 +263,50 @@ fn solve_and_export_say_which_unlimited_switches_candidates_discretise() {
     assert!(!out.contains("candidate/2"), "{out}");
     let (out, _, _) = sidl(&["solve", "games/kuhn.sidl", "--format", "json"]);
     assert_eq!(last_json(&out)["discretised"], serde_json::json!([]));
+}
+
+/// With the game's labels the note names the discretised switches as the rest of the output does
+/// (games/econ/trust.sidl: `label(switch([trustee]), 'the return')`); the JSON keeps the terms.
+#[test]
+fn solve_note_names_discretised_switches_by_their_labels() {
+    let game = "games/econ/trust.sidl";
+    let (out, err, code) = sidl(&["solve", game]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("note: the unlimited switches the return, the transfer take their actions from candidate/2"),
+        "{out}"
+    );
+    let (out, err, code) = sidl(&["solve", game, "--format", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        last_json(&out)["discretised"],
+        serde_json::json!(["[trustee]", "[trustor]"])
+    );
+}
+
+/// A tree far over the node budget stops before the build with E0960 and the estimate (Knuth's,
+/// docs/analysis.md "The estimate before the build"): the six traders of the double auction, the
+/// guessing game; the export says the same.
+#[test]
+fn solve_and_export_stop_at_once_on_a_game_too_big_to_unroll() {
+    for game in [
+        "games/econ/double_auction.sidl",
+        "games/econ/guess_two_thirds.sidl",
+    ] {
+        for cmd in ["solve", "export"] {
+            let (out, err, code) = sidl(&[cmd, game]);
+            assert_eq!(code, 2, "{game}: {out}{err}");
+            assert!(
+                err.contains("error[E0960]: the extensive form would have about ")
+                    && err.contains(
+                        " nodes (estimated from 16 random plays before building), more than the node budget of 1000000: give a larger budget (--max-nodes)"
+                    ),
+                "{game}: {err}"
+            );
+        }
+    }
+    // a larger budget moves the bar: the estimate is compared with 20 times the budget
+    let (_, err, code) = sidl(&["solve", "games/rps.sidl", "--max-nodes", "100000"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("more than the node budget of 100000"), "{err}");
 }

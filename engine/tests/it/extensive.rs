@@ -2,9 +2,9 @@
 //! (one `.expect` file per case; the format is in that folder's README.md).
 
 use sidl_engine::analysis::extensive::{
-    self, br, cfr, efg, lp, nfg, q_to_f64, BuildLimits, Tree, Q,
+    self, br, cfr, efg, lp, nfg, q_to_f64, BuildLimits, Estimate, Tree, Q,
 };
-use sidl_engine::game::Game;
+use sidl_engine::game::{Game, Session, Settings};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -71,7 +71,7 @@ fn q(text: &str) -> Q {
     Q::new(n.parse().unwrap(), d.parse().unwrap())
 }
 
-fn build(c: &Case) -> Result<Tree, sidl_engine::game::RuntimeError> {
+fn game(c: &Case) -> (Arc<Game>, BuildLimits) {
     let path = dir().join(c.get("game").expect("game:"));
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let (game, _) = Game::load(&src).unwrap_or_else(|d| panic!("{}: {d:?}", c.name));
@@ -79,7 +79,27 @@ fn build(c: &Case) -> Result<Tree, sidl_engine::game::RuntimeError> {
     if let Some(n) = c.num("max_nodes") {
         limits.max_nodes = n;
     }
-    extensive::build(Arc::new(game), limits)
+    (Arc::new(game), limits)
+}
+
+fn build(c: &Case) -> Result<Tree, sidl_engine::game::RuntimeError> {
+    let (game, limits) = game(c);
+    extensive::build(game, limits)
+}
+
+/// The estimate of the tree's size the build makes first (Knuth's, from the initial state).
+fn estimate(c: &Case) -> Estimate {
+    let (game, limits) = game(c);
+    let mut s = Session::new(game, 0, Settings::default()).expect("init");
+    let before = s.history().len();
+    let e = extensive::estimate_nodes(
+        &mut s,
+        limits,
+        extensive::ESTIMATE_PLAYS,
+        extensive::ESTIMATE_SEED,
+    );
+    assert_eq!(s.history().len(), before, "{}: the session is back", c.name);
+    e
 }
 
 /// Every fixture: the build's counts or its error, the exact solution, and CFR+ convergence.
@@ -105,6 +125,30 @@ fn fixtures() {
         }
         let t = t.unwrap_or_else(|e| panic!("{}: {e}", c.name));
         let s = t.stats();
+        // the estimate before the build: exact where every play meets the same branching factors,
+        // else within the fixture's factor of the count
+        let e = estimate(&c);
+        match c.get("estimate") {
+            Some("exact") => {
+                assert!(e.complete, "{}: {e:?}", c.name);
+                assert_eq!(e.nodes, s.nodes as f64, "{}: estimate", c.name);
+            }
+            Some(f) => {
+                let f: f64 = f
+                    .strip_prefix("within ")
+                    .and_then(|f| f.parse().ok())
+                    .unwrap_or_else(|| panic!("{}: estimate: exact | within F", c.name));
+                let r = e.nodes / s.nodes as f64;
+                assert!(
+                    e.complete && r <= f && r >= 1.0 / f,
+                    "{}: estimate {} for {} nodes",
+                    c.name,
+                    e.nodes,
+                    s.nodes
+                );
+            }
+            None => {}
+        }
         for (key, got) in [
             ("decision_nodes", s.decision_nodes),
             ("chance_nodes", s.chance_nodes),

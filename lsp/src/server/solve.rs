@@ -271,7 +271,7 @@ fn run(
         }
     };
     let stats = tree.stats();
-    let note = tree.discretised_note();
+    let note = tree.discretised_text_note();
     Outcome::Solved(Box::new(SolveResult {
         note,
         title: tree.title.clone(),

@@ -17,7 +17,9 @@
 //! - Payoffs: each player's account at a terminal state minus its initial account, exactly (accounts
 //!   that are floats are read as the decimal fractions they print as).
 //! - Budgets: at most `max_nodes` nodes (E0960) and plays of at most `max_chronons` chronons (E0963,
-//!   a game that never ends). A game without payoffs is E0962.
+//!   a game that never ends). A game without payoffs is E0962. Before the build, Knuth's estimate
+//!   of the node count ([`estimate_nodes`]) over [`ESTIMATE_FACTOR`] times the budget is E0960 at
+//!   once, and a random play longer than `max_chronons` is E0963 at once.
 //!
 //! The build is iterative (an explicit stack of chronons), so a deep game cannot overflow the Rust stack.
 
@@ -134,6 +136,10 @@ pub struct Tree {
     /// The unlimited switches whose actions were taken from the game's `candidate/2` (canonical
     /// texts, sorted): the tree is the game discretised by those candidates.
     pub discretised: Vec<String>,
+    /// With the game's labels (docs/reference.md "Labels"): each of `discretised`'s label, in its
+    /// order, as its owner reads it where the build first met it; `None` for a switch without one.
+    /// Empty without labels.
+    pub discretised_texts: Vec<Option<String>>,
 }
 
 /// Counts of a tree.
@@ -168,7 +174,26 @@ impl Tree {
     /// What the tree is of when unlimited switches were discretised by `candidate/2` (for the
     /// adapters to show next to a solution or an export), else `None`.
     pub fn discretised_note(&self) -> Option<String> {
-        match self.discretised.as_slice() {
+        Self::note_of(&self.discretised)
+    }
+
+    /// [`Tree::discretised_note`] naming each switch by its label where the game gives one (as the
+    /// rest of `sidl solve`'s output does), else by its canonical text.
+    pub fn discretised_text_note(&self) -> Option<String> {
+        let names: Vec<String> = self
+            .discretised
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match self.discretised_texts.get(i) {
+                Some(Some(t)) => t.clone(),
+                _ => c.clone(),
+            })
+            .collect();
+        Self::note_of(&names)
+    }
+
+    fn note_of(names: &[String]) -> Option<String> {
+        match names {
             [] => None,
             [one] => Some(format!(
                 "the unlimited switch {one} takes its actions from candidate/2: this is the analysis of the game so discretised"
@@ -284,6 +309,9 @@ pub fn exact_values(t: &Tree, profile: &[Vec<Q>]) -> Vec<Q> {
     out
 }
 
+/// A chance outcome: the nature switch, the action, its canonical text, its probability.
+type Outcome = (Term, Term, String, Q);
+
 /// One level of a chronon's choices.
 enum Level {
     /// A player's choice: the options as submissions and their labels.
@@ -294,7 +322,7 @@ enum Level {
     },
     Chance {
         switch: String,
-        outcomes: Vec<(Term, Term, String, Q)>,
+        outcomes: Vec<Outcome>,
     },
 }
 
@@ -361,8 +389,12 @@ struct Builder<'p> {
     /// The session's history length when the build started.
     base: usize,
     /// The unlimited switches given actions by `candidate/2` (canonical texts).
-    discretised: std::collections::BTreeSet<String>,
+    discretised: Discretised,
 }
+
+/// The unlimited switches given their actions by `candidate/2`: canonical text to label (`None`
+/// without one, or in a build without labels).
+type Discretised = std::collections::BTreeMap<String, Option<String>>;
 
 impl Builder<'_> {
     fn push(&mut self, node: Node, parent: Option<usize>) -> Result<usize, AnalysisError> {
@@ -531,131 +563,23 @@ impl Builder<'_> {
 
     /// The levels of the current state (`None`: terminal).
     fn expand(&mut self, s: &mut Session, f: &mut Frame) -> Result<bool, AnalysisError> {
-        let switches = s.switches()?;
-        if switches.is_empty() {
+        let Some(shape) = chronon_shape(s, Some(&mut self.discretised), self.labelled)? else {
             return Ok(false);
-        }
-        let players = s.players();
-        // players' choices
-        let mut decisions: Vec<Decision> = Vec::new();
-        for sw in switches.iter() {
-            let Owner::Player(p) = &sw.owner else {
-                continue;
-            };
-            let Some(pi) = players.iter().position(|q| q == p) else {
-                continue;
-            };
-            let acts = match &sw.actions {
-                Actions::Finite(a) => a.clone(),
-                Actions::Unlimited(t) => match sim::game_candidates(s, &sw.id, t)? {
-                    Some(c) if !c.is_empty() => {
-                        self.discretised.insert(canonical(&sw.id));
-                        c
-                    }
-                    Some(_) => {
-                        return Err(err(
-                            codes::EFG_UNLIMITED,
-                            format!(
-                                "the unlimited switch {} has no candidate/2 answer here: the extensive form needs its actions listed by candidate(Switch, Action)",
-                                canonical(&sw.id)
-                            ),
-                        ))
-                    }
-                    None => {
-                        return Err(err(
-                            codes::EFG_UNLIMITED,
-                            format!(
-                                "the switch {} is unlimited and the game defines no candidate/2: the extensive form needs its actions listed, e.g. candidate({}, Action) :- ...",
-                                canonical(&sw.id),
-                                canonical(&sw.id)
-                            ),
-                        ))
-                    }
-                },
-            };
-            if acts.is_empty() {
-                continue;
-            }
-            match decisions.iter_mut().find(|d| d.player == pi) {
-                Some(d) => d.switches.push((sw.id.clone(), acts)),
-                None => decisions.push(Decision {
-                    player: pi,
-                    switches: vec![(sw.id.clone(), acts)],
-                }),
-            }
-        }
-        crate::stable_sort::sort_by_key(&mut decisions, |d| d.player);
+        };
         f.levels.clear();
-        f.forced.clear();
-        f.forced_draws.clear();
-        for d in &decisions {
-            let mut n: usize = 1;
-            for (_, a) in &d.switches {
-                n = n.saturating_mul(a.len());
-            }
-            if n > sim::MAX_COMBOS {
-                return Err(err(
-                    codes::EFG_SHAPE,
-                    format!(
-                        "{} chooses among {n} combinations of its switches' actions in one chronon (at most {})",
-                        canonical(&players[d.player]),
-                        sim::MAX_COMBOS
-                    ),
-                ));
-            }
-            let p = &players[d.player];
-            let options: Vec<Vec<Submission>> = (0..n).map(|i| d.combo(p, i)).collect();
-            if n == 1 {
-                f.forced.extend(options.into_iter().flatten());
-                continue;
-            }
+        f.forced = shape.forced;
+        f.forced_draws = shape.forced_draws;
+        for (player, options) in shape.decisions {
             let labels: Vec<String> = options.iter().map(|o| option_label(o)).collect();
-            let infoset = self.infoset(s, d.player, labels, &options)?;
+            let infoset = self.infoset(s, player, labels, &options)?;
             f.levels.push(Level::Decision {
-                player: d.player,
+                player,
                 infoset,
                 options,
             });
         }
-        // chance
-        for sw in switches.iter() {
-            if !sw.owner.is_nature() {
-                continue;
-            }
-            // a bad distribution or unlimited actions: the chronon raises the error itself
-            let Actions::Finite(acts) = &sw.actions else {
-                continue;
-            };
-            let probs: Vec<Q> = match &sw.owner {
-                Owner::Equal(n) if *n as usize == acts.len() && !acts.is_empty() => {
-                    vec![Q::new(BigInt::one(), BigInt::from(acts.len())); acts.len()]
-                }
-                Owner::Probs(ps) if ps.len() == acts.len() => {
-                    let qs: Option<Vec<Q>> = ps.iter().map(|&p| decimal_to_q(p)).collect();
-                    let Some(qs) = qs else { continue };
-                    let sum = qs.iter().fold(Q::zero(), |a, b| a + b);
-                    if sum.is_zero() {
-                        continue;
-                    }
-                    qs.into_iter().map(|q| q / &sum).collect()
-                }
-                _ => continue,
-            };
-            let outcomes: Vec<(Term, Term, String, Q)> = acts
-                .iter()
-                .zip(probs)
-                .filter(|(_, q)| !q.is_zero())
-                .map(|(a, q)| (sw.id.clone(), a.clone(), canonical(a), q))
-                .collect();
-            if outcomes.len() == 1 {
-                f.forced_draws
-                    .push((outcomes[0].0.clone(), outcomes[0].1.clone()));
-                continue;
-            }
-            f.levels.push(Level::Chance {
-                switch: canonical(&sw.id),
-                outcomes,
-            });
+        for (switch, outcomes) in shape.chances {
+            f.levels.push(Level::Chance { switch, outcomes });
         }
         f.pick = vec![0; f.levels.len()];
         f.nodes.clear();
@@ -722,6 +646,160 @@ impl Builder<'_> {
         self.reserve_chance_slot(parent, f, k);
         parent
     }
+}
+
+/// The choices of a chronon in the session's current state, before information sets: the players
+/// with more than one option (player order), the chance switches with more than one outcome, and what
+/// is forced (a choice with one option, a draw with one outcome: no node). `None`: the state is
+/// terminal. Shared by the build and [`estimate_nodes`], so both count the same nodes.
+struct Shape {
+    decisions: Vec<(usize, Vec<Vec<Submission>>)>,
+    chances: Vec<(String, Vec<Outcome>)>,
+    forced: Vec<Submission>,
+    forced_draws: Vec<(Term, Term)>,
+}
+
+/// The [`Shape`] of the current state; `discretised` receives the unlimited switches given actions by
+/// `candidate/2` (with `labelled`, each one's label as its owner reads it here).
+fn chronon_shape(
+    s: &mut Session,
+    mut discretised: Option<&mut Discretised>,
+    labelled: bool,
+) -> Result<Option<Shape>, AnalysisError> {
+    let switches = s.switches()?;
+    if switches.is_empty() {
+        return Ok(None);
+    }
+    let players = s.players();
+    // players' choices
+    let mut decisions: Vec<Decision> = Vec::new();
+    for sw in switches.iter() {
+        let Owner::Player(p) = &sw.owner else {
+            continue;
+        };
+        let Some(pi) = players.iter().position(|q| q == p) else {
+            continue;
+        };
+        let acts = match &sw.actions {
+                Actions::Finite(a) => a.clone(),
+                Actions::Unlimited(t) => match sim::game_candidates(s, &sw.id, t)? {
+                    Some(c) if !c.is_empty() => {
+                        if let Some(d) = discretised.as_deref_mut() {
+                            if let std::collections::btree_map::Entry::Vacant(v) =
+                                d.entry(canonical(&sw.id))
+                            {
+                                let text = if labelled {
+                                    crate::game::present::Presenter::new(s, Some(p), None)?
+                                        .label(&crate::game::present::Thing::Switch(sw.id.clone()))
+                                } else {
+                                    None
+                                };
+                                v.insert(text);
+                            }
+                        }
+                        c
+                    }
+                    Some(_) => {
+                        return Err(err(
+                            codes::EFG_UNLIMITED,
+                            format!(
+                                "the unlimited switch {} has no candidate/2 answer here: the extensive form needs its actions listed by candidate(Switch, Action)",
+                                canonical(&sw.id)
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(err(
+                            codes::EFG_UNLIMITED,
+                            format!(
+                                "the switch {} is unlimited and the game defines no candidate/2: the extensive form needs its actions listed, e.g. candidate({}, Action) :- ...",
+                                canonical(&sw.id),
+                                canonical(&sw.id)
+                            ),
+                        ))
+                    }
+                },
+            };
+        if acts.is_empty() {
+            continue;
+        }
+        match decisions.iter_mut().find(|d| d.player == pi) {
+            Some(d) => d.switches.push((sw.id.clone(), acts)),
+            None => decisions.push(Decision {
+                player: pi,
+                switches: vec![(sw.id.clone(), acts)],
+            }),
+        }
+    }
+    crate::stable_sort::sort_by_key(&mut decisions, |d| d.player);
+    let mut shape = Shape {
+        decisions: Vec::new(),
+        chances: Vec::new(),
+        forced: Vec::new(),
+        forced_draws: Vec::new(),
+    };
+    for d in &decisions {
+        let mut n: usize = 1;
+        for (_, a) in &d.switches {
+            n = n.saturating_mul(a.len());
+        }
+        if n > sim::MAX_COMBOS {
+            return Err(err(
+                    codes::EFG_SHAPE,
+                    format!(
+                        "{} chooses among {n} combinations of its switches' actions in one chronon (at most {})",
+                        canonical(&players[d.player]),
+                        sim::MAX_COMBOS
+                    ),
+                ));
+        }
+        let p = &players[d.player];
+        let options: Vec<Vec<Submission>> = (0..n).map(|i| d.combo(p, i)).collect();
+        if n == 1 {
+            shape.forced.extend(options.into_iter().flatten());
+            continue;
+        }
+        shape.decisions.push((d.player, options));
+    }
+    // chance
+    for sw in switches.iter() {
+        if !sw.owner.is_nature() {
+            continue;
+        }
+        // a bad distribution or unlimited actions: the chronon raises the error itself
+        let Actions::Finite(acts) = &sw.actions else {
+            continue;
+        };
+        let probs: Vec<Q> = match &sw.owner {
+            Owner::Equal(n) if *n as usize == acts.len() && !acts.is_empty() => {
+                vec![Q::new(BigInt::one(), BigInt::from(acts.len())); acts.len()]
+            }
+            Owner::Probs(ps) if ps.len() == acts.len() => {
+                let qs: Option<Vec<Q>> = ps.iter().map(|&p| decimal_to_q(p)).collect();
+                let Some(qs) = qs else { continue };
+                let sum = qs.iter().fold(Q::zero(), |a, b| a + b);
+                if sum.is_zero() {
+                    continue;
+                }
+                qs.into_iter().map(|q| q / &sum).collect()
+            }
+            _ => continue,
+        };
+        let outcomes: Vec<Outcome> = acts
+            .iter()
+            .zip(probs)
+            .filter(|(_, q)| !q.is_zero())
+            .map(|(a, q)| (sw.id.clone(), a.clone(), canonical(a), q))
+            .collect();
+        if outcomes.len() == 1 {
+            shape
+                .forced_draws
+                .push((outcomes[0].0.clone(), outcomes[0].1.clone()));
+            continue;
+        }
+        shape.chances.push((canonical(&sw.id), outcomes));
+    }
+    Ok(Some(shape))
 }
 
 /// The label of a choice made of `subs` for `player` in the session's current state: for each of
@@ -807,6 +885,31 @@ pub fn build_from(
             "the game defines no payoff/2: without payoffs there is nothing to analyse",
         ));
     }
+    // a tree far over the budget stops before the build (docs/analysis.md "The estimate")
+    let estimate = estimate_nodes(s, limits, ESTIMATE_PLAYS, ESTIMATE_SEED);
+    if estimate.too_long {
+        // a play the build would meet too: the same error, at once
+        return Err(too_long(limits));
+    }
+    if estimate.nodes > ESTIMATE_FACTOR * limits.max_nodes as f64 {
+        return Err(err(
+            codes::EFG_NODE_BUDGET,
+            format!(
+                "the extensive form would have {} nodes ({} before building), more than the node budget of {}: give a larger budget (--max-nodes) or make the game smaller",
+                if estimate.complete {
+                    format!("about {:.1e}", estimate.nodes.min(f64::MAX))
+                } else {
+                    format!("at least about {:.1e}", estimate.nodes.min(f64::MAX))
+                },
+                if estimate.complete {
+                    format!("estimated from {} random plays", estimate.plays)
+                } else {
+                    "estimated from random plays".to_string()
+                },
+                limits.max_nodes
+            ),
+        ));
+    }
     let title = game_name(s);
     let players: Vec<String> = s.players().iter().map(canonical).collect();
     let player_texts = if crate::game::present::has_labels(s.game()) {
@@ -868,8 +971,141 @@ pub fn build_from(
         nodes: b.nodes,
         infosets: b.infosets,
         depth: b.depth,
-        discretised: b.discretised.into_iter().collect(),
+        discretised_texts: if b.labelled {
+            b.discretised.values().cloned().collect()
+        } else {
+            Vec::new()
+        },
+        discretised: b.discretised.into_keys().collect(),
     })
+}
+
+/// How many random plays [`build_from`] estimates the tree's size from.
+pub const ESTIMATE_PLAYS: usize = 16;
+/// The seed of the estimate's plays (fixed: the same game always gets the same estimate).
+pub const ESTIMATE_SEED: u64 = 0x5EED_5EED;
+/// The build stops before it starts when the estimate is more than this many times the node budget.
+/// Knuth's estimate is unbiased but heavy-tailed: its typical error is an *under*estimate (most plays
+/// miss the rare big subtrees), and by Markov's inequality the mean of the plays exceeds 20 times the
+/// true count with probability at most 1/20 whatever the tree's shape; a tree that fits the budget is
+/// stopped only when the estimate is 20 times over the budget, so at least 20 times over its own size.
+/// A false stop (a game that would have built) is worse than a late one (the budget stops the build
+/// anyway), hence the wide margin; the shipped games' estimates are in docs/analysis.md.
+pub const ESTIMATE_FACTOR: f64 = 20.0;
+
+/// Knuth's estimate of a tree's node count ([`estimate_nodes`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The mean over the plays of each play's estimate.
+    pub nodes: f64,
+    /// The number of plays.
+    pub plays: usize,
+    /// `false` when the plays stopped early: an error of the game, a play longer than
+    /// `max_chronons`, or a product of branching factors beyond `f64`. `nodes` is then a lower bound
+    /// of the full estimate (the plays not made count 0, a cut play the part made).
+    pub complete: bool,
+    /// A play was still going after `max_chronons` chronons (the build would stop with E0963).
+    pub too_long: bool,
+}
+
+/// Knuth's estimator (D. E. Knuth, "Estimating the efficiency of backtrack programs", Mathematics of
+/// Computation 29, 1975) of the number of nodes [`build_from`] would make from the session's current
+/// state: `plays` random plays, each choosing every decision and chance level uniformly at random
+/// (seeded by `seed`) through the same [`Session`] submit/chronon/undo and the same [`chronon_shape`]
+/// as the build. Along a play, a node met at depth `d` stands for the product of the branching factors
+/// of the levels above it; the play's estimate is the sum of those products over its nodes (the
+/// levels of each chronon, then its terminal), and the mean over the plays is an unbiased estimate of
+/// the node count, exact when every play meets the same branching factors. The session is left where
+/// it was.
+pub fn estimate_nodes(s: &mut Session, limits: BuildLimits, plays: usize, seed: u64) -> Estimate {
+    let mut rng = crate::rng::Rng::new(seed);
+    let mut total = 0.0f64;
+    let mut complete = true;
+    let mut too_long = false;
+    'plays: for _ in 0..plays {
+        let mut weight = 1.0f64;
+        let mut chronons = 0;
+        loop {
+            if !total.is_finite() {
+                complete = false;
+                break;
+            }
+            let shape = match chronon_shape(s, None, false) {
+                Ok(Some(shape)) => shape,
+                Ok(None) => {
+                    total += weight;
+                    break;
+                }
+                Err(_) => {
+                    complete = false;
+                    break;
+                }
+            };
+            if chronons >= limits.max_chronons {
+                complete = false;
+                too_long = true;
+                break;
+            }
+            let mut subs = shape.forced;
+            let mut draws = shape.forced_draws;
+            for (_, options) in shape.decisions {
+                total += weight;
+                weight *= options.len() as f64;
+                let k = rng.below(options.len() as u64) as usize;
+                subs.extend(options.into_iter().nth(k).unwrap_or_default());
+            }
+            for (_, outcomes) in shape.chances {
+                total += weight;
+                weight *= outcomes.len() as f64;
+                let k = rng.below(outcomes.len() as u64) as usize;
+                if let Some((sw, a, _, _)) = outcomes.into_iter().nth(k) {
+                    draws.push((sw, a));
+                }
+            }
+            s.clear_pending();
+            let mut ok = true;
+            for sub in &subs {
+                if !matches!(s.submit(&sub.player, &sub.switch, &sub.action), Ok(Ok(_))) {
+                    ok = false;
+                    break;
+                }
+            }
+            for (sw, a) in &draws {
+                if ok && s.set_nature(sw, a).is_err() {
+                    ok = false;
+                }
+            }
+            if !ok || s.run_chronon().is_err() {
+                complete = false;
+                break;
+            }
+            chronons += 1;
+        }
+        for _ in 0..chronons {
+            sim::retreat(s);
+        }
+        s.clear_pending();
+        if !complete {
+            break 'plays;
+        }
+    }
+    Estimate {
+        nodes: total / plays.max(1) as f64,
+        plays,
+        complete,
+        too_long,
+    }
+}
+
+/// E0963: a play longer than the limit.
+fn too_long(limits: BuildLimits) -> AnalysisError {
+    err(
+        codes::EFG_TOO_LONG,
+        format!(
+            "a play is still going after {} chronons (the limit): the game may never end; give a larger limit or make every play end",
+            limits.max_chronons
+        ),
+    )
 }
 
 fn game_name(s: &mut Session) -> String {
@@ -905,13 +1141,7 @@ fn run(b: &mut Builder<'_>, s: &mut Session, stack: &mut Vec<Frame>) -> Result<(
             }
             Phase::Descend => {
                 if stack.len() >= b.limits.max_chronons {
-                    return Err(err(
-                        codes::EFG_TOO_LONG,
-                        format!(
-                            "a play is still going after {} chronons (the limit): the game may never end; give a larger limit or make every play end",
-                            b.limits.max_chronons
-                        ),
-                    ));
+                    return Err(too_long(b.limits));
                 }
                 let mut subs = f.forced.clone();
                 let mut draws = f.forced_draws.clone();

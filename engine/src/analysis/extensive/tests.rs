@@ -153,7 +153,8 @@ fn kuhn_from_source_solved_and_stoppable() {
 /// the session it used is left at its start.
 #[test]
 fn a_build_can_be_stopped() {
-    let (game, _) = Game::load(include_str!("../../../../games/rps.sidl")).expect("loads");
+    // Leduc: 9451 nodes, over two reports (the ten rounds of rps stop before the build: the estimate)
+    let (game, _) = Game::load(include_str!("../../../../games/leduc.sidl")).expect("loads");
     let mut s = Session::new(Arc::new(game), 0, Settings::default()).expect("starts");
     let mut seen = Vec::new();
     let e = build_from(&mut s, BuildLimits::default(), &mut |n| {

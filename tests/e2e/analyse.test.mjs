@@ -151,7 +151,7 @@ await check('a game whose unlimited switches candidate/2 discretises says so (tr
   await page.click('#load');
   await idle();
   await runAnalyse();
-  assert.equal(await text('#analyse-note'), 'Note: the unlimited switches [trustee], [trustor] take their actions from candidate/2: this is the analysis of the game so discretised.');
+  assert.equal(await text('#analyse-note'), 'Note: the unlimited switches the return, the transfer take their actions from candidate/2: this is the analysis of the game so discretised.');
   // a game without unlimited switches has no note
   await pickGame('ultimatum.sidl');
   await runAnalyse();

@@ -112,7 +112,7 @@ pub struct AnalysisResultDto {
     pub verdict: String,
     pub strategies: Vec<InfosetStrategyDto>,
     /// The unlimited switches `candidate/2` discretised (the analysis is of that game), in the
-    /// engine's words (`Tree::discretised_note`), or `null`.
+    /// engine's words (`Tree::discretised_text_note`: switches by their labels), or `null`.
     pub note: Option<String>,
 }
 
@@ -274,7 +274,7 @@ impl AnalysisCore {
             nash_conv: sol.nash_conv,
             verdict: sol.verdict.to_string(),
             strategies,
-            note: self.solver.tree().discretised_note(),
+            note: self.solver.tree().discretised_text_note(),
         })
     }
 

@@ -1303,7 +1303,7 @@ mod analyse_panel {
         let r = a.result().unwrap();
         assert_eq!(
             r.note.as_deref(),
-            Some("the unlimited switches [trustee], [trustor] take their actions from candidate/2: this is the analysis of the game so discretised")
+            Some("the unlimited switches the return, the transfer take their actions from candidate/2: this is the analysis of the game so discretised")
         );
     }
 

@@ -1348,10 +1348,23 @@ mod analyse_panel {
             max_nodes: Some(100.0),
             ..Default::default()
         };
+        // far over the budget: the estimate stops it before the build
         let e = analysis("games/leduc.sidl", small).err().unwrap();
         let loc = e.location.expect("a diagnostic");
         assert_eq!(loc.code, "E0960");
-        assert!(e.message.contains("more than 100 nodes"), "{}", e.message);
+        assert!(
+            e.message.contains("more than the node budget of 100"),
+            "{}",
+            e.message
+        );
+        // near the budget (leduc has 9 451 nodes): the build itself stops at it
+        let near = sidl_wasm::analyse::AnalyseOptionsDto {
+            max_nodes: Some(9000.0),
+            ..Default::default()
+        };
+        let e = analysis("games/leduc.sidl", near).err().unwrap();
+        assert_eq!(e.location.expect("a diagnostic").code, "E0960");
+        assert!(e.message.contains("more than 9000 nodes"), "{}", e.message);
         let e = analysis("engine/tests/extensive/unlimited.sidl", Default::default())
             .err()
             .unwrap();

@@ -8,13 +8,15 @@
 // PARTS (api only) splits the API loop's cost by call: a comma-separated list of the per-player
 // calls kept in the measured loop, of `switches` and `view` (`-` for none: only `randomMoves` and
 // `chronon()`); without it, loops.mjs's apiLoop itself (every player's switches and view in one
-// `switchesAndViews` call; `switches,view` is the loop as it was before, a call per player and kind). The warm-up is always the whole
-// apiLoop. For page, PARTS is a comma-separated list of the calls kept of `isTerminal`, `snapshot`
-// and `accounts`, plus `randomMoves2` (the random moves submitted twice; `-`: none of them); the
-// warm-up is the whole pageLoop. GAME is a path relative to games/ without .sidl. N = 0: the warm-up alone (for api: the
-// warm-up, then a second game loaded and started, no chronon). For api, V8 still optimises the
-// JavaScript (glue, loop) during the first thousand or two chronons after a warm-up of 200: their
-// compiles are counted; the difference of two counts (N and 2N, the same WARM) is the steady state.
+// `switchesAndViews` call; `switches,view` is the loop as it was before, a call per player and
+// kind). For page, PARTS is a comma-separated list of the calls kept of `isTerminal`, `snapshot`
+// and `accounts`, plus `randomMoves2` (the random moves submitted twice; `-`: none of them). The
+// warm-up runs the loop that is measured, with the same PARTS: V8 has then compiled that loop's
+// own calls (a warm-up on another loop left them to be compiled inside the count). GAME is a path
+// relative to games/ without .sidl. N = 0: the warm-up alone (for api: the warm-up, then a second
+// game loaded and started, no chronon). For api, V8 still optimises the JavaScript (glue, loop)
+// during the first thousand or two chronons after a warm-up of 200: their compiles are counted;
+// the difference of two counts (N and 2N, the same WARM) is the steady state.
 'use strict';
 const { readFileSync } = require('node:fs');
 const { join, resolve } = require('node:path');
@@ -55,7 +57,7 @@ function apiParts(parts, source, chronons, seed) {
   if (kind === 'page') {
     const { pageLoop } = await import('./loops.mjs');
     const parts = spec === undefined ? null : new Set(spec.split(','));
-    await pageLoop(SidlGame, source, Number(warm), 1);
+    await pageLoop(SidlGame, source, Number(warm), 1, parts);
     await pageLoop(SidlGame, source, Number(n), 7, parts);
     return;
   }
@@ -65,7 +67,7 @@ function apiParts(parts, source, chronons, seed) {
       spec === undefined
         ? (k, seed) => apiLoop(SidlGame, source, k, seed)
         : (k, seed) => apiParts(new Set(spec.split(',')), source, k, seed);
-    apiLoop(SidlGame, source, Number(warm), 1);
+    loop(Number(warm), 1);
     loop(Number(n), 7);
     return;
   }

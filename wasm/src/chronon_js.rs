@@ -76,12 +76,30 @@ export function chronon(st, at, fresh) {
   st.at = at + 2;
   return record(st, nums, st.values);
 }
-// [reset, s, id * s, v, (k, id * k) * v]: each player's switches, each viewer's facts
+// [reset, s, list * s, v, (k, id * k) * v]: each player's switches, each viewer's facts; a list
+// is its id, or -1 - id and the new list's texts: c, (switch, owner or -1, nature, a, action * a) * c
 export function switchesAndViews(st, at, fresh) {
   const nums = take(st, at, fresh), table = st.values;
   let k = at + 1;
   const switches = new Array(nums[k++]);
-  for (let i = 0; i < switches.length; i++) switches[i] = table[nums[k++]];
+  for (let i = 0; i < switches.length; i++) {
+    let id = nums[k++];
+    if (id < 0) {
+      id = -1 - id;
+      const list = new Array(nums[k++]);
+      for (let j = 0; j < list.length; j++) {
+        const sw = table[nums[k++]], o = nums[k++], owner = o < 0 ? null : table[o];
+        const nature = nums[k++] !== 0, actions = new Array(nums[k++]), slots = new Array(actions.length);
+        for (let m = 0; m < actions.length; m++) {
+          actions[m] = table[nums[k++]];
+          slots[m] = [];
+        }
+        list[j] = { switch: sw, owner, nature, unlimited: false, actions, slots };
+      }
+      table[id] = list;
+    }
+    switches[i] = table[id];
+  }
   const views = new Array(nums[k++]);
   for (let v = 0; v < views.length; v++) {
     const n = nums[k++], out = new Array(n);

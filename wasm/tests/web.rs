@@ -587,6 +587,39 @@ fn switches_and_views_are_each_players_own() {
     assert_eq!(seen["views"][0], j(&ok(g.view(Some(players[0].clone())))));
 }
 
+/// Every player's switches of `switchesAndViews` are the objects `switches(p)` gives, in games whose
+/// lists change from state to state (nim's takes, rps's simultaneous moves), with chance (kuhn's
+/// deal) and with unlimited switches (priceNegotiation's offers, which cross as JSON): a new finite
+/// list is built by the snippet from its texts' ids (`wasm/src/core/wire.rs`, `Wire::switch_list`).
+#[wasm_bindgen_test]
+fn switches_and_views_lists_are_the_dtos() {
+    for src in [NIM, RPS, KUHN, PRICE] {
+        let mut g = ok(SidlGame::new(src));
+        let players = g.players();
+        let all = strings(&players);
+        let viewers = strings(&players);
+        let mut seed = 1.0;
+        ok(g.start(seed, None));
+        for _ in 0..40 {
+            if ok(g.is_terminal()) {
+                seed += 1.0;
+                ok(g.start(seed, None));
+                continue;
+            }
+            let seen = j(&ok(g.switches_and_views(all.clone(), viewers.clone())));
+            for (i, p) in players.iter().enumerate() {
+                assert_eq!(
+                    seen["switches"][i],
+                    j(&ok(g.switches(Some(p.clone())))),
+                    "{p}"
+                );
+            }
+            ok(g.random_moves(None));
+            ok(g.chronon());
+        }
+    }
+}
+
 /// A copy of a JavaScript array.
 fn j_array(v: &JsValue) -> JsValue {
     js_sys::Array::from(v).into()

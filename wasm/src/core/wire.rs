@@ -1,10 +1,14 @@
 //! The playground's API loop as numbers (issue 17): chronons and views written as ids into a table
 //! of values that JavaScript keeps (`crate::chronon_js`), plus the JSON of the values that are new
-//! since the last call. A value is a term's canonical text or an event's object ([`EventDto`]); a
-//! term, an event or a fact that was handed over before is handed over again as its id, so that
-//! JavaScript builds no string and no object for it again (and an event that recurs is the same
-//! object). [`decode`] does what the JavaScript does, for the tests (`wasm/tests/core/wire.rs`): the
-//! wire decodes to exactly the DTOs of [`Core::view`] and [`Core::run_chronon`] as they serialise.
+//! since the last call. A value is a term's canonical text, an event's object ([`EventDto`]) or a
+//! player's list of switches ([`SwitchDto`]s); a term, an event, a fact or a switch list that was
+//! handed over before is handed over again as its id, so that JavaScript builds no string and no
+//! object for it again (and an event that recurs is the same object). A player's new switch list
+//! whose switches are all finite crosses as numbers too, its terms' ids ([`Wire::switch_list`],
+//! from the engine's switches, without DTOs), not as JSON to parse: Connect Four, tic-tac-toe and
+//! chess show a new list in almost every state. [`decode`] does what the JavaScript does, for the
+//! tests (`wasm/tests/core/wire.rs`): the wire decodes to exactly the DTOs of [`Core::view`] and
+//! [`Core::run_chronon`] as they serialise.
 //!
 //! Terms are known as `Written` knows them: compounds by functor and the address of their
 //! arguments (each entry holds its term, so an address is never reused while it is a key), atomic
@@ -15,7 +19,7 @@ use super::{show, Core, CoreError};
 use crate::dto::{self, EventDto, SwitchDto};
 use rustc_hash::FxHashMap;
 use sidl_engine::atom::Atom;
-use sidl_engine::game::session::{ActionSource, State};
+use sidl_engine::game::session::{ActionSource, Actions, Owner, State, SwitchInfo};
 use sidl_engine::game::Event;
 use sidl_engine::term::Term;
 use std::sync::Arc;
@@ -24,8 +28,25 @@ use std::sync::Arc;
 /// arguments.
 type TermKey = (u8, u64, usize);
 
+/// An entry of [`Wire::lists`]: the engine's switches and the player it was written for (held),
+/// and the list's id.
+type ListEntry = (Arc<Vec<SwitchInfo>>, Term, u32);
+
 /// An event's key: kind, its terms' ids, how, ok.
 type EventKey = (u8, u32, u32, u8, bool);
+
+/// A player's switches in [`Core::switches_and_views_wire`].
+enum List {
+    /// With an unlimited switch: `Core::switches_shared`'s entry and DTOs ([`Wire::switches`]).
+    Dtos((u64, Arc<[SwitchDto]>)),
+    /// Finite switches only: the engine's switches and the player ([`Wire::switch_list`]).
+    Terms(Arc<Vec<SwitchInfo>>, Term),
+}
+
+/// Whether switch `s` is one `player` owns (as `Core::switches_shared` filters them).
+fn owned_by(s: &SwitchInfo, player: &Term) -> bool {
+    matches!(&s.owner, Owner::Player(q) if q == player)
+}
 
 /// What a viewer sees of a state ([`Wire::view`]).
 enum Seen {
@@ -62,6 +83,16 @@ pub(crate) struct Wire {
     /// The ids of switch arrays handed over, by their content (the same switches in another
     /// state, or another player's turn that comes again, are the same array).
     switch_arrays: FxHashMap<Arc<[SwitchDto]>, u32>,
+    /// The ids of the switch lists written from the engine's switches ([`Wire::switch_list`]), by
+    /// the address of the engine's `Arc` and the player's key; each entry holds both, so that
+    /// neither address is reused while it is a key.
+    lists: FxHashMap<(usize, TermKey), ListEntry>,
+    /// The same lists by content, their terms' ids ([`Wire::switch_list`]): a player's switches
+    /// equal to ones written before from another `Arc` (tic-tac-toe's open cells come again, game
+    /// after game; a player without a switch) are that list.
+    lists_by_ids: FxHashMap<Box<[u32]>, u32>,
+    /// [`Wire::switch_list`]'s scratch: a list's ids.
+    list_ids: Vec<u32>,
 }
 
 fn term_key(t: &Term) -> Option<TermKey> {
@@ -86,6 +117,9 @@ impl Default for Wire {
             spare: None,
             switch_ids: FxHashMap::default(),
             switch_arrays: FxHashMap::default(),
+            lists: FxHashMap::default(),
+            lists_by_ids: FxHashMap::default(),
+            list_ids: Vec::new(),
         }
     }
 }
@@ -104,6 +138,8 @@ impl Wire {
             self.texts.clear();
             self.switch_ids.clear();
             self.switch_arrays.clear();
+            self.lists.clear();
+            self.lists_by_ids.clear();
         }
         // the last call's buffer when it was handed back, else room for a typical call's numbers
         // (a chronon of a few events, a view of a few dozen facts)
@@ -159,11 +195,13 @@ impl Wire {
         self.texts[id as usize].clone().unwrap_or_default()
     }
 
-    /// The id of a switch array (`Core::switches_shared`'s entry `n`, its switches `dtos`), handed
-    /// over now if it is new.
-    fn switches(&mut self, n: u64, dtos: &Arc<[SwitchDto]>) -> u32 {
+    /// Writes the switch list `dtos` (`Core::switches_shared`'s entry `n`: a list with an
+    /// unlimited switch, whose actions carry their slots) to `nums` as its id, handed over now as
+    /// one JSON value if it is new.
+    fn switches(&mut self, nums: &mut Vec<f64>, n: u64, dtos: &Arc<[SwitchDto]>) {
         if let Some(id) = self.switch_ids.get(&n) {
-            return *id;
+            nums.push(f64::from(*id));
+            return;
         }
         let id = match self.switch_arrays.get(&**dtos) {
             Some(id) => *id,
@@ -174,12 +212,74 @@ impl Wire {
                 id
             }
         };
+        nums.push(f64::from(id));
         // the entries of the last few states (numbers are not reused)
         if self.switch_ids.len() >= 256 {
             self.switch_ids.clear();
         }
         self.switch_ids.insert(n, id);
-        id
+    }
+
+    /// Writes the switches of `all` (the engine's legal switches) that `player` owns, all finite,
+    /// to `nums`: the list's id when it was written before from the same `Arc` for that player, or
+    /// with the same terms' ids; else `-1 - id` (the table entry it fills, reserved with `null`),
+    /// then `c, (switch, owner or -1, nature, a, action * a) * c` in terms' ids, which JavaScript
+    /// builds into the objects `JSON.parse` gives for the [`SwitchDto`]s (`unlimited: false`, no
+    /// slots). No DTO is built: a switch's and its actions' texts are the terms' own, known by
+    /// address.
+    fn switch_list(&mut self, nums: &mut Vec<f64>, all: &Arc<Vec<SwitchInfo>>, player: &Term) {
+        let key = term_key(player).map(|k| (Arc::as_ptr(all) as usize, k));
+        if let Some((_, _, id)) = key.and_then(|k| self.lists.get(&k)) {
+            nums.push(f64::from(*id));
+            return;
+        }
+        // the list as ids: c, (switch, owner or u32::MAX, nature, a, action * a) * c
+        let mut ids = std::mem::take(&mut self.list_ids);
+        ids.clear();
+        ids.push(0);
+        for s in all.iter().filter(|s| owned_by(s, player)) {
+            ids[0] += 1;
+            ids.push(self.term(&s.id));
+            ids.push(match &s.owner_term {
+                Some(o) => self.term(o),
+                None => u32::MAX,
+            });
+            ids.push(u32::from(s.owner.is_nature()));
+            let Actions::Finite(acts) = &s.actions else {
+                unreachable!("switch_list is given finite switches only")
+            };
+            ids.push(acts.len() as u32);
+            for a in acts {
+                ids.push(self.term(a));
+            }
+        }
+        let id = match self.lists_by_ids.get(&ids[..]) {
+            Some(&id) => {
+                nums.push(f64::from(id));
+                id
+            }
+            None => {
+                self.texts.push(None);
+                let id = self.push_fresh(&());
+                nums.push(-1.0 - f64::from(id));
+                nums.extend(
+                    ids.iter()
+                        .map(|&i| if i == u32::MAX { -1.0 } else { f64::from(i) }),
+                );
+                if self.lists_by_ids.len() >= 4096 {
+                    self.lists_by_ids.clear();
+                }
+                self.lists_by_ids.insert(ids[..].into(), id);
+                id
+            }
+        };
+        self.list_ids = ids;
+        if let Some(k) = key {
+            if self.lists.len() >= 256 {
+                self.lists.clear();
+            }
+            self.lists.insert(k, (all.clone(), player.clone(), id));
+        }
     }
 
     /// The facts of a view, `[n, id * n]`: every fact of `state` (`hidden` `None`), those the
@@ -290,17 +390,27 @@ impl Core {
 
     /// The legal switches of each of `players` ([`Core::switches`]) and the view of each of
     /// `viewers` ([`Core::view`]; `None`: the designer) in one [`WireOut`]: `nums` is `[reset, s,
-    /// id * s, v, (k, id * k) * v]`, each switch list one value of the table (a JSON array of
-    /// switches, the same id while the switches stay the same). The first error of those calls,
+    /// list * s, v, (k, id * k) * v]`, each switch list one value of the table (an array of
+    /// switches, the same id while the switches stay the same), written as [`Wire::switches`]
+    /// writes it: its id, or a new list's entry and texts. The first error of those calls,
     /// in that order, is the error; nothing is written to the table before every answer is known.
     pub fn switches_and_views_wire<P: AsRef<str>, V: AsRef<str>>(
         &mut self,
         players: &[P],
         viewers: &[Option<V>],
     ) -> Result<WireOut, CoreError> {
-        let mut switches = Vec::with_capacity(players.len());
+        let mut lists = Vec::with_capacity(players.len());
         for p in players {
-            switches.push(self.switches_shared(Some(p.as_ref()))?);
+            let all = self.session.switches().map_err(|e| self.rt(e))?;
+            let pt = self.players_read.player(p.as_ref())?;
+            let unlimited = all
+                .iter()
+                .any(|s| owned_by(s, &pt) && matches!(s.actions, Actions::Unlimited(_)));
+            lists.push(if unlimited {
+                List::Dtos(self.switches_shared(Some(p.as_ref()))?)
+            } else {
+                List::Terms(all, pt)
+            });
         }
         let mut seen = Vec::with_capacity(viewers.len());
         for v in viewers {
@@ -308,9 +418,12 @@ impl Core {
         }
         let state = self.session.state().clone();
         let mut nums = self.wire.begin();
-        nums.push(switches.len() as f64);
-        for (n, dtos) in &switches {
-            nums.push(self.wire.switches(*n, dtos) as f64);
+        nums.push(lists.len() as f64);
+        for l in &lists {
+            match l {
+                List::Dtos((n, dtos)) => self.wire.switches(&mut nums, *n, dtos),
+                List::Terms(all, p) => self.wire.switch_list(&mut nums, all, p),
+            }
         }
         nums.push(seen.len() as f64);
         for s in &seen {
@@ -425,13 +538,43 @@ pub mod decode {
         let mut at = 1;
         let mut next = || {
             at += 1;
-            nums[at - 1] as usize
+            nums[at - 1]
         };
-        let switches = (0..next()).map(|_| table[next()].clone()).collect();
-        let views = (0..next())
+        let mut switches = Vec::new();
+        for _ in 0..next() as usize {
+            let x = next();
+            let id = if x < 0.0 {
+                // a new list written as its texts' ids (`Wire::switches`)
+                let id = (-1.0 - x) as usize;
+                let list: Vec<Value> = (0..next() as usize)
+                    .map(|_| {
+                        let switch = table[next() as usize].clone();
+                        let o = next();
+                        let owner = if o < 0.0 {
+                            Value::Null
+                        } else {
+                            table[o as usize].clone()
+                        };
+                        let nature = next() != 0.0;
+                        let actions: Vec<Value> = (0..next() as usize)
+                            .map(|_| table[next() as usize].clone())
+                            .collect();
+                        let slots = vec![json!([]); actions.len()];
+                        json!({"switch": switch, "owner": owner, "nature": nature,
+                            "unlimited": false, "actions": actions, "slots": slots})
+                    })
+                    .collect();
+                table[id] = Value::Array(list);
+                id
+            } else {
+                x as usize
+            };
+            switches.push(table[id].clone());
+        }
+        let views = (0..next() as usize)
             .map(|_| {
-                (0..next())
-                    .map(|_| table[next()].as_str().expect("a text").to_string())
+                (0..next() as usize)
+                    .map(|_| table[next() as usize].as_str().expect("a text").to_string())
                     .collect()
             })
             .collect();

@@ -108,6 +108,8 @@ fn the_wire_decodes_to_the_dtos() {
         "games/priceNegotiation.sidl",
         "games/nim.sidl",
         "games/leduc.sidl",
+        "games/connect4.sidl",
+        "games/tictactoe.sidl",
     ] {
         same_play(game, 60, 8192, false);
         // a small table: emptied many times, within a call's values too

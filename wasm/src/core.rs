@@ -17,8 +17,8 @@ use sidl_engine::game::session::{
 use sidl_engine::game::trace::{parse_script, random_play, run_trace, PlayStats};
 use sidl_engine::game::why::{self, WhyLimits};
 use sidl_engine::game::{
-    account_value, fill_template, template_slots, Actions, Game, Owner, RuntimeError, Session,
-    Settings, Submission, SwitchInfo,
+    account_value, fill_template, template_slots, Actions, Game, RuntimeError, Session, Settings,
+    Submission, SwitchInfo,
 };
 use sidl_engine::seats::{self, Seat};
 use sidl_engine::solve::errors::codes;
@@ -529,10 +529,7 @@ impl Core {
         let mut show_term = |t: &Term| shown.text(t);
         let dtos: Vec<SwitchDto> = all
             .iter()
-            .filter(|s| match &p {
-                Some(p) => s.owner == Owner::Player(p.clone()),
-                None => true,
-            })
+            .filter(|s| p.as_ref().is_none_or(|p| wire::owned_by(s, p)))
             .map(|s| {
                 let (unlimited, acts) = match &s.actions {
                     Actions::Finite(a) => (false, a),

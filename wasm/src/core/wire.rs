@@ -43,8 +43,9 @@ enum List {
     Terms(Arc<Vec<SwitchInfo>>, Term),
 }
 
-/// Whether switch `s` is one `player` owns (as `Core::switches_shared` filters them).
-fn owned_by(s: &SwitchInfo, player: &Term) -> bool {
+/// Whether switch `s` is one `player` owns (`Core::switches_shared` and [`Wire::switch_list`]
+/// keep those).
+pub(super) fn owned_by(s: &SwitchInfo, player: &Term) -> bool {
     matches!(&s.owner, Owner::Player(q) if q == player)
 }
 

@@ -17,6 +17,8 @@
 # GAMES="kuhn rps paper/..." (names relative to games/, without .sidl) times only those games.
 # Installs what is missing: Debian chromium, the wasm toolchain (scripts/wasm-build.sh), and the npm
 # packages into scripts/bench-wasm/node_modules (gitignored; `npm ci` only when the lockfile changed).
+# SIDL=PATH: the native columns time that binary instead of the release build (target/pgo/sidl:
+# scripts/build-pgo.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -36,8 +38,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-log "native sidl (release)"
-cargo build --release --locked -q -p sidl-cli
+if [ -z "${SIDL:-}" ]; then
+  log "native sidl (release)"
+  cargo build --release --locked -q -p sidl-cli
+  SIDL="$target_dir/release/sidl"
+fi
+[ -x "$SIDL" ] || { echo "bench-wasm.sh: no binary $SIDL" >&2; exit 2; }
+log "native: $SIDL"
 log "sidl-wasm for the page (--target web) and for Node (--target nodejs)"
 bash scripts/wasm-build.sh "$target_dir/bench-wasm/web" --target web
 bash scripts/wasm-build.sh "$target_dir/bench-wasm/node" --target nodejs
@@ -53,5 +60,5 @@ else
 fi
 log "timing $(echo "$games" | wc -w) games, $n chronons, $runs runs each (progress on stderr)"
 # shellcheck disable=SC2086
-node scripts/bench-wasm/run.mjs "$root" "$target_dir/release/sidl" "$target_dir/bench-wasm/node" \
+node scripts/bench-wasm/run.mjs "$root" "$SIDL" "$target_dir/bench-wasm/node" \
   "$target_dir/bench-wasm/web" "$n" "$runs" $games

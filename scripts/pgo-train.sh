@@ -5,9 +5,12 @@
 # traces, and the checks of an editor (parsing, analyses). A step that fails stops the build: a
 # profile of a broken run would optimise the wrong paths.
 # Usage: bash scripts/pgo-train.sh SIDL_BINARY
+# scripts/test.sh runs it with the test build's sidl, so that the training stays runnable.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 sidl=${1:?usage: pgo-train.sh SIDL_BINARY}
+# (a path relative to the caller's directory, resolved before the cd)
+[ -e "$sidl" ] && sidl=$(realpath "$sidl")
+cd "$(dirname "$0")/.."
 
 for g in games/*.sidl games/paper/*.sidl games/econ/*.sidl; do
   "$sidl" bench "$g" --chronons 3000 --seed 1 >/dev/null

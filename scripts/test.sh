@@ -48,6 +48,8 @@ log "sidl serve: two participants play kuhn in headless Chromium (scripts/serve-
 bash scripts/serve-e2e.sh
 log "game-theoretic analysis against Gambit and OpenSpiel (scripts/oracles.sh; docs/analysis.md)"
 bash scripts/oracles.sh
+log "the training run of scripts/build-pgo.sh with this sidl (scripts/pgo-train.sh: every game, AI)"
+bash scripts/pgo-train.sh "$SIDL_BIN"
 log "reference game manager (SWI-Prolog) reproduces the shared example trajectories"
 if [ -x tests/reference/check_examples.sh ]; then bash tests/reference/check_examples.sh; fi
 log "all tests passed"

@@ -8,9 +8,10 @@
 #   3. the profiles merged (llvm-profdata from rustup's llvm-tools component) and sidl-cli built
 #      again with them.
 # The result is ${CARGO_TARGET_DIR:-target}/pgo/sidl: the same sources and the same answers as
-# target/release/sidl (a compiler optimisation; `bash scripts/trace-all.sh` shows it), about 5–8 %
-# faster (docs/performance.md). `SIDL=target/pgo/sidl bash scripts/bench-games.sh` and
-# `SIDL=... bash scripts/bench-wasm.sh` time it. Not part of scripts/test.sh (two release builds).
+# target/release/sidl (a compiler optimisation; `bash scripts/trace-all.sh DIR target/pgo/sidl`
+# shows it), 3–28 % faster by game (docs/performance.md). `SIDL=target/pgo/sidl bash
+# scripts/bench-games.sh` and `SIDL=... bash scripts/bench-wasm.sh` time it. The build is not part
+# of scripts/test.sh (two release builds, about 6 minutes on 2 cores); its training run is.
 # Usage: bash scripts/build-pgo.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

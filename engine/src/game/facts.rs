@@ -946,6 +946,9 @@ struct Mode {
     slot_mask: usize,
 }
 
+/// [`FactSet::apply`] renumbers the ids of sets up to this size in a buffer on the stack.
+const RENUM_STACK: usize = 128;
+
 /// The flag of a mixed slot in [`Mode::table`].
 const MIXED: u32 = 1 << 31;
 
@@ -1021,6 +1024,7 @@ impl Mode {
     /// facts from `created_from` on are new. The result is the table [`Mode::build_sized`] makes with this mode's number of
     /// slots (`None` when that is too few or far too many for `facts`): only the slots of deleted
     /// and created facts are rebuilt; the others keep their ids (renumbered) and flags, shifted.
+    #[allow(clippy::too_many_arguments)]
     fn derive(
         &self,
         old: &[Arc<Ground>],
@@ -1029,6 +1033,7 @@ impl Mode {
         deleted: &[u32],
         created_from: usize,
         mask: usize,
+        mut table: Vec<u32>,
     ) -> Option<Mode> {
         let size = self.slot_mask + 1;
         if 2 * facts.len() > size || 8 * facts.len() < size {
@@ -1077,7 +1082,9 @@ impl Mode {
         } else {
             touched.sort_unstable();
         }
-        let mut table = Vec::with_capacity(size + 1 + facts.len());
+        // (`table`: the room of a table no longer used, or a new one)
+        table.clear();
+        table.reserve(size + 1 + facts.len());
         table.extend_from_slice(&self.table[..=size]);
         let start = |s: usize| (self.table[s] & !MIXED) as usize;
         let mut delta = 0u32;
@@ -1164,6 +1171,16 @@ struct Index {
 enum ModeSlot {
     Carried(Mode),
     Lazy(OnceLock<Mode>),
+}
+
+/// Every mode's bit.
+const FULL_MODES: u32 = (1 << (1 << INDEXED)) - 1;
+
+impl ModeSlot {
+    /// Neither carried nor built.
+    fn is_empty(&self) -> bool {
+        matches!(self, ModeSlot::Lazy(l) if l.get().is_none())
+    }
 }
 
 impl Default for ModeSlot {
@@ -1630,13 +1647,40 @@ impl FactSet {
 
     /// The next state's facts: `deleted` removed, then `created` appended in order.
     pub fn apply(&self, deleted: &[u32], created: &[Arc<Ground>]) -> FactSet {
+        self.apply_reusing(deleted, created, None)
+    }
+
+    /// [`FactSet::apply`] in the room of `spare`, a set no longer used (its fact list, index and
+    /// index tables are refilled rather than allocated again): the same set.
+    pub fn apply_reusing(
+        &self,
+        deleted: &[u32],
+        created: &[Arc<Ground>],
+        spare: Option<FactSet>,
+    ) -> FactSet {
+        let (mut next, mut spare_index) = match spare {
+            Some(FactSet { facts, index, .. }) => (facts, index),
+            None => (Vec::new(), None),
+        };
+        next.clear();
         // `renum`: the old fact ids renumbered (`u32::MAX`: deleted), from the first deleted one
         // on (the ids before it keep their numbers)
         let mut first = self.facts.len();
         for &d in deleted {
             first = first.min(d as usize);
         }
-        let mut renum: Vec<u32> = (0..self.facts.len() as u32).collect();
+        // (on the stack for the sets most games keep: no allocation per transition)
+        let mut small = [0u32; RENUM_STACK];
+        let mut large = Vec::new();
+        let renum: &mut [u32] = if self.facts.len() <= RENUM_STACK {
+            &mut small[..self.facts.len()]
+        } else {
+            large.resize(self.facts.len(), 0);
+            &mut large
+        };
+        for (i, r) in renum.iter_mut().enumerate() {
+            *r = i as u32;
+        }
         for &d in deleted {
             renum[d as usize] = u32::MAX;
         }
@@ -1647,8 +1691,7 @@ impl FactSet {
                 k += 1;
             }
         }
-        let mut next: Vec<Arc<Ground>> =
-            Vec::with_capacity(self.facts.len().saturating_sub(deleted.len()) + created.len());
+        next.reserve(self.facts.len().saturating_sub(deleted.len()) + created.len());
         next.extend_from_slice(&self.facts[..first]);
         next.extend(
             self.facts[first..]
@@ -1659,7 +1702,11 @@ impl FactSet {
         );
         next.extend(created.iter().cloned());
         let index = (next.len() > SMALL).then(|| {
-            let mut index = Box::<Index>::default();
+            // (the spare index's slots still hold its modes: each mode derived below takes the
+            // room of the spare's table of the same mode, about as long; the others are emptied)
+            let mut index = spare_index.take().unwrap_or_default();
+            *index.used.get_mut() = 0;
+            let mut refilled = 0u32;
             if let Some(old) = &self.index {
                 // the modes used in this state, carried over: the old fact ids renumbered, the
                 // created facts appended to their slots
@@ -1674,11 +1721,29 @@ impl FactSet {
                         ModeSlot::Lazy(l) => l.get(),
                     };
                     if let Some(mode) = mode {
-                        if let Some(m) =
-                            mode.derive(&self.facts, &next, &renum, deleted, created_from, mask)
-                        {
+                        let room = match std::mem::take(&mut index.modes[mask]) {
+                            ModeSlot::Carried(m) => m.table,
+                            ModeSlot::Lazy(mut l) => l.take().map(|m| m.table).unwrap_or_default(),
+                        };
+                        refilled |= 1 << mask;
+                        if let Some(m) = mode.derive(
+                            &self.facts,
+                            &next,
+                            renum,
+                            deleted,
+                            created_from,
+                            mask,
+                            room,
+                        ) {
                             index.modes[mask] = ModeSlot::Carried(m);
                         }
+                    }
+                }
+            }
+            if refilled != FULL_MODES {
+                for (mask, slot) in index.modes.iter_mut().enumerate() {
+                    if refilled & (1 << mask) == 0 && !slot.is_empty() {
+                        *slot = ModeSlot::default();
                     }
                 }
             }
@@ -1775,7 +1840,8 @@ mod tests {
     proptest! {
         /// `apply` (mode tables carried over from the old set or built afresh, or none for small
         /// sets) answers every pattern like a set built from scratch with the same facts, and
-        /// `contains` agrees with the fact list.
+        /// `contains` agrees with the fact list; `apply_reusing` in the room of the set before
+        /// (as a session refills it) makes the same set, mode tables included.
         #[test]
         fn apply_matches_a_fresh_build(
             init in prop::collection::vec(word(), 0..40),
@@ -1792,6 +1858,7 @@ mod tests {
                 }
             }
             let mut set = FactSet::from_grounds(seen.into_iter().map(|t| Arc::new(Ground::new(t))).collect());
+            let mut spare: Option<FactSet> = None;
             for (dels, news) in steps {
                 let mut deleted: Vec<u32> = Vec::new();
                 if !set.is_empty() {
@@ -1808,7 +1875,18 @@ mod tests {
                         created.push(Arc::new(Ground::new(w)));
                     }
                 }
-                let next = set.apply(&deleted, &created);
+                let plain = set.apply(&deleted, &created);
+                let next = set.apply_reusing(&deleted, &created, spare.take());
+                prop_assert_eq!(
+                    plain.terms().collect::<Vec<_>>(),
+                    next.terms().collect::<Vec<_>>()
+                );
+                prop_assert_eq!(plain.index.is_some(), next.index.is_some());
+                if let (Some(a), Some(b)) = (&plain.index, &next.index) {
+                    for (x, y) in a.modes.iter().zip(b.modes.iter()) {
+                        prop_assert_eq!(x.get(), y.get());
+                    }
+                }
                 // the modes carried over from `set` (those the probes used there) are the tables a
                 // build with as many slots makes
                 if let Some(index) = &next.index {
@@ -1835,7 +1913,7 @@ mod tests {
                     prop_assert_eq!(matching(&next, &keys), matching(&fresh, &keys));
                     prop_assert_eq!(next.contains(p), want.contains(p));
                 }
-                set = next;
+                spare = Some(std::mem::replace(&mut set, next));
             }
         }
 

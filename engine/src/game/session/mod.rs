@@ -406,6 +406,23 @@ struct Buffers {
     chosen: Vec<Option<(Term, ActionSource)>>,
     /// The `does/2` pairs of the chronon (switch id, action).
     does: Vec<(Arc<Ground>, Arc<Ground>)>,
+    /// The schedules' room, lent to the chronon's [`KeywordHost`] (`creates`, `deletes`).
+    creates: Vec<Arc<Ground>>,
+    deletes: Vec<u32>,
+    /// The room of the state before the current one, when nothing else held it: its fact set
+    /// (refilled by [`FactSet::apply_reusing`]) and its accounts.
+    spare_facts: Option<FactSet>,
+    accounts: Vec<Term>,
+}
+
+impl Buffers {
+    /// Takes back the schedules' room lent to a chronon's host, emptied.
+    fn lend_back(&mut self, mut creates: Vec<Arc<Ground>>, mut deletes: Vec<u32>) {
+        creates.clear();
+        deletes.clear();
+        self.creates = creates;
+        self.deletes = deletes;
+    }
 }
 
 fn show(t: &Term) -> String {
@@ -1861,8 +1878,17 @@ impl Session {
                     });
                 } else {
                     self.undo.clear();
+                    // the old state's room is reused when nothing else holds it
+                    drop(state);
                 }
-                self.state = Arc::new(next);
+                match Arc::get_mut(&mut self.state) {
+                    Some(s) => {
+                        let old = std::mem::replace(s, next);
+                        self.bufs.spare_facts = Arc::try_unwrap(old.facts).ok();
+                        self.bufs.accounts = old.accounts;
+                    }
+                    None => self.state = Arc::new(next),
+                }
                 self.switches = None;
                 self.hidden = None;
                 self.pending.clear();
@@ -1934,6 +1960,8 @@ impl Session {
         let mut host = KeywordHost::new(&state.facts, &state.players, &does);
         // (lent by swapping: no empty buffers made and dropped)
         std::mem::swap(&mut host.scratch, &mut self.scratch);
+        std::mem::swap(&mut host.creates, &mut self.bufs.creates);
+        std::mem::swap(&mut host.deletes, &mut self.bufs.deletes);
         let prog = self.game.program.clone();
         // (no allocation when nothing is recorded)
         let (mut events, mut switch_owner) = if record {
@@ -2006,7 +2034,9 @@ impl Session {
             });
         }
         // 3. payoffs: every solution of payoff(N, X) for each player N in order
-        let mut accounts = state.accounts.clone();
+        let mut accounts = std::mem::take(&mut self.bufs.accounts);
+        accounts.clear();
+        accounts.extend_from_slice(&state.accounts);
         if prog.pred(atom::PAYOFF, 2).is_some() && !self.payoffs_fail(&host, state) {
             host.placement = Placement::keyword(atom::PAYOFF, 2);
             self.consts.player_segs(&state.players);
@@ -2059,11 +2089,10 @@ impl Session {
                     .collect();
                 self.hidden_of(state, &words, false)?;
             }
-            return Ok((
-                self.next_state(state, &deletes, &creates, accounts),
-                None,
-                None,
-            ));
+            let spare = self.bufs.spare_facts.take();
+            let next = self.next_state(state, &deletes, &creates, accounts, spare);
+            self.bufs.lend_back(creates, deletes);
+            return Ok((next, None, None));
         }
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
         for &i in &deletes {
@@ -2115,7 +2144,9 @@ impl Session {
         }
         let player_events = player_events.finish();
         let next_hidden = self.next_hidden(state, &deletes, &hidden);
-        let next = self.next_state(state, &deletes, &creates, accounts);
+        let spare = self.bufs.spare_facts.take();
+        let next = self.next_state(state, &deletes, &creates, accounts, spare);
+        self.bufs.lend_back(creates, deletes);
         let record = ChrononRecord {
             submissions: self.pending.clone(),
             overrides: self.overrides.clone(),
@@ -2201,11 +2232,12 @@ impl Session {
         deletes: &[u32],
         creates: &[Arc<Ground>],
         accounts: Vec<Term>,
+        spare: Option<FactSet>,
     ) -> State {
         let facts = if deletes.is_empty() && creates.is_empty() {
             state.facts.clone()
         } else {
-            Arc::new(state.facts.apply(deletes, creates))
+            Arc::new(state.facts.apply_reusing(deletes, creates, spare))
         };
         State {
             chronon: state.chronon + 1,

@@ -1173,9 +1173,6 @@ enum ModeSlot {
     Lazy(OnceLock<Mode>),
 }
 
-/// Every mode's bit.
-const FULL_MODES: u32 = (1 << (1 << INDEXED)) - 1;
-
 impl ModeSlot {
     /// Neither carried nor built.
     fn is_empty(&self) -> bool {
@@ -1740,11 +1737,9 @@ impl FactSet {
                     }
                 }
             }
-            if refilled != FULL_MODES {
-                for (mask, slot) in index.modes.iter_mut().enumerate() {
-                    if refilled & (1 << mask) == 0 && !slot.is_empty() {
-                        *slot = ModeSlot::default();
-                    }
+            for (mask, slot) in index.modes.iter_mut().enumerate() {
+                if refilled & (1 << mask) == 0 && !slot.is_empty() {
+                    *slot = ModeSlot::default();
                 }
             }
             index

@@ -2089,10 +2089,11 @@ impl Session {
                     .collect();
                 self.hidden_of(state, &words, false)?;
             }
-            let spare = self.bufs.spare_facts.take();
-            let next = self.next_state(state, &deletes, &creates, accounts, spare);
-            self.bufs.lend_back(creates, deletes);
-            return Ok((next, None, None));
+            return Ok((
+                self.next_state(state, deletes, creates, accounts),
+                None,
+                None,
+            ));
         }
         // 4. events: scheduled changes not hidden from the player (hidden/2 in the old state), accounts
         for &i in &deletes {
@@ -2144,9 +2145,7 @@ impl Session {
         }
         let player_events = player_events.finish();
         let next_hidden = self.next_hidden(state, &deletes, &hidden);
-        let spare = self.bufs.spare_facts.take();
-        let next = self.next_state(state, &deletes, &creates, accounts, spare);
-        self.bufs.lend_back(creates, deletes);
+        let next = self.next_state(state, deletes, creates, accounts);
         let record = ChrononRecord {
             submissions: self.pending.clone(),
             overrides: self.overrides.clone(),
@@ -2225,20 +2224,23 @@ impl Session {
         ))
     }
 
-    /// Step 5 of a transition: deletions, then creations in scheduling order.
+    /// Step 5 of a transition: deletions, then creations in scheduling order (the schedule lists
+    /// are then taken back, emptied, for the next chronon).
     fn next_state(
-        &self,
+        &mut self,
         state: &State,
-        deletes: &[u32],
-        creates: &[Arc<Ground>],
+        deletes: Vec<u32>,
+        creates: Vec<Arc<Ground>>,
         accounts: Vec<Term>,
-        spare: Option<FactSet>,
     ) -> State {
         let facts = if deletes.is_empty() && creates.is_empty() {
             state.facts.clone()
         } else {
-            Arc::new(state.facts.apply_reusing(deletes, creates, spare))
+            // in the room of the state before, when `advance` kept it
+            let spare = self.bufs.spare_facts.take();
+            Arc::new(state.facts.apply_reusing(&deletes, &creates, spare))
         };
+        self.bufs.lend_back(creates, deletes);
         State {
             chronon: state.chronon + 1,
             facts,
